@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import type { ContextPackage, SectionName } from '../../context/context-package.js';
+import { formatChatMessages, formatNumber, plural } from '../format.js';
+import { writeLine, type CliIo } from '../io.js';
+import { globalOptions, withMemory } from '../open-memory.js';
+import { integerOption } from '../parse.js';
+
+function itemCount(pkg: ContextPackage, ...names: SectionName[]): number {
+  return pkg.sections.filter((section) => names.includes(section.name)).reduce((sum, section) => sum + section.items.length, 0);
+}
+
+/** Distinct messages the package left out. */
+export function omittedMessageCount(pkg: ContextPackage): number {
+  return new Set(pkg.omitted.flatMap((omission) => omission.sourceMessageIds)).size;
+}
+
+/** `<tokens> / <budget> tokens · <n> facts · <m> window messages · <k> history lines · <r> recalled · omitted <x> messages`. */
+export function contextFooter(pkg: ContextPackage): string {
+  return [
+    `${formatNumber(pkg.tokens)} / ${formatNumber(pkg.budget)} tokens`,
+    plural(itemCount(pkg, 'pinned', 'facts'), 'fact'),
+    plural(itemCount(pkg, 'window'), 'window message'),
+    plural(itemCount(pkg, 'history'), 'history line'),
+    `${formatNumber(itemCount(pkg, 'recalled'))} recalled`,
+    `omitted ${plural(omittedMessageCount(pkg), 'message')}`,
+  ].join(' · ');
+}
+
+export function registerContextCommand(program: Command, io: CliIo): void {
+  program
+    .command('context')
+    .description('assemble the context package a model call would see, within a token budget')
+    .argument('<session>', 'session id')
+    .requiredOption('--budget <tokens>', 'hard limit on the rendered tokens', integerOption(1))
+    .option('--query <text>', 'what the next message is about (ranks older material)')
+    .action(async (sessionId: string, options: { budget: number; query?: string }, command: Command) => {
+      const globals = globalOptions(command);
+      await withMemory(globals, io, async (memory) => {
+        const handle = await memory.sessions.open(sessionId);
+        const pkg = await handle.context({ budget: options.budget, ...(options.query === undefined ? {} : { query: options.query }) });
+        if (globals.json) {
+          io.stdout.write(`${JSON.stringify(pkg.toJSON())}\n`);
+        } else {
+          const messages = pkg.render();
+          writeLine(io.stdout, messages.length === 0 ? '(the package is empty: nothing fits the budget)' : formatChatMessages(messages));
+          writeLine(io.stdout);
+          writeLine(io.stdout, contextFooter(pkg));
+        }
+        for (const warning of pkg.warnings) writeLine(io.stderr, `strata: warning: ${warning}`);
+      });
+    });
+}

@@ -1,0 +1,70 @@
+import { Command, CommanderError, Option } from 'commander';
+import { registerContextCommand } from './commands/context.js';
+import { registerDemoCommand } from './commands/demo.js';
+import { registerExportCommand } from './commands/export.js';
+import { registerFactsCommand } from './commands/facts.js';
+import { registerImportCommand } from './commands/import.js';
+import { registerSessionsCommand } from './commands/sessions.js';
+import { EXIT, exitCodeFor, isInformational } from './exit-codes.js';
+import { processIo, writeLine, type CliIo } from './io.js';
+import { packageInfo } from './package-root.js';
+
+export type { CliIo, CliOutput } from './io.js';
+
+/** The `strata` program, writing through `io`, throwing instead of exiting. */
+export function createProgram(io: CliIo): Command {
+  const program = new Command('strata');
+  program
+    .description('Strata: conversational memory with durable transcripts, a traceable base-truth document and exact-budget context packages')
+    .version(packageInfo().version, '-V, --version', 'print the version')
+    .option('--db <path>', 'SQLite database file (default: STRATA_DB, else ./strata.db)')
+    .option('--tenant <id>', 'tenant owning the data (default: STRATA_TENANT, else "default")')
+    .addOption(new Option('--tokenizer <name>', 'token encoding (default: STRATA_TOKENIZER, else o200k_base)').choices(['o200k_base', 'cl100k_base']))
+    .option('--json', 'machine-readable JSON output')
+    .option('--debug', 'print stack traces of errors')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+      // Errors are reported once, by main(), as `strata: <message>`.
+      outputError: () => undefined,
+    })
+    .showSuggestionAfterError();
+  registerDemoCommand(program, io);
+  registerImportCommand(program, io);
+  registerSessionsCommand(program, io);
+  registerContextCommand(program, io);
+  registerFactsCommand(program, io);
+  registerExportCommand(program, io);
+  return program;
+}
+
+function report(error: unknown, io: CliIo, debug: boolean): void {
+  if (error instanceof CommanderError) {
+    if (isInformational(error)) return;
+    writeLine(io.stderr, `strata: ${error.message.replace(/^error: /u, '').replace(/\.$/u, '')} (see \`strata --help\`)`);
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  writeLine(io.stderr, `strata: ${message}`);
+  if (debug && error instanceof Error && error.stack !== undefined) writeLine(io.stderr, error.stack);
+}
+
+/**
+ * Run the CLI. `argv` is shaped like `process.argv` (the first two entries, node and the script, are skipped).
+ * Never exits the process: returns the exit code (0 ok, 1 failure, 2 bad input or usage, 3 session not found).
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  let program: Command | undefined;
+  try {
+    program = createProgram(io);
+    await program.parseAsync(argv, { from: 'node' });
+    return EXIT.ok;
+  } catch (error) {
+    const debug = program?.opts<{ debug?: boolean }>().debug === true || argv.slice(2).includes('--debug');
+    report(error, io, debug);
+    return exitCodeFor(error);
+  }
+}

@@ -1,0 +1,346 @@
+import { StrataError } from '../core/errors.js';
+import { compareText } from '../core/text.js';
+import type { Fact, FactKind, Message, Session, TurnSummary } from '../core/types.js';
+import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
+import type { TenantRepositories } from '../store/store.js';
+import { Assembly } from './assembly.js';
+import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
+import { renderSections } from './render.js';
+import { messageLine, turnOptions, type TurnMaterial, type TurnOption } from './turn-options.js';
+
+/** Tuning of the assembler; every field has a default. */
+export interface AssemblerSettings {
+  /** Turns kept verbatim at the end of the package (default 6). */
+  rawWindowTurns?: number;
+  /** Share of the budget left after layers 1–3 that recalled items may use when a query is given (default 0.4). */
+  recallShare?: number;
+  /** Archive hits considered per query (default 40). */
+  recallLimit?: number;
+  /** Share of the history budget spent first on covering as many turns as possible, cheapest form (default 0.5). */
+  coverageShare?: number;
+}
+
+export interface AssembleContextOptions {
+  repositories: TenantRepositories;
+  session: Session;
+  /** Hard limit on the rendered tokens, chat-format overhead included. */
+  budget: number;
+  /** Ranks older material by BM25 when given. */
+  query?: string;
+  tokenizer: Tokenizer;
+  settings?: AssemblerSettings;
+}
+
+export const MAX_BUDGET = 10_000_000;
+const PAGE_TURNS = 64;
+const KIND_RANK: Readonly<Record<FactKind, number>> = { exception: 0, constraint: 1, goal: 2, preference: 3, fact: 4 };
+/** Sections in the order items are dropped when the exact count is over budget. */
+const DROP_ORDER: readonly SectionName[] = ['recalled', 'history', 'window', 'facts', 'instructions', 'pinned'];
+
+export function validateBudget(budget: unknown): number {
+  if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1 || budget > MAX_BUDGET) {
+    throw new StrataError(
+      'INVALID_INPUT',
+      `The budget must be a whole number of tokens from 1 to ${MAX_BUDGET.toLocaleString('en-US')} (got ${String(budget)}).`,
+    );
+  }
+  return budget;
+}
+
+function factItem(fact: Fact, tokenizer: Tokenizer): ContextItem & { cost: number } {
+  const text = `- ${fact.text}`;
+  const tokens = tokenizer.count(text);
+  return {
+    text,
+    tokens,
+    sourceMessageIds: fact.sourceMessageIds,
+    kind: 'fact',
+    turn: fact.updatedTurn,
+    tier: null,
+    factKind: fact.kind,
+    role: null,
+    cost: tokens + 1,
+  };
+}
+
+function windowItem(message: Message, countShort: (text: string) => number): ContextItem {
+  const prefix = message.speaker === null ? '' : `${message.speaker}: `;
+  return {
+    text: `${prefix}${message.content}`,
+    tokens: message.tokens.tier3 + (prefix === '' ? 0 : countShort(prefix)),
+    sourceMessageIds: [message.id],
+    kind: 'message',
+    turn: message.turn,
+    tier: 3,
+    factKind: null,
+    role: message.role,
+  };
+}
+
+function groupByTurn(messages: readonly Message[], summaries: readonly TurnSummary[]): Map<number, TurnMaterial> {
+  const turns = new Map<number, TurnMaterial>();
+  for (const message of messages) {
+    const material = turns.get(message.turn) ?? { turn: message.turn, summary: null, messages: [] };
+    material.messages.push(message);
+    turns.set(message.turn, material);
+  }
+  for (const summary of summaries) {
+    const material = turns.get(summary.turn);
+    if (material !== undefined) material.summary = summary;
+  }
+  return turns;
+}
+
+/** Turns older than `fromTurn`, newest first, read page by page. */
+function olderTurns(repositories: TenantRepositories, sessionId: string, fromTurn: number): () => Promise<TurnMaterial | null> {
+  let cursor = fromTurn;
+  let buffer: TurnMaterial[] = [];
+  return async () => {
+    while (buffer.length === 0 && cursor >= 1) {
+      const low = Math.max(1, cursor - PAGE_TURNS + 1);
+      const [messages, summaries] = await Promise.all([
+        repositories.messages.listByTurns({ sessionId, fromTurn: low, toTurn: cursor }),
+        repositories.turns.listBefore({ sessionId, beforeTurn: cursor + 1, limit: cursor - low + 1 }),
+      ]);
+      buffer = [...groupByTurn(messages, summaries).values()].sort((a, b) => b.turn - a.turn);
+      cursor = low - 1;
+    }
+    return buffer.shift() ?? null;
+  };
+}
+
+/**
+ * Build a context package under a hard token budget, in priority order:
+ * pinned exceptions and instructions, the base-truth document, the raw window, the older turns
+ * (degrading to lower tiers before they are dropped) and, with a query, recalled archive hits.
+ */
+export async function assembleContext(options: AssembleContextOptions): Promise<ContextPackage> {
+  const budget = validateBudget(options.budget);
+  const { repositories, session, tokenizer } = options;
+  const sessionId = session.id;
+  const rawWindowTurns = Math.max(0, Math.floor(options.settings?.rawWindowTurns ?? 6));
+  const recallShare = Math.min(1, Math.max(0, options.settings?.recallShare ?? 0.4));
+  const recallLimit = Math.max(0, Math.floor(options.settings?.recallLimit ?? 40));
+  const coverageShare = Math.min(1, Math.max(0, options.settings?.coverageShare ?? 0.5));
+
+  const shortCounts = new Map<string, number>();
+  const countShort = (text: string): number => {
+    let tokens = shortCounts.get(text);
+    if (tokens === undefined) {
+      tokens = tokenizer.count(text);
+      shortCounts.set(text, tokens);
+    }
+    return tokens;
+  };
+  const assembly = new Assembly(budget, countShort, tokenizer);
+  const warnings: string[] = [];
+
+  const [facts, last] = await Promise.all([
+    repositories.facts.list({ sessionId }),
+    repositories.messages.last({ sessionId }),
+  ]);
+
+  // Layer 1: pinned exceptions, measured exactly so they are present whenever they fit at all; then the instructions.
+  const pinnedItems: ContextItem[] = [];
+  let pinnedTokens = 0;
+  for (const fact of facts.filter((candidate) => candidate.pinned)) {
+    const item = factItem(fact, tokenizer);
+    const trial = tokenizer.countMessages(renderSections([{ name: 'pinned', tokens: 0, items: [...pinnedItems, item] }]));
+    if (trial <= budget) {
+      pinnedItems.push(item);
+      pinnedTokens = trial;
+    } else {
+      assembly.omit(fact.sourceMessageIds, `pinned exception "${fact.key}" does not fit the budget`);
+      warnings.push(`Pinned exception "${fact.text}" did not fit a budget of ${budget} tokens; raise the budget.`);
+    }
+  }
+  if (pinnedItems.length > 0) assembly.add('pinned', pinnedItems, pinnedTokens);
+  if (session.instructions.trim() !== '') {
+    const tokens = tokenizer.count(session.instructions);
+    const item: ContextItem = { text: session.instructions, tokens, sourceMessageIds: [], kind: 'instructions', turn: null, tier: null, factKind: null, role: null };
+    if (!assembly.tryAdd('instructions', [item], tokens)) {
+      assembly.omit([], 'the session instructions do not fit the budget');
+      warnings.push(`The session instructions (${tokens} tokens) did not fit a budget of ${budget} tokens.`);
+    }
+  }
+
+  // Layer 2: the base-truth document, most important kinds and freshest facts first.
+  const ranked = facts
+    .filter((fact) => !fact.pinned)
+    .sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || b.updatedTurn - a.updatedTurn || compareText(a.id, b.id));
+  for (const fact of ranked) {
+    const item = factItem(fact, tokenizer);
+    if (!assembly.tryAdd('facts', [item], item.cost)) assembly.omit(fact.sourceMessageIds, `budget: fact "${fact.key}" did not fit`);
+  }
+
+  // Layer 3: the raw window, newest turn first; a turn that does not fit verbatim degrades.
+  const lastTurn = last.turn;
+  const tail = lastTurn === 0 ? [] : await repositories.turns.listBefore({ sessionId, beforeTurn: lastTurn + 1, limit: rawWindowTurns + 2 });
+  let windowStart = Math.max(1, lastTurn - rawWindowTurns + 1);
+  for (const summary of tail) {
+    if (summary.turn < windowStart && summary.turn + summary.windowExtension > lastTurn - rawWindowTurns) windowStart = summary.turn;
+  }
+  if (rawWindowTurns === 0) windowStart = lastTurn + 1;
+  const windowMaterials =
+    lastTurn === 0 || windowStart > lastTurn
+      ? []
+      : [
+          ...groupByTurn(
+            await repositories.messages.listByTurns({ sessionId, fromTurn: windowStart, toTurn: lastTurn }),
+            tail,
+          ).values(),
+        ].sort((a, b) => b.turn - a.turn);
+  for (const material of windowMaterials) {
+    const verbatim = material.messages.map((message) => windowItem(message, countShort));
+    const verbatimCost = verbatim.reduce((sum, item) => sum + assembly.windowCost(item), 0);
+    if (assembly.tryAdd('window', verbatim, verbatimCost)) continue;
+    const degraded = turnOptions(material, countShort, { excluded: new Set(), topTier: 2 });
+    if (!degraded.some((option) => assembly.tryAdd('history', option.items, option.cost))) {
+      assembly.omit(material.messages.map((message) => message.id), 'budget: raw window turn did not fit');
+    }
+  }
+
+  // Layer 5 (reserved share): archive hits for the query, best first.
+  const recalledIds = new Set<string>();
+  const query = options.query?.trim() ?? '';
+  if (query !== '' && windowStart > 1 && recallLimit > 0) {
+    const reserve = Math.floor(assembly.remaining() * recallShare);
+    const hits = await repositories.search.messages({ sessionId, query, limit: recallLimit, maxTurn: windowStart - 1 });
+    const messages = new Map(
+      (await repositories.messages.getMany({ sessionId, messageIds: hits.map((hit) => hit.messageId) })).map((message) => [message.id, message]),
+    );
+    let spent = 0;
+    for (const hit of hits) {
+      const message = messages.get(hit.messageId);
+      if (message === undefined) continue;
+      let added = false;
+      for (const tier of [3, 2, 1] as const) {
+        const line = messageLine(message, tier, countShort);
+        const cost = assembly.costOf('recalled', line.cost);
+        if (spent + cost > reserve || !assembly.fits(cost)) continue;
+        assembly.add('recalled', [line], cost);
+        spent += cost;
+        recalledIds.add(message.id);
+        added = true;
+        break;
+      }
+      if (!added) assembly.omit([message.id], 'budget: recall share full');
+    }
+  }
+
+  // Layer 4: older turns, newest first. First cover as many turns as the coverage share allows in
+  // their cheapest form, then upgrade the newest to richer tiers, then keep covering older turns.
+  const next = olderTurns(repositories, sessionId, windowStart - 1);
+  const chosen: Array<{ options: TurnOption[]; index: number }> = [];
+  const coverageLimit = assembly.used + Math.floor(assembly.remaining() * coverageShare);
+  let pending: TurnMaterial | null = null;
+  let oldestCovered = windowStart;
+  const cover = async (limit: number): Promise<void> => {
+    for (let material = pending ?? (await next()); material !== null; material = await next()) {
+      pending = null;
+      const options = turnOptions(material, countShort, { excluded: recalledIds });
+      const cheapest = options[options.length - 1];
+      if (cheapest === undefined) {
+        oldestCovered = material.turn;
+        continue;
+      }
+      const cost = assembly.costOf('history', cheapest.cost);
+      if (assembly.used + cost > limit) {
+        pending = material;
+        return;
+      }
+      assembly.add('history', [], cost);
+      chosen.push({ options, index: options.length - 1 });
+      oldestCovered = material.turn;
+    }
+  };
+  await cover(coverageLimit);
+  for (const entry of chosen) {
+    const current = entry.options[entry.index];
+    if (current === undefined) continue;
+    for (let index = 0; index < entry.index; index += 1) {
+      const richer = entry.options[index];
+      if (richer !== undefined && assembly.fits(richer.cost - current.cost)) {
+        assembly.used += richer.cost - current.cost;
+        entry.index = index;
+        break;
+      }
+    }
+  }
+  await cover(budget);
+  const history = assembly.items('history');
+  for (const entry of chosen) history.push(...(entry.options[entry.index]?.items ?? []));
+  assembly.sections.set('history', history);
+  if (oldestCovered > 1) {
+    const older = await repositories.messages.listIds({ sessionId, toTurn: oldestCovered - 1 });
+    const ids = older.filter((id) => !recalledIds.has(id));
+    if (ids.length > 0) assembly.omit(ids, `budget: turns 1–${oldestCovered - 1} did not fit`);
+  }
+
+  return finish(assembly, budget, tokenizer, warnings);
+}
+
+function sortSections(assembly: Assembly): ContextSection[] {
+  const order: SectionName[] = ['instructions', 'pinned', 'facts', 'history', 'recalled', 'window'];
+  // Stable sort: items of one turn keep their message order.
+  const byTurn = (a: ContextItem, b: ContextItem): number => (a.turn ?? 0) - (b.turn ?? 0);
+  return order.map((name) => {
+    const items = [...assembly.items(name)];
+    if (name === 'history' || name === 'recalled') items.sort(byTurn);
+    if (name === 'window') items.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
+    return { name, tokens: items.reduce((sum, item) => sum + item.tokens, 0), items };
+  });
+}
+
+/** Measure the rendering exactly and drop lowest-priority items until it fits. */
+function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnings: string[]): ContextPackage {
+  let sections = sortSections(assembly);
+  let rendered = renderSections(sections);
+  let tokens = tokenizer.countMessages(rendered);
+  while (tokens > budget) {
+    let excess = tokens - budget;
+    let dropped = false;
+    for (const name of DROP_ORDER) {
+      const section = sections.find((candidate) => candidate.name === name);
+      if (section === undefined) continue;
+      // Oldest history and window items go first; the weakest facts sit last in their ranking.
+      while (excess > 0 && section.items.length > 0) {
+        const index = name === 'facts' || name === 'pinned' || name === 'recalled' ? section.items.length - 1 : 0;
+        const [item] = section.items.splice(index, 1);
+        if (item === undefined) break;
+        assembly.omit(item.sourceMessageIds, 'budget: trimmed to fit the exact token count');
+        if (name === 'pinned') warnings.push(`Pinned item "${item.text}" was dropped to fit a budget of ${budget} tokens.`);
+        excess -= item.tokens + 1;
+        dropped = true;
+      }
+      if (excess <= 0) break;
+    }
+    if (!dropped) break;
+    sections = sections.map((section) => ({ ...section, tokens: section.items.reduce((sum, item) => sum + item.tokens, 0) }));
+    rendered = renderSections(sections);
+    tokens = tokenizer.countMessages(rendered);
+  }
+  const final = sections;
+  const messages = rendered;
+  const omitted = assembly.omitted();
+  return {
+    budget,
+    tokens,
+    tokenizer: tokenizer.name,
+    sections: final,
+    omitted,
+    warnings,
+    render: () => messages.map((message) => ({ ...message })),
+    toJSON: () => ({
+      budget,
+      tokens,
+      messages: messages.map((message) => ({ ...message })),
+      sections: final.map((section) => ({
+        name: section.name,
+        tokens: section.tokens,
+        items: section.items.map((item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),
+      })),
+      omitted: omitted.map((omission) => ({ sourceMessageIds: [...omission.sourceMessageIds], reason: omission.reason })),
+    }),
+  };
+}

@@ -1,0 +1,104 @@
+import type { FactKind } from '../core/types.js';
+import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
+import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../providers/tokenizer/tokenizer.js';
+import type { ContextItem, Omission, SectionName } from './context-package.js';
+import { KIND_HEADERS, SECTION_HEADERS } from './render.js';
+
+const SYSTEM_SECTIONS: ReadonlySet<SectionName> = new Set(['instructions', 'pinned', 'facts', 'history', 'recalled']);
+/** A blank line between blocks of the system message costs at most this much. */
+const BLOCK_SEPARATOR = 2;
+
+/**
+ * The working state of one assembly: the items chosen so far per section and an estimate of the
+ * tokens they will render to. Estimates err on the high side; the assembler measures exactly at the end.
+ */
+export class Assembly {
+  readonly sections = new Map<SectionName, ContextItem[]>();
+  private readonly kinds = new Set<FactKind>();
+  private readonly omissions = new Map<string, Array<readonly string[]>>();
+  used = 0;
+
+  constructor(
+    readonly budget: number,
+    private readonly countShort: (text: string) => number,
+    private readonly tokenizer: Tokenizer,
+  ) {}
+
+  remaining(): number {
+    return this.budget - this.used;
+  }
+
+  fits(cost: number): boolean {
+    return this.used + cost <= this.budget;
+  }
+
+  /** Tokens that adding `itemCosts` to `section` would add, overheads included. */
+  costOf(section: SectionName, itemCost: number, factKind: FactKind | null = null): number {
+    let cost = itemCost;
+    if (this.isEmpty()) cost += TOKENS_PER_REPLY;
+    if (SYSTEM_SECTIONS.has(section)) {
+      if (!this.hasSystem()) cost += TOKENS_PER_MESSAGE + this.countShort('system');
+      else if (this.items(section).length === 0) cost += BLOCK_SEPARATOR;
+      if (this.items(section).length === 0 && section !== 'instructions') {
+        cost += this.countShort(SECTION_HEADERS[section as Exclude<SectionName, 'instructions' | 'window'>]) + 1;
+      }
+      if (section === 'facts' && factKind !== null && !this.kinds.has(factKind)) cost += this.countShort(KIND_HEADERS[factKind]) + 1;
+    }
+    return cost;
+  }
+
+  /** Cost of a window message rendered as its own chat message. */
+  windowCost(item: ContextItem): number {
+    return TOKENS_PER_MESSAGE + this.countShort(item.role ?? 'user') + item.tokens;
+  }
+
+  /** Add the items if they fit; returns whether they were added. */
+  tryAdd(section: SectionName, items: readonly ContextItem[], itemCost: number): boolean {
+    const factKind = items[0]?.factKind ?? null;
+    const cost = this.costOf(section, itemCost, factKind);
+    if (!this.fits(cost)) return false;
+    this.add(section, items, cost);
+    return true;
+  }
+
+  add(section: SectionName, items: readonly ContextItem[], cost: number): void {
+    this.used += cost;
+    const list = this.items(section);
+    list.push(...items);
+    this.sections.set(section, list);
+    for (const item of items) if (item.factKind !== null) this.kinds.add(item.factKind);
+  }
+
+  items(section: SectionName): ContextItem[] {
+    return this.sections.get(section) ?? [];
+  }
+
+  omit(sourceMessageIds: readonly string[], reason: string): void {
+    const chunks = this.omissions.get(reason) ?? [];
+    chunks.push(sourceMessageIds);
+    this.omissions.set(reason, chunks);
+  }
+
+  /** Omissions grouped by reason; ids are de-duplicated across the items that share a reason. */
+  omitted(): Omission[] {
+    return [...this.omissions].map(([reason, chunks]) => ({
+      sourceMessageIds: chunks.length === 1 ? [...(chunks[0] ?? [])] : [...new Set(chunks.flat())],
+      reason,
+    }));
+  }
+
+  private isEmpty(): boolean {
+    for (const items of this.sections.values()) if (items.length > 0) return false;
+    return true;
+  }
+
+  private hasSystem(): boolean {
+    for (const [name, items] of this.sections) if (SYSTEM_SECTIONS.has(name) && items.length > 0) return true;
+    return false;
+  }
+
+  /** Exact tokens of a rendering, for the final check. */
+  measure(messages: Parameters<Tokenizer['countMessages']>[0]): number {
+    return this.tokenizer.countMessages(messages);
+  }
+}

@@ -1,0 +1,62 @@
+import type { ChatMessage, FactKind, Tier } from '../core/types.js';
+
+export type SectionName = 'instructions' | 'pinned' | 'facts' | 'window' | 'history' | 'recalled';
+
+/** What an item of a package shows. */
+export type ItemKind = 'instructions' | 'fact' | 'message' | 'turn-summary';
+
+/** One line (or message) of a context package, with where it came from. */
+export interface ContextItem {
+  text: string;
+  /** Tokens of `text` alone (the package total is measured on the rendered output). */
+  tokens: number;
+  /** The messages this item carries content of. */
+  sourceMessageIds: string[];
+  kind: ItemKind;
+  /** The turn the item comes from (facts: the turn they were last updated). */
+  turn: number | null;
+  /** For messages: the tier shown. */
+  tier: Tier | null;
+  /** For facts: their kind. */
+  factKind: FactKind | null;
+  /** For window messages: the chat role they render as. */
+  role: 'user' | 'assistant' | null;
+}
+
+export interface ContextSection {
+  name: SectionName;
+  /** Sum of the item tokens. */
+  tokens: number;
+  items: ContextItem[];
+}
+
+/** Something the assembler left out, and why. */
+export interface Omission {
+  sourceMessageIds: string[];
+  reason: string;
+}
+
+/** The JSON shape of a package (`strata context --json`). */
+export interface ContextPackageJson {
+  budget: number;
+  tokens: number;
+  messages: ChatMessage[];
+  sections: Array<{ name: SectionName; tokens: number; items: Array<{ text: string; tokens: number; sourceMessageIds: string[] }> }>;
+  omitted: Omission[];
+}
+
+/** What the assembler returns: ordered sections under a hard budget, renderable to chat messages. */
+export interface ContextPackage {
+  budget: number;
+  /** Tokens of `render()`, chat-format overhead included; always ≤ budget. */
+  tokens: number;
+  /** Tokenizer that measured `tokens`. */
+  tokenizer: string;
+  sections: ContextSection[];
+  omitted: Omission[];
+  /** Human-readable notes, e.g. a pinned exception that could not fit. */
+  warnings: string[];
+  /** OpenAI-style messages: one system message with the memory, then the raw window. */
+  render(): ChatMessage[];
+  toJSON(): ContextPackageJson;
+}

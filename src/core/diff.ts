@@ -1,0 +1,292 @@
+import { StrataError } from './errors.js';
+import { checkGrounding } from './grounding.js';
+import { compareText, factKey, normalizeText, wordSimilarity } from './text.js';
+import type { Fact, FactEvent, FactKind } from './types.js';
+
+/** A fact line proposed by a memory manager. */
+export interface DiffEntry {
+  /** The fact line, `key: value` preferred. */
+  text: string;
+  kind: FactKind;
+  /** The key to match on; derived from the text before the first `:` when absent. */
+  key?: string;
+  sourceMessageIds: string[];
+}
+
+export interface RemoveEntry {
+  /** Key (or words of the fact) to remove. */
+  key: string;
+  reason: string;
+  sourceMessageIds: string[];
+}
+
+/** A base-truth diff for one turn, applied in the order remove → update → add. */
+export interface FactDiff {
+  add: DiffEntry[];
+  update: DiffEntry[];
+  remove: RemoveEntry[];
+}
+
+export const EMPTY_DIFF: FactDiff = { add: [], update: [], remove: [] };
+
+export interface ApplyDiffOptions {
+  sessionId: string;
+  /** The current facts of the session. */
+  facts: readonly Fact[];
+  diff: FactDiff;
+  /** The text of the exchange the diff came from: every entry must be grounded in it. */
+  exchange: string;
+  /** Ids of the messages of the exchange; entries may only cite these. */
+  exchangeMessageIds: readonly string[];
+  turn: number;
+  actor: string;
+  now: string;
+  newId: () => string;
+  /** Sequence number of the first event produced. */
+  firstSequence: number;
+  /** Minimum word similarity for the key fallback match (default 0.6). */
+  similarityThreshold?: number;
+  /** Longest accepted fact line in characters (default 500). */
+  maxTextLength?: number;
+}
+
+export interface ApplyDiffResult {
+  /** The facts after the diff. */
+  facts: Fact[];
+  /** Every change, rejection and warning, in order. */
+  events: FactEvent[];
+  /** Facts added or updated by the diff. */
+  upserted: Fact[];
+  /** Ids of facts removed by the diff. */
+  removedIds: string[];
+}
+
+/** Find the fact a key refers to: exact normalised key first, then the most similar key. */
+export function matchFact(facts: readonly Fact[], key: string, threshold = 0.6): Fact | undefined {
+  const normalized = normalizeText(key);
+  if (normalized === '') return undefined;
+  const exact = facts.filter((fact) => fact.key === normalized);
+  if (exact.length > 0) return newest(exact);
+  let best: Fact | undefined;
+  let bestScore = threshold;
+  for (const fact of facts) {
+    const score = Math.max(wordSimilarity(normalized, fact.key), wordSimilarity(normalized, fact.text));
+    if (score > bestScore || (score === bestScore && best === undefined)) {
+      best = fact;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function newest(facts: readonly Fact[]): Fact | undefined {
+  return [...facts].sort((a, b) => b.updatedTurn - a.updatedTurn || compareText(a.id, b.id))[0];
+}
+
+/**
+ * Validate a diff against its exchange and apply it to the facts.
+ * Pure: returns the new facts and the events; the caller persists them in one transaction.
+ */
+export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
+  const threshold = options.similarityThreshold ?? 0.6;
+  const maxLength = options.maxTextLength ?? 500;
+  const facts = new Map(options.facts.map((fact) => [fact.id, { ...fact }]));
+  const events: FactEvent[] = [];
+  const upserted = new Map<string, Fact>();
+  const removedIds: string[] = [];
+  const allowedSources = new Set(options.exchangeMessageIds);
+  let sequence = options.firstSequence;
+
+  const event = (fields: Omit<FactEvent, 'id' | 'sessionId' | 'sequence' | 'turn' | 'actor' | 'createdAt'>): void => {
+    events.push({
+      id: options.newId(),
+      sessionId: options.sessionId,
+      sequence: sequence++,
+      turn: options.turn,
+      actor: options.actor,
+      createdAt: options.now,
+      ...fields,
+    });
+  };
+
+  const sourcesOf = (ids: readonly string[]): string[] | string => {
+    const unknown = ids.filter((id) => !allowedSources.has(id));
+    if (unknown.length > 0) return `cites messages outside this exchange: ${unknown.join(', ')}`;
+    return ids.length > 0 ? [...new Set(ids)] : [...options.exchangeMessageIds];
+  };
+
+  /** Reject an entry that is empty, too long, cites foreign messages or is not grounded. */
+  const validate = (entry: DiffEntry, context: string): { text: string; key: string; sources: string[] } | null => {
+    const text = entry.text.trim().replace(/\s+/gu, ' ');
+    const key = normalizeText(entry.key ?? factKey(text));
+    const reject = (reason: string): null => {
+      event({ factId: null, op: 'reject', key, kind: entry.kind, oldText: null, newText: text, reason, sourceMessageIds: [] });
+      return null;
+    };
+    if (text === '' || key === '') return reject('empty fact text');
+    if (text.length > maxLength) return reject(`fact text is ${text.length} characters; the limit is ${maxLength}`);
+    const sources = sourcesOf(entry.sourceMessageIds);
+    if (typeof sources === 'string') return reject(sources);
+    const grounding = checkGrounding(text, `${options.exchange}\n${context}`);
+    if (!grounding.grounded) {
+      return reject(`not grounded in the exchange: ${grounding.missing.join(', ')} not found there`);
+    }
+    return { text, key, sources };
+  };
+
+  const update = (fact: Fact, text: string, kind: FactKind, sources: string[], reason: string): void => {
+    if (fact.text === text && fact.kind === kind) return;
+    const next: Fact = {
+      ...fact,
+      text,
+      kind,
+      pinned: kind === 'exception',
+      sourceMessageIds: sources,
+      updatedTurn: options.turn,
+      updatedAt: options.now,
+    };
+    facts.set(fact.id, next);
+    upserted.set(fact.id, next);
+    event({ factId: fact.id, op: 'update', key: fact.key, kind, oldText: fact.text, newText: text, reason, sourceMessageIds: sources });
+  };
+
+  const add = (key: string, text: string, kind: FactKind, sources: string[], reason: string): void => {
+    const fact: Fact = {
+      id: options.newId(),
+      sessionId: options.sessionId,
+      key,
+      text,
+      kind,
+      pinned: kind === 'exception',
+      sourceMessageIds: sources,
+      createdTurn: options.turn,
+      updatedTurn: options.turn,
+      createdAt: options.now,
+      updatedAt: options.now,
+    };
+    facts.set(fact.id, fact);
+    upserted.set(fact.id, fact);
+    event({ factId: fact.id, op: 'add', key, kind, oldText: null, newText: text, reason, sourceMessageIds: sources });
+  };
+
+  for (const entry of options.diff.remove) {
+    const key = normalizeText(entry.key);
+    const fact = matchFact([...facts.values()], entry.key, threshold);
+    const sources = sourcesOf(entry.sourceMessageIds);
+    if (typeof sources === 'string' || fact === undefined || entry.reason.trim() === '') {
+      const reason =
+        typeof sources === 'string'
+          ? sources
+          : fact === undefined
+            ? 'remove matched no fact'
+            : 'a removal needs a reason';
+      event({ factId: null, op: 'reject', key, kind: fact?.kind ?? 'fact', oldText: null, newText: null, reason, sourceMessageIds: [] });
+      continue;
+    }
+    facts.delete(fact.id);
+    upserted.delete(fact.id);
+    removedIds.push(fact.id);
+    event({ factId: fact.id, op: 'remove', key: fact.key, kind: fact.kind, oldText: fact.text, newText: null, reason: entry.reason.trim(), sourceMessageIds: sources });
+  }
+
+  for (const entry of options.diff.update) {
+    const target = matchFact([...facts.values()], entry.key ?? factKey(entry.text), threshold);
+    const valid = validate(entry, target?.text ?? '');
+    if (valid === null) continue;
+    if (target === undefined) {
+      event({
+        factId: null,
+        op: 'warning',
+        key: valid.key,
+        kind: entry.kind,
+        oldText: null,
+        newText: valid.text,
+        reason: 'update matched no existing fact; applied as an add',
+        sourceMessageIds: valid.sources,
+      });
+      add(valid.key, valid.text, entry.kind, valid.sources, 'update with no matching fact');
+      continue;
+    }
+    update(target, valid.text, entry.kind, valid.sources, 'updated');
+  }
+
+  for (const entry of options.diff.add) {
+    const valid = validate(entry, '');
+    if (valid === null) continue;
+    const current = [...facts.values()];
+    if (current.some((fact) => normalizeText(fact.text) === normalizeText(valid.text))) continue;
+    const sameKey = newest(current.filter((fact) => fact.key === valid.key));
+    if (sameKey !== undefined) {
+      event({
+        factId: sameKey.id,
+        op: 'warning',
+        key: valid.key,
+        kind: entry.kind,
+        oldText: sameKey.text,
+        newText: valid.text,
+        reason: 'add matched an existing key; applied as an update so the document never holds two values for one key',
+        sourceMessageIds: valid.sources,
+      });
+      update(sameKey, valid.text, entry.kind, valid.sources, 'add with an existing key');
+      continue;
+    }
+    add(valid.key, valid.text, entry.kind, valid.sources, 'added');
+  }
+
+  return { facts: [...facts.values()], events, upserted: [...upserted.values()], removedIds };
+}
+
+/** Rebuild the base-truth document from its events, optionally as it stood at the end of a turn. */
+export function replayFactEvents(events: readonly FactEvent[], options: { atTurn?: number } = {}): Fact[] {
+  const facts = new Map<string, Fact>();
+  const ordered = [...events].sort((a, b) => a.sequence - b.sequence);
+  for (const event of ordered) {
+    if (options.atTurn !== undefined && event.turn > options.atTurn) continue;
+    if (event.factId === null) continue;
+    switch (event.op) {
+      case 'add': {
+        if (event.newText === null) throw new StrataError('INVALID_INPUT', `fact event ${event.id} adds no text`);
+        facts.set(event.factId, {
+          id: event.factId,
+          sessionId: event.sessionId,
+          key: event.key,
+          text: event.newText,
+          kind: event.kind,
+          pinned: event.kind === 'exception',
+          sourceMessageIds: event.sourceMessageIds,
+          createdTurn: event.turn,
+          updatedTurn: event.turn,
+          createdAt: event.createdAt,
+          updatedAt: event.createdAt,
+        });
+        break;
+      }
+      case 'update':
+      case 'consolidate': {
+        const fact = facts.get(event.factId);
+        if (fact === undefined) break;
+        if (event.newText === null) {
+          facts.delete(event.factId);
+          break;
+        }
+        facts.set(event.factId, {
+          ...fact,
+          text: event.newText,
+          kind: event.kind,
+          pinned: event.kind === 'exception',
+          sourceMessageIds: event.sourceMessageIds,
+          updatedTurn: event.turn,
+          updatedAt: event.createdAt,
+        });
+        break;
+      }
+      case 'remove':
+        facts.delete(event.factId);
+        break;
+      case 'reject':
+      case 'warning':
+        break;
+    }
+  }
+  return [...facts.values()].sort((a, b) => a.createdTurn - b.createdTurn || compareText(a.id, b.id));
+}

@@ -1,0 +1,65 @@
+import { normalizeText } from './text.js';
+
+/**
+ * Grounding: a memory line is supported by the exchange it came from when every number
+ * and every proper name in it also appears in that exchange.
+ */
+export interface GroundingResult {
+  grounded: boolean;
+  /** Numbers and names of the line that the exchange does not contain. */
+  missing: string[];
+}
+
+const NUMBER_PATTERN = /\d+(?:[.,]\d+)*(?:\s?[kKmM]\b)?/gu;
+
+/** Canonical forms of the numbers in a text: "45,000", "45000" and "45k" all give "45000". */
+export function numbersIn(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.normalize('NFKC').matchAll(NUMBER_PATTERN)) {
+    found.push(canonicalNumber(match[0]));
+  }
+  return found;
+}
+
+function canonicalNumber(raw: string): string {
+  const suffix = raw.trim().slice(-1).toLowerCase();
+  const multiplier = suffix === 'k' ? 1_000 : suffix === 'm' ? 1_000_000 : 1;
+  const digits = multiplier === 1 ? raw : raw.trim().slice(0, -1).trim();
+  // A comma or dot followed by exactly three digits is a thousands separator.
+  const plain = digits.replace(/[.,](?=\d{3}(?:\D|$))/gu, '').replace(',', '.');
+  const value = Number(plain);
+  if (!Number.isFinite(value)) return plain;
+  const scaled = value * multiplier;
+  return Number.isInteger(scaled) ? String(scaled) : String(Number(scaled.toFixed(6)));
+}
+
+/** Where a capital only marks the start of a sentence: the line start, or after . ! ? or a line break. */
+const SENTENCE_START = /(?:^\s*|[.!?\n]\s+)$/u;
+
+/** Capitalised words that are not the first word of a sentence. */
+export function properNamesIn(text: string): string[] {
+  const names: string[] = [];
+  for (const match of text.normalize('NFKC').matchAll(/\p{Lu}[\p{L}\p{N}'’&.-]*/gu)) {
+    const before = text.slice(0, match.index);
+    if (SENTENCE_START.test(before)) continue;
+    const name = match[0].replace(/[.'’-]+$/u, '');
+    if (name === 'I' || name.length < 2) continue;
+    names.push(name);
+  }
+  return names;
+}
+
+/** Check that the numbers and proper names of `line` appear in `source`. */
+export function checkGrounding(line: string, source: string): GroundingResult {
+  const sourceNumbers = new Set(numbersIn(source));
+  const sourceWords = ` ${normalizeText(source)} `;
+  const missing: string[] = [];
+  for (const number of numbersIn(line)) {
+    if (!sourceNumbers.has(number)) missing.push(number);
+  }
+  for (const name of properNamesIn(line)) {
+    const normalized = normalizeText(name);
+    if (normalized !== '' && !sourceWords.includes(` ${normalized} `)) missing.push(name);
+  }
+  return { grounded: missing.length === 0, missing: [...new Set(missing)] };
+}

@@ -1,0 +1,69 @@
+/**
+ * Text normalisation shared by key matching, grounding and evaluation.
+ * Lower-case, Unicode NFKC, punctuation collapsed to single spaces.
+ */
+export function normalizeText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Whole words of the normalised text. */
+export function words(text: string): string[] {
+  const normalized = normalizeText(text);
+  return normalized === '' ? [] : normalized.split(' ');
+}
+
+/** Number of whitespace-separated words (raw, not normalised). */
+export function wordCount(text: string): number {
+  const trimmed = text.trim();
+  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length;
+}
+
+/** The key of a fact line: the text before the first `:`, normalised ('' when there is no `:`). */
+export function factKey(text: string): string {
+  const colon = text.indexOf(':');
+  return colon <= 0 ? normalizeText(text) : normalizeText(text.slice(0, colon));
+}
+
+/** Sørensen–Dice coefficient over the word sets of two texts (0–1). */
+export function wordSimilarity(left: string, right: string): number {
+  const a = new Set(words(left));
+  const b = new Set(words(right));
+  if (a.size === 0 && b.size === 0) return 1;
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared += 1;
+  return (2 * shared) / (a.size + b.size);
+}
+
+/** Cut text to at most `limit` words, adding an ellipsis when something was cut. */
+export function limitWords(text: string, limit: number): string {
+  const parts = text.trim().split(/\s+/u).filter((part) => part !== '');
+  if (parts.length <= limit) return parts.join(' ');
+  return `${parts.slice(0, limit).join(' ')}…`;
+}
+
+/** Whether the text contains a lone UTF-16 surrogate; returns its index or -1. */
+export function loneSurrogateIndex(text: string): number {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        index += 1;
+        continue;
+      }
+      return index;
+    }
+    if (code >= 0xdc00 && code <= 0xdfff) return index;
+  }
+  return -1;
+}
+
+/** Code-unit order, the same as SQLite's default collation: stable across locales. */
+export function compareText(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}

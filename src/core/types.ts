@@ -1,0 +1,142 @@
+/** The two speaking roles of a stored conversation. */
+export type Role = 'user' | 'assistant';
+
+/** Tier 1: `key = value` pairs; tier 2: a brief summary; tier 3: the raw text. */
+export type Tier = 1 | 2 | 3;
+
+export type TurnDepth = 'short' | 'medium' | 'long' | 'code';
+
+export type TurnStatus = 'summarised' | 'fallback-raw' | 'pending-retry';
+
+export type FactKind = 'fact' | 'constraint' | 'goal' | 'preference' | 'exception';
+
+export const FACT_KINDS: readonly FactKind[] = ['constraint', 'exception', 'goal', 'preference', 'fact'];
+
+export interface Tenant {
+  id: string;
+  createdAt: string;
+}
+
+export interface Session {
+  id: string;
+  title: string;
+  /** System instructions rendered at the top of every context package ('' when none). */
+  instructions: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+  turnCount: number;
+  /** Sum of the raw (tier 3) tokens of every message. */
+  tokenCount: number;
+}
+
+export interface TierTokens {
+  tier1: number;
+  tier2: number;
+  tier3: number;
+}
+
+export interface Message {
+  id: string;
+  sessionId: string;
+  /** 1-based turn number. */
+  turn: number;
+  /** 0-based position of the message in its session. */
+  position: number;
+  role: Role;
+  /** The speaker's name when the conversation has named people, else null. */
+  speaker: string | null;
+  /** Tier 3: the raw text, stored forever. */
+  content: string;
+  tier1: string;
+  tier2: string;
+  tokens: TierTokens;
+  /**
+   * The tier the assembler shows this message at once it is older than the raw window;
+   * it degrades to lower tiers only to fit the budget.
+   */
+  requiredTier: Tier;
+  /** ISO-8601 time the message was sent. */
+  createdAt: string;
+  /** An id the message had in the system it came from (for example a LoCoMo dia_id), else null. */
+  externalId: string | null;
+}
+
+export interface TurnSummary {
+  sessionId: string;
+  turn: number;
+  messageIds: string[];
+  userSummary: string;
+  assistantSummary: string;
+  depth: TurnDepth;
+  status: TurnStatus;
+  /** Extra turns this turn stays verbatim in the raw window (long replies: 1–2). */
+  windowExtension: number;
+  tokens: number;
+  createdAt: string;
+}
+
+export interface Fact {
+  id: string;
+  sessionId: string;
+  /** Normalised key: the text before the first `:`. */
+  key: string;
+  text: string;
+  kind: FactKind;
+  /** Exceptions are pinned: never dropped by the assembler, never removed by consolidation. */
+  pinned: boolean;
+  sourceMessageIds: string[];
+  createdTurn: number;
+  updatedTurn: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type FactEventOp = 'add' | 'update' | 'remove' | 'consolidate' | 'reject' | 'warning';
+
+export interface FactEvent {
+  id: string;
+  sessionId: string;
+  /** Order of the event within its session (1-based, gap-free). */
+  sequence: number;
+  /** The fact the event changed; null for `reject` events. */
+  factId: string | null;
+  op: FactEventOp;
+  key: string;
+  kind: FactKind;
+  oldText: string | null;
+  newText: string | null;
+  turn: number;
+  /** Who made the change: `local`, a model name, or `user`. */
+  actor: string;
+  reason: string;
+  sourceMessageIds: string[];
+  createdAt: string;
+}
+
+export type ArtifactKind = 'code' | 'draft';
+
+export interface ArtifactVersion {
+  artifactId: string;
+  version: number;
+  turn: number;
+  messageId: string;
+  content: string;
+  tokens: number;
+  createdAt: string;
+}
+
+export interface Artifact {
+  id: string;
+  sessionId: string;
+  name: string;
+  kind: ArtifactKind;
+  language: string | null;
+  versions: ArtifactVersion[];
+}
+
+/** An OpenAI-style chat message, as rendered from a context package. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}

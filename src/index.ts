@@ -1,0 +1,72 @@
+/**
+ * Strata: conversational memory for LLM applications.
+ *
+ * ```ts
+ * const memory = createMemory();                       // ./strata.db, local memory manager, o200k tokenizer
+ * const session = await memory.sessions.create({ title: 'Support' });
+ * await session.record({ user: '…', assistant: '…' });
+ * const pkg = await session.context({ budget: 2000, query: '…' });
+ * pkg.render();                                        // OpenAI-style messages, tokens ≤ 2000
+ * ```
+ */
+export {
+  createMemory,
+  type ContextOptions,
+  type ExportOptions,
+  type ImportOptions,
+  type ImportResult,
+  type Memory,
+  type MemoryOptions,
+  type RecordInput,
+  type RecordResult,
+  type SessionHandle,
+  type Sessions,
+} from './memory/create-memory.js';
+export type { MessageInput } from './memory/message-input.js';
+export type { Settings } from './memory/config.js';
+export type { SessionExport } from './memory/export-schema.js';
+export type {
+  ContextItem,
+  ContextPackage,
+  ContextPackageJson,
+  ContextSection,
+  ItemKind,
+  Omission,
+  SectionName,
+} from './context/context-package.js';
+export type { AssemblerSettings } from './context/assembler.js';
+export { StrataError, isStrataError, type StrataErrorCode } from './core/errors.js';
+export type {
+  Artifact,
+  ArtifactKind,
+  ArtifactVersion,
+  ChatMessage,
+  Fact,
+  FactEvent,
+  FactEventOp,
+  FactKind,
+  Message,
+  Role,
+  Session,
+  Tier,
+  TurnDepth,
+  TurnStatus,
+  TurnSummary,
+} from './core/types.js';
+export type { DiffEntry, FactDiff, RemoveEntry } from './core/diff.js';
+
+// Ports and their default adapters, for those who plug in their own.
+export type { Store, TenantStore, TenantRepositories } from './store/store.js';
+export { createSqliteStore, type SqliteStoreSettings } from './store/sqlite/sqlite-store.js';
+export type { Tokenizer, TokenizerName } from './providers/tokenizer/tokenizer.js';
+export { createGptTokenizer, type GptTokenizerSettings } from './providers/tokenizer/gpt-tokenizer.js';
+export type {
+  ArtifactDraft,
+  KnownArtifact,
+  MemoryManager,
+  MessageMemory,
+  ProcessTurnOptions,
+  TurnMemory,
+  TurnMessageInput,
+} from './managers/memory-manager.js';
+export { createLocalMemoryManager, type LocalManagerSettings } from './managers/local/index.js';

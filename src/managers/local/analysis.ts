@@ -1,0 +1,144 @@
+/**
+ * Analysis of one message: code blocks apart, sentences, tokens, cues, specifics.
+ * Every sentence gets cheap lexicon tagging (compromise's word list plus closed-class lists). The costly
+ * NLP runs only where it pays and only up to `maxAnalysedWords` words per message, sentences with cue
+ * words first: compromise tagging on sentences with a rule, goal, preference or correction cue that hold
+ * words the lexicon does not know; the date parser around date words and date-shaped digits.
+ */
+import type { TurnMessageInput } from '../memory-manager.js';
+import { findCodeBlocks, proseOf } from './code-blocks.js';
+import type { CodeBlock } from './code-blocks.js';
+import { findCues, mayHaveCue } from './cues.js';
+import type { Cue } from './cues.js';
+import { findSpecifics, mayHaveDate } from './entities.js';
+import type { DateReference, Specific } from './entities.js';
+import { PRONOUNS, QUESTION_OPENERS, QUESTION_WORDS, SMALL_TALK_WORDS } from './function-words.js';
+import { splitSentences } from './sentences.js';
+import { isUnknownWord, tagWithCompromise, tagWithLexicon } from './tagging.js';
+import type { TaggedToken, TaggerMode } from './tagging.js';
+import { tokenize } from './tokens.js';
+
+export interface AnalysedSentence {
+  /** Position of the sentence in its message. */
+  index: number;
+  /** The sentence, whitespace collapsed, markdown decoration removed. */
+  text: string;
+  tokens: TaggedToken[];
+  /** Whether compromise tagged the sentence (false: lexicon tagging only). */
+  tagged: boolean;
+  cues: Cue[];
+  specifics: Specific[];
+  question: boolean;
+  /** Greeting, thanks, reaction: nothing to remember. */
+  smallTalk: boolean;
+}
+
+export interface AnalysedMessage {
+  message: TurnMessageInput;
+  codeBlocks: CodeBlock[];
+  /** The message without its code blocks. */
+  prose: string;
+  sentences: AnalysedSentence[];
+  /** Words of the prose (code excluded). */
+  words: number;
+  /** Every sentence is small talk and there is no code. */
+  smallTalk: boolean;
+}
+
+export interface AnalysisOptions {
+  maxAnalysedWords: number;
+  tagger: TaggerMode;
+  reference: DateReference;
+}
+
+interface Draft {
+  index: number;
+  text: string;
+  tokens: TaggedToken[];
+  cues: Cue[];
+  /** May hold a specific (digit, name, date word): worth looking for specifics. */
+  candidate: boolean;
+  /** May hold a date: worth the date parser. */
+  dated: boolean;
+  /** Would gain from compromise tagging: a statement candidate with words the lexicon does not know. */
+  needsTagging: boolean;
+}
+
+function hasNameShape(tokens: readonly TaggedToken[]): boolean {
+  return tokens.some(
+    (token, index) =>
+      (index > 0 && token.capitalised && token.lower !== 'i' && !token.lower.startsWith("i'")) ||
+      /.\p{Lu}/u.test(token.text) ||
+      token.entity !== null,
+  );
+}
+
+function isQuestion(text: string, tokens: readonly TaggedToken[]): boolean {
+  if (/\?\s*["')\]]*$/u.test(text)) return true;
+  if (/[.!]\s*$/u.test(text)) return false;
+  const first = tokens[0]?.lower ?? '';
+  const second = tokens[1]?.lower ?? '';
+  return QUESTION_WORDS.has(first) || (QUESTION_OPENERS.has(first) && PRONOUNS.has(second));
+}
+
+function isSmallTalk(tokens: readonly TaggedToken[], cues: readonly Cue[], specifics: readonly Specific[]): boolean {
+  if (cues.some((cue) => !cue.weak && cue.kind !== 'preference')) return false;
+  if (specifics.some((item) => item.type !== 'date' && (item.type !== 'name' || item.entity !== 'person'))) return false;
+  return tokens.every((token) => SMALL_TALK_WORDS.has(token.lower) || token.entity === 'person' || (token.capitalised && token.pos === 'proper'));
+}
+
+/** Analyse one message of a turn. */
+export function analyseMessage(message: TurnMessageInput, options: AnalysisOptions): AnalysedMessage {
+  const codeBlocks = findCodeBlocks(message.content);
+  const prose = proseOf(message.content, codeBlocks);
+  const drafts: Draft[] = splitSentences(prose).map((text, index) => {
+    const tokens = tagWithLexicon(tokenize(text));
+    const cues = mayHaveCue(tokens) ? findCues(tokens) : [];
+    const strongCue = cues.some((cue) => !cue.weak);
+    const named = hasNameShape(tokens);
+    const digits = tokens.some((token) => token.hasDigit);
+    const dated = mayHaveDate(tokens);
+    const candidate = named || digits || dated || cues.length > 0;
+    // compromise tags the sentences whose key matters most: rules, goals, preferences and corrections
+    // with words the lexicon does not know.
+    const needsTagging = strongCue && !isQuestion(text, tokens) && tokens.some(isUnknownWord);
+    return { index, text, tokens, cues, candidate, dated, needsTagging };
+  });
+
+  // The NLP budget goes to sentences with cues first, then the others, in order.
+  const analysed = new Set<number>();
+  let budget = options.maxAnalysedWords;
+  const ranked = drafts.filter((draft) => draft.needsTagging || draft.dated).sort((a, b) => Number(b.cues.length > 0) - Number(a.cues.length > 0) || a.index - b.index);
+  for (const draft of ranked) {
+    if (draft.tokens.length > budget) continue;
+    budget -= draft.tokens.length;
+    analysed.add(draft.index);
+  }
+
+  const sentences = drafts.map((draft): AnalysedSentence => {
+    const withinBudget = analysed.has(draft.index);
+    const tagged = withinBudget && draft.needsTagging;
+    const tokens = tagged ? tagWithCompromise(draft.text, draft.tokens, options.tagger) : draft.tokens;
+    // Tagging may change parts of speech, never the words: cues found on the lexicon tags stay valid.
+    const specifics = draft.candidate ? findSpecifics(draft.text, tokens, { dates: withinBudget && draft.dated, reference: options.reference }) : [];
+    return {
+      index: draft.index,
+      text: draft.text,
+      tokens,
+      tagged,
+      cues: draft.cues,
+      specifics,
+      question: isQuestion(draft.text, tokens),
+      smallTalk: isSmallTalk(tokens, draft.cues, specifics),
+    };
+  });
+  const words = sentences.reduce((sum, sentence) => sum + sentence.tokens.length, 0);
+  return {
+    message,
+    codeBlocks,
+    prose,
+    sentences,
+    words,
+    smallTalk: codeBlocks.length === 0 && sentences.every((sentence) => sentence.smallTalk),
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * Specifics of a sentence: amounts of money, percentages, quantities, versions, dates, names,
+ * e-mail addresses and links — the details a memory must keep verbatim.
+ */
+import * as chrono from 'chrono-node';
+import type { ParsedResult } from 'chrono-node';
+
+import { categoryOf } from './categories.js';
+import { DATE_UNITS, DATE_WORDS, MONTHS, RELATIVE_DATE_WORDS, SMALL_TALK_WORDS, STOP_WORDS, WEEKDAYS } from './function-words.js';
+import type { EntityType, TaggedToken } from './tagging.js';
+import { endsClause } from './tokens.js';
+import type { Token } from './tokens.js';
+
+export type SpecificType = 'money' | 'percent' | 'quantity' | 'number' | 'version' | 'date' | 'name' | 'email' | 'url';
+
+export interface Specific {
+  type: SpecificType;
+  /** The specific as written in the sentence. */
+  text: string;
+  /** Offsets in the sentence. */
+  start: number;
+  end: number;
+  /** For names: person, place or organization when known. */
+  entity: EntityType | null;
+  /** For names of known products: their category ("database"). */
+  category: string | null;
+  /** For dates relative to the message time ("yesterday"): the calendar date, e.g. "7 May 2023". */
+  resolved: string | null;
+}
+
+/** The instant relative dates are resolved against, and its UTC offset in minutes. */
+export interface DateReference {
+  instant: Date;
+  timezone: number;
+  /** False when the turn has no valid timestamp: dates are found but not resolved. */
+  resolvable: boolean;
+}
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** Build the reference for relative dates from the turn's ISO timestamp. */
+export function dateReference(timestamp: string): DateReference {
+  const instant = new Date(timestamp);
+  if (Number.isNaN(instant.getTime())) return { instant: new Date(0), timezone: 0, resolvable: false };
+  const offset = /([+-])(\d{2}):?(\d{2})$/u.exec(timestamp);
+  const timezone = offset === null ? 0 : (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+  return { instant, timezone, resolvable: true };
+}
+
+const URL_PATTERN = /\bhttps?:\/\/[^\s)>\]]+|\bwww\.[^\s)>\]]+/giu;
+const EMAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
+const MONEY_PATTERN =
+  /[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|billion|thousand)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks)\b/giu;
+const PERCENT_PATTERN = /\b\d+(?:[.,]\d+)?\s?(?:%|percent\b)/giu;
+const VERSION_PATTERN = /\bv\d+(?:\.\d+){0,3}\b|\b\d+(?:\.\d+){2,3}\b/giu;
+const NUMBER_PATTERN = /\b\d[\d,]*(?:\.\d+)?(?:[a-z]{1,3}\b)?/giu;
+
+const TYPE_RANK: Readonly<Record<SpecificType, number>> = {
+  url: 9,
+  email: 9,
+  money: 8,
+  percent: 8,
+  date: 7,
+  version: 6,
+  name: 5,
+  quantity: 4,
+  number: 3,
+};
+
+function specific(type: SpecificType, text: string, start: number, extra: Partial<Specific> = {}): Specific {
+  return { type, text, start, end: start + text.length, entity: null, category: null, resolved: null, ...extra };
+}
+
+function regexSpecifics(sentence: string, pattern: RegExp, type: SpecificType): Specific[] {
+  const found: Specific[] = [];
+  for (const match of sentence.matchAll(pattern)) {
+    const text = match[0].replace(/[.,]+$/u, '');
+    if (text !== '') found.push(specific(type, text, match.index));
+  }
+  return found;
+}
+
+/** Plain numbers, and numbers with the word they count ("3 weeks", "500 users", "16 GB"). */
+function numberSpecifics(sentence: string, tokens: readonly TaggedToken[]): Specific[] {
+  const found: Specific[] = [];
+  for (const match of sentence.matchAll(NUMBER_PATTERN)) {
+    const text = match[0].replace(/[.,]+$/u, '');
+    const start = match.index;
+    const end = start + text.length;
+    const tokenIndex = tokens.findIndex((token) => token.start <= start && token.end >= end);
+    const token = tokens[tokenIndex];
+    const next = tokens[tokenIndex + 1];
+    if (token !== undefined && next !== undefined && !endsClause(token) && /^\p{L}+$/u.test(next.text) && !STOP_WORDS.has(next.lower)) {
+      found.push(specific('quantity', sentence.slice(start, next.end), start));
+    } else {
+      found.push(specific('number', text, start));
+    }
+  }
+  return found;
+}
+
+/** Runs of capitalised words that are names ("Caroline", "New York", "PostgreSQL 16"). */
+function nameSpecifics(sentence: string, tokens: readonly TaggedToken[]): Specific[] {
+  const found: Specific[] = [];
+  let index = 0;
+  while (index < tokens.length) {
+    const token = tokens[index];
+    if (token === undefined || !isNameToken(token, index, tokens[index - 1])) {
+      index += 1;
+      continue;
+    }
+    let last = index;
+    let entity: EntityType | null = token.entity;
+    while (last + 1 < tokens.length) {
+      const current = tokens[last];
+      const next = tokens[last + 1];
+      if (current === undefined || next === undefined || /[)"”]/u.test(current.trailing)) break;
+      // "St. Mary's": an abbreviation's dot does not end the name.
+      if (endsClause(current) && !(current.trailing === '.' && /^(?:st|dr|mr|mrs|ms|mt|prof|jr|sr)$/u.test(current.lower))) break;
+      if (!isNameToken(next, last + 1, current)) break;
+      entity ??= next.entity;
+      last += 1;
+    }
+    const first = tokens[index];
+    const final = tokens[last];
+    if (first === undefined || final === undefined) break;
+    // A version number right after a product name belongs to it ("Node 20", "Python 3.12").
+    const following = tokens[last + 1];
+    let end = final.end;
+    if (following !== undefined && entity !== 'person' && !endsClause(final) && /^v?\d+(?:\.\d+)*$/u.test(following.text)) {
+      end = following.end;
+    }
+    const text = sentence.slice(first.start, end).replace(/[’']s$/u, '');
+    found.push(specific('name', text, first.start, { entity, category: categoryOf(first.text) }));
+    index = last + 1;
+  }
+  return found;
+}
+
+/** Units written in capitals after a number ("10 GB", "5 MB", "3 TB") are not names. */
+const UNITS = new Set(['kb', 'mb', 'gb', 'tb', 'pb', 'kbps', 'mbps', 'gbps', 'ms', 'km', 'kg', 'mg', 'ml', 'hz', 'mhz', 'ghz', 'usd', 'eur', 'gbp', 'cpu', 'cpus', 'vcpu', 'rpm', 'rps', 'qps']);
+
+function isNameToken(token: TaggedToken, index: number, previous?: TaggedToken): boolean {
+  if (previous !== undefined && previous.hasDigit && UNITS.has(token.lower)) return false;
+  if (!token.capitalised || token.lower === 'i' || token.lower.startsWith("i'")) return false;
+  if (token.pos === 'date' || token.pos === 'pronoun' || token.pos === 'determiner' || token.pos === 'question') return false;
+  if (SMALL_TALK_WORDS.has(token.lower) && token.entity === null) return false;
+  if (index > 0) return token.pos === 'proper' || token.entity !== null || /\p{Lu}.*\p{Lu}/u.test(token.text);
+  // The first word of a sentence is a name only when the lexicon says so or its shape does ("PostgreSQL").
+  return token.entity !== null || /.\p{Lu}/u.test(token.text) || (token.pos === 'proper' && categoryOf(token.text) !== null);
+}
+
+/** Digits shaped like a date or a time: 12/03, 2024-05-01, 1999, 3pm, 10:30, 3rd. */
+const DATE_DIGITS = /^\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?$|^(?:19|20)\d{2}s?$|^\d{1,2}(?::\d{2})?(?:am|pm|a\.m|p\.m)?$|^\d{1,2}(?:st|nd|rd|th)$/u;
+const RELATIVE_OPENERS = new Set(['next', 'last', 'this', 'coming', 'past', 'every']);
+
+/** Whether the token starts or anchors a date expression. */
+function isDateAnchor(tokens: readonly Token[], index: number): boolean {
+  const token = tokens[index];
+  if (token === undefined) return false;
+  const lower = token.lower;
+  const next = tokens[index + 1];
+  if (DATE_WORDS.has(lower)) return true;
+  if (RELATIVE_OPENERS.has(lower)) return next !== undefined && DATE_UNITS.has(next.lower);
+  if (MONTHS.has(lower)) return token.capitalised && (lower !== 'may' || next?.hasDigit === true || index > 0);
+  if (WEEKDAYS.has(lower)) return token.capitalised || lower.length > 4;
+  if (token.hasDigit && DATE_DIGITS.test(lower)) {
+    // A bare number counts only next to a time word ("3 pm"); other shapes are dates or times themselves.
+    if (!/^\d{1,2}$/u.test(lower)) return true;
+    return next !== undefined && (next.lower === 'am' || next.lower === 'pm' || next.lower === "o'clock");
+  }
+  return false;
+}
+
+/** Whether the sentence may contain a date worth the date parser's time (a date word, or digits shaped like a date). */
+export function mayHaveDate(tokens: readonly Token[]): boolean {
+  for (let index = 0; index < tokens.length; index += 1) if (isDateAnchor(tokens, index)) return true;
+  return false;
+}
+
+/** Token windows around the date anchors of a sentence: the date parser's cost grows with its input. */
+function dateWindows(tokens: readonly Token[]): [number, number][] {
+  const windows: [number, number][] = [];
+  for (let index = 0; index < tokens.length; index += 1) {
+    if (!isDateAnchor(tokens, index)) continue;
+    const from = Math.max(0, index - 3);
+    const to = Math.min(tokens.length - 1, index + 3);
+    const last = windows[windows.length - 1];
+    if (last !== undefined && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else windows.push([from, to]);
+  }
+  return windows;
+}
+
+const LEADING_PREPOSITION = /^(?:on|at|in|by|from|since|until|till|for)\s+/iu;
+
+function dateSpecifics(sentence: string, tokens: readonly Token[], reference: DateReference): Specific[] {
+  const found: Specific[] = [];
+  for (const [from, to] of dateWindows(tokens)) {
+    const offset = tokens[from]?.start ?? 0;
+    const piece = sentence.slice(offset, tokens[to]?.end ?? sentence.length);
+    for (const result of chrono.parse(piece, { instant: reference.instant, timezone: reference.timezone })) {
+      const lead = LEADING_PREPOSITION.exec(result.text)?.[0].length ?? 0;
+      const text = result.text.slice(lead);
+      const lower = text.toLowerCase();
+      if (lower === 'now' || /^\d{1,2}$/u.test(lower) || (lower.length <= 3 && !/\d/u.test(lower))) continue;
+      found.push(specific('date', text, offset + result.index + lead, { resolved: reference.resolvable ? resolveDate(result, lower) : null }));
+    }
+  }
+  return found;
+}
+
+function resolveDate(result: ParsedResult, lower: string): string | null {
+  const words = lower.split(/\s+/u);
+  if (!words.some((word) => RELATIVE_DATE_WORDS.has(word))) return null;
+  if (words[0] === 'in' && !/\d|\ba\b|\ban\b/u.test(lower)) return null;
+  const start = result.start;
+  const year = start.get('year');
+  const month = start.get('month');
+  const day = start.get('day');
+  if (year === null || month === null || day === null) return null;
+  const monthName = MONTH_NAMES[month - 1] ?? String(month);
+  if (start.isCertain('day') || words.some((word) => WEEKDAYS.has(word))) return `${day} ${monthName} ${year}`;
+  if (start.isCertain('month')) return `${monthName} ${year}`;
+  if (start.isCertain('year')) return String(year);
+  return null;
+}
+
+export interface SpecificOptions {
+  /** Run the date parser (only on sentences that plausibly hold a date). */
+  dates: boolean;
+  reference: DateReference;
+}
+
+/** Every specific of a sentence, without overlaps (the more telling type wins), in order. */
+export function findSpecifics(sentence: string, tokens: readonly TaggedToken[], options: SpecificOptions): Specific[] {
+  const hasDigit = tokens.some((token) => token.hasDigit);
+  const candidates: Specific[] = [];
+  if (sentence.includes('http') || sentence.includes('www.')) candidates.push(...regexSpecifics(sentence, URL_PATTERN, 'url'));
+  if (sentence.includes('@')) candidates.push(...regexSpecifics(sentence, EMAIL_PATTERN, 'email'));
+  if (hasDigit) {
+    candidates.push(...regexSpecifics(sentence, MONEY_PATTERN, 'money'));
+    candidates.push(...regexSpecifics(sentence, PERCENT_PATTERN, 'percent'));
+    candidates.push(...regexSpecifics(sentence, VERSION_PATTERN, 'version'));
+    candidates.push(...numberSpecifics(sentence, tokens));
+  }
+  if (options.dates && mayHaveDate(tokens)) candidates.push(...dateSpecifics(sentence, tokens, options.reference));
+  candidates.push(...nameSpecifics(sentence, tokens));
+  // Weekdays and months the date parser left alone ("on Fridays", "every June") are dates too.
+  for (const token of tokens) {
+    if (token.pos === 'date' && (token.capitalised || WEEKDAYS.has(token.lower))) candidates.push(specific('date', token.text, token.start));
+  }
+  candidates.sort((a, b) => TYPE_RANK[b.type] - TYPE_RANK[a.type] || b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const kept: Specific[] = [];
+  for (const candidate of candidates) {
+    const overlapping = kept.find((other) => candidate.start < other.end && other.start < candidate.end);
+    if (overlapping === undefined) {
+      kept.push(candidate);
+      continue;
+    }
+    // A name that swallows a version keeps its full span ("Node v20" over "v20").
+    const swallowed = overlapping.type === 'number' || overlapping.type === 'version';
+    if (candidate.type === 'name' && swallowed && candidate.start <= overlapping.start && candidate.end >= overlapping.end) {
+      kept.splice(kept.indexOf(overlapping), 1, candidate);
+    }
+  }
+  return kept.sort((a, b) => a.start - b.start);
+}

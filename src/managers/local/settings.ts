@@ -1,0 +1,94 @@
+import { StrataError } from '../../core/errors.js';
+import type { TaggerMode } from './tagging.js';
+
+/** Settings of the local (rule-based, offline) memory manager. Every field is optional. */
+export interface LocalManagerSettings {
+  /**
+   * Words of one message that may get NLP analysis (compromise tagging and date parsing).
+   * Sentences with cue words ("must", "never", "prefer", "actually" …) are analysed first, then the
+   * other sentences with digits, names or date words, in order; the rest gets cheap lexicon tagging.
+   * Default 1500.
+   */
+  maxAnalysedWords?: number;
+  /**
+   * `fast` (default): compromise's lexicon and pre-tagger, about 0.15 ms per analysed sentence.
+   * `accurate`: the full compromise pipeline, about 0.6 ms per analysed sentence.
+   */
+  tagger?: TaggerMode;
+  /**
+   * Which assistant messages may add facts: `named` (default) only when the message has a speaker
+   * name (a conversation between people); `always`; `never`. User messages always may.
+   */
+  assistantFacts?: 'named' | 'always' | 'never';
+  /** Most fact lines (adds and updates) one turn may propose; the strongest are kept. Default 12. */
+  maxFactsPerTurn?: number;
+  /** Longest value of a fact line, in words (the key comes on top). Default 24. */
+  maxFactWords?: number;
+  /** Share of a message's words that tier 1 (`key = value` pairs) aims at (at least 15 words). Default 0.2. */
+  tierOneShare?: number;
+  /** Share of a message's words that tier 2 (the brief summary) aims at (at least 15 words). Default 0.35. */
+  tierTwoShare?: number;
+  /**
+   * A message stating a hard constraint or an exception gets required tier 3 (its exact wording is
+   * kept) when it has at most this many words. Default 40.
+   */
+  verbatimMaxWords?: number;
+  /** Word similarity (0–1) above which an unnamed code block continues a known artifact. Default 0.5. */
+  revisionSimilarity?: number;
+  /** Least words of an assistant prose reply, written on request, to become a `draft` artifact. Default 120. */
+  draftMinWords?: number;
+}
+
+export type ResolvedSettings = Required<LocalManagerSettings>;
+
+export const DEFAULT_SETTINGS: ResolvedSettings = {
+  maxAnalysedWords: 1500,
+  tagger: 'fast',
+  assistantFacts: 'named',
+  maxFactsPerTurn: 12,
+  maxFactWords: 24,
+  tierOneShare: 0.2,
+  tierTwoShare: 0.35,
+  verbatimMaxWords: 40,
+  revisionSimilarity: 0.5,
+  draftMinWords: 120,
+};
+
+function checkNumber(name: keyof LocalManagerSettings, value: number, min: number, max: number, integer: boolean): void {
+  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    throw new StrataError(
+      'INVALID_CONFIG',
+      `local memory manager: ${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}; got ${String(value)}`,
+      { details: { option: name } },
+    );
+  }
+}
+
+/** Apply the defaults and validate the settings. */
+export function resolveSettings(settings: LocalManagerSettings = {}): ResolvedSettings {
+  const resolved: ResolvedSettings = { ...DEFAULT_SETTINGS };
+  for (const [name, value] of Object.entries(settings) as [keyof LocalManagerSettings, unknown][]) {
+    if (value !== undefined) Object.assign(resolved, { [name]: value });
+  }
+  checkNumber('maxAnalysedWords', resolved.maxAnalysedWords, 0, 1_000_000, true);
+  checkNumber('maxFactsPerTurn', resolved.maxFactsPerTurn, 0, 1_000, true);
+  checkNumber('maxFactWords', resolved.maxFactWords, 3, 200, true);
+  checkNumber('tierOneShare', resolved.tierOneShare, 0.01, 1, false);
+  checkNumber('tierTwoShare', resolved.tierTwoShare, 0.01, 1, false);
+  checkNumber('verbatimMaxWords', resolved.verbatimMaxWords, 0, 100_000, true);
+  checkNumber('revisionSimilarity', resolved.revisionSimilarity, 0, 1, false);
+  checkNumber('draftMinWords', resolved.draftMinWords, 1, 1_000_000, true);
+  if (resolved.tagger !== 'fast' && resolved.tagger !== 'accurate') {
+    throw new StrataError('INVALID_CONFIG', `local memory manager: tagger must be 'fast' or 'accurate'; got ${String(resolved.tagger)}`, {
+      details: { option: 'tagger' },
+    });
+  }
+  if (!['named', 'always', 'never'].includes(resolved.assistantFacts)) {
+    throw new StrataError(
+      'INVALID_CONFIG',
+      `local memory manager: assistantFacts must be 'named', 'always' or 'never'; got ${String(resolved.assistantFacts)}`,
+      { details: { option: 'assistantFacts' } },
+    );
+  }
+  return resolved;
+}

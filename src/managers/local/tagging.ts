@@ -1,0 +1,345 @@
+import nlp from 'compromise';
+
+import {
+  AUXILIARIES,
+  CONJUNCTIONS,
+  COPULAS,
+  DETERMINERS,
+  MODALS,
+  MONTHS,
+  NEGATIONS,
+  PREPOSITIONS,
+  PRONOUNS,
+  QUESTION_WORDS,
+  WEEKDAYS,
+} from './function-words.js';
+import { endsClause } from './tokens.js';
+import type { Token } from './tokens.js';
+
+/** Coarse part of speech: enough to find subjects, verbs and noun phrases. */
+export type PartOfSpeech =
+  | 'noun'
+  | 'proper'
+  | 'verb'
+  | 'adjective'
+  | 'adverb'
+  | 'determiner'
+  | 'pronoun'
+  | 'preposition'
+  | 'conjunction'
+  | 'copula'
+  | 'modal'
+  | 'auxiliary'
+  | 'negation'
+  | 'value'
+  | 'date'
+  | 'question'
+  | 'other';
+
+export type EntityType = 'person' | 'place' | 'organization';
+
+export interface TaggedToken extends Token {
+  pos: PartOfSpeech;
+  /** Named-entity class from the NLP lexicon or tagger; null when unknown. */
+  entity: EntityType | null;
+  /** Whether the verb is in the past tense or a past participle. */
+  past: boolean;
+}
+
+/**
+ * `fast`: compromise's lexicon and pre-tagger (about 0.15 ms per sentence);
+ * `accurate`: the full compromise pipeline with its post-tagger corrections (about 0.6 ms per sentence).
+ */
+export type TaggerMode = 'fast' | 'accurate';
+
+const FAST_HOOKS = ['lexicon', 'contractionTwo', 'preTagger'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** compromise's word list (word → its most specific tag), read once. */
+const LEXICON: Readonly<Record<string, unknown>> = (() => {
+  const world: unknown = nlp.world();
+  if (!isRecord(world) || !isRecord(world.model) || !isRecord(world.model.one)) return {};
+  const lexicon = world.model.one.lexicon;
+  return isRecord(lexicon) ? lexicon : {};
+})();
+
+/** The compromise lexicon tag of a lower-case word, if it has one. */
+export function lexiconTag(lower: string): string | undefined {
+  if (!Object.hasOwn(LEXICON, lower)) return undefined;
+  const tag = LEXICON[lower];
+  return typeof tag === 'string' ? tag : undefined;
+}
+
+const PERSON_TAGS = new Set(['Person', 'FirstName', 'MaleName', 'FemaleName', 'LastName', 'Honorific']);
+const PLACE_TAGS = new Set(['Place', 'Country', 'City', 'Region', 'Address']);
+const ORGANIZATION_TAGS = new Set(['Organization', 'SportsTeam', 'School', 'Company']);
+const DATE_TAGS = new Set(['Date', 'Month', 'WeekDay', 'Holiday', 'Time', 'Year']);
+const VERB_TAGS = new Set(['Verb', 'PresentTense', 'Infinitive', 'Imperative', 'Gerund', 'PastTense', 'Participle', 'PhrasalVerb']);
+const ADJECTIVE_TAGS = new Set(['Adjective', 'Comparative', 'Superlative', 'Comparable']);
+const VALUE_TAGS = new Set(['Value', 'Cardinal', 'NumericValue', 'Money', 'Percent', 'Ordinal', 'TextValue', 'Fraction']);
+const NOUN_TAGS = new Set(['Noun', 'Singular', 'Plural', 'Uncountable', 'Actor', 'Activity', 'Unit', 'Demonym', 'Acronym']);
+
+function entityOfTags(tags: ReadonlySet<string>): EntityType | null {
+  for (const tag of tags) {
+    if (PERSON_TAGS.has(tag)) return 'person';
+    if (PLACE_TAGS.has(tag)) return 'place';
+    if (ORGANIZATION_TAGS.has(tag)) return 'organization';
+  }
+  return null;
+}
+
+/** Part of speech of closed-class words, decided by our own lists (more reliable than a tagger). */
+function closedClassOf(lower: string): PartOfSpeech | null {
+  // "I've", "we'd", "let's": a pronoun carrying a verb; the statement code reads the verb from the contraction.
+  if (/^(?:i|we|you|he|she|they|it|that|there|let|here|what|who)'(?:m|re|s|ve|d|ll)$/u.test(lower)) return 'pronoun';
+  if (NEGATIONS.has(lower) && !MODALS.has(lower) && !AUXILIARIES.has(lower) && !COPULAS.has(lower)) return 'negation';
+  if (COPULAS.has(lower)) return 'copula';
+  if (MODALS.has(lower)) return 'modal';
+  if (AUXILIARIES.has(lower)) return 'auxiliary';
+  if (QUESTION_WORDS.has(lower)) return 'question';
+  if (PRONOUNS.has(lower)) return 'pronoun';
+  if (DETERMINERS.has(lower)) return 'determiner';
+  if (lower === 'to') return 'preposition';
+  if (PREPOSITIONS.has(lower) && lower !== 'like') return 'preposition';
+  if (CONJUNCTIONS.has(lower)) return 'conjunction';
+  return null;
+}
+
+/** Every closed-class word with its part of speech, built once. */
+const CLOSED_CLASS: ReadonlyMap<string, PartOfSpeech> = (() => {
+  const map = new Map<string, PartOfSpeech>();
+  for (const set of [NEGATIONS, COPULAS, MODALS, AUXILIARIES, QUESTION_WORDS, PRONOUNS, DETERMINERS, PREPOSITIONS, CONJUNCTIONS]) {
+    for (const word of set) {
+      const pos = closedClassOf(word);
+      if (pos !== null) map.set(word, pos);
+    }
+  }
+  map.set('to', 'preposition');
+  return map;
+})();
+
+interface TagInfo {
+  pos: PartOfSpeech;
+  entity: EntityType | null;
+  past: boolean;
+}
+
+/** What a single lexicon tag means; the lexicon uses about a hundred distinct tags, so this stays small. */
+const TAG_INFO = new Map<string, TagInfo>();
+
+function tagInfo(tag: string): TagInfo {
+  let info = TAG_INFO.get(tag);
+  if (info === undefined) {
+    const tags = new Set([tag]);
+    info = { pos: posOfTags(tags), entity: entityOfTags(tags), past: isPastTags(tags) };
+    TAG_INFO.set(tag, info);
+  }
+  return info;
+}
+
+/** Endings that tell a word's class well enough without a tagger. */
+const TELLING_SUFFIX = /(?:ly|ing|ed|tion|sion|ness|ment|ity|ship|ism|ist|ance|ence|ous|ful|less|able|ible|ive|ize|ise)$/u;
+
+/**
+ * Whether neither the lexicon, the closed-class lists nor the word's shape tell its class:
+ * such words are what compromise's tagger (suffix and neighbour models) is for.
+ */
+export function isUnknownWord(token: Token): boolean {
+  if (token.capitalised || token.hasDigit) return false;
+  const lower = token.lower.endsWith("'s") ? token.lower.slice(0, -2) : token.lower;
+  if (CLOSED_CLASS.has(lower) || lexiconTag(lower) !== undefined || TELLING_SUFFIX.test(lower)) return false;
+  if (lower.endsWith('ies') && lexiconTag(`${lower.slice(0, -3)}y`) !== undefined) return false;
+  if (lower.endsWith('es') && lexiconTag(lower.slice(0, -2)) !== undefined) return false;
+  if (lower.endsWith('s') && lexiconTag(lower.slice(0, -1)) !== undefined) return false;
+  return /^\p{L}[\p{L}'-]*$/u.test(lower);
+}
+
+const NOUN_MAKERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'some', 'any', 'no', 'every', 'each']);
+const SUBJECT_PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'who']);
+const VERB_MAKERS = new Set(['to', "let's", 'lets', 'i', 'we', 'you', 'they', 'please']);
+
+const VERB_POS = new Set<PartOfSpeech>(['verb', 'copula', 'modal', 'auxiliary']);
+
+/** A sentence needs a verb: "Emma just turned 7" has one even if the lexicon calls "turned" an adjective. */
+function ensureVerb(tokens: TaggedToken[]): void {
+  if (tokens.length < 3 || tokens.some((token) => VERB_POS.has(token.pos))) return;
+  for (let index = 1; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    const previous = tokens[index - 1];
+    if (token === undefined || previous === undefined || token.capitalised) continue;
+    const afterSubject = previous.pos === 'noun' || previous.pos === 'proper' || previous.pos === 'pronoun' || previous.pos === 'adverb';
+    if (afterSubject && (/ed$/u.test(token.lower) || (/[^s]s$/u.test(token.lower) && previous.pos !== 'adverb'))) {
+      token.pos = 'verb';
+      token.past = /ed$/u.test(token.lower);
+      return;
+    }
+  }
+}
+
+/** Neighbour rules for words the lexicon gives one class but context gives another ("the work", "to store"). */
+function fixByNeighbours(tokens: TaggedToken[]): void {
+  ensureVerb(tokens);
+  for (let index = 1; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    const previous = tokens[index - 1];
+    if (token === undefined || previous === undefined || token.capitalised || token.hasDigit) continue;
+    const next = tokens[index + 1];
+    if (token.pos === 'adjective' && /ed$/u.test(token.lower) && SUBJECT_PRONOUNS.has(previous.lower)) {
+      // "I adopted a puppy": a past verb, whatever the lexicon's first guess.
+      token.pos = 'verb';
+      token.past = true;
+    } else if (token.pos === 'verb' && !token.past && NOUN_MAKERS.has(previous.lower) && !/ing$/u.test(token.lower)) {
+      token.pos = 'noun';
+    } else if (
+      token.pos === 'verb' &&
+      !token.past &&
+      (previous.pos === 'proper' || previous.pos === 'adjective' || previous.pos === 'noun') &&
+      next !== undefined &&
+      next.pos === 'noun' &&
+      !endsClause(previous) &&
+      !endsClause(token)
+    ) {
+      // "LGBTQ support group": a noun modifier, not a verb.
+      token.pos = 'noun';
+    } else if (
+      token.pos === 'noun' &&
+      (VERB_MAKERS.has(previous.lower) || previous.pos === 'modal' || (previous.pos === 'negation' && previous.lower !== 'no')) &&
+      lexiconTag(token.lower) !== undefined
+    ) {
+      token.pos = 'verb';
+    }
+  }
+}
+
+function posOfTags(tags: ReadonlySet<string>): PartOfSpeech {
+  const has = (set: ReadonlySet<string>): boolean => {
+    for (const tag of tags) if (set.has(tag)) return true;
+    return false;
+  };
+  if (has(VALUE_TAGS)) return 'value';
+  if (has(DATE_TAGS) && !tags.has('Duration')) return 'date';
+  if (tags.has('ProperNoun') || has(PERSON_TAGS) || has(PLACE_TAGS) || has(ORGANIZATION_TAGS)) return 'proper';
+  if (tags.has('Copula')) return 'copula';
+  if (tags.has('Modal')) return 'modal';
+  if (tags.has('Auxiliary')) return 'auxiliary';
+  if (tags.has('Negative')) return 'negation';
+  if (tags.has('Pronoun')) return 'pronoun';
+  if (tags.has('Determiner')) return 'determiner';
+  if (tags.has('Preposition')) return 'preposition';
+  if (tags.has('Conjunction')) return 'conjunction';
+  if (tags.has('QuestionWord')) return 'question';
+  if (has(VERB_TAGS)) return 'verb';
+  if (has(ADJECTIVE_TAGS)) return 'adjective';
+  if (tags.has('Adverb')) return 'adverb';
+  if (has(NOUN_TAGS)) return 'noun';
+  return 'other';
+}
+
+function isPastTags(tags: ReadonlySet<string>): boolean {
+  return tags.has('PastTense') || tags.has('Participle');
+}
+
+/** Guess the part of speech of a word no list knows, from its shape. */
+function guessFromShape(token: Token, first: boolean): { pos: PartOfSpeech; past: boolean } {
+  if (token.hasDigit || /^[$€£¥]/u.test(token.text)) return { pos: 'value', past: false };
+  if (token.capitalised && (!first || /\p{Lu}.*\p{Lu}|\d/u.test(token.text.slice(1)))) return { pos: 'proper', past: false };
+  const lower = token.lower;
+  if (/ly$/u.test(lower)) return { pos: 'adverb', past: false };
+  if (/ed$/u.test(lower)) return { pos: 'verb', past: true };
+  if (/ing$/u.test(lower)) return { pos: 'verb', past: false };
+  if (/(?:ous|ful|ive|able|ible|less|ic|al)$/u.test(lower)) return { pos: 'adjective', past: false };
+  if (token.capitalised && first) return { pos: 'noun', past: false };
+  return { pos: 'noun', past: false };
+}
+
+function tagged(token: Token, pos: PartOfSpeech, entity: EntityType | null, past: boolean): TaggedToken {
+  return {
+    text: token.text,
+    lower: token.lower,
+    start: token.start,
+    end: token.end,
+    trailing: token.trailing,
+    capitalised: token.capitalised,
+    hasDigit: token.hasDigit,
+    pos,
+    entity,
+    past,
+  };
+}
+
+/** Tag tokens from word lists only: compromise's lexicon plus shape rules. Costs about a microsecond per word. */
+export function tagWithLexicon(tokens: readonly Token[]): TaggedToken[] {
+  const result: TaggedToken[] = [];
+  for (let index = 0; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    if (token === undefined) continue;
+    const lower = token.lower;
+    if (token.capitalised && MONTHS.has(lower) && (index > 0 || lower !== 'may')) {
+      result.push(tagged(token, 'date', null, false));
+      continue;
+    }
+    if (WEEKDAYS.has(lower)) {
+      result.push(tagged(token, 'date', null, false));
+      continue;
+    }
+    const closed = CLOSED_CLASS.get(lower);
+    if (closed !== undefined) {
+      result.push(tagged(token, closed, null, false));
+      continue;
+    }
+    const tag = lexiconTag(lower.endsWith("'s") ? lower.slice(0, -2) : lower);
+    if (tag !== undefined) {
+      const info = tagInfo(tag);
+      const proper = token.capitalised && index > 0 && (info.pos === 'noun' || info.pos === 'other' || info.pos === 'adjective');
+      result.push(tagged(token, proper ? 'proper' : info.pos, info.entity, info.past));
+      continue;
+    }
+    const guess = guessFromShape(token, index === 0);
+    result.push(tagged(token, guess.pos, null, guess.past));
+  }
+  fixByNeighbours(result);
+  return result;
+}
+
+/**
+ * Tag tokens with compromise: the sentence is tagged as a whole and each token takes the tags of the
+ * compromise term that starts inside it. Closed-class words keep the part of speech of our own lists.
+ */
+export function tagWithCompromise(sentence: string, tokens: readonly Token[], mode: TaggerMode): TaggedToken[] {
+  const document = mode === 'accurate' ? nlp(sentence) : nlp.tokenize(sentence).compute(FAST_HOOKS);
+  const starts: { start: number; tags: ReadonlySet<string> }[] = [];
+  let cursor = 0;
+  for (const phrase of document.docs) {
+    for (const term of phrase) {
+      if (term.text === '') continue;
+      const at = sentence.indexOf(term.text, cursor);
+      if (at < 0) continue;
+      starts.push({ start: at, tags: term.tags ?? new Set<string>() });
+      cursor = at + term.text.length;
+    }
+  }
+  const lexical = tagWithLexicon(tokens);
+  let next = 0;
+  return lexical.map((token) => {
+    while (next < starts.length && (starts[next]?.start ?? Infinity) < token.start) next += 1;
+    // The term that starts at or inside the token (a leading bracket may belong to the term).
+    let found: ReadonlySet<string> | undefined;
+    const candidate = starts[next];
+    if (candidate !== undefined && candidate.start < token.end) found = candidate.tags;
+    else {
+      const previous = starts[next - 1];
+      if (previous !== undefined && previous.start >= token.start - 2) found = previous.tags;
+    }
+    if (found === undefined) return token;
+    if (token.pos === 'date' || CLOSED_CLASS.has(token.lower)) return token;
+    let pos = posOfTags(found);
+    if (pos === 'other') pos = token.pos;
+    // A capitalised word in the middle of a sentence is a name, whatever the tagger thought.
+    if (token.capitalised && token.start > 0 && (pos === 'noun' || pos === 'adjective' || pos === 'verb')) pos = 'proper';
+    const entity = entityOfTags(found) ?? token.entity;
+    return tagged(token, pos, entity, isPastTags(found) || token.past);
+  });
+}

@@ -1,0 +1,242 @@
+/**
+ * Tier 1: `key = value` pairs separated by `; ` — the specifics of a message (amounts, dates,
+ * names, versions, rules) under short keys, about 10–20 % of its words, never empty.
+ */
+import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
+import type { Specific } from './entities.js';
+import type { Statement } from './fact-extraction.js';
+import { DETERMINERS, GENERIC_NOUNS, STOP_WORDS } from './function-words.js';
+import { keyFromPhrase, phraseAt } from './noun-phrases.js';
+import { endsClause } from './tokens.js';
+import { withoutFillers } from './units.js';
+
+interface Pair {
+  key: string;
+  value: string;
+  score: number;
+  order: number;
+}
+
+export interface TierOneInput {
+  message: AnalysedMessage;
+  /** The statements of the message's sentences (any role). */
+  statements: readonly Statement[];
+  /** Names of the artifacts made from the message's code blocks, with their languages. */
+  code: readonly { name: string; language: string | null }[];
+  share: number;
+}
+
+function countWords(text: string): number {
+  const trimmed = text.trim();
+  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length;
+}
+
+function clean(text: string): string {
+  return text.replace(/;/gu, ',').replace(/\s*=\s*/gu, ' ').replace(/\s+/gu, ' ').trim();
+}
+
+function withResolution(item: Specific): string {
+  return item.resolved === null ? item.text : `${item.text} (${item.resolved})`;
+}
+
+/** The noun a value belongs to, looking back a few words ("budget is $45,000", "deadline: March 3"). */
+function nounBefore(sentence: AnalysedSentence, item: Specific): string | null {
+  const tokens = sentence.tokens;
+  let index = tokens.findIndex((token) => token.end > item.start) - 1;
+  if (index < 0) index = -1;
+  for (let steps = 0; index >= 0 && steps < 5; steps += 1, index -= 1) {
+    const token = tokens[index];
+    if (token === undefined) break;
+    if (steps > 0 && endsClause(token) && !/:/u.test(token.trailing)) break;
+    if (token.pos !== 'noun' || STOP_WORDS.has(token.lower) || GENERIC_NOUNS.has(token.lower)) continue;
+    const phrase = phraseAt(tokens, index);
+    const key = phrase === null ? token.lower : keyFromPhrase(tokens, { start: phrase.start, end: Math.min(phrase.end, index + 1) }, 2);
+    if (key !== null) return key;
+  }
+  return null;
+}
+
+/** The noun a value modifies right after it ("a $45,000 budget", "a March 3 deadline"). */
+function nounAfter(sentence: AnalysedSentence, item: Specific): string | null {
+  const next = sentence.tokens.find((token) => token.start >= item.end);
+  const last = sentence.tokens.filter((token) => token.end <= item.end).at(-1);
+  if (next === undefined || (last !== undefined && endsClause(last))) return null;
+  if (next.pos !== 'noun' || STOP_WORDS.has(next.lower) || GENERIC_NOUNS.has(next.lower)) return null;
+  return next.lower.replace(/[^\p{L}\p{N} -]/gu, '') || null;
+}
+
+function specificPair(sentence: AnalysedSentence, item: Specific): { key: string; value: string } {
+  const before = item.type === 'name' ? null : item.type === 'quantity' ? nounBefore(sentence, item) : (nounAfter(sentence, item) ?? nounBefore(sentence, item));
+  switch (item.type) {
+    case 'money':
+      return { key: before ?? 'amount', value: item.text };
+    case 'percent':
+      return { key: before ?? 'percentage', value: item.text };
+    case 'date':
+      return { key: before ?? 'when', value: withResolution(item) };
+    case 'version':
+      return { key: before ?? 'version', value: item.text };
+    case 'email':
+      return { key: 'email', value: item.text };
+    case 'url':
+      return { key: 'link', value: item.text };
+    case 'name':
+      return { key: item.category ?? item.entity ?? 'name', value: item.text };
+    case 'quantity': {
+      const unit = /\s(\p{L}+)$/u.exec(item.text)?.[1]?.toLowerCase();
+      if (before !== null) return { key: before, value: item.text };
+      if (unit !== undefined && !/^(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$/u.test(unit)) {
+        return { key: unit, value: item.text.slice(0, item.text.length - unit.length).trim() };
+      }
+      return { key: 'quantity', value: item.text };
+    }
+    case 'number':
+      return { key: before ?? 'number', value: item.text };
+  }
+}
+
+const DANGLING = /\s+(?:for|of|in|on|at|to|with|by|from|about|over|the|a|an)$/iu;
+
+/** The value without a repeat of its key ("card numbers = must never store in logs"). */
+function withoutKeyWords(value: string, key: string): string {
+  const lower = value.toLowerCase();
+  const at = lower.indexOf(` ${key}`);
+  if (at < 0) return value;
+  const after = value.slice(at + key.length + 1);
+  if (after !== '' && !/^[\s,.;:!?]/u.test(after)) return value;
+  const shorter = `${value.slice(0, at)}${after}`.replace(DANGLING, '').replace(/\s+/gu, ' ').trim();
+  return shorter.split(' ').length >= 3 ? shorter : value;
+}
+
+/**
+ * A statement's value, shortened for tier 1: its first clause without determiners, at most
+ * 8 words (or its specifics when the clause is longer), relative dates resolved.
+ */
+function compactValue(statement: Statement): string {
+  let clause = statement.value.split(/[,;:]\s+|\s+[–—]\s+|\s+(?:and|but|because|which|so)\s+/u)[0] ?? statement.value;
+  // "… confirmed that the quarterly budget is $120,000" → "$120,000".
+  const named = new RegExp(`\\b${statement.key.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}\\s+(?:is|are|was|were|will be|is now|are now)\\s+(.+)$`, 'iu').exec(clause);
+  if (named?.[1] !== undefined) clause = named[1];
+  const parts = clause.split(/\s+/u).filter((word) => word !== '' && (!DETERMINERS.has(word.toLowerCase()) || /^(?:no|any|all|every|each)$/iu.test(word)));
+  let value = withoutKeyWords(parts.join(' '), statement.key);
+  if (parts.length > 8) {
+    const inClause = statement.specifics.filter((item) => clause.includes(item.text));
+    value = inClause.length > 0 && statement.kind !== 'exception' && statement.kind !== 'constraint'
+      ? inClause.slice(0, 4).map((item) => item.text).join(', ')
+      : `${parts.slice(0, 8).join(' ')}…`;
+  }
+  for (const item of statement.specifics) {
+    if (item.resolved !== null && value.includes(item.text)) value = value.replace(item.text, withResolution(item));
+  }
+  return value;
+}
+
+/** A question in a few words, without "can you" or "I was wondering if". */
+function compactQuestion(text: string): string {
+  // "Given all of this, what would you …": the clause that asks.
+  const clauses = text.split(/,\s+/u);
+  const asking = clauses.find((clause) => /^(?:what|why|how|when|where|who|which|can|could|would|will|should|do|does|did|is|are)\b/iu.test(clause.trim())) ?? text;
+  const stripped = withoutFillers(asking)
+    .replace(/^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|i\s+was\s+wondering\s+(?:if|whether)\s+|do\s+you\s+know\s+)/iu, '')
+    .replace(/[?!.]+$/u, '');
+  const parts = stripped.split(/\s+/u);
+  return parts.length <= 10 ? parts.join(' ') : `${parts.slice(0, 10).join(' ')}…`;
+}
+
+function topicWords(message: AnalysedMessage, limit: number): string {
+  const counts = new Map<string, { count: number; first: number }>();
+  let position = 0;
+  for (const sentence of message.sentences) {
+    for (const token of sentence.tokens) {
+      position += 1;
+      const word = token.lower.replace(/[^\p{L}\p{N}'+#.-]/gu, '');
+      if (word.length < 3 || STOP_WORDS.has(word) || GENERIC_NOUNS.has(word)) continue;
+      const entry = counts.get(word) ?? { count: 0, first: position };
+      entry.count += 1;
+      counts.set(word, entry);
+    }
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1].count - a[1].count || a[1].first - b[1].first)
+    .slice(0, limit)
+    .sort((a, b) => a[1].first - b[1].first)
+    .map(([word]) => word)
+    .join(', ');
+}
+
+/** Tier 1 of a message. */
+export function tierOne(input: TierOneInput): string {
+  const { message } = input;
+  if (message.message.content.trim() === '') return '';
+  const pairs: Pair[] = [];
+  let order = 0;
+  const statementsBySentence = new Map<number, Statement[]>();
+  for (const statement of input.statements) {
+    const list = statementsBySentence.get(statement.sentence.index) ?? [];
+    list.push(statement);
+    statementsBySentence.set(statement.sentence.index, list);
+  }
+
+  for (const sentence of message.sentences) {
+    if (sentence.smallTalk) continue;
+    const statements = statementsBySentence.get(sentence.index) ?? [];
+    const covered: string[] = [];
+    for (const statement of statements) {
+      if (statement.keyless) continue;
+      if (statement.kind === 'fact' && (!statement.predicateValue || statement.keySource === 'content' || statement.specifics.length === 0)) continue;
+      const value = compactValue(statement);
+      pairs.push({ key: statement.key, value, score: 2 + statement.weight, order: order++ });
+      covered.push(value);
+    }
+    for (const item of sentence.specifics) {
+      if (covered.some((text) => text.includes(item.text))) continue;
+      const pair = specificPair(sentence, item);
+      pairs.push({ ...pair, score: item.type === 'name' ? 2 : 2.5, order: order++ });
+    }
+    if (statements.length === 0 && sentence.question && sentence.specifics.length === 0) {
+      const value = compactQuestion(sentence.text);
+      if (value !== '') pairs.push({ key: 'question', value, score: message.message.role === 'user' ? 3 : 1.5, order: order++ });
+    }
+  }
+  for (const block of input.code) {
+    pairs.push({ key: 'code', value: block.language === null ? block.name : `${block.name} (${block.language})`, score: 6, order: order++ });
+  }
+
+  if (pairs.length === 0) {
+    const prose = withoutFillers(message.prose.replace(/\s+/gu, ' ').trim()) || message.prose.trim();
+    if (message.smallTalk) {
+      const parts = prose.split(/\s+/u);
+      return `small talk = ${clean(parts.length <= 8 ? prose : `${parts.slice(0, 8).join(' ')}…`)}`;
+    }
+    const topic = topicWords(message, 5);
+    return `topic = ${clean(topic === '' ? prose.split(/\s+/u).slice(0, 6).join(' ') : topic)}`;
+  }
+
+  // Merge pairs with the same key; keep the best under the word budget.
+  const merged = new Map<string, Pair>();
+  for (const pair of pairs) {
+    const key = clean(pair.key);
+    const value = clean(pair.value);
+    if (key === '' || value === '') continue;
+    const existing = merged.get(key);
+    if (existing === undefined) merged.set(key, { key, value, score: pair.score, order: pair.order });
+    else if (!existing.value.includes(value) && existing.value.split(', ').length < 4) {
+      existing.value = `${existing.value}, ${value}`;
+      existing.score = Math.max(existing.score, pair.score);
+    }
+  }
+  const budget = Math.max(15, Math.round(message.words * input.share));
+  const ranked = [...merged.values()].sort((a, b) => b.score - a.score || a.order - b.order);
+  const chosen: Pair[] = [];
+  let used = 0;
+  for (const pair of ranked) {
+    const size = countWords(pair.key) + countWords(pair.value) + 1;
+    if (chosen.length > 0 && used + size > budget) continue;
+    chosen.push(pair);
+    used += size;
+  }
+  return chosen
+    .sort((a, b) => a.order - b.order)
+    .map((pair) => `${pair.key} = ${pair.value}`)
+    .join('; ');
+}

@@ -1,0 +1,45 @@
+/**
+ * Tier 2: a brief extractive summary of a message — the sentences that inform most (numbers,
+ * names, dates, rules, corrections, questions that set the task), about 30–40 % of its words,
+ * greetings and fillers dropped. Words are never invented: every kept piece is copied.
+ */
+import type { AnalysedMessage } from './analysis.js';
+import { messageUnits, selectUnits, withoutFillers } from './units.js';
+
+export interface TierTwoInput {
+  message: AnalysedMessage;
+  /** Names and languages of the artifacts made from the message's code blocks. */
+  code: readonly { name: string; language: string | null; lines: number }[];
+  share: number;
+}
+
+/** Messages up to this many words (a short exchange, as the size routing counts) keep every informative sentence. */
+const SHORT_MESSAGE_WORDS = 40;
+
+function codeNote(code: TierTwoInput['code']): string {
+  return code
+    .map((block) => `[code: ${block.name}${block.language === null ? '' : ` (${block.language})`}, ${block.lines} line${block.lines === 1 ? '' : 's'}]`)
+    .join(' ');
+}
+
+/** Tier 2 of a message. */
+export function tierTwo(input: TierTwoInput): string {
+  const { message } = input;
+  if (message.message.content.trim() === '') return '';
+  const units = messageUnits(message, 0);
+  const note = codeNote(input.code);
+  let summary: string;
+  if (message.smallTalk || units.every((unit) => unit.score === 0)) {
+    const cleaned = units.map((unit) => unit.text).join(' ');
+    const parts = cleaned.split(/\s+/u).filter((part) => part !== '');
+    const limit = Math.max(8, Math.round(message.words * 0.5));
+    summary = parts.length <= limit ? cleaned : `${parts.slice(0, limit).join(' ')}…`;
+    if (summary === '') summary = withoutFillers(message.prose.trim()) || message.prose.trim();
+  } else {
+    const budget = message.words <= SHORT_MESSAGE_WORDS ? Number.POSITIVE_INFINITY : Math.max(15, Math.round(message.words * input.share));
+    summary = selectUnits(units, budget, { keepRules: true })
+      .map((unit) => unit.text)
+      .join(' ');
+  }
+  return [summary, note].filter((part) => part !== '').join(' ').trim();
+}

@@ -1,0 +1,92 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { StrataError } from '../core/errors.js';
+
+/** Settings that can come from options, `STRATA_*` variables or a config file, validated by one schema. */
+export const settingsSchema = z.strictObject({
+  /** SQLite database file (default `./strata.db`). Variable: STRATA_DB. */
+  path: z.string().min(1).default('./strata.db'),
+  /** Tenant that owns the data (default `default`). Variable: STRATA_TENANT. */
+  tenant: z.string().trim().min(1).default('default'),
+  /** Token encoding (default `o200k_base`). Variable: STRATA_TOKENIZER. */
+  tokenizer: z.enum(['o200k_base', 'cl100k_base']).default('o200k_base'),
+  /** Turns kept verbatim at the end of a package (default 6). Variable: STRATA_RAW_WINDOW_TURNS. */
+  rawWindowTurns: z.number().int().min(0).max(1000).default(6),
+  /** Largest accepted message in UTF-8 bytes (default 524,288). Variable: STRATA_MAX_MESSAGE_BYTES. */
+  maxMessageBytes: z.number().int().min(1).max(64 * 1024 * 1024).default(512 * 1024),
+  /** `full` (default) fsyncs every commit; `normal` is faster and still crash-safe. Variable: STRATA_DURABILITY. */
+  durability: z.enum(['full', 'normal']).default('full'),
+  /** How long a write waits for another process's lock (default 5000 ms). Variable: STRATA_BUSY_TIMEOUT_MS. */
+  busyTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type SettingsInput = z.input<typeof settingsSchema>;
+
+/** Where each setting can be set, for error messages. */
+export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
+  path: 'STRATA_DB',
+  tenant: 'STRATA_TENANT',
+  tokenizer: 'STRATA_TOKENIZER',
+  rawWindowTurns: 'STRATA_RAW_WINDOW_TURNS',
+  maxMessageBytes: 'STRATA_MAX_MESSAGE_BYTES',
+  durability: 'STRATA_DURABILITY',
+  busyTimeoutMs: 'STRATA_BUSY_TIMEOUT_MS',
+};
+
+const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs']);
+
+function fromEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [key, variable] of Object.entries(SETTING_VARIABLES) as Array<[keyof Settings, string]>) {
+    const raw = env[variable];
+    if (raw === undefined || raw.trim() === '') continue;
+    values[key] = NUMERIC.has(key) && /^-?\d+$/u.test(raw.trim()) ? Number(raw.trim()) : raw.trim();
+  }
+  return values;
+}
+
+function fromFile(file: string | undefined, explicit: boolean): Record<string, unknown> {
+  if (file === undefined || (!explicit && !existsSync(file))) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new StrataError('INVALID_CONFIG', `Cannot read the config file ${file}: ${(error as Error).message}. Fix STRATA_CONFIG or the configFile option.`, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new StrataError('INVALID_CONFIG', `The config file ${file} is not valid JSON (${(error as Error).message}).`, { cause: error });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new StrataError('INVALID_CONFIG', `The config file ${file} must hold a JSON object of settings.`);
+  }
+  return value as Record<string, unknown>;
+}
+
+export interface ResolveSettingsOptions {
+  options?: Partial<Record<keyof Settings, unknown>>;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Config file; default STRATA_CONFIG, else `./strata.config.json` when it exists. */
+  configFile?: string;
+}
+
+/** Merge options over environment over config file over defaults, and validate once. */
+export function resolveSettings(resolve: ResolveSettingsOptions = {}): Settings {
+  const env = resolve.env ?? process.env;
+  const explicitFile = resolve.configFile ?? env.STRATA_CONFIG;
+  const file = fromFile(explicitFile ?? './strata.config.json', explicitFile !== undefined);
+  const options = Object.fromEntries(Object.entries(resolve.options ?? {}).filter(([, value]) => value !== undefined));
+  const merged = { ...file, ...fromEnvironment(env), ...options };
+  const parsed = settingsSchema.safeParse(merged);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const key = String(issue.path[0] ?? '');
+    const variable = SETTING_VARIABLES[key as keyof Settings];
+    const where = variable === undefined ? 'remove it' : `fix the "${key}" option or ${variable}`;
+    return `${key === '' ? 'settings' : key}: ${issue.message} (${where})`;
+  });
+  throw new StrataError('INVALID_CONFIG', `Invalid configuration: ${problems.join('; ')}.`, { details: { issues: parsed.error.issues } });
+}

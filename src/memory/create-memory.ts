@@ -1,0 +1,389 @@
+import { randomUUID } from 'node:crypto';
+import { replayFactEvents } from '../core/diff.js';
+import { StrataError } from '../core/errors.js';
+import { loneSurrogateIndex } from '../core/text.js';
+import type { Artifact, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
+import { assembleContext, type AssemblerSettings } from '../context/assembler.js';
+import type { ContextPackage } from '../context/context-package.js';
+import { createLocalMemoryManager } from '../managers/local/index.js';
+import type { MemoryManager } from '../managers/memory-manager.js';
+import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
+import type { Tokenizer, TokenizerName } from '../providers/tokenizer/tokenizer.js';
+import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Store, TenantStore } from '../store/store.js';
+import { resolveSettings, type Settings } from './config.js';
+import type { SessionExport } from './export-schema.js';
+import { KeyedMutex } from './keyed-mutex.js';
+import { checkMessageInput, toTimestamp, type CheckedMessage, type MessageInput } from './message-input.js';
+import { parseJsonText, planImport, withNewIds } from './session-import.js';
+import { toMarkdown, toSessionExport, type SessionSnapshot } from './session-export.js';
+import { deriveTurn, loadMemoryState, writeDerivedTurns, writeRawTurns, type DerivedTurn, type WriteContext } from './write-path.js';
+
+/** Options of `createMemory()`. Unset fields come from `STRATA_*` variables, then `strata.config.json`, then defaults. */
+export interface MemoryOptions {
+  /** SQLite database file (default `./strata.db`; `:memory:` for a throwaway store). */
+  path?: string;
+  /** Tenant owning every session this instance touches (default `default`). */
+  tenant?: string;
+  /** Token encoding name or a tokenizer instance (default `o200k_base`). */
+  tokenizer?: TokenizerName | Tokenizer;
+  /** Turns kept verbatim at the end of a package (default 6). */
+  rawWindowTurns?: number;
+  /** Largest accepted message in UTF-8 bytes (default 524,288). */
+  maxMessageBytes?: number;
+  /** `full` (default) or `normal` commit durability of the SQLite store. */
+  durability?: 'full' | 'normal';
+  /** Lock wait of the SQLite store in ms (default 5000). */
+  busyTimeoutMs?: number;
+  /** Another store (default: the SQLite store at `path`). Not closed by `close()`. */
+  store?: Store;
+  /** Who writes memory (default: the local rule-based manager). */
+  manager?: MemoryManager;
+  /** Time source (default: the system clock). */
+  clock?: () => Date;
+  /** Id source (default: random UUIDs). */
+  newId?: () => string;
+  /** Assembler tuning (recall share, coverage share …). */
+  assembler?: Omit<AssemblerSettings, 'rawWindowTurns'>;
+  /** Environment to read `STRATA_*` from (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Config file (default `STRATA_CONFIG`, else `./strata.config.json` when present). */
+  configFile?: string;
+}
+
+/** One side or both sides of a turn. */
+export interface RecordInput {
+  user?: MessageInput;
+  assistant?: MessageInput;
+  /** When the turn happened (default: now). ISO-8601 string, Date or epoch ms. */
+  timestamp?: string | number | Date;
+}
+
+export interface RecordResult {
+  turn: number;
+  messageIds: string[];
+  /** `summarised`, or `fallback-raw` / `pending-retry` when memory work failed (the raw turn is stored either way). */
+  status: TurnStatus;
+  summary: TurnSummary;
+  /** The base-truth changes, rejections and warnings this turn caused. */
+  factEvents: FactEvent[];
+  /** Why memory work was not applied, when it was not. */
+  problem: string | null;
+}
+
+export interface ContextOptions {
+  /** Hard limit on the rendered tokens. */
+  budget: number;
+  /** Optional: ranks older material by BM25. */
+  query?: string;
+}
+
+export interface ExportOptions {
+  format: 'json' | 'markdown';
+}
+
+export interface ImportOptions {
+  /** The parsed file, or its text. */
+  data: unknown;
+  /** Name used in error messages (default `the import`). */
+  source?: string;
+  /** Title of the new session (default: the export's title, else `Imported conversation`). */
+  title?: string;
+  /** Give an imported Strata export fresh ids (needed when the session already exists here). */
+  newIds?: boolean;
+  onProgress?: (progress: { done: number; total: number }) => void;
+}
+
+export interface ImportResult {
+  sessionId: string;
+  messages: number;
+  turns: number;
+  /** Tool and empty assistant messages skipped. */
+  skipped: number;
+}
+
+export interface SessionHandle {
+  readonly id: string;
+  info(): Promise<Session>;
+  /** Store one turn (raw text first, in its own transaction), then derive its memory. */
+  record(input: RecordInput): Promise<RecordResult>;
+  /** Assemble a context package within `budget` tokens. */
+  context(options: ContextOptions): Promise<ContextPackage>;
+  /** The base-truth document, now or as it stood at the end of a past turn. */
+  facts(options?: { atTurn?: number }): Promise<Fact[]>;
+  factEvents(): Promise<FactEvent[]>;
+  messages(): Promise<Message[]>;
+  turns(): Promise<TurnSummary[]>;
+  artifacts(): Promise<Artifact[]>;
+  rename(title: string): Promise<void>;
+  setInstructions(instructions: string): Promise<void>;
+  /** Delete the session and everything derived from it. */
+  delete(): Promise<void>;
+  export(options: ExportOptions): Promise<string>;
+}
+
+export interface Sessions {
+  create(options?: { title?: string; instructions?: string }): Promise<SessionHandle>;
+  /** Open an existing session; fails with SESSION_NOT_FOUND. */
+  open(sessionId: string): Promise<SessionHandle>;
+  /** Most recently updated first (default limit 50). */
+  list(options?: { limit?: number; offset?: number }): Promise<Session[]>;
+  import(options: ImportOptions): Promise<ImportResult>;
+}
+
+export interface Memory {
+  readonly tenant: string;
+  readonly settings: Settings;
+  readonly tokenizer: Tokenizer;
+  readonly sessions: Sessions;
+  close(): Promise<void>;
+}
+
+const IMPORT_CHUNK_TURNS = 200;
+
+function checkTitle(title: unknown): string {
+  if (typeof title !== 'string' || title.trim() === '' || title.length > 300 || loneSurrogateIndex(title) >= 0) {
+    throw new StrataError('INVALID_INPUT', 'A session title must be non-empty text of at most 300 characters.');
+  }
+  return title.trim();
+}
+
+function checkInstructions(instructions: unknown): string {
+  if (typeof instructions !== 'string' || loneSurrogateIndex(instructions) >= 0 || instructions.length > 100_000) {
+    throw new StrataError('INVALID_INPUT', 'Session instructions must be text of at most 100,000 characters.');
+  }
+  return instructions.trim();
+}
+
+/** Create a memory: with no options, `./strata.db`, the local memory manager and the o200k tokenizer. */
+export function createMemory(options: MemoryOptions = {}): Memory {
+  const settings = resolveSettings({
+    options: {
+      path: options.path,
+      tenant: options.tenant,
+      tokenizer: typeof options.tokenizer === 'string' ? options.tokenizer : undefined,
+      rawWindowTurns: options.rawWindowTurns,
+      maxMessageBytes: options.maxMessageBytes,
+      durability: options.durability,
+      busyTimeoutMs: options.busyTimeoutMs,
+    },
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+  });
+  const tokenizer = typeof options.tokenizer === 'object' ? options.tokenizer : createGptTokenizer({ encoding: settings.tokenizer });
+  const ownsStore = options.store === undefined;
+  const store = options.store ?? createSqliteStore({ path: settings.path, busyTimeoutMs: settings.busyTimeoutMs, durability: settings.durability });
+  const repositories: TenantStore = store.tenant(settings.tenant);
+  const clock = options.clock ?? (() => new Date());
+  const now = (): string => clock().toISOString();
+  const newId = options.newId ?? randomUUID;
+  const context: WriteContext = { tokenizer, manager: options.manager ?? createLocalMemoryManager(), now, newId };
+  const mutex = new KeyedMutex();
+  const assemblerSettings: AssemblerSettings = { ...options.assembler, rawWindowTurns: settings.rawWindowTurns };
+
+  const requireSession = async (sessionId: string): Promise<Session> => {
+    const session = await repositories.sessions.get({ sessionId });
+    if (session === null) {
+      throw new StrataError('SESSION_NOT_FOUND', `No session "${sessionId}" in tenant "${settings.tenant}"; list sessions with \`strata sessions\` or memory.sessions.list().`, {
+        details: { sessionId },
+      });
+    }
+    return session;
+  };
+
+  const snapshot = async (sessionId: string): Promise<SessionSnapshot> => {
+    const session = await requireSession(sessionId);
+    const [messages, turns, facts, factEvents, artifacts] = await Promise.all([
+      repositories.messages.list({ sessionId }),
+      repositories.turns.list({ sessionId }),
+      repositories.facts.list({ sessionId }),
+      repositories.facts.listEvents({ sessionId }),
+      repositories.artifacts.list({ sessionId }),
+    ]);
+    return { session, messages, turns, facts, factEvents, artifacts };
+  };
+
+  const handle = (sessionId: string): SessionHandle => ({
+    id: sessionId,
+    info: () => requireSession(sessionId),
+    record: (input) =>
+      mutex.run(sessionId, async () => {
+        if (typeof input !== 'object' || input === null) {
+          throw new StrataError('INVALID_INPUT', 'record() takes { user?, assistant?, timestamp? }.');
+        }
+        const createdAt = input.timestamp === undefined ? now() : toTimestamp(input.timestamp, 'The turn timestamp');
+        const checked: CheckedMessage[] = [];
+        if (input.user !== undefined) checked.push(checkMessageInput(input.user, 'user', createdAt, settings.maxMessageBytes));
+        if (input.assistant !== undefined) checked.push(checkMessageInput(input.assistant, 'assistant', createdAt, settings.maxMessageBytes));
+        if (checked.length === 0) throw new StrataError('INVALID_INPUT', 'record() needs a user message, an assistant message, or both.');
+        const session = await requireSession(sessionId);
+        const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context));
+        if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
+        let derived: DerivedTurn;
+        try {
+          derived = await deriveTurn(raw, await loadMemoryState(repositories, sessionId), context);
+          await repositories.transaction((tx) => writeDerivedTurns(tx, [derived]));
+        } catch (error) {
+          // The raw turn is committed; its memory stays pending so it can be derived again.
+          const pending = await repositories.turns.get({ sessionId, turn: raw.turn });
+          if (pending === null) throw error;
+          return {
+            turn: raw.turn,
+            messageIds: raw.messages.map((message) => message.id),
+            status: 'pending-retry',
+            summary: pending,
+            factEvents: [],
+            problem: `The turn is stored but its memory was not: ${(error as Error).message}`,
+          };
+        }
+        return {
+          turn: raw.turn,
+          messageIds: raw.messages.map((message) => message.id),
+          status: derived.status,
+          summary: derived.summary,
+          factEvents: derived.events,
+          problem: derived.failure?.message ?? null,
+        };
+      }),
+    context: ({ budget, query }) =>
+      mutex.run(sessionId, async () => {
+        const session = await requireSession(sessionId);
+        return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: assemblerSettings });
+      }),
+    facts: async (factOptions = {}) => {
+      await requireSession(sessionId);
+      const atTurn = factOptions.atTurn;
+      if (atTurn === undefined) return repositories.facts.list({ sessionId });
+      if (!Number.isInteger(atTurn) || atTurn < 0) {
+        throw new StrataError('INVALID_INPUT', `atTurn must be a whole turn number ≥ 0 (got ${String(atTurn)}).`);
+      }
+      return replayFactEvents(await repositories.facts.listEvents({ sessionId, upToTurn: atTurn }), { atTurn });
+    },
+    factEvents: async () => {
+      await requireSession(sessionId);
+      return repositories.facts.listEvents({ sessionId });
+    },
+    messages: async () => {
+      await requireSession(sessionId);
+      return repositories.messages.list({ sessionId });
+    },
+    turns: async () => {
+      await requireSession(sessionId);
+      return repositories.turns.list({ sessionId });
+    },
+    artifacts: async () => {
+      await requireSession(sessionId);
+      return repositories.artifacts.list({ sessionId });
+    },
+    rename: async (title) => {
+      const checked = checkTitle(title);
+      if (!(await repositories.sessions.update({ sessionId, title: checked, updatedAt: now() }))) await requireSession(sessionId);
+    },
+    setInstructions: async (instructions) => {
+      const checked = checkInstructions(instructions);
+      if (!(await repositories.sessions.update({ sessionId, instructions: checked, updatedAt: now() }))) await requireSession(sessionId);
+    },
+    delete: () =>
+      mutex.run(sessionId, async () => {
+        if (!(await repositories.sessions.delete({ sessionId }))) await requireSession(sessionId);
+      }),
+    export: async ({ format }) => {
+      if (format !== 'json' && format !== 'markdown') {
+        throw new StrataError('INVALID_INPUT', `Unknown export format "${String(format)}"; use "json" or "markdown".`);
+      }
+      const data = await snapshot(sessionId);
+      return format === 'json'
+        ? `${JSON.stringify(toSessionExport(data, { exportedAt: now(), tokenizer: tokenizer.name }), null, 2)}\n`
+        : toMarkdown(data);
+    },
+  });
+
+  const importExport = async (data: SessionExport): Promise<ImportResult> => {
+    if ((await repositories.sessions.get({ sessionId: data.session.id })) !== null) {
+      throw new StrataError('SESSION_EXISTS', `Session "${data.session.id}" already exists here; delete it first or import with newIds (\`strata import --new-ids\`).`);
+    }
+    await repositories.transaction(async (tx) => {
+      await tx.sessions.create({ session: { ...data.session, messageCount: 0, turnCount: 0, tokenCount: 0 } });
+      if (data.messages.length > 0) await tx.messages.append({ sessionId: data.session.id, messages: data.messages, updatedAt: data.session.updatedAt });
+      for (const summary of data.turns) await tx.turns.upsert({ summary });
+      if (data.factEvents.length > 0 || data.facts.length > 0) {
+        await tx.facts.apply({ sessionId: data.session.id, events: data.factEvents, upserts: data.facts, removedIds: [] });
+      }
+      for (const artifact of data.artifacts) await tx.artifacts.restore({ artifact });
+    });
+    return { sessionId: data.session.id, messages: data.messages.length, turns: data.turns.length, skipped: 0 };
+  };
+
+  const sessions: Sessions = {
+    create: async (createOptions = {}) => {
+      const title = createOptions.title === undefined ? `Session ${now().slice(0, 16).replace('T', ' ')}` : checkTitle(createOptions.title);
+      const instructions = createOptions.instructions === undefined ? '' : checkInstructions(createOptions.instructions);
+      const time = now();
+      const id = newId();
+      await repositories.sessions.create({
+        session: { id, title, instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 },
+      });
+      return handle(id);
+    },
+    open: async (sessionId) => {
+      if (typeof sessionId !== 'string' || sessionId.trim() === '') throw new StrataError('INVALID_INPUT', 'A session id must be a non-empty string.');
+      await requireSession(sessionId);
+      return handle(sessionId);
+    },
+    list: async (listOptions = {}) => {
+      const limit = listOptions.limit ?? 50;
+      const offset = listOptions.offset ?? 0;
+      if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(offset) || offset < 0) {
+        throw new StrataError('INVALID_INPUT', 'list() takes a whole limit ≥ 1 and offset ≥ 0.');
+      }
+      return repositories.sessions.list({ limit, offset });
+    },
+    import: async (importOptions) => {
+      const source = importOptions.source ?? 'the import';
+      const value = typeof importOptions.data === 'string' ? parseJsonText(importOptions.data, source) : importOptions.data;
+      const plan = planImport(value, { now: now(), maxBytes: settings.maxMessageBytes, source });
+      if (plan.kind === 'export') {
+        const data = importOptions.newIds === true ? withNewIds(plan.data, newId) : plan.data;
+        const title = importOptions.title === undefined ? data.session.title : checkTitle(importOptions.title);
+        return importExport({ ...data, session: { ...data.session, title } });
+      }
+      const title = importOptions.title === undefined ? 'Imported conversation' : checkTitle(importOptions.title);
+      const time = now();
+      const id = newId();
+      const total = plan.turns.length;
+      await mutex.run(id, () =>
+        repositories.transaction(async (tx) => {
+          await tx.sessions.create({
+            session: { id, title, instructions: plan.instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 },
+          });
+          const session = await requireSessionIn(tx, id);
+          const state = await loadMemoryState(tx, id);
+          for (let start = 0; start < total; start += IMPORT_CHUNK_TURNS) {
+            const raw = await writeRawTurns(tx, session, plan.turns.slice(start, start + IMPORT_CHUNK_TURNS), context);
+            const derived: DerivedTurn[] = [];
+            for (const turn of raw) derived.push(await deriveTurn(turn, state, context));
+            await writeDerivedTurns(tx, derived);
+            importOptions.onProgress?.({ done: Math.min(total, start + raw.length), total });
+          }
+        }),
+      );
+      return { sessionId: id, messages: plan.messageCount, turns: total, skipped: plan.skipped };
+    },
+  };
+
+  return {
+    tenant: settings.tenant,
+    settings,
+    tokenizer,
+    sessions,
+    close: async () => {
+      if (ownsStore) await store.close();
+    },
+  };
+}
+
+async function requireSessionIn(repositories: Pick<TenantStore, 'sessions'>, sessionId: string): Promise<Session> {
+  const session = await repositories.sessions.get({ sessionId });
+  if (session === null) throw new StrataError('STORE_FAILURE', `Session ${sessionId} vanished during the import.`);
+  return session;
+}

@@ -1,0 +1,165 @@
+import { StrataError } from '../core/errors.js';
+import { loneSurrogateIndex } from '../core/text.js';
+import { EXPORT_FORMAT, plainMessageSchema, sessionExportSchema, type PlainMessage, type SessionExport } from './export-schema.js';
+import { checkContent, checkSpeaker, toTimestamp, type CheckedMessage } from './message-input.js';
+
+/** A parsed import file: a lossless Strata export, or plain messages grouped into turns. */
+export type ImportPlan =
+  | { kind: 'export'; data: SessionExport }
+  | { kind: 'messages'; instructions: string; turns: CheckedMessage[][]; skipped: number; messageCount: number };
+
+function invalid(message: string, cause?: unknown): StrataError {
+  return new StrataError('IMPORT_INVALID', message, cause === undefined ? {} : { cause });
+}
+
+/** Parse JSON text, reporting truncation and syntax errors clearly. */
+export function parseJsonText(text: string, source: string): unknown {
+  if (text.trim() === '') throw invalid(`${source} is empty; expected JSON.`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const detail = (error as Error).message;
+    const position = /at position (\d+)/u.exec(detail);
+    const truncated =
+      /end of (json )?input|unterminated/iu.test(detail) || (position !== null && Number(position[1]) >= text.trimEnd().length);
+    throw invalid(
+      `${source} is ${truncated ? 'truncated (the JSON ends early)' : 'not valid JSON'}: ${detail}. Re-export or repair the file; nothing was imported.`,
+      error,
+    );
+  }
+}
+
+function issuePath(path: readonly PropertyKey[]): string {
+  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./u, '');
+}
+
+function textOf(message: PlainMessage): string | null {
+  if (typeof message.content === 'string') return message.content;
+  if (Array.isArray(message.content)) {
+    const parts = message.content.filter((part) => part.type === 'text' && typeof part.text === 'string').map((part) => part.text ?? '');
+    return parts.length === 0 ? null : parts.join('\n');
+  }
+  return null;
+}
+
+function planMessages(list: readonly unknown[], options: { now: string; maxBytes: number; source: string }): ImportPlan {
+  const turns: CheckedMessage[][] = [];
+  const instructions: string[] = [];
+  let skipped = 0;
+  let messageCount = 0;
+  let current: CheckedMessage[] = [];
+  list.forEach((raw, index) => {
+    const label = `${options.source} messages[${index}]`;
+    const parsed = plainMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw invalid(`${label}${issue === undefined || issue.path.length === 0 ? '' : `.${issuePath(issue.path)}`}: ${issue?.message ?? 'invalid'}; each message needs "role" and "content".`);
+    }
+    const message = parsed.data;
+    const text = textOf(message);
+    if (message.role === 'system' || message.role === 'developer') {
+      if (text !== null && text.trim() !== '') instructions.push(checkContent(text, `${label} (${message.role})`, options.maxBytes));
+      return;
+    }
+    if (message.role === 'tool' || message.role === 'function' || (message.role === 'assistant' && text === null)) {
+      skipped += 1;
+      return;
+    }
+    if (message.role !== 'user' && message.role !== 'assistant') {
+      throw invalid(`${label}.role is "${message.role}"; expected user, assistant, system, developer or tool.`);
+    }
+    const content = checkContent(text, label, options.maxBytes);
+    const time = message.timestamp ?? message.created_at;
+    const checked: CheckedMessage = {
+      role: message.role,
+      content,
+      speaker: checkSpeaker(message.speaker ?? message.name, label),
+      externalId: null,
+      createdAt: time === undefined ? options.now : toTimestamp(time, `${label}.timestamp`),
+    };
+    const previous = current[current.length - 1];
+    if (checked.role === 'user' && previous !== undefined && previous.role === 'assistant') {
+      turns.push(current);
+      current = [];
+    }
+    current.push(checked);
+    messageCount += 1;
+  });
+  if (current.length > 0) turns.push(current);
+  if (messageCount === 0) throw invalid(`${options.source} holds no user or assistant messages; nothing to import.`);
+  return { kind: 'messages', instructions: instructions.join('\n\n'), turns, skipped, messageCount };
+}
+
+function checkExport(data: SessionExport, source: string): SessionExport {
+  const messageIds = new Set(data.messages.map((message) => message.id));
+  for (const message of data.messages) {
+    if (message.sessionId !== data.session.id) throw invalid(`${source}: message ${message.id} belongs to another session.`);
+    if (loneSurrogateIndex(message.content) >= 0) throw invalid(`${source}: message ${message.id} contains a lone UTF-16 surrogate.`);
+  }
+  for (const turn of data.turns) {
+    for (const id of turn.messageIds) if (!messageIds.has(id)) throw invalid(`${source}: turn ${turn.turn} cites unknown message ${id}.`);
+  }
+  for (const artifact of data.artifacts) {
+    for (const version of artifact.versions) {
+      if (!messageIds.has(version.messageId)) throw invalid(`${source}: artifact ${artifact.name} cites unknown message ${version.messageId}.`);
+    }
+  }
+  return data;
+}
+
+/** Recognise and validate an import: a Strata export, an array of messages, or `{ messages: [...] }`. */
+export function planImport(value: unknown, options: { now: string; maxBytes: number; source: string }): ImportPlan {
+  if (Array.isArray(value)) return planMessages(value, options);
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    if (record.format === EXPORT_FORMAT) {
+      const parsed = sessionExportSchema.safeParse(value);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw invalid(`${options.source} is a Strata export but ${issue === undefined ? 'invalid' : `${issuePath(issue.path)}: ${issue.message}`}; re-export the session.`);
+      }
+      return { kind: 'export', data: checkExport(parsed.data, options.source) };
+    }
+    if (Array.isArray(record.messages)) return planMessages(record.messages, options);
+  }
+  throw invalid(
+    `${options.source} is not an importable conversation: expected a Strata session export, an array of { "role", "content" } messages, or an object with a "messages" array.`,
+  );
+}
+
+/** Give every id of an export a fresh value, keeping all references consistent. */
+export function withNewIds(data: SessionExport, newId: () => string): SessionExport {
+  const ids = new Map<string, string>();
+  const map = (id: string): string => {
+    let next = ids.get(id);
+    if (next === undefined) {
+      next = newId();
+      ids.set(id, next);
+    }
+    return next;
+  };
+  const sessionId = map(data.session.id);
+  return {
+    ...data,
+    session: { ...data.session, id: sessionId },
+    messages: data.messages.map((message) => ({ ...message, id: map(message.id), sessionId })),
+    turns: data.turns.map((turn) => ({ ...turn, sessionId, messageIds: turn.messageIds.map(map) })),
+    facts: data.facts.map((fact) => ({ ...fact, id: map(fact.id), sessionId, sourceMessageIds: fact.sourceMessageIds.map(map) })),
+    factEvents: data.factEvents.map((event) => ({
+      ...event,
+      id: map(event.id),
+      sessionId,
+      factId: event.factId === null ? null : map(event.factId),
+      sourceMessageIds: event.sourceMessageIds.map(map),
+    })),
+    artifacts: data.artifacts.map((artifact) => {
+      const artifactId = map(artifact.id);
+      return {
+        ...artifact,
+        id: artifactId,
+        sessionId,
+        versions: artifact.versions.map((version) => ({ ...version, artifactId, messageId: map(version.messageId) })),
+      };
+    }),
+  };
+}

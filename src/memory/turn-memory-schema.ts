@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+const kind = z.enum(['fact', 'constraint', 'goal', 'preference', 'exception']);
+const entry = z.object({
+  text: z.string(),
+  kind,
+  key: z.string().optional(),
+  sourceMessageIds: z.array(z.string()),
+});
+
+/** What a memory manager must return; the engine parses it before using any of it. */
+export const turnMemorySchema = z.object({
+  messages: z.array(
+    z.object({
+      messageId: z.string(),
+      tier1: z.string(),
+      tier2: z.string(),
+      requiredTier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    }),
+  ),
+  userSummary: z.string(),
+  assistantSummary: z.string(),
+  depth: z.enum(['short', 'medium', 'long', 'code']),
+  windowExtension: z.number().int().min(0).max(2),
+  diff: z.object({
+    add: z.array(entry),
+    update: z.array(entry),
+    remove: z.array(z.object({ key: z.string(), reason: z.string(), sourceMessageIds: z.array(z.string()) })),
+  }),
+  artifacts: z.array(
+    z.object({
+      name: z.string().trim().min(1).max(200),
+      kind: z.enum(['code', 'draft']),
+      language: z.string().nullable(),
+      content: z.string().min(1),
+      messageId: z.string(),
+    }),
+  ),
+});

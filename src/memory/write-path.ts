@@ -1,0 +1,272 @@
+import { applyDiff } from '../core/diff.js';
+import { StrataError } from '../core/errors.js';
+import { limitWords } from '../core/text.js';
+import type { ArtifactVersion, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
+import type { KnownArtifact, MemoryManager, TurnMemory } from '../managers/memory-manager.js';
+import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
+import type { TenantRepositories, TierUpdate } from '../store/store.js';
+import type { CheckedMessage } from './message-input.js';
+import { turnMemorySchema } from './turn-memory-schema.js';
+
+/** What the write path needs, injected. */
+export interface WriteContext {
+  tokenizer: Tokenizer;
+  manager: MemoryManager;
+  now: () => string;
+  newId: () => string;
+}
+
+/** A turn's raw messages as stored. */
+export interface RawTurn {
+  turn: number;
+  messages: Message[];
+}
+
+/** The memory state a run of turns evolves: the facts, the next event number, the artifacts. */
+export interface MemoryState {
+  facts: Fact[];
+  nextSequence: number;
+  artifacts: Map<string, KnownArtifact & { id: string }>;
+}
+
+/** Everything derived from one turn, ready to persist. */
+export interface DerivedTurn {
+  sessionId: string;
+  turn: number;
+  status: TurnStatus;
+  summary: TurnSummary;
+  tierUpdates: TierUpdate[];
+  events: FactEvent[];
+  upserts: Fact[];
+  removedIds: string[];
+  artifacts: Array<{ artifactId: string; name: string; kind: KnownArtifact['kind']; language: string | null; version: Omit<ArtifactVersion, 'artifactId' | 'version'> }>;
+  /** Why the memory manager's work was not used, when it was not. */
+  failure: StrataError | null;
+}
+
+const USER_SUMMARY_WORDS = 25;
+const ASSISTANT_SUMMARY_WORDS = 30;
+
+/** Store the raw messages of consecutive turns (tier 3 only) with a pending turn-log entry each. */
+export async function writeRawTurns(
+  repositories: TenantRepositories,
+  session: Session,
+  turns: readonly (readonly CheckedMessage[])[],
+  context: WriteContext,
+): Promise<RawTurn[]> {
+  const last = await repositories.messages.last({ sessionId: session.id });
+  let position = last.position;
+  const stored: RawTurn[] = turns.map((checked, index) => ({
+    turn: last.turn + index + 1,
+    messages: checked.map((message) => {
+      position += 1;
+      return {
+        id: context.newId(),
+        sessionId: session.id,
+        turn: last.turn + index + 1,
+        position,
+        role: message.role,
+        speaker: message.speaker,
+        content: message.content,
+        tier1: '',
+        tier2: '',
+        tokens: { tier1: 0, tier2: 0, tier3: context.tokenizer.count(message.content) },
+        requiredTier: 3,
+        createdAt: message.createdAt,
+        externalId: message.externalId,
+      };
+    }),
+  }));
+  const all = stored.flatMap((turn) => turn.messages);
+  if (all.length === 0) return stored;
+  await repositories.messages.append({ sessionId: session.id, messages: all, updatedAt: context.now() });
+  for (const turn of stored) {
+    await repositories.turns.upsert({
+      summary: {
+        sessionId: session.id,
+        turn: turn.turn,
+        messageIds: turn.messages.map((message) => message.id),
+        userSummary: '',
+        assistantSummary: '',
+        depth: 'short',
+        status: 'pending-retry',
+        windowExtension: 0,
+        tokens: 0,
+        createdAt: turn.messages[0]?.createdAt ?? context.now(),
+      },
+    });
+  }
+  return stored;
+}
+
+/** Read the memory state a new turn builds on. */
+export async function loadMemoryState(repositories: TenantRepositories, sessionId: string): Promise<MemoryState> {
+  const [facts, lastSequence, artifacts] = await Promise.all([
+    repositories.facts.list({ sessionId }),
+    repositories.facts.lastSequence({ sessionId }),
+    repositories.artifacts.listLatest({ sessionId }),
+  ]);
+  return {
+    facts,
+    nextSequence: lastSequence + 1,
+    artifacts: new Map(
+      artifacts.map((artifact) => [
+        artifact.name,
+        { id: artifact.id, name: artifact.name, kind: artifact.kind, language: artifact.language, latest: artifact.versions.at(-1)?.content ?? '' },
+      ]),
+    ),
+  };
+}
+
+function sideText(messages: readonly Message[], role: Message['role']): string {
+  return messages
+    .filter((message) => message.role === role)
+    .map((message) => message.content)
+    .join('\n');
+}
+
+/** The turn-log entry used when the memory manager's work is unavailable: the raw exchange, cut to the word limits. */
+function fallbackSummary(raw: RawTurn, status: TurnStatus, context: WriteContext): TurnSummary {
+  const userSummary = limitWords(sideText(raw.messages, 'user'), USER_SUMMARY_WORDS);
+  const assistantSummary = limitWords(sideText(raw.messages, 'assistant'), ASSISTANT_SUMMARY_WORDS);
+  return {
+    sessionId: raw.messages[0]?.sessionId ?? '',
+    turn: raw.turn,
+    messageIds: raw.messages.map((message) => message.id),
+    userSummary,
+    assistantSummary,
+    depth: 'short',
+    status,
+    windowExtension: 0,
+    tokens: context.tokenizer.count(userSummary) + context.tokenizer.count(assistantSummary),
+    createdAt: raw.messages[0]?.createdAt ?? context.now(),
+  };
+}
+
+/**
+ * Run the memory manager on one stored turn and validate what it returns. The state is advanced in place,
+ * so a run of turns sees each other's facts. A manager failure gives a flagged raw fallback, never an error.
+ */
+export async function deriveTurn(raw: RawTurn, state: MemoryState, context: WriteContext): Promise<DerivedTurn> {
+  const sessionId = raw.messages[0]?.sessionId ?? '';
+  let memory: TurnMemory;
+  try {
+    const output: unknown = await context.manager.processTurn({
+      sessionId,
+      turn: raw.turn,
+      messages: raw.messages.map((message) => ({ id: message.id, role: message.role, speaker: message.speaker, content: message.content })),
+      facts: state.facts,
+      artifacts: [...state.artifacts.values()],
+      timestamp: raw.messages[0]?.createdAt ?? context.now(),
+    });
+    const parsed = turnMemorySchema.safeParse(output);
+    if (!parsed.success) {
+      throw new StrataError('MEMORY_MANAGER_FAILURE', `The ${context.manager.name} memory manager returned an invalid result: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
+    }
+    memory = parsed.data;
+  } catch (error) {
+    const failure =
+      error instanceof StrataError
+        ? error
+        : new StrataError('MEMORY_MANAGER_FAILURE', `The ${context.manager.name} memory manager failed on turn ${raw.turn}: ${(error as Error).message}`, { cause: error });
+    return {
+      sessionId,
+      turn: raw.turn,
+      status: 'fallback-raw',
+      summary: fallbackSummary(raw, 'fallback-raw', context),
+      tierUpdates: [],
+      events: [],
+      upserts: [],
+      removedIds: [],
+      artifacts: [],
+      failure,
+    };
+  }
+
+  const now = context.now();
+  const byId = new Map(memory.messages.map((entry) => [entry.messageId, entry]));
+  const tierUpdates: TierUpdate[] = raw.messages.map((message) => {
+    const entry = byId.get(message.id);
+    const tier1 = entry?.tier1.trim() ?? '';
+    const tier2 = entry?.tier2.trim() ?? '';
+    return {
+      messageId: message.id,
+      tier1,
+      tier2,
+      tokens: { tier1: context.tokenizer.count(tier1), tier2: context.tokenizer.count(tier2), tier3: message.tokens.tier3 },
+      requiredTier: entry?.requiredTier ?? 2,
+    };
+  });
+  const userSummary = limitWords(memory.userSummary, USER_SUMMARY_WORDS);
+  const assistantSummary = limitWords(memory.assistantSummary, ASSISTANT_SUMMARY_WORDS);
+  const summary: TurnSummary = {
+    sessionId,
+    turn: raw.turn,
+    messageIds: raw.messages.map((message) => message.id),
+    userSummary,
+    assistantSummary,
+    depth: memory.depth,
+    status: 'summarised',
+    windowExtension: memory.windowExtension,
+    tokens: context.tokenizer.count(userSummary) + context.tokenizer.count(assistantSummary),
+    createdAt: raw.messages[0]?.createdAt ?? now,
+  };
+
+  const applied = applyDiff({
+    sessionId,
+    facts: state.facts,
+    diff: memory.diff,
+    exchange: raw.messages.map((message) => message.content).join('\n'),
+    exchangeMessageIds: raw.messages.map((message) => message.id),
+    turn: raw.turn,
+    actor: context.manager.name,
+    now,
+    newId: context.newId,
+    firstSequence: state.nextSequence,
+  });
+  state.facts = applied.facts;
+  state.nextSequence += applied.events.length;
+
+  const messageIds = new Set(raw.messages.map((message) => message.id));
+  const artifacts: DerivedTurn['artifacts'] = [];
+  for (const draft of memory.artifacts) {
+    if (!messageIds.has(draft.messageId)) continue;
+    const known = state.artifacts.get(draft.name);
+    const artifactId = known?.id ?? context.newId();
+    state.artifacts.set(draft.name, { id: artifactId, name: draft.name, kind: draft.kind, language: draft.language, latest: draft.content });
+    artifacts.push({
+      artifactId,
+      name: draft.name,
+      kind: draft.kind,
+      language: draft.language,
+      version: { turn: raw.turn, messageId: draft.messageId, content: draft.content, tokens: context.tokenizer.count(draft.content), createdAt: now },
+    });
+  }
+
+  return {
+    sessionId,
+    turn: raw.turn,
+    status: 'summarised',
+    summary,
+    tierUpdates,
+    events: applied.events,
+    upserts: applied.upserted,
+    removedIds: applied.removedIds,
+    artifacts,
+    failure: null,
+  };
+}
+
+/** Persist derived turns in order (call inside a transaction). */
+export async function writeDerivedTurns(repositories: TenantRepositories, derived: readonly DerivedTurn[]): Promise<void> {
+  for (const turn of derived) {
+    if (turn.tierUpdates.length > 0) await repositories.messages.updateTiers({ sessionId: turn.sessionId, updates: turn.tierUpdates });
+    await repositories.turns.upsert({ summary: turn.summary });
+    if (turn.events.length > 0 || turn.upserts.length > 0 || turn.removedIds.length > 0) {
+      await repositories.facts.apply({ sessionId: turn.sessionId, events: turn.events, upserts: turn.upserts, removedIds: turn.removedIds });
+    }
+    for (const artifact of turn.artifacts) {
+      await repositories.artifacts.addVersion({ sessionId: turn.sessionId, ...artifact });
+    }
+  }
+}

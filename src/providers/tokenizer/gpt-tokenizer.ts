@@ -1,0 +1,51 @@
+import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
+import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
+import { StrataError } from '../../core/errors.js';
+import type { ChatMessage } from '../../core/types.js';
+import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, type Tokenizer, type TokenizerName } from './tokenizer.js';
+
+const ENCODINGS = { o200k_base: o200k, cl100k_base: cl100k } as const;
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+export interface GptTokenizerSettings {
+  /** Encoding (default `o200k_base`, the GPT-4o family; `cl100k_base` for GPT-4 and GPT-3.5). */
+  encoding?: TokenizerName;
+}
+
+/** Tokenizer over gpt-tokenizer's bundled encodings (no download). */
+export function createGptTokenizer(settings: GptTokenizerSettings = {}): Tokenizer {
+  const name = settings.encoding ?? 'o200k_base';
+  const encoding = ENCODINGS[name];
+  if (encoding === undefined) {
+    throw new StrataError('TOKENIZER_UNKNOWN', `Unknown tokenizer "${String(name)}"; use "o200k_base" or "cl100k_base".`);
+  }
+  const count = (text: string): number => (text === '' ? 0 : encoding.countTokens(text, PLAIN_TEXT));
+  const roleTokens = new Map<string, number>();
+  const countRole = (role: string): number => {
+    let tokens = roleTokens.get(role);
+    if (tokens === undefined) {
+      tokens = count(role);
+      roleTokens.set(role, tokens);
+    }
+    return tokens;
+  };
+  return {
+    name,
+    count,
+    countMessages(messages: readonly ChatMessage[]): number {
+      if (messages.length === 0) return 0;
+      let total = TOKENS_PER_REPLY;
+      for (const message of messages) total += TOKENS_PER_MESSAGE + countRole(message.role) + count(message.content);
+      return total;
+    },
+    truncate(text: string, maxTokens: number): string {
+      if (maxTokens <= 0) return '';
+      const tokens = encoding.encode(text, PLAIN_TEXT);
+      if (tokens.length <= maxTokens) return text;
+      let cut = encoding.decode(tokens.slice(0, maxTokens));
+      // A cut inside a multi-byte character decodes to U+FFFD; drop it and re-check the bound.
+      while (cut !== '' && (cut.endsWith('\uFFFD') || count(cut) > maxTokens)) cut = cut.slice(0, -1);
+      return cut;
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { ChatMessage } from '../../core/types.js';
+
+export type TokenizerName = 'o200k_base' | 'cl100k_base';
+
+/**
+ * Counts tokens the way the chat model will. Synchronous on purpose: counting is pure CPU work
+ * done thousands of times while packing a context.
+ */
+export interface Tokenizer {
+  readonly name: TokenizerName;
+  /** Tokens of a plain text. Special-token strings in the text are counted as ordinary text. */
+  count(text: string): number;
+  /** Tokens of rendered chat messages, including the chat format's per-message overhead. */
+  countMessages(messages: readonly ChatMessage[]): number;
+  /** The longest prefix of `text` that has at most `maxTokens` tokens. */
+  truncate(text: string, maxTokens: number): string;
+}
+
+/**
+ * Chat-format overhead, as the OpenAI chat format counts it: every message costs 3 tokens
+ * plus its role and content, and the reply is primed with 3 more.
+ */
+export const TOKENS_PER_MESSAGE = 3;
+export const TOKENS_PER_REPLY = 3;

@@ -1,0 +1,149 @@
+import type Database from 'better-sqlite3';
+import type { Message, Role, Tier } from '../../core/types.js';
+import type { MessageRepository } from '../store.js';
+import { MessageIdCache } from './message-id-cache.js';
+import { placeholders } from './rows.js';
+import type { Run } from './run.js';
+
+interface MessageRow {
+  id: string;
+  session_id: string;
+  turn: number;
+  position: number;
+  role: Role;
+  speaker: string | null;
+  content: string;
+  tier1: string;
+  tier2: string;
+  tier1_tokens: number;
+  tier2_tokens: number;
+  tier3_tokens: number;
+  required_tier: Tier;
+  created_at: string;
+  external_id: string | null;
+}
+
+const COLUMNS = `id, session_id, turn, position, role, speaker, content, tier1, tier2,
+  tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, external_id`;
+
+function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    turn: row.turn,
+    position: row.position,
+    role: row.role,
+    speaker: row.speaker,
+    content: row.content,
+    tier1: row.tier1,
+    tier2: row.tier2,
+    tokens: { tier1: row.tier1_tokens, tier2: row.tier2_tokens, tier3: row.tier3_tokens },
+    requiredTier: row.required_tier,
+    createdAt: row.created_at,
+    externalId: row.external_id,
+  };
+}
+
+export function createMessageRepository(db: Database.Database, tenantId: string, run: Run): MessageRepository {
+  const insert = db.prepare(`INSERT INTO messages
+    (tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
+     tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, external_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const bump = db.prepare(`UPDATE sessions SET
+      message_count = message_count + ?,
+      token_count = token_count + ?,
+      turn_count = max(turn_count, ?),
+      updated_at = ?
+    WHERE tenant_id = ? AND id = ?`);
+  const updateTiers = db.prepare(`UPDATE messages SET tier1 = ?, tier2 = ?, tier1_tokens = ?, tier2_tokens = ?,
+      required_tier = ?
+    WHERE tenant_id = ? AND session_id = ? AND id = ?`);
+  const byTurns = db.prepare<[string, string, number, number], MessageRow>(
+    `SELECT ${COLUMNS} FROM messages WHERE tenant_id = ? AND session_id = ? AND turn BETWEEN ? AND ? ORDER BY turn, position`,
+  );
+  const list = db.prepare<[string, string, number, number], MessageRow>(
+    `SELECT ${COLUMNS} FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position LIMIT ? OFFSET ?`,
+  );
+  const ids = new MessageIdCache(db, tenantId);
+  const last = db.prepare<[string, string], { turn: number; position: number }>(
+    'SELECT turn, position FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position DESC LIMIT 1',
+  );
+  const manyStatements = new Map<number, Database.Statement<unknown[], MessageRow>>();
+  const many = (count: number): Database.Statement<unknown[], MessageRow> => {
+    let statement = manyStatements.get(count);
+    if (statement === undefined) {
+      statement = db.prepare<unknown[], MessageRow>(
+        `SELECT ${COLUMNS} FROM messages WHERE tenant_id = ? AND id IN (${placeholders(count)})`,
+      );
+      if (manyStatements.size < 64) manyStatements.set(count, statement);
+    }
+    return statement;
+  };
+
+  return {
+    append: ({ sessionId, messages, updatedAt }) =>
+      run(() => {
+        let tokens = 0;
+        let maxTurn = 0;
+        for (const message of messages) {
+          insert.run(
+            tenantId,
+            sessionId,
+            message.id,
+            message.turn,
+            message.position,
+            message.role,
+            message.speaker,
+            message.content,
+            message.tier1,
+            message.tier2,
+            message.tokens.tier1,
+            message.tokens.tier2,
+            message.tokens.tier3,
+            message.requiredTier,
+            message.createdAt,
+            message.externalId,
+          );
+          tokens += message.tokens.tier3;
+          maxTurn = Math.max(maxTurn, message.turn);
+        }
+        bump.run(messages.length, tokens, maxTurn, updatedAt, tenantId, sessionId);
+      }),
+    updateTiers: ({ sessionId, updates }) =>
+      run(() => {
+        for (const update of updates) {
+          updateTiers.run(
+            update.tier1,
+            update.tier2,
+            update.tokens.tier1,
+            update.tokens.tier2,
+            update.requiredTier,
+            tenantId,
+            sessionId,
+            update.messageId,
+          );
+        }
+      }),
+    listByTurns: ({ sessionId, fromTurn, toTurn }) =>
+      run(() => byTurns.all(tenantId, sessionId, fromTurn, toTurn).map(toMessage)),
+    list: ({ sessionId, limit, offset }) =>
+      run(() => list.all(tenantId, sessionId, limit ?? -1, offset ?? 0).map(toMessage)),
+    getMany: ({ sessionId, messageIds }) =>
+      run(() => {
+        const found: Message[] = [];
+        for (let start = 0; start < messageIds.length; start += 500) {
+          const chunk = messageIds.slice(start, start + 500);
+          // Looked up by the (tenant, id) index; the session is checked here, which is far cheaper
+          // than letting the planner scan the session's rows.
+          for (const row of many(chunk.length).all(tenantId, ...chunk)) if (row.session_id === sessionId) found.push(toMessage(row));
+        }
+        return found.sort((a, b) => a.position - b.position);
+      }),
+    listIds: ({ sessionId, toTurn }) => run(() => ids.idsUpTo(sessionId, toTurn)),
+    last: ({ sessionId }) =>
+      run(() => {
+        const row = last.get(tenantId, sessionId);
+        return { turn: row?.turn ?? 0, position: row?.position ?? -1 };
+      }),
+  };
+}

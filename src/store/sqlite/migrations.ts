@@ -1,0 +1,186 @@
+import type Database from 'better-sqlite3';
+import { StrataError } from '../../core/errors.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Versioned schema migrations, applied in order on open. Append only: never edit a shipped one. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE tenants (
+        id TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE sessions (
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        title TEXT NOT NULL,
+        instructions TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        message_count INTEGER NOT NULL DEFAULT 0,
+        turn_count INTEGER NOT NULL DEFAULT 0,
+        token_count INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tenant_id, id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX sessions_recent ON sessions (tenant_id, updated_at DESC);
+
+      CREATE TABLE messages (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+        speaker TEXT,
+        content TEXT NOT NULL,
+        tier1 TEXT NOT NULL,
+        tier2 TEXT NOT NULL,
+        tier1_tokens INTEGER NOT NULL,
+        tier2_tokens INTEGER NOT NULL,
+        tier3_tokens INTEGER NOT NULL,
+        required_tier INTEGER NOT NULL CHECK (required_tier BETWEEN 1 AND 3),
+        created_at TEXT NOT NULL,
+        external_id TEXT,
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
+      ) STRICT;
+      CREATE UNIQUE INDEX messages_id ON messages (tenant_id, id);
+      CREATE UNIQUE INDEX messages_position ON messages (tenant_id, session_id, position);
+      CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn);
+
+      CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        speaker, content,
+        content = '', contentless_delete = 1,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, speaker, content) VALUES (new.seq, coalesce(new.speaker, ''), new.content);
+      END;
+      CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        DELETE FROM messages_fts WHERE rowid = old.seq;
+      END;
+
+      CREATE TABLE turns (
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        message_ids TEXT NOT NULL,
+        user_summary TEXT NOT NULL,
+        assistant_summary TEXT NOT NULL,
+        depth TEXT NOT NULL CHECK (depth IN ('short', 'medium', 'long', 'code')),
+        status TEXT NOT NULL CHECK (status IN ('summarised', 'fallback-raw', 'pending-retry')),
+        window_extension INTEGER NOT NULL,
+        tokens INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, session_id, turn),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX turns_status ON turns (tenant_id, status) WHERE status <> 'summarised';
+
+      CREATE TABLE facts (
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        text TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('fact', 'constraint', 'goal', 'preference', 'exception')),
+        pinned INTEGER NOT NULL,
+        source_message_ids TEXT NOT NULL,
+        created_turn INTEGER NOT NULL,
+        updated_turn INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, id),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX facts_session ON facts (tenant_id, session_id);
+
+      CREATE TABLE fact_events (
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        sequence INTEGER NOT NULL,
+        id TEXT NOT NULL,
+        fact_id TEXT,
+        op TEXT NOT NULL CHECK (op IN ('add', 'update', 'remove', 'consolidate', 'reject', 'warning')),
+        key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        old_text TEXT,
+        new_text TEXT,
+        turn INTEGER NOT NULL,
+        actor TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        source_message_ids TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, session_id, sequence),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      CREATE UNIQUE INDEX fact_events_id ON fact_events (tenant_id, id);
+
+      CREATE TABLE artifacts (
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('code', 'draft')),
+        language TEXT,
+        PRIMARY KEY (tenant_id, id),
+        UNIQUE (tenant_id, session_id, name),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE TABLE artifact_versions (
+        tenant_id TEXT NOT NULL,
+        artifact_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        turn INTEGER NOT NULL,
+        message_id TEXT NOT NULL,
+        content TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, artifact_id, version),
+        FOREIGN KEY (tenant_id, artifact_id) REFERENCES artifacts (tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 2,
+    name: 'covering index for turn-ordered message ids',
+    sql: `
+      DROP INDEX messages_turn;
+      CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id);
+    `,
+  },
+];
+
+/** Apply every migration newer than the database's version, each in its own transaction. */
+export function migrate(db: Database.Database, now: string): number {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL
+  ) STRICT`);
+  const row = db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as { version: number | null };
+  const current = row.version ?? 0;
+  const newest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+  if (current > newest) {
+    throw new StrataError(
+      'STORE_FAILURE',
+      `The database is at schema version ${current} but this build of strata-memory knows only up to ${newest}; upgrade strata-memory to open it.`,
+    );
+  }
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, now);
+    })();
+  }
+  return newest;
+}

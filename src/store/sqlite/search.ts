@@ -1,0 +1,64 @@
+import type Database from 'better-sqlite3';
+import { queryTerms } from '../../core/query-terms.js';
+import type { ArchiveSearch } from '../store.js';
+import type { Run } from './run.js';
+
+/** Terms found in more than this share of all messages are left out while rarer terms remain. */
+const COMMON_TERM_SHARE = 0.2;
+/** Pruning saves time only on large indexes; below this many messages every term is scored. */
+const PRUNE_FROM_DOCUMENTS = 2000;
+/** How many of the rarest terms are kept when every term is common. */
+const KEEP_WHEN_ALL_COMMON = 2;
+
+function quote(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+/** An FTS5 expression matching any of the given terms (each quoted, so no query syntax leaks in). */
+export function ftsExpression(terms: readonly string[]): string | null {
+  return terms.length === 0 ? null : terms.map(quote).join(' OR ');
+}
+
+export function createArchiveSearch(db: Database.Database, tenantId: string, run: Run): ArchiveSearch {
+  // Rank inside FTS5 first (materialised), then keep this tenant's session: driving the join from
+  // messages would run one MATCH per message row.
+  const search = db.prepare<[string, string, string, number, number], { id: string; turn: number; rank: number }>(
+    `WITH hits AS MATERIALIZED (
+       SELECT rowid AS seq, bm25(messages_fts) AS rank FROM messages_fts WHERE messages_fts MATCH ?
+     )
+     SELECT m.id AS id, m.turn AS turn, hits.rank AS rank
+       FROM hits JOIN messages m ON m.seq = hits.seq
+      WHERE m.tenant_id = ? AND m.session_id = ? AND m.turn <= ?
+      ORDER BY hits.rank, m.position LIMIT ?`,
+  );
+  const documentFrequency = db.prepare<[string], number>('SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?').pluck();
+  const documents = db.prepare<[], number | null>('SELECT max(seq) FROM messages').pluck();
+
+  /**
+   * The query's content words worth scoring. BM25 gives a word in a fifth of all messages little weight,
+   * yet scoring it costs the most, so such words are dropped while rarer ones remain.
+   */
+  const selectTerms = (query: string): string[] => {
+    const counted = queryTerms(query)
+      .map((term) => ({ term, frequency: documentFrequency.get(quote(term)) ?? 0 }))
+      .filter((entry) => entry.frequency > 0);
+    const total = documents.get() ?? 0;
+    if (total < PRUNE_FROM_DOCUMENTS) return counted.map((entry) => entry.term);
+    const limit = total * COMMON_TERM_SHARE;
+    const rare = counted.filter((entry) => entry.frequency <= limit);
+    const kept = rare.length > 0 ? rare : [...counted].sort((a, b) => a.frequency - b.frequency).slice(0, KEEP_WHEN_ALL_COMMON);
+    return kept.map((entry) => entry.term);
+  };
+
+  return {
+    messages: ({ sessionId, query, limit, maxTurn }) =>
+      run(() => {
+        if (limit <= 0) return [];
+        const expression = ftsExpression(selectTerms(query));
+        if (expression === null) return [];
+        return search
+          .all(expression, tenantId, sessionId, maxTurn ?? Number.MAX_SAFE_INTEGER, limit)
+          .map((row) => ({ messageId: row.id, turn: row.turn, score: -row.rank }));
+      }),
+  };
+}

@@ -1,0 +1,69 @@
+import type Database from 'better-sqlite3';
+import type { Session } from '../../core/types.js';
+import type { SessionRepository } from '../store.js';
+import type { Run } from './run.js';
+
+interface SessionRow {
+  id: string;
+  title: string;
+  instructions: string;
+  created_at: string;
+  updated_at: string;
+  message_count: number;
+  turn_count: number;
+  token_count: number;
+}
+
+function toSession(row: SessionRow): Session {
+  return {
+    id: row.id,
+    title: row.title,
+    instructions: row.instructions,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    messageCount: row.message_count,
+    turnCount: row.turn_count,
+    tokenCount: row.token_count,
+  };
+}
+
+export function createSessionRepository(db: Database.Database, tenantId: string, run: Run): SessionRepository {
+  const ensureTenant = db.prepare('INSERT INTO tenants (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING');
+  const insert = db.prepare(`INSERT INTO sessions
+    (tenant_id, id, title, instructions, created_at, updated_at, message_count, turn_count, token_count)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const get = db.prepare<[string, string], SessionRow>('SELECT * FROM sessions WHERE tenant_id = ? AND id = ?');
+  const list = db.prepare<[string, number, number], SessionRow>(
+    'SELECT * FROM sessions WHERE tenant_id = ? ORDER BY updated_at DESC, id LIMIT ? OFFSET ?',
+  );
+  const update = db.prepare(`UPDATE sessions SET title = coalesce(?, title), instructions = coalesce(?, instructions), updated_at = ?
+    WHERE tenant_id = ? AND id = ?`);
+  const remove = db.prepare('DELETE FROM sessions WHERE tenant_id = ? AND id = ?');
+
+  return {
+    create: ({ session }) =>
+      run(() => {
+        ensureTenant.run(tenantId, session.createdAt);
+        insert.run(
+          tenantId,
+          session.id,
+          session.title,
+          session.instructions,
+          session.createdAt,
+          session.updatedAt,
+          session.messageCount,
+          session.turnCount,
+          session.tokenCount,
+        );
+      }),
+    get: ({ sessionId }) =>
+      run(() => {
+        const row = get.get(tenantId, sessionId);
+        return row === undefined ? null : toSession(row);
+      }),
+    list: ({ limit, offset }) => run(() => list.all(tenantId, limit, offset ?? 0).map(toSession)),
+    update: ({ sessionId, title, instructions, updatedAt }) =>
+      run(() => update.run(title ?? null, instructions ?? null, updatedAt, tenantId, sessionId).changes > 0),
+    delete: ({ sessionId }) => run(() => remove.run(tenantId, sessionId).changes > 0),
+  };
+}

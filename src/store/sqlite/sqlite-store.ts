@@ -1,0 +1,141 @@
+import Database from 'better-sqlite3';
+import { StrataError, isStrataError } from '../../core/errors.js';
+import type { Store, TenantRepositories, TenantStore } from '../store.js';
+import { createArtifactRepository } from './artifacts.js';
+import { createFactRepository } from './facts.js';
+import { createMessageRepository } from './messages.js';
+import { migrate } from './migrations.js';
+import type { Run } from './run.js';
+import { createArchiveSearch } from './search.js';
+import { createSessionRepository } from './sessions.js';
+import { createTurnRepository } from './turns.js';
+
+export interface SqliteStoreSettings {
+  /** Database file (default `./strata.db`); `:memory:` for a private in-memory database. */
+  path?: string;
+  /** How long a write waits for another process's lock, in ms (default 5000). */
+  busyTimeoutMs?: number;
+  /**
+   * `full` (default) syncs every commit to disk, so an acknowledged turn survives a power cut;
+   * `normal` syncs at WAL checkpoints only: faster, and still safe against a process crash.
+   */
+  durability?: 'full' | 'normal';
+  /** Time source for migration bookkeeping (default: now). */
+  now?: () => string;
+}
+
+/** Translate a driver failure into a StrataError that says what to do. */
+function wrapFailure(error: unknown, path: string): unknown {
+  if (isStrataError(error) || !(error instanceof Database.SqliteError || (error instanceof TypeError && /database connection is not open/iu.test(error.message)))) {
+    return error;
+  }
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
+  const message = error instanceof Error ? error.message : String(error);
+  const hint =
+    code === 'SQLITE_FULL'
+      ? 'free disk space and retry'
+      : code === 'SQLITE_BUSY'
+        ? 'another process holds the database lock; retry, or raise busyTimeoutMs (STRATA_BUSY_TIMEOUT_MS)'
+        : code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN'
+          ? `check that ${path} and its folder are writable`
+          : code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB'
+            ? `${path} is not a healthy Strata database; restore it from a backup or point STRATA_DB elsewhere`
+            : 'nothing was written by the failed operation';
+  return new StrataError('STORE_FAILURE', `SQLite failed (${code}): ${message}; ${hint}.`, { cause: error, details: { code } });
+}
+
+/** The zero-configuration store: one SQLite file in WAL mode, migrated on open. */
+export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
+  const path = settings.path ?? './strata.db';
+  let db: Database.Database;
+  let opened: Database.Database | undefined;
+  try {
+    db = opened = new Database(path);
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(settings.busyTimeoutMs ?? 5000))}`);
+    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${settings.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+    db.pragma('foreign_keys = ON');
+    migrate(db, (settings.now ?? (() => new Date().toISOString()))());
+  } catch (error) {
+    // Do not leak the file handle of a database we refuse to use.
+    if (opened?.open === true) opened.close();
+    throw wrapFailure(error, path);
+  }
+
+  let active: Promise<void> | null = null;
+  let closed = false;
+  const ensureOpen = (): void => {
+    if (closed) throw new StrataError('STORE_FAILURE', 'The store is closed; create a new one with createMemory().');
+  };
+  const direct: Run = async (work) => {
+    ensureOpen();
+    try {
+      return work();
+    } catch (error) {
+      throw wrapFailure(error, path);
+    }
+  };
+  const gated: Run = async (work) => {
+    while (active !== null) await active;
+    return direct(work);
+  };
+
+  const repositories = (tenantId: string, run: Run): TenantRepositories => ({
+    tenantId,
+    sessions: createSessionRepository(db, tenantId, run),
+    messages: createMessageRepository(db, tenantId, run),
+    turns: createTurnRepository(db, tenantId, run),
+    facts: createFactRepository(db, tenantId, run),
+    artifacts: createArtifactRepository(db, tenantId, run),
+    search: createArchiveSearch(db, tenantId, run),
+  });
+
+  const tenants = new Map<string, TenantStore>();
+  return {
+    kind: 'sqlite',
+    tenant(tenantId: string): TenantStore {
+      if (tenantId.trim() === '') throw new StrataError('INVALID_INPUT', 'A tenant id must not be empty; pass tenant: "…" or set STRATA_TENANT.');
+      let tenant = tenants.get(tenantId);
+      if (tenant !== undefined) return tenant;
+      ensureOpen();
+      const inside = repositories(tenantId, direct);
+      tenant = {
+        ...repositories(tenantId, gated),
+        async transaction(work) {
+          while (active !== null) await active;
+          ensureOpen();
+          let release: () => void = () => undefined;
+          active = new Promise((resolve) => {
+            release = resolve;
+          });
+          try {
+            db.exec('BEGIN IMMEDIATE');
+          } catch (error) {
+            active = null;
+            release();
+            throw wrapFailure(error, path);
+          }
+          try {
+            const result = await work(inside);
+            db.exec('COMMIT');
+            return result;
+          } catch (error) {
+            if (db.inTransaction) db.exec('ROLLBACK');
+            throw wrapFailure(error, path);
+          } finally {
+            active = null;
+            release();
+          }
+        },
+      };
+      tenants.set(tenantId, tenant);
+      return tenant;
+    },
+    async close() {
+      while (active !== null) await active;
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import type Database from 'better-sqlite3';
+import type { TurnDepth, TurnStatus, TurnSummary } from '../../core/types.js';
+import type { TurnRepository } from '../store.js';
+import { parseIdList } from './rows.js';
+import type { Run } from './run.js';
+
+interface TurnRow {
+  session_id: string;
+  turn: number;
+  message_ids: string;
+  user_summary: string;
+  assistant_summary: string;
+  depth: TurnDepth;
+  status: TurnStatus;
+  window_extension: number;
+  tokens: number;
+  created_at: string;
+}
+
+function toSummary(row: TurnRow): TurnSummary {
+  return {
+    sessionId: row.session_id,
+    turn: row.turn,
+    messageIds: parseIdList(row.message_ids, 'turns.message_ids'),
+    userSummary: row.user_summary,
+    assistantSummary: row.assistant_summary,
+    depth: row.depth,
+    status: row.status,
+    windowExtension: row.window_extension,
+    tokens: row.tokens,
+    createdAt: row.created_at,
+  };
+}
+
+export function createTurnRepository(db: Database.Database, tenantId: string, run: Run): TurnRepository {
+  const upsert = db.prepare(`INSERT INTO turns
+    (tenant_id, session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (tenant_id, session_id, turn) DO UPDATE SET
+      message_ids = excluded.message_ids, user_summary = excluded.user_summary,
+      assistant_summary = excluded.assistant_summary, depth = excluded.depth, status = excluded.status,
+      window_extension = excluded.window_extension, tokens = excluded.tokens`);
+  const get = db.prepare<[string, string, number], TurnRow>(
+    'SELECT * FROM turns WHERE tenant_id = ? AND session_id = ? AND turn = ?',
+  );
+  const before = db.prepare<[string, string, number, number], TurnRow>(
+    'SELECT * FROM turns WHERE tenant_id = ? AND session_id = ? AND turn < ? ORDER BY turn DESC LIMIT ?',
+  );
+  const all = db.prepare<[string, string], TurnRow>('SELECT * FROM turns WHERE tenant_id = ? AND session_id = ? ORDER BY turn');
+  const byStatus = db.prepare<[string, TurnStatus, number], TurnRow>(
+    'SELECT * FROM turns WHERE tenant_id = ? AND status = ? ORDER BY session_id, turn LIMIT ?',
+  );
+  const byStatusInSession = db.prepare<[string, string, TurnStatus, number], TurnRow>(
+    'SELECT * FROM turns WHERE tenant_id = ? AND session_id = ? AND status = ? ORDER BY turn LIMIT ?',
+  );
+
+  return {
+    upsert: ({ summary }) =>
+      run(() => {
+        upsert.run(
+          tenantId,
+          summary.sessionId,
+          summary.turn,
+          JSON.stringify(summary.messageIds),
+          summary.userSummary,
+          summary.assistantSummary,
+          summary.depth,
+          summary.status,
+          summary.windowExtension,
+          summary.tokens,
+          summary.createdAt,
+        );
+      }),
+    get: ({ sessionId, turn }) =>
+      run(() => {
+        const row = get.get(tenantId, sessionId, turn);
+        return row === undefined ? null : toSummary(row);
+      }),
+    listBefore: ({ sessionId, beforeTurn, limit }) => run(() => before.all(tenantId, sessionId, beforeTurn, limit).map(toSummary)),
+    list: ({ sessionId }) => run(() => all.all(tenantId, sessionId).map(toSummary)),
+    listByStatus: ({ sessionId, status, limit }) =>
+      run(() =>
+        (sessionId === undefined
+          ? byStatus.all(tenantId, status, limit)
+          : byStatusInSession.all(tenantId, sessionId, status, limit)
+        ).map(toSummary),
+      ),
+  };
+}

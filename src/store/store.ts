@@ -1,0 +1,130 @@
+import type {
+  Artifact,
+  ArtifactKind,
+  ArtifactVersion,
+  Fact,
+  FactEvent,
+  Message,
+  Session,
+  Tier,
+  TierTokens,
+  TurnStatus,
+  TurnSummary,
+} from '../core/types.js';
+
+/**
+ * The storage port. Every adapter (SQLite now, PostgreSQL later) implements it and passes the
+ * contract suite in test/contract/store-contract.ts. All data is reached through `tenant()`,
+ * which binds the tenant id into every query: no repository method can cross tenants.
+ */
+export interface Store {
+  /** Adapter name, for diagnostics. */
+  readonly kind: string;
+  /** Repositories scoped to one tenant (created on first write). */
+  tenant(tenantId: string): TenantStore;
+  /** Close connections. Further calls fail. */
+  close(): Promise<void>;
+}
+
+export interface TenantRepositories {
+  readonly tenantId: string;
+  readonly sessions: SessionRepository;
+  readonly messages: MessageRepository;
+  readonly turns: TurnRepository;
+  readonly facts: FactRepository;
+  readonly artifacts: ArtifactRepository;
+  readonly search: ArchiveSearch;
+}
+
+export interface TenantStore extends TenantRepositories {
+  /**
+   * Run `work` atomically: everything it writes through `repositories` commits together or not at all.
+   * Other calls on the store wait until the transaction ends.
+   */
+  transaction<T>(work: (repositories: TenantRepositories) => Promise<T>): Promise<T>;
+}
+
+export interface SessionRepository {
+  create(options: { session: Session }): Promise<void>;
+  get(options: { sessionId: string }): Promise<Session | null>;
+  /** Most recently updated first. */
+  list(options: { limit: number; offset?: number }): Promise<Session[]>;
+  update(options: { sessionId: string; title?: string; instructions?: string; updatedAt: string }): Promise<boolean>;
+  /** Delete the session and everything derived from it. Returns false when it did not exist. */
+  delete(options: { sessionId: string }): Promise<boolean>;
+}
+
+export interface TierUpdate {
+  messageId: string;
+  tier1: string;
+  tier2: string;
+  /** Tier 1 and tier 2 tokens are written; tier 3 (the raw text) never changes. */
+  tokens: TierTokens;
+  requiredTier: Tier;
+}
+
+export interface MessageRepository {
+  /** Append messages (raw tier first) and bump the session's counters. */
+  append(options: { sessionId: string; messages: readonly Message[]; updatedAt: string }): Promise<void>;
+  updateTiers(options: { sessionId: string; updates: readonly TierUpdate[] }): Promise<void>;
+  /** Messages of a turn range (inclusive), in position order. */
+  listByTurns(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<Message[]>;
+  /** Every message of the session, in position order. */
+  list(options: { sessionId: string; limit?: number; offset?: number }): Promise<Message[]>;
+  getMany(options: { sessionId: string; messageIds: readonly string[] }): Promise<Message[]>;
+  /** Ids of the messages of turns ≤ `toTurn`, oldest first. */
+  listIds(options: { sessionId: string; toTurn: number }): Promise<string[]>;
+  /** The last turn number and position (0 and -1 for an empty session). */
+  last(options: { sessionId: string }): Promise<{ turn: number; position: number }>;
+}
+
+export interface TurnRepository {
+  upsert(options: { summary: TurnSummary }): Promise<void>;
+  get(options: { sessionId: string; turn: number }): Promise<TurnSummary | null>;
+  /** Turn summaries with `turn` < `beforeTurn`, newest first. */
+  listBefore(options: { sessionId: string; beforeTurn: number; limit: number }): Promise<TurnSummary[]>;
+  /** Every turn summary, oldest first. */
+  list(options: { sessionId: string }): Promise<TurnSummary[]>;
+  listByStatus(options: { sessionId?: string; status: TurnStatus; limit: number }): Promise<TurnSummary[]>;
+}
+
+export interface FactRepository {
+  /** The current base-truth document (oldest fact first). */
+  list(options: { sessionId: string }): Promise<Fact[]>;
+  /** Fact events in sequence order, optionally only those of turns ≤ `upToTurn`. */
+  listEvents(options: { sessionId: string; upToTurn?: number }): Promise<FactEvent[]>;
+  /** The highest event sequence of the session (0 when none). */
+  lastSequence(options: { sessionId: string }): Promise<number>;
+  /** Persist events and the resulting projection changes together. */
+  apply(options: { sessionId: string; events: readonly FactEvent[]; upserts: readonly Fact[]; removedIds: readonly string[] }): Promise<void>;
+}
+
+export interface ArtifactRepository {
+  /** Add a version to the artifact with this name, creating it when new. Returns the stored version. */
+  addVersion(options: {
+    sessionId: string;
+    artifactId: string;
+    name: string;
+    kind: ArtifactKind;
+    language: string | null;
+    version: Omit<ArtifactVersion, 'artifactId' | 'version'>;
+  }): Promise<ArtifactVersion>;
+  /** Every artifact of the session with all its versions. */
+  list(options: { sessionId: string }): Promise<Artifact[]>;
+  /** Every artifact of the session with only its newest version (what a new turn builds on). */
+  listLatest(options: { sessionId: string }): Promise<Artifact[]>;
+  /** Restore an artifact exactly as exported (ids and versions kept). */
+  restore(options: { artifact: Artifact }): Promise<void>;
+}
+
+export interface SearchHit {
+  messageId: string;
+  turn: number;
+  /** BM25 relevance, higher is better. */
+  score: number;
+}
+
+export interface ArchiveSearch {
+  /** BM25 over the raw messages of a session, optionally only turns ≤ `maxTurn`. */
+  messages(options: { sessionId: string; query: string; limit: number; maxTurn?: number }): Promise<SearchHit[]>;
+}

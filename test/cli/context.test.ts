@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemory } from '../../src/memory/create-memory.js';
+import { createWorkspace, plainConversation, type Workspace } from './helpers.js';
+
+let ws: Workspace;
+let sessionId: string;
+
+beforeEach(async () => {
+  ws = createWorkspace();
+  const file = ws.write('conversation.json', JSON.stringify(plainConversation(20)));
+  const result = await ws.run(['import', file, '--json']);
+  sessionId = (JSON.parse(result.stdout) as { sessionId: string }).sessionId;
+});
+afterEach(() => ws.cleanup());
+
+describe('strata context', () => {
+  it('prints exactly the package JSON, equal to what the library renders, within the budget', async () => {
+    const budget = 300;
+    const result = await ws.run(['context', sessionId, '--budget', String(budget), '--json']);
+    expect(result.code).toBe(0);
+    const data = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(Object.keys(data)).toEqual(['budget', 'tokens', 'messages', 'sections', 'omitted']);
+    expect(data.budget).toBe(budget);
+    expect(data.tokens).toBeLessThanOrEqual(budget);
+
+    const messages = data.messages as Array<Record<string, unknown>>;
+    for (const message of messages) expect(Object.keys(message).sort()).toEqual(['content', 'role']);
+    for (const section of data.sections as Array<Record<string, unknown>>) {
+      expect(Object.keys(section)).toEqual(['name', 'tokens', 'items']);
+      for (const item of section.items as Array<Record<string, unknown>>) expect(Object.keys(item)).toEqual(['text', 'tokens', 'sourceMessageIds']);
+    }
+    for (const omission of data.omitted as Array<Record<string, unknown>>) expect(Object.keys(omission)).toEqual(['sourceMessageIds', 'reason']);
+
+    const memory = createMemory({ path: ws.db, env: {} });
+    try {
+      const pkg = await (await memory.sessions.open(sessionId)).context({ budget });
+      expect(messages).toEqual(pkg.render());
+      expect(result.stdout).toBe(`${JSON.stringify(pkg.toJSON())}\n`);
+    } finally {
+      await memory.close();
+    }
+  });
+
+  it('prints the rendered messages and a footer', async () => {
+    const result = await ws.run(['context', sessionId, '--budget', '400', '--query', 'tomatoes']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^── (system|user) /u);
+    expect(result.stdout).toMatch(/\n\d[\d,]* \/ 400 tokens · \d+ facts? · \d+ window messages? · \d+ history lines? · \d+ recalled · omitted \d+ messages?\n$/u);
+  });
+
+  it.each([['abc'], ['0'], ['12abc'], ['-5'], ['1.5'], ['']])('rejects --budget %j with exit 2 naming --budget', async (value) => {
+    const result = await ws.run(['context', sessionId, '--budget', value]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^strata: .*--budget/u);
+    expect(result.stdout).toBe('');
+  });
+
+  it('requires --budget', async () => {
+    const result = await ws.run(['context', sessionId]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--budget');
+  });
+
+  it('exits 3 with the id for an unknown session', async () => {
+    const result = await ws.run(['context', 'no-such-session', '--budget', '500']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^strata: .*no-such-session/u);
+  });
+});

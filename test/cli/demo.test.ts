@@ -1,0 +1,68 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createWorkspace, plainConversation, type Workspace } from './helpers.js';
+
+let ws: Workspace;
+beforeEach(() => {
+  ws = createWorkspace();
+});
+afterEach(() => ws.cleanup());
+
+function demoFolders(): string[] {
+  return readdirSync(tmpdir()).filter((name) => name.startsWith('strata-demo-'));
+}
+
+describe('strata demo', () => {
+  it('replays the bundled example within its budget and reports a large token reduction (--json)', async () => {
+    const before = new Set(demoFolders());
+    const result = await ws.run(['demo', '--json'], { noDb: true });
+    expect(result.code).toBe(0);
+    const data = JSON.parse(result.stdout) as {
+      conversation: string;
+      originalTokens: number;
+      budget: number;
+      contextTokens: number;
+      tokenReduction: number;
+      facts: unknown[];
+      package: { budget: number; tokens: number; messages: unknown[] };
+    };
+    expect(Object.keys(data)).toEqual(['conversation', 'originalTokens', 'budget', 'contextTokens', 'tokenReduction', 'facts', 'package']);
+    expect(data.conversation).toBe('support-app-migration');
+    expect(data.budget).toBe(600);
+    expect(data.contextTokens).toBeLessThanOrEqual(data.budget);
+    expect(data.package.tokens).toBe(data.contextTokens);
+    expect(data.tokenReduction).toBeGreaterThan(0.5);
+    expect(data.originalTokens).toBeGreaterThan(data.contextTokens);
+    expect(demoFolders().filter((name) => !before.has(name))).toEqual([]);
+  });
+
+  it('prints the header, memory, sections, messages, omissions and the reduction line', async () => {
+    const result = await ws.run(['demo', '--budget', '800', '--query', 'database']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Conversation support-app-migration: 48 turns, 96 messages, [\d,]+ tokens\n/u);
+    expect(result.stdout).toContain('Memory (');
+    expect(result.stdout).toMatch(/^section\s+items\s+tokens$/mu);
+    expect(result.stdout).toContain('── system ');
+    expect(result.stdout).toMatch(/Token reduction: [\d,]+ → [\d,]+ tokens \(\d+\.\d % smaller\)\n$/u);
+  });
+
+  it('replays another file and keeps the database with --keep', async () => {
+    ws.write('mini.json', JSON.stringify({ id: 'mini', budget: 2000, messages: plainConversation(4) }));
+    const result = await ws.run(['demo', '--file', 'mini.json', '--keep', '--json'], { noDb: true });
+    expect(result.code).toBe(0);
+    const data = JSON.parse(result.stdout) as { conversation: string; budget: number };
+    expect(data).toMatchObject({ conversation: 'mini', budget: 2000 });
+    const kept = /Kept the demo database: (.+)\n/u.exec(result.stderr)?.[1] ?? '';
+    expect(existsSync(kept)).toBe(true);
+    rmSync(dirname(kept), { recursive: true, force: true });
+  });
+
+  it('rejects a missing --file and a bad --budget with exit 2', async () => {
+    expect((await ws.run(['demo', '--file', 'nope.json'])).code).toBe(2);
+    const bad = await ws.run(['demo', '--budget', 'lots']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--budget');
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { checkGrounding, numbersIn, properNamesIn } from '../../src/core/grounding.js';
+
+describe('grounding', () => {
+  it('reads numbers in their usual spellings as one value', () => {
+    expect(numbersIn('budget $45,000 or 45000 or 45k, rate 3.5%')).toEqual(['45000', '45000', '45000', '3.5']);
+  });
+
+  it('finds proper names but not sentence-initial words', () => {
+    expect(properNamesIn('Budget: we host on AWS in Frankfurt. Then Sarah signs.')).toEqual(['AWS', 'Frankfurt', 'Sarah']);
+  });
+
+  it('accepts a line whose numbers and names appear in the exchange', () => {
+    const exchange = 'Actually the budget changed to $45,000 and Sarah from Acme approves it.';
+    expect(checkGrounding('budget: $45,000, approved by Sarah (Acme)', exchange)).toEqual({ grounded: true, missing: [] });
+  });
+
+  it('rejects invented numbers and names, saying which', () => {
+    const exchange = 'The budget is $40,000.';
+    expect(checkGrounding('budget: $50,000 approved by Oracle', exchange)).toEqual({ grounded: false, missing: ['50000', 'Oracle'] });
+  });
+
+  it('matches numbers as whole values: 200 is not 2000', () => {
+    expect(checkGrounding('limit: 200 requests', 'we allow 2000 requests').grounded).toBe(false);
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+
+import { Conversation } from './conversation.js';
+
+describe('corrections', () => {
+  it('"actually the budget changed to …" updates the budget fact: one budget fact, the new value', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Our budget is $40,000 for the whole project.', assistant: 'Got it: $40,000.' });
+    expect(conversation.factsWithKey('budget').map((fact) => fact.text)).toEqual(['budget: $40,000 for the whole project']);
+
+    const { memory, events } = await conversation.say({ user: 'Actually the budget changed to $45,000.', assistant: 'Understood, $45,000 it is.' });
+    expect(memory.diff.update).toEqual([
+      { text: 'budget: $45,000', kind: 'constraint', key: 'budget', sourceMessageIds: ['t2-user'] },
+    ]);
+    expect(memory.diff.add).toEqual([]);
+    const budget = conversation.factsWithKey('budget');
+    expect(budget).toHaveLength(1);
+    expect(budget[0]?.text).toContain('45,000');
+    expect(conversation.facts.filter((fact) => fact.text.includes('40,000'))).toEqual([]);
+    expect(events.filter((event) => event.op === 'update')).toHaveLength(1);
+  });
+
+  it.each([
+    ['The deadline is March 3.', 'The deadline moved to March 10 because of the holidays.', 'deadline', 'March 10', 'March 3'],
+    ['The deadline is March 3.', 'No, the deadline is March 10.', 'deadline', 'March 10', 'March 3'],
+    ['Our budget is $45,000.', 'The budget is now $50k after the review.', 'budget', '$50k', '45,000'],
+    ['I prefer PostgreSQL 16 for the database.', "Hmm, let's use MySQL instead.", 'database', 'MySQL', 'PostgreSQL'],
+    ['We deploy on Fridays.', 'Scratch that, we deploy on Mondays instead.', 'deploy', 'Mondays', 'Fridays'],
+    ['Our budget is $40,000.', 'Actually, make that $45k.', 'budget', '$45k', '40,000'],
+    ['We meet in Munich on Tuesday.', 'Wait, I meant Berlin, not Munich.', 'munich', 'Berlin', 'meet in Munich'],
+  ])('"%s" then "%s" leaves one %s fact with the new value', async (first, second, key, fresh, old) => {
+    const conversation = new Conversation();
+    await conversation.say({ user: first, assistant: 'Noted.' });
+    const before = conversation.facts.length;
+    expect(before).toBeGreaterThan(0);
+    const { memory } = await conversation.say({ user: second, assistant: 'OK.' });
+    expect(memory.diff.update.length, JSON.stringify(memory.diff)).toBe(1);
+    expect(conversation.facts).toHaveLength(before);
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).toContain(fresh);
+    expect(texts).not.toContain(old);
+    expect(conversation.facts.some((fact) => fact.key.includes(key) || fact.text.toLowerCase().includes(key))).toBe(true);
+  });
+
+  it('a correction inside one message keeps only the corrected line', async () => {
+    const conversation = new Conversation();
+    const { memory } = await conversation.say({ user: 'The budget is $40,000. Actually, make that $45,000.', assistant: 'OK.' });
+    expect(memory.diff.add).toEqual([expect.objectContaining({ text: 'budget: $45,000' })]);
+    expect(conversation.factsWithKey('budget')).toHaveLength(1);
+  });
+
+  it('a later plain statement with the same key replaces the value instead of adding a second one', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'The deadline is March 3.', assistant: 'Noted.' });
+    await conversation.say({ user: 'The deadline is March 17 for the beta.', assistant: 'Noted.' });
+    expect(conversation.factsWithKey('deadline').map((fact) => fact.text)).toEqual(['deadline: March 17 for the beta']);
+  });
+});
+
+describe('removals', () => {
+  it.each([
+    ['We need SSO for login.', 'We no longer need SSO.', /SSO/u],
+    ['We also need a Redis cache for sessions.', 'Forget the Redis cache, we will not need it.', /Redis/u],
+    ['We need a Redis cache for sessions.', "Let's drop the Redis cache.", /Redis/u],
+    ['We need SSO for login.', "We don't need SSO anymore.", /SSO/u],
+  ])('"%s" then "%s" removes the requirement, with the cue as reason', async (first, second, gone) => {
+    const conversation = new Conversation();
+    await conversation.say({ user: first, assistant: 'Noted.' });
+    expect(conversation.facts.some((fact) => gone.test(fact.text))).toBe(true);
+    const { memory, events } = await conversation.say({ user: second, assistant: 'OK, dropped.' });
+    expect(memory.diff.remove).toHaveLength(1);
+    expect(memory.diff.remove[0]?.reason).toContain(second.split(' ').slice(-2).join(' ').replace(/[.,]/gu, ''));
+    expect(memory.diff.remove[0]?.sourceMessageIds).toEqual(['t2-user']);
+    expect(conversation.facts.some((fact) => gone.test(fact.text))).toBe(false);
+    expect(events.filter((event) => event.op === 'remove')).toHaveLength(1);
+  });
+
+  it('a removal that matches nothing proposes nothing', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Our budget is $40,000.', assistant: 'Noted.' });
+    const { memory } = await conversation.say({ user: 'We no longer need SSO.', assistant: 'OK.' });
+    expect(memory.diff).toEqual({ add: [], update: [], remove: [] });
+    expect(conversation.facts).toHaveLength(1);
+  });
+
+  it('keeps a pinned exception when a later plain line shares its words', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'We must never store card numbers in the logs.', assistant: 'Noted.' });
+    await conversation.say({ user: 'The card numbers table has 3 columns.', assistant: 'OK.' });
+    const pinned = conversation.facts.filter((fact) => fact.pinned);
+    expect(pinned.map((fact) => fact.text)).toEqual(['card numbers: must never store card numbers in the logs']);
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+
+import { isStrataError } from '../../../src/core/errors.js';
+import { routeTurn } from '../../../src/core/routing.js';
+import { createLocalMemoryManager } from '../../../src/managers/local/index.js';
+import type { ProcessTurnOptions } from '../../../src/managers/memory-manager.js';
+
+function options(user: string, assistant: string, extra: Partial<ProcessTurnOptions> = {}): ProcessTurnOptions {
+  return {
+    sessionId: 'session',
+    turn: 4,
+    messages: [
+      { id: 'm-user', role: 'user', speaker: null, content: user },
+      { id: 'm-assistant', role: 'assistant', speaker: null, content: assistant },
+    ],
+    facts: [],
+    artifacts: [],
+    timestamp: '2024-05-08T10:00:00Z',
+    ...extra,
+  };
+}
+
+const MEDIUM_USER =
+  'We are moving the support app to a new host next month. The budget is $40,000 for the whole project and the deadline is March 15. ' +
+  'We must never store full card numbers anywhere in the new system, and I would prefer PostgreSQL 16 for the database.';
+
+describe('createLocalMemoryManager', () => {
+  it("is named 'local' and returns one memory per message, in order", async () => {
+    const manager = createLocalMemoryManager();
+    expect(manager.name).toBe('local');
+    const memory = await manager.processTurn(options(MEDIUM_USER, 'Understood: $40,000, March 15, no card numbers, PostgreSQL 16.'));
+    expect(memory.messages.map((message) => message.messageId)).toEqual(['m-user', 'm-assistant']);
+  });
+
+  it('takes depth and window extension from the size routing', async () => {
+    const manager = createLocalMemoryManager();
+    const long = Array.from({ length: 70 }, (_, index) => `Step ${index} is done.`).join(' ');
+    for (const [user, assistant] of [
+      ['Hi!', 'Hello!'],
+      [MEDIUM_USER, 'Noted.'],
+      ['Summarise the plan.', long],
+      ['Fix it:\n```js\nlet x = 1\n```', 'Done.'],
+    ] as const) {
+      const memory = await manager.processTurn(options(user, assistant));
+      const route = routeTurn([user, assistant]);
+      expect({ depth: memory.depth, windowExtension: memory.windowExtension }).toEqual({ depth: route.depth, windowExtension: route.windowExtension });
+    }
+  });
+
+  it('is deterministic: the same turn gives the same memory, whatever ran before', async () => {
+    const turn = options(MEDIUM_USER, 'Noted. PostgreSQL 16 with nightly backups.', {
+      facts: [
+        {
+          id: 'f1',
+          sessionId: 'session',
+          key: 'budget',
+          text: 'budget: $35,000',
+          kind: 'constraint',
+          pinned: false,
+          sourceMessageIds: ['old'],
+          createdTurn: 1,
+          updatedTurn: 1,
+          createdAt: '2024-05-01T00:00:00Z',
+          updatedAt: '2024-05-01T00:00:00Z',
+        },
+      ],
+    });
+    const first = await createLocalMemoryManager().processTurn(turn);
+    const manager = createLocalMemoryManager();
+    await manager.processTurn(options('Something else entirely about Lisbon in June.', 'OK.'));
+    const second = await manager.processTurn(turn);
+    const third = await manager.processTurn(structuredClone(turn));
+    expect(second).toEqual(first);
+    expect(third).toEqual(first);
+    expect(first.diff.update.map((entry) => entry.text)).toEqual(['budget: $40,000 for the whole project']);
+  });
+
+  it('handles a turn without an assistant reply and an invalid timestamp', async () => {
+    const manager = createLocalMemoryManager();
+    const memory = await manager.processTurn({
+      ...options('I moved to Berlin yesterday.', ''),
+      messages: [{ id: 'only', role: 'user', speaker: 'Caroline', content: 'I moved to Berlin yesterday.' }],
+      timestamp: 'not a date',
+    });
+    expect(memory.assistantSummary).toBe('');
+    expect(memory.userSummary).toBe('Caroline: I moved to Berlin yesterday.');
+    expect(memory.messages[0]?.tier1).toContain('yesterday');
+    expect(memory.messages[0]?.tier1).not.toContain('(');
+  });
+
+  it('rejects invalid settings with the option name', () => {
+    for (const settings of [{ maxAnalysedWords: -1 }, { tierTwoShare: 2 }, { tagger: 'slow' as 'fast' }, { maxFactsPerTurn: 1.5 }]) {
+      let caught: unknown;
+      try {
+        createLocalMemoryManager(settings);
+      } catch (error) {
+        caught = error;
+      }
+      expect(isStrataError(caught, 'INVALID_CONFIG')).toBe(true);
+      expect(String(caught)).toContain(Object.keys(settings)[0]);
+    }
+  });
+
+  it('gives the same facts with the accurate tagger on plain rule sentences', async () => {
+    const fast = await createLocalMemoryManager().processTurn(options(MEDIUM_USER, 'Noted.'));
+    const accurate = await createLocalMemoryManager({ tagger: 'accurate' }).processTurn(options(MEDIUM_USER, 'Noted.'));
+    expect(accurate.diff.add.map((entry) => entry.text)).toEqual(fast.diff.add.map((entry) => entry.text));
+  });
+
+  it('caps the lines of one turn at maxFactsPerTurn, keeping the rules', async () => {
+    const people = ['Anna', 'Tom', 'Maria', 'John', 'Sofia', 'David', 'Emma', 'James'];
+    const user = people.map((name, index) => `${name} joined the Berlin office in ${2010 + index}.`).join(' ') + ' We must never deploy on Fridays.';
+    const memory = await createLocalMemoryManager({ maxFactsPerTurn: 3 }).processTurn(options(user, 'OK.'));
+    const lines = [...memory.diff.add, ...memory.diff.update];
+    expect(lines).toHaveLength(3);
+    expect(lines.some((entry) => entry.kind === 'exception')).toBe(true);
+  });
+});

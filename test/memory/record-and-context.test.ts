@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { isStrataError } from '../../src/core/errors.js';
+import type { MemoryManager } from '../../src/managers/memory-manager.js';
+import { PLANNING_TURNS, testMemory } from '../support/memory-fixtures.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+function setup(options: Parameters<typeof testMemory>[0] = {}) {
+  const fixture = testMemory(options);
+  cleanups.push(fixture.cleanup);
+  return fixture;
+}
+
+describe('record() and context()', () => {
+  it('stores each turn, derives its memory and assembles a package within the budget', async () => {
+    const { memory } = setup();
+    const session = await memory.sessions.create({ title: 'Migration' });
+    for (const turn of PLANNING_TURNS) {
+      const result = await session.record(turn);
+      expect(result.status).toBe('summarised');
+      expect(result.messageIds).toHaveLength(2);
+    }
+    const info = await session.info();
+    expect(info).toMatchObject({ title: 'Migration', turnCount: 5, messageCount: 10 });
+    const facts = await session.facts();
+    const budgetFacts = facts.filter((fact) => /45,000|40,000/u.test(fact.text));
+    expect(budgetFacts.map((fact) => fact.text).join(' ')).toContain('45,000');
+    expect(budgetFacts.map((fact) => fact.text).join(' ')).not.toContain('40,000');
+    expect(facts.some((fact) => fact.pinned && /card numbers/iu.test(fact.text))).toBe(true);
+
+    const messageIds = new Set((await session.messages()).map((message) => message.id));
+    for (const budget of [60, 200, 2000]) {
+      const pkg = await session.context({ budget, query: 'card numbers budget' });
+      expect(pkg.tokens).toBeLessThanOrEqual(budget);
+      expect(pkg.tokens).toBe(memory.tokenizer.countMessages(pkg.render()));
+      for (const section of pkg.sections) {
+        for (const item of section.items) for (const id of item.sourceMessageIds) expect(messageIds.has(id)).toBe(true);
+      }
+    }
+    const roomy = await session.context({ budget: 2000 });
+    const rendered = roomy.render();
+    expect(rendered[0]?.role).toBe('system');
+    expect(rendered.at(-1)).toEqual({ role: 'assistant', content: PLANNING_TURNS[4]?.assistant });
+    expect(roomy.omitted).toEqual([]);
+  });
+
+  it('degrades older turns to lower tiers before dropping them, and says what it left out', async () => {
+    const { memory } = setup({ rawWindowTurns: 2 });
+    const session = await memory.sessions.create({ title: 'Long' });
+    for (let turn = 1; turn <= 30; turn += 1) {
+      await session.record({
+        user: `Step ${turn}: please review the deployment checklist item number ${turn} for the staging cluster and tell me what is missing from it.`,
+        assistant: `For item ${turn}, the checklist lacks a rollback note and an owner. Add both, then mark the item as reviewed in the tracker before Friday.`,
+      });
+    }
+    const pkg = await session.context({ budget: 700 });
+    expect(pkg.tokens).toBeLessThanOrEqual(700);
+    const history = pkg.sections.find((section) => section.name === 'history');
+    expect(history?.items.length).toBeGreaterThan(0);
+    const window = pkg.sections.find((section) => section.name === 'window');
+    expect(window?.items.map((item) => item.turn)).toEqual([29, 29, 30, 30]);
+    const omittedIds = pkg.omitted.flatMap((omission) => omission.sourceMessageIds);
+    const includedIds = pkg.sections.flatMap((section) => section.items.flatMap((item) => item.sourceMessageIds));
+    const all = (await session.messages()).map((message) => message.id);
+    expect(new Set([...omittedIds, ...includedIds])).toEqual(new Set(all));
+    expect(pkg.omitted.every((omission) => omission.reason.startsWith('budget'))).toBe(true);
+  });
+
+  it('rebuilds the base-truth document as it stood at a past turn', async () => {
+    const { memory } = setup();
+    const session = await memory.sessions.create({ title: 'Timeline' });
+    for (const turn of PLANNING_TURNS) await session.record(turn);
+    const before = (await session.facts({ atTurn: 4 })).map((fact) => fact.text).join('\n');
+    const after = (await session.facts()).map((fact) => fact.text).join('\n');
+    expect(before).toContain('40,000');
+    expect(after).toContain('45,000');
+    expect(await session.facts({ atTurn: 0 })).toEqual([]);
+    await expect(session.facts({ atTurn: -1 })).rejects.toThrow(/atTurn/u);
+  });
+
+  it('keeps the raw turn and flags it when the memory manager fails', async () => {
+    const failing: MemoryManager = {
+      name: 'broken',
+      processTurn: async () => {
+        throw new Error('model unavailable');
+      },
+    };
+    const { memory } = setup({ manager: failing });
+    const session = await memory.sessions.create({ title: 'Fallback' });
+    const result = await session.record({ user: 'Remember: the budget is $40,000.', assistant: 'Got it.' });
+    expect(result.status).toBe('fallback-raw');
+    expect(result.problem).toContain('model unavailable');
+    expect(result.summary.userSummary).toBe('Remember: the budget is $40,000.');
+    expect(await session.facts()).toEqual([]);
+    expect((await session.messages()).map((message) => message.content)).toEqual(['Remember: the budget is $40,000.', 'Got it.']);
+    const pkg = await session.context({ budget: 500 });
+    expect(pkg.render().map((message) => message.content)).toContain('Got it.');
+  });
+
+  it('never applies an invalid manager result', async () => {
+    const garbage = { name: 'garbage', processTurn: async () => ({ messages: 'nope' }) } as unknown as MemoryManager;
+    const { memory } = setup({ manager: garbage });
+    const session = await memory.sessions.create({ title: 'Garbage' });
+    const result = await session.record({ user: 'The budget is $40,000.', assistant: 'Noted.' });
+    expect(result.status).toBe('fallback-raw');
+    expect(result.problem).toMatch(/invalid result/u);
+    expect(await session.facts()).toEqual([]);
+  });
+
+  it('serialises concurrent turns of one session in order', async () => {
+    const { memory } = setup();
+    const session = await memory.sessions.create({ title: 'Concurrent' });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => session.record({ user: `Question ${index}`, assistant: `Answer ${index}` })),
+    );
+    expect(results.map((result) => result.turn)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const messages = await session.messages();
+    expect(messages.map((message) => message.content).slice(0, 4)).toEqual(['Question 0', 'Answer 0', 'Question 1', 'Answer 1']);
+  });
+
+  it('lists recent sessions, renames and deletes with everything derived', async () => {
+    const { memory } = setup();
+    const first = await memory.sessions.create({ title: 'First' });
+    const second = await memory.sessions.create({ title: 'Second' });
+    for (const turn of PLANNING_TURNS) await first.record(turn);
+    expect((await memory.sessions.list()).map((session) => session.title)).toEqual(['First', 'Second']);
+    await second.rename('Second, renamed');
+    expect((await memory.sessions.list()).map((session) => session.title)).toEqual(['Second, renamed', 'First']);
+    await first.delete();
+    expect((await memory.sessions.list()).map((session) => session.id)).toEqual([second.id]);
+    const error = await first.facts().catch((caught: unknown) => caught);
+    expect(isStrataError(error, 'SESSION_NOT_FOUND')).toBe(true);
+    await expect(memory.sessions.open(first.id)).rejects.toThrow(/No session/u);
+  });
+});

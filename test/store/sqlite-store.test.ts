@@ -1,0 +1,290 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StrataError, isStrataError } from '../../src/core/errors.js';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+import { FactScript, at, describeStoreContract, makeExchange, makeSession, makeVersion, seedSession } from '../contract/store-contract.js';
+
+const MIGRATED_AT = '2025-03-01T08:00:00.000Z';
+
+function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'strata-'));
+}
+
+describeStoreContract('sqlite (file)', async () => {
+  const dir = tempDir();
+  const store = createSqliteStore({ path: path.join(dir, 'strata.db'), busyTimeoutMs: 2000, now: () => MIGRATED_AT });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describeStoreContract('sqlite (:memory:)', async () => {
+  const store = createSqliteStore({ path: ':memory:', durability: 'normal' });
+  return { store, cleanup: () => store.close() };
+});
+
+/** Capture the rejection (or synchronous throw) of `action`. */
+async function failureOf(action: () => unknown): Promise<unknown> {
+  try {
+    await action();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('SQLite store', () => {
+  const dirs: string[] = [];
+  const stores: Store[] = [];
+
+  const newPath = (): string => {
+    const dir = tempDir();
+    dirs.push(dir);
+    return path.join(dir, 'strata.db');
+  };
+  const open = (file: string, now = MIGRATED_AT): Store => {
+    const store = createSqliteStore({ path: file, now: () => now });
+    stores.push(store);
+    return store;
+  };
+
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps data across close and reopen', async () => {
+    const file = newPath();
+    const first = open(file);
+    const tenant = first.tenant('acme');
+    const messages = await seedSession(tenant, 's1', [
+      ['We are painting the kitchen sage green.', 'Sage green pairs well with oak cabinets.'],
+      ['The budget is 400 euros.', 'Noted: 400 euros for paint and supplies.'],
+    ]);
+    await tenant.turns.upsert({
+      summary: {
+        sessionId: 's1',
+        turn: 1,
+        messageIds: [messages[0]!.id, messages[1]!.id],
+        userSummary: 'Painting the kitchen sage green.',
+        assistantSummary: 'Sage pairs with oak.',
+        depth: 'short',
+        status: 'summarised',
+        windowExtension: 0,
+        tokens: 20,
+        createdAt: at(11),
+      },
+    });
+    const script = new FactScript('s1').add(2, 'fact-001', 'budget', 'budget: 400 euros', 'constraint', [messages[2]!.id]);
+    await tenant.facts.apply(script.flush());
+    const version = await tenant.artifacts.addVersion({
+      sessionId: 's1',
+      artifactId: 'art-1',
+      name: 'shopping.md',
+      kind: 'draft',
+      language: 'markdown',
+      version: makeVersion(2, messages[3]!.id, '- sage green paint\n- rollers'),
+    });
+    const before = {
+      session: await tenant.sessions.get({ sessionId: 's1' }),
+      turns: await tenant.turns.list({ sessionId: 's1' }),
+      events: await tenant.facts.listEvents({ sessionId: 's1' }),
+    };
+    await first.close();
+
+    const second = open(file);
+    const reopened = second.tenant('acme');
+    expect(await reopened.sessions.get({ sessionId: 's1' })).toEqual(before.session);
+    expect(await reopened.messages.list({ sessionId: 's1' })).toEqual(messages);
+    expect(await reopened.turns.list({ sessionId: 's1' })).toEqual(before.turns);
+    expect(await reopened.facts.list({ sessionId: 's1' })).toEqual(script.current());
+    expect(await reopened.facts.listEvents({ sessionId: 's1' })).toEqual(before.events);
+    expect((await reopened.artifacts.list({ sessionId: 's1' }))[0]?.versions).toEqual([version]);
+    const hits = await reopened.search.messages({ sessionId: 's1', query: 'painted kitchen', limit: 5 });
+    expect(hits.map((hit) => hit.messageId)).toContain(messages[0]!.id);
+  });
+
+  it('records migrations in schema_migrations and does not re-run them on reopen', async () => {
+    const file = newPath();
+    await open(file, MIGRATED_AT).close();
+    await open(file, '2030-01-01T00:00:00.000Z').close();
+
+    const raw = new Database(file, { readonly: true });
+    try {
+      const rows = raw.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all();
+      expect(rows).toEqual(MIGRATIONS.map((migration) => ({ version: migration.version, name: migration.name, applied_at: MIGRATED_AT })));
+      expect(rows.length).toBeGreaterThan(0);
+      const tables = raw
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all()
+        .map((row) => (row as { name: string }).name);
+      expect(tables).toEqual(expect.arrayContaining(['tenants', 'sessions', 'messages', 'turns', 'facts', 'fact_events', 'artifacts', 'artifact_versions', 'messages_fts']));
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('refuses a database whose schema is newer than this build, saying to upgrade', async () => {
+    const file = newPath();
+    await open(file).close();
+    const raw = new Database(file);
+    const newest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+    raw.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(newest + 1, 'from the future', MIGRATED_AT);
+    raw.close();
+
+    const error = await failureOf(() => open(file));
+    expect(isStrataError(error, 'STORE_FAILURE')).toBe(true);
+    expect((error as StrataError).message).toMatch(/upgrade/iu);
+    expect((error as StrataError).message).toContain(String(newest + 1));
+  });
+
+  it('reports a file that is not a database as STORE_FAILURE naming the path', async () => {
+    const file = newPath();
+    fs.writeFileSync(file, Buffer.from('this is definitely not an SQLite database, just garbage bytes\n'.repeat(128), 'utf8'));
+
+    const error = await failureOf(() => open(file));
+    expect(error).toBeInstanceOf(StrataError);
+    expect(isStrataError(error, 'STORE_FAILURE')).toBe(true);
+    expect((error as StrataError).message).toContain(file);
+  });
+
+  it.runIf(process.platform === 'linux')('does not keep the file open after a failed open', async () => {
+    const file = newPath();
+    fs.writeFileSync(file, Buffer.alloc(8192, 0x5a));
+    const openHandles = (): number =>
+      fs.readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return fs.readlinkSync(path.join('/proc/self/fd', fd)) === file;
+        } catch {
+          return false;
+        }
+      }).length;
+
+    const baseline = openHandles();
+    for (let attempt = 0; attempt < 3; attempt += 1) await failureOf(() => open(file));
+    expect(openHandles()).toBe(baseline);
+  });
+
+  it('uses WAL journaling and enforces foreign keys', async () => {
+    const file = newPath();
+    const store = open(file);
+    const tenant = store.tenant('acme');
+    await tenant.sessions.create({ session: makeSession('s1') });
+
+    // journal_mode=WAL is persistent: any connection to the file sees it.
+    const raw = new Database(file, { readonly: true });
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      raw.close();
+    }
+    expect(fs.existsSync(`${file}-wal`)).toBe(true);
+
+    // foreign_keys is per connection, so check it through the store: a message for a session
+    // that does not exist is refused, and deleting a session cascades.
+    const orphan = await failureOf(() =>
+      tenant.messages.append({ sessionId: 'no-such-session', messages: makeExchange('no-such-session', 1, 'hello', 'hi'), updatedAt: at(1) }),
+    );
+    expect(isStrataError(orphan, 'STORE_FAILURE')).toBe(true);
+    expect((orphan as StrataError).details['code']).toBe('SQLITE_CONSTRAINT_FOREIGNKEY');
+    expect(await tenant.messages.list({ sessionId: 'no-such-session' })).toEqual([]);
+  });
+
+  it('reports a lock held by another process as STORE_FAILURE (SQLITE_BUSY) after the busy timeout', async () => {
+    const file = newPath();
+    const store = createSqliteStore({ path: file, busyTimeoutMs: 50, now: () => MIGRATED_AT });
+    stores.push(store);
+    const tenant = store.tenant('acme');
+    await tenant.sessions.create({ session: makeSession('s1') });
+
+    const other = new Database(file);
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      const error = await failureOf(() => tenant.sessions.update({ sessionId: 's1', title: 'blocked', updatedAt: at(1) }));
+      expect(isStrataError(error, 'STORE_FAILURE')).toBe(true);
+      expect((error as StrataError).details['code']).toBe('SQLITE_BUSY');
+      expect((error as StrataError).message).toMatch(/busyTimeoutMs/u);
+      other.exec('ROLLBACK');
+    } finally {
+      other.close();
+    }
+    expect(await tenant.sessions.update({ sessionId: 's1', title: 'free', updatedAt: at(2) })).toBe(true);
+  });
+
+  it('rejects calls after close() with a StrataError', async () => {
+    const file = newPath();
+    const store = open(file);
+    const tenant = store.tenant('acme');
+    await tenant.sessions.create({ session: makeSession('s1') });
+    await store.close();
+    await store.close(); // closing twice is harmless
+
+    for (const call of [
+      () => tenant.sessions.get({ sessionId: 's1' }),
+      () => tenant.sessions.list({ limit: 10 }),
+      () => tenant.messages.append({ sessionId: 's1', messages: makeExchange('s1', 1, 'a', 'b'), updatedAt: at(1) }),
+      () => tenant.search.messages({ sessionId: 's1', query: 'hello', limit: 5 }),
+      () => tenant.transaction(async (repositories) => repositories.sessions.get({ sessionId: 's1' })),
+    ]) {
+      const error = await failureOf(call);
+      expect(isStrataError(error, 'STORE_FAILURE')).toBe(true);
+    }
+
+    // A tenant first asked for after close fails the same way, not with a driver error.
+    const late = await failureOf(() => store.tenant('latecomer').sessions.get({ sessionId: 's1' }));
+    expect(isStrataError(late, 'STORE_FAILURE')).toBe(true);
+  });
+
+  it('close() waits for an open transaction to finish', async () => {
+    const file = newPath();
+    const store = open(file);
+    const tenant = store.tenant('acme');
+    await tenant.sessions.create({ session: makeSession('s1') });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((done) => {
+      release = done;
+    });
+    const transaction = tenant.transaction(async (repositories) => {
+      await gate;
+      return repositories.sessions.update({ sessionId: 's1', title: 'last word', updatedAt: at(3) });
+    });
+    const closing = store.close();
+    release();
+    expect(await transaction).toBe(true);
+    await closing;
+
+    const reopened = open(file);
+    expect((await reopened.tenant('acme').sessions.get({ sessionId: 's1' }))?.title).toBe('last word');
+  });
+
+  it("rejects a tenant id of '' (or only spaces)", () => {
+    const store = open(newPath());
+    for (const id of ['', '   ']) {
+      let caught: unknown;
+      try {
+        store.tenant(id);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(StrataError);
+      expect(isStrataError(caught, 'INVALID_INPUT')).toBe(true);
+    }
+  });
+
+  it('works with :memory:', async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    stores.push(store);
+    const tenant = store.tenant('acme');
+    await seedSession(tenant, 's1', [['hello there', 'general kenobi']]);
+    expect((await tenant.sessions.get({ sessionId: 's1' }))?.messageCount).toBe(2);
+  });
+});
