@@ -26,7 +26,6 @@ const USAGE_CODES: ReadonlySet<StrataErrorCode> = new Set<StrataErrorCode>([
   'INVALID_INPUT',
   'IMPORT_INVALID',
   'INVALID_CONFIG',
-  'BUDGET_TOO_SMALL',
   'SESSION_EXISTS',
 ]);
 

@@ -18,6 +18,11 @@ export interface AssemblerSettings {
   recallLimit?: number;
   /** Share of the history budget spent first on covering as many turns as possible, cheapest form (default 0.5). */
   coverageShare?: number;
+  /**
+   * Share of the budget the newest turn may take ahead of the base-truth document (default 0.15), so a
+   * small budget full of facts still shows the latest exchange.
+   */
+  windowFloorShare?: number;
 }
 
 export interface AssembleContextOptions {
@@ -122,6 +127,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const recallShare = Math.min(1, Math.max(0, options.settings?.recallShare ?? 0.4));
   const recallLimit = Math.max(0, Math.floor(options.settings?.recallLimit ?? 40));
   const coverageShare = Math.min(1, Math.max(0, options.settings?.coverageShare ?? 0.5));
+  const windowFloorShare = Math.min(1, Math.max(0, options.settings?.windowFloorShare ?? 0.15));
 
   const shortCounts = new Map<string, number>();
   const countShort = (text: string): number => {
@@ -164,16 +170,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     }
   }
 
-  // Layer 2: the base-truth document, most important kinds and freshest facts first.
-  const ranked = facts
-    .filter((fact) => !fact.pinned)
-    .sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || b.updatedTurn - a.updatedTurn || compareText(a.id, b.id));
-  for (const fact of ranked) {
-    const item = factItem(fact, tokenizer);
-    if (!assembly.tryAdd('facts', [item], item.cost)) assembly.omit(fact.sourceMessageIds, `budget: fact "${fact.key}" did not fit`);
-  }
-
-  // Layer 3: the raw window, newest turn first; a turn that does not fit verbatim degrades.
+  // The raw window: newest turn first; a turn that does not fit verbatim degrades.
   const lastTurn = last.turn;
   const tail = lastTurn === 0 ? [] : await repositories.turns.listBefore({ sessionId, beforeTurn: lastTurn + 1, limit: rawWindowTurns + 2 });
   let windowStart = Math.max(1, lastTurn - rawWindowTurns + 1);
@@ -190,15 +187,33 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
             tail,
           ).values(),
         ].sort((a, b) => b.turn - a.turn);
-  for (const material of windowMaterials) {
+  const placeWindowTurn = (material: TurnMaterial, limit: number): boolean => {
     const verbatim = material.messages.map((message) => windowItem(message, countShort));
     const verbatimCost = verbatim.reduce((sum, item) => sum + assembly.windowCost(item), 0);
-    if (assembly.tryAdd('window', verbatim, verbatimCost)) continue;
+    if (assembly.costOf('window', verbatimCost) <= limit && assembly.tryAdd('window', verbatim, verbatimCost)) return true;
     const degraded = turnOptions(material, countShort, { excluded: new Set(), topTier: 2 });
-    if (!degraded.some((option) => assembly.tryAdd('history', option.items, option.cost))) {
+    return degraded.some((option) => assembly.costOf('history', option.cost) <= limit && assembly.tryAdd('history', option.items, option.cost));
+  };
+  // The newest turn first, within its floor share, so facts cannot crowd out the latest exchange.
+  const newest = windowMaterials[0];
+  const newestPlaced = newest !== undefined && placeWindowTurn(newest, Math.floor(budget * windowFloorShare));
+
+  // Layer 2: the base-truth document, most important kinds and freshest facts first.
+  const ranked = facts
+    .filter((fact) => !fact.pinned)
+    .sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || b.updatedTurn - a.updatedTurn || compareText(a.id, b.id));
+  for (const fact of ranked) {
+    const item = factItem(fact, tokenizer);
+    if (!assembly.tryAdd('facts', [item], item.cost)) assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
+  }
+
+  // Layer 3: the rest of the raw window.
+  windowMaterials.forEach((material, index) => {
+    if (index === 0 && newestPlaced) return;
+    if (!placeWindowTurn(material, Number.MAX_SAFE_INTEGER)) {
       assembly.omit(material.messages.map((message) => message.id), 'budget: raw window turn did not fit');
     }
-  }
+  });
 
   // Layer 5 (reserved share): archive hits for the query, best first.
   const recalledIds = new Set<string>();
@@ -286,7 +301,8 @@ function sortSections(assembly: Assembly): ContextSection[] {
   const byTurn = (a: ContextItem, b: ContextItem): number => (a.turn ?? 0) - (b.turn ?? 0);
   return order.map((name) => {
     const items = [...assembly.items(name)];
-    if (name === 'history' || name === 'recalled') items.sort(byTurn);
+    // Facts were chosen freshest first; they read better in the order they were established.
+    if (name === 'history' || name === 'recalled' || name === 'facts') items.sort(byTurn);
     if (name === 'window') items.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
     return { name, tokens: items.reduce((sum, item) => sum + item.tokens, 0), items };
   });

@@ -5,7 +5,6 @@ import { loneSurrogateIndex } from '../core/text.js';
 import type { Artifact, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
 import { assembleContext, type AssemblerSettings } from '../context/assembler.js';
 import type { ContextPackage } from '../context/context-package.js';
-import { createLocalMemoryManager } from '../managers/local/index.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
 import type { Tokenizer, TokenizerName } from '../providers/tokenizer/tokenizer.js';
@@ -141,6 +140,21 @@ export interface Memory {
 
 const IMPORT_CHUNK_TURNS = 200;
 
+/**
+ * The default local manager, loaded on the first turn: its NLP libraries take most of a second to load,
+ * which commands that only read memory should not pay.
+ */
+function lazyLocalManager(): MemoryManager {
+  let loaded: Promise<MemoryManager> | undefined;
+  return {
+    name: 'local',
+    processTurn: async (turn) => {
+      loaded ??= import('../managers/local/index.js').then((module) => module.createLocalMemoryManager());
+      return (await loaded).processTurn(turn);
+    },
+  };
+}
+
 function checkTitle(title: unknown): string {
   if (typeof title !== 'string' || title.trim() === '' || title.length > 300 || loneSurrogateIndex(title) >= 0) {
     throw new StrataError('INVALID_INPUT', 'A session title must be non-empty text of at most 300 characters.');
@@ -177,7 +191,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const clock = options.clock ?? (() => new Date());
   const now = (): string => clock().toISOString();
   const newId = options.newId ?? randomUUID;
-  const context: WriteContext = { tokenizer, manager: options.manager ?? createLocalMemoryManager(), now, newId };
+  const context: WriteContext = { tokenizer, manager: options.manager ?? lazyLocalManager(), now, newId };
   const mutex = new KeyedMutex();
   const assemblerSettings: AssemblerSettings = { ...options.assembler, rawWindowTurns: settings.rawWindowTurns };
 
@@ -361,9 +375,11 @@ export function createMemory(options: MemoryOptions = {}): Memory {
           for (let start = 0; start < total; start += IMPORT_CHUNK_TURNS) {
             const raw = await writeRawTurns(tx, session, plan.turns.slice(start, start + IMPORT_CHUNK_TURNS), context);
             const derived: DerivedTurn[] = [];
-            for (const turn of raw) derived.push(await deriveTurn(turn, state, context));
+            for (const turn of raw) {
+              derived.push(await deriveTurn(turn, state, context));
+              importOptions.onProgress?.({ done: start + derived.length, total });
+            }
             await writeDerivedTurns(tx, derived);
-            importOptions.onProgress?.({ done: Math.min(total, start + raw.length), total });
           }
         }),
       );

@@ -3,7 +3,8 @@
  * Every sentence gets cheap lexicon tagging (compromise's word list plus closed-class lists). The costly
  * NLP runs only where it pays and only up to `maxAnalysedWords` words per message, sentences with cue
  * words first: compromise tagging on sentences with a rule, goal, preference or correction cue that hold
- * words the lexicon does not know; the date parser around date words and date-shaped digits.
+ * words the lexicon does not know (at most `maxTaggedSentences` per turn); the date parser around date words and
+ * date-shaped digits ("today", "yesterday", "tomorrow" alone are resolved without it).
  */
 import type { TurnMessageInput } from '../memory-manager.js';
 import { findCodeBlocks, proseOf } from './code-blocks.js';
@@ -47,9 +48,17 @@ export interface AnalysedMessage {
 
 export interface AnalysisOptions {
   maxAnalysedWords: number;
+  /**
+   * Sentences compromise may still tag in this turn; shared by the turn's messages and decreased
+   * as they are tagged (the most telling sentences of each message first).
+   */
+  taggingBudget: { sentences: number };
   tagger: TaggerMode;
   reference: DateReference;
 }
+
+/** Longest sentence worth compromise's time (longer ones are lists or run-ons: lexicon tagging suffices). */
+const MAX_TAGGED_SENTENCE_WORDS = 40;
 
 interface Draft {
   index: number;
@@ -62,6 +71,15 @@ interface Draft {
   dated: boolean;
   /** Would gain from compromise tagging: a statement candidate with words the lexicon does not know. */
   needsTagging: boolean;
+}
+
+const CUE_RANK: Readonly<Record<Cue['kind'], number>> = { exception: 6, constraint: 5, correction: 4, removal: 4, goal: 3, preference: 2 };
+
+/** How much a sentence's cues make it worth analysing: rules before corrections, goals, preferences. */
+function cueRank(cues: readonly Cue[]): number {
+  let rank = 0;
+  for (const cue of cues) if (!cue.weak) rank = Math.max(rank, cue.keyword ? 1 : CUE_RANK[cue.kind]);
+  return rank;
 }
 
 function hasNameShape(tokens: readonly TaggedToken[]): boolean {
@@ -94,30 +112,37 @@ export function analyseMessage(message: TurnMessageInput, options: AnalysisOptio
   const drafts: Draft[] = splitSentences(prose).map((text, index) => {
     const tokens = tagWithLexicon(tokenize(text));
     const cues = mayHaveCue(tokens) ? findCues(tokens) : [];
-    const strongCue = cues.some((cue) => !cue.weak);
     const named = hasNameShape(tokens);
     const digits = tokens.some((token) => token.hasDigit);
     const dated = mayHaveDate(tokens);
     const candidate = named || digits || dated || cues.length > 0;
     // compromise tags the sentences whose key matters most: rules, goals, preferences and corrections
     // with words the lexicon does not know.
-    const needsTagging = strongCue && !isQuestion(text, tokens) && tokens.some(isUnknownWord);
+    const ruleCue = cues.some((cue) => !cue.weak && !cue.keyword);
+    const needsTagging = ruleCue && tokens.length <= MAX_TAGGED_SENTENCE_WORDS && !isQuestion(text, tokens) && tokens.some(isUnknownWord);
     return { index, text, tokens, cues, candidate, dated, needsTagging };
   });
 
   // The NLP budget goes to sentences with cues first, then the others, in order.
   const analysed = new Set<number>();
+  const tagging = new Set<number>();
   let budget = options.maxAnalysedWords;
-  const ranked = drafts.filter((draft) => draft.needsTagging || draft.dated).sort((a, b) => Number(b.cues.length > 0) - Number(a.cues.length > 0) || a.index - b.index);
+  const ranked = drafts
+    .filter((draft) => draft.needsTagging || draft.dated)
+    .sort((a, b) => cueRank(b.cues) - cueRank(a.cues) || a.index - b.index);
   for (const draft of ranked) {
     if (draft.tokens.length > budget) continue;
     budget -= draft.tokens.length;
     analysed.add(draft.index);
+    if (draft.needsTagging && options.taggingBudget.sentences > 0) {
+      options.taggingBudget.sentences -= 1;
+      tagging.add(draft.index);
+    }
   }
 
   const sentences = drafts.map((draft): AnalysedSentence => {
     const withinBudget = analysed.has(draft.index);
-    const tagged = withinBudget && draft.needsTagging;
+    const tagged = tagging.has(draft.index);
     const tokens = tagged ? tagWithCompromise(draft.text, draft.tokens, options.tagger) : draft.tokens;
     // Tagging may change parts of speech, never the words: cues found on the lexicon tags stay valid.
     const specifics = draft.candidate ? findSpecifics(draft.text, tokens, { dates: withinBudget && draft.dated, reference: options.reference }) : [];

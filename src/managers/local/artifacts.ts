@@ -39,7 +39,7 @@ function fileNameIn(text: string): string | null {
 }
 
 /** The first declared identifier of the code (function, class, table, component …). */
-export function declaredName(code: string): string | null {
+function declaredName(code: string): string | null {
   let best: { index: number; name: string } | null = null;
   for (const pattern of DECLARATIONS) {
     const match = pattern.exec(code);

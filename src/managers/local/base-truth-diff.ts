@@ -24,6 +24,9 @@ export interface DiffInput {
   settings: ResolvedSettings;
 }
 
+/** Longest fact line proposed (the engine rejects lines over 500 characters by default). */
+const MAX_LINE_CHARACTERS = 400;
+
 interface PendingLine {
   /** Normalised key. */
   key: string;
@@ -79,7 +82,7 @@ function isStrong(statement: Statement): boolean {
 }
 
 /** The statements of the turn, in order, that may change the document. */
-export function turnStatements(input: DiffInput): Statement[] {
+function turnStatements(input: DiffInput): Statement[] {
   const statements: Statement[] = [];
   input.messages.forEach((message, index) => {
     if (message.smallTalk || !allowsFacts(message, input.settings.assistantFacts)) return;
@@ -87,7 +90,11 @@ export function turnStatements(input: DiffInput): Statement[] {
       if (input.full || isStrong(statement)) statements.push(statement);
     }
   });
-  return statements;
+  // A huge turn keeps its strongest statements (in their order), so the diff work stays bounded.
+  const limit = Math.max(input.settings.maxFactsPerTurn * 10, 50);
+  if (statements.length <= limit) return statements;
+  const kept = new Set([...statements].sort((a, b) => b.weight - a.weight).slice(0, limit));
+  return statements.filter((statement) => kept.has(statement));
 }
 
 /** Build the diff of a turn from its analysed messages and the document before the turn. */
@@ -193,7 +200,7 @@ export function buildDiff(input: DiffInput): FactDiff {
   }
 
   const lines = [...pending.values()]
-    .filter((line) => grounding.grounded(line.text, line.targetText))
+    .filter((line) => line.text.length <= MAX_LINE_CHARACTERS && grounding.grounded(line.text, line.targetText))
     .filter((line) => line.targetId === null || normalizeText(line.text) !== normalizeText(document.get(line.targetId)?.text ?? ''))
     .sort((a, b) => b.weight - a.weight || a.order - b.order)
     .slice(0, input.settings.maxFactsPerTurn)

@@ -121,7 +121,7 @@ export function findTarget(statement: Statement, facts: readonly KnownFact[]): K
 }
 
 /** Specifics of the statement that the target fact does not already hold: the new values. */
-export function newSpecifics(statement: Statement, target: KnownFact): Specific[] {
+function newSpecifics(statement: Statement, target: KnownFact): Specific[] {
   const old = ` ${normalizeText(target.text)} `;
   return statement.specifics.filter((item) => !old.includes(` ${normalizeText(item.text)} `));
 }
@@ -130,7 +130,7 @@ const CHANGE_PREFIX =
   /^(?:(?:it's|its|it is|that's|that is|is|are|was|were|will be|would be|has been|have been|has|have|now|currently|actually|instead|officially|then|so|and|but|just|to)\s+)*(?:(?:changed|change|changing|moved|move|moving|switched|switch|switching|increased|decreased|raised|lowered|cut|bumped|pushed back|pushed|postponed|updated|reduced|extended|dropped|went up|gone up|going|set|make that|make it|meant|mean)\s+(?:to|up to|down to|back to|until|till|from\s+\S+\s+to|it to|that to)?\s*)?/iu;
 
 /** The new value of a corrected fact: the clause holding the new specific, without "changed to", "it's" …. */
-export function correctedValue(statement: Statement, target: KnownFact): string {
+function correctedValue(statement: Statement, target: KnownFact): string {
   const fresh = newSpecifics(statement, target)[0];
   let value = statement.value;
   if (fresh !== undefined) {

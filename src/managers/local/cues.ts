@@ -3,7 +3,7 @@
  * a correction or the removal of something said before. Matching is lexical (a map lookup per token),
  * with small context checks for ambiguous words ("never", "like", "drop" …).
  */
-import { FIRST_PERSON, MODALS, NEGATIONS } from './function-words.js';
+import { MODALS, NEGATIONS, SMALL_TALK_WORDS } from './function-words.js';
 import type { Token } from './tokens.js';
 
 export type CueKind = 'exception' | 'constraint' | 'goal' | 'preference' | 'correction' | 'removal';
@@ -64,7 +64,9 @@ const LIKE_SUBJECTS = new Set([
 const acceptLike: Accept = (tokens, start) => {
   const previous = tokens[start - 1];
   if (previous === undefined) return false;
-  return LIKE_SUBJECTS.has(previous.lower) || (previous.capitalised && previous.lower !== 'i');
+  // "Wow, love that painting!" is a reaction, not a lasting preference.
+  if (/[,!]/u.test(previous.trailing)) return false;
+  return LIKE_SUBJECTS.has(previous.lower) || (previous.capitalised && previous.lower !== 'i' && !SMALL_TALK_WORDS.has(previous.lower));
 };
 
 const acceptRather: Accept = (tokens, start) => ["i'd", "we'd", 'would', "you'd", "they'd"].includes(lowerAt(tokens, start - 1));
@@ -86,8 +88,16 @@ const acceptForget: Accept = (tokens, start, end) => {
   return lowerAt(tokens, end) !== 'to';
 };
 
-/** "must have been" is a guess about the past, not a rule. */
-const acceptMust: Accept = (tokens, _start, end) => !['have', "'ve", 'be', 'not', 'never'].includes(lowerAt(tokens, end));
+/** "must have been" and "it must be nice" are guesses, not rules; "the API must be fast" is a rule. */
+const acceptMust: Accept = (tokens, start, end) => {
+  const next = lowerAt(tokens, end);
+  if (['have', "'ve", 'not', 'never'].includes(next)) return false;
+  return next !== 'be' || !['it', 'that', 'this', 'there', 'you', 'he', 'she', 'they', 'which'].includes(lowerAt(tokens, start - 1));
+};
+
+const HAVE_TO_IDIOMS = new Set(['say', 'admit', 'agree', 'laugh', 'tell', 'thank', 'ask', 'wonder', 'hand', 'love', 'give']);
+/** "I have to say …" is a figure of speech. */
+const acceptHaveTo: Accept = (tokens, _start, end) => !HAVE_TO_IDIOMS.has(lowerAt(tokens, end));
 
 const CANNOT_IDIOMS = new Set([
   'believe', 'wait', 'remember', 'imagine', 'help', 'tell', 'say', 'decide', 'find', 'sleep', 'stop', 'thank', 'get',
@@ -159,8 +169,9 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'constraint',
     phrases:
-      "have to|has to|need to|needs to|required|require|requires|mandatory|at most|at least|no more than|no less than|not more than|not exceed|must be|should not|shouldn't|should always|make sure|ensure|no later than|limited to|capped at|up to a maximum|only allowed|is required|are required",
+      'required|require|requires|mandatory|at most|at least|no more than|no less than|not more than|not exceed|should not|shouldn\'t|should always|make sure|ensure|no later than|limited to|capped at|up to a maximum|only allowed|is required|are required',
   },
+  { kind: 'constraint', phrases: 'have to|has to|need to|needs to', accept: acceptHaveTo },
   { kind: 'constraint', phrases: 'always', accept: acceptAlways },
   {
     kind: 'constraint',
@@ -175,7 +186,7 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'goal',
     phrases:
-      "want to|wants to|wanna|would like to|i'd like to|we'd like to|goal|goals|aim to|aiming to|aim is|aiming for|plan to|plans to|planning to|planning on|trying to|hope to|hoping to|hopes to|intend to|intends to|looking to|objective|dream of|dream is|working towards|working toward|wish to|aspire to|target is|our target|my target|mission is",
+      "want to|wants to|wanna|would like to|i'd like to|we'd like to|would love to|i'd love to|we'd love to|goal|goals|aim to|aiming to|aim is|aiming for|plan to|plans to|planning to|planning on|trying to|hope to|hoping to|hopes to|intend to|intends to|looking to|objective|dream of|dream is|working towards|working toward|wish to|aspire to|target is|our target|my target|mission is",
   },
   // Preferences.
   { kind: 'preference', phrases: 'like|likes|love|loves|adore|adores', accept: acceptLike },
@@ -280,11 +291,6 @@ export function findCues(tokens: readonly Token[]): Cue[] {
           !(cue.kind === 'correction' || other.kind === 'correction'),
       ),
   );
-}
-
-/** Whether the subject of the cue is the speaker ("I", "we", "my", "let's"). */
-export function isFirstPersonToken(token: Token | undefined): boolean {
-  return token !== undefined && FIRST_PERSON.has(token.lower);
 }
 
 const KIND_RANK: Readonly<Record<CueKind, number>> = {

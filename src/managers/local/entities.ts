@@ -194,9 +194,44 @@ function dateWindows(tokens: readonly Token[]): [number, number][] {
 
 const LEADING_PREPOSITION = /^(?:on|at|in|by|from|since|until|till|for)\s+/iu;
 
+/** Days from the message time of the one-word dates that need no parser. */
+const SIMPLE_DAYS: ReadonlyMap<string, number> = new Map([
+  ['today', 0],
+  ['tonight', 0],
+  ['yesterday', -1],
+  ['tomorrow', 1],
+]);
+
+function calendarDay(reference: DateReference, days: number): string {
+  const local = new Date(reference.instant.getTime() + reference.timezone * 60_000 + days * 86_400_000);
+  return `${local.getUTCDate()} ${MONTH_NAMES[local.getUTCMonth()] ?? ''} ${local.getUTCFullYear()}`;
+}
+
+/** A window whose only date word is "today", "tonight", "yesterday" or "tomorrow" is resolved without the parser. */
+function simpleDate(tokens: readonly Token[], from: number, to: number, reference: DateReference): Specific | null {
+  let found: Specific | null = null;
+  for (let index = from; index <= to; index += 1) {
+    const token = tokens[index];
+    if (token === undefined) continue;
+    const days = SIMPLE_DAYS.get(token.lower);
+    if (days !== undefined) {
+      if (found !== null) return null;
+      found = specific('date', token.text, token.start, { resolved: reference.resolvable ? calendarDay(reference, days) : null });
+    } else if (isDateAnchor(tokens, index) || token.hasDigit || RELATIVE_OPENERS.has(token.lower) || DATE_UNITS.has(token.lower)) {
+      return null;
+    }
+  }
+  return found;
+}
+
 function dateSpecifics(sentence: string, tokens: readonly Token[], reference: DateReference): Specific[] {
   const found: Specific[] = [];
   for (const [from, to] of dateWindows(tokens)) {
+    const simple = simpleDate(tokens, from, to, reference);
+    if (simple !== null) {
+      found.push(simple);
+      continue;
+    }
     const offset = tokens[from]?.start ?? 0;
     const piece = sentence.slice(offset, tokens[to]?.end ?? sentence.length);
     for (const result of chrono.parse(piece, { instant: reference.instant, timezone: reference.timezone })) {
@@ -265,4 +300,9 @@ export function findSpecifics(sentence: string, tokens: readonly TaggedToken[], 
     }
   }
   return kept.sort((a, b) => a.start - b.start);
+}
+
+/** Run the date parser once so its parsers are compiled before the first real turn. */
+export function warmUpDates(): void {
+  chrono.parse('next Friday at 3pm, 2 weeks ago, on 3 March 2024 or 12/03/2024', { instant: new Date(0), timezone: 0 });
 }

@@ -52,6 +52,11 @@ export interface StatementContext {
   /** The speaker's name, used to tell people apart in keys ("caroline kids"). */
   speaker: string | null;
   maxValueWords: number;
+  /**
+   * The person last named in the message (updated as statements are read), so "she" in
+   * "Melanie loves pottery and she has 3 kids" is Melanie.
+   */
+  lastPerson?: { name: string | null };
 }
 
 const KIND_WEIGHT: Readonly<Record<FactKind, number>> = { exception: 5, constraint: 4, goal: 3, preference: 2, fact: 1 };
@@ -184,6 +189,13 @@ export function extractStatements(sentence: AnalysedSentence, context: Statement
   for (const clause of clauseRanges(sentence.tokens, skipOpeners(sentence.tokens, range))) {
     const statement = clauseStatement(sentence, clause, context);
     if (statement !== null) statements.push(statement);
+    // Remember the last person named, for "he" and "she" in what follows.
+    if (context.lastPerson !== undefined) {
+      const start = sentence.tokens[clause[0]]?.start ?? 0;
+      const end = sentence.tokens[clause[1] - 1]?.end ?? 0;
+      const named = sentence.specifics.filter((item) => item.entity === 'person' && item.start >= start && item.end <= end).at(-1);
+      if (named !== undefined) context.lastPerson.name = named.text;
+    }
   }
   return statements;
 }
@@ -392,7 +404,9 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
   }
 
   const speakerPrefix = context.speaker === null ? null : context.speaker.toLowerCase().split(/\s+/u)[0] ?? null;
-  const personPrefix = person === null ? null : person.text.toLowerCase().split(/\s+/u)[0] ?? null;
+  const thirdPerson = subjectTokens.some((token) => /^(?:he|she|his|her|he's|she's)$/u.test(token.lower));
+  const personName = person?.text ?? (thirdPerson ? (context.lastPerson?.name ?? null) : null);
+  const personPrefix = personName === null ? null : personName.toLowerCase().split(/\s+/u)[0] ?? null;
   const singularFirstPerson = [...subjectTokens, tokens[from]].some((token) => token !== undefined && /^(?:i|my|me|i'm|i've|i'd|i'll)$/u.test(token.lower));
   // People are told apart in keys about them ("caroline support group", "melanie daughter"), not in keys
   // that name a thing of the task ("budget", "database").
@@ -426,7 +440,7 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
     cue: primary,
     correction,
     removal,
-    personal,
+    personal: personal || personName !== null,
     specifics,
     category,
     keyless,

@@ -9,8 +9,6 @@ export const DETERMINERS: ReadonlySet<string> = new Set([
   'few', 'several', 'such', 'whose', 'which', 'what',
 ]);
 
-export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['my', 'our', 'your', 'his', 'her', 'their', 'its']);
-
 export const PRONOUNS: ReadonlySet<string> = new Set([
   'i', 'me', 'we', 'us', 'you', 'he', 'him', 'she', 'they', 'them', 'it', 'mine', 'ours', 'yours', 'theirs',
   'hers', 'myself', 'ourselves', 'yourself', 'yourselves', 'himself', 'herself', 'itself', 'themselves',
@@ -91,14 +89,6 @@ export const SMALL_TALK_WORDS: ReadonlySet<string> = new Set([
   'anytime', 'np', 'problem', 'worries', 'course', 'gotcha', 'understand', 'see',
 ]);
 
-/** Discourse markers and hedges that may open a sentence without adding content. */
-export const LEADING_FILLERS: readonly string[] = [
-  'well', 'so', 'oh', 'ah', 'um', 'uh', 'hmm', 'hey', 'hi', 'hello', 'okay', 'ok', 'alright', 'honestly',
-  'basically', 'anyway', 'anyways', 'yeah', 'yes', 'yep', 'wow', 'haha', 'lol', 'right', 'like', 'i think',
-  'i guess', 'i mean', 'you know', 'to be honest', 'by the way', 'btw', 'just so you know', 'fyi',
-  'also', 'and', 'but',
-];
-
 /** Nouns too vague to name what a fact is about. */
 export const GENERIC_NOUNS: ReadonlySet<string> = new Set([
   'thing', 'things', 'stuff', 'lot', 'lots', 'way', 'ways', 'time', 'times', 'bit', 'kind', 'sort', 'type',
@@ -168,7 +158,3 @@ export const RELATIVE_DATE_WORDS: ReadonlySet<string> = new Set([
   'earlier', 'later', 'weekend',
 ]);
 
-/** Whether the lower-case word is a function word (determiner, pronoun, preposition …). */
-export function isStopWord(lower: string): boolean {
-  return STOP_WORDS.has(lower);
-}

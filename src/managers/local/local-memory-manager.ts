@@ -7,21 +7,41 @@ import type { MemoryManager, MessageMemory, ProcessTurnOptions, TurnMemory } fro
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
 import { buildDiff } from './base-truth-diff.js';
-import { dateReference } from './entities.js';
+import { dateReference, warmUpDates } from './entities.js';
 import { extractStatements } from './fact-extraction.js';
-import type { Statement } from './fact-extraction.js';
+import type { Statement, StatementContext } from './fact-extraction.js';
 import { requiredTier } from './required-tier.js';
 import { resolveSettings } from './settings.js';
 import type { LocalManagerSettings, ResolvedSettings } from './settings.js';
+import { warmUpTagger } from './tagging.js';
 import { tierOne } from './tier-one.js';
 import { tierTwo } from './tier-two.js';
 import { ASSISTANT_SUMMARY_WORDS, USER_SUMMARY_WORDS, sideSummary } from './turn-summary.js';
+import { messageUnits } from './units.js';
+
+/** Longest word kept whole in tiers and summaries (a pasted blob or a long link is cut with an ellipsis). */
+const MAX_WORD_CHARACTERS = 48;
+
+const LONG_WORD = new RegExp(`\\S{${MAX_WORD_CHARACTERS + 1},}`, 'gu');
+
+function tidy(text: string): string {
+  // Cheap test first: a word this long is rare.
+  let run = 0;
+  let long = false;
+  for (let index = 0; index < text.length && !long; index += 1) {
+    const code = text.charCodeAt(index);
+    run = code === 32 || code === 10 || code === 9 ? 0 : run + 1;
+    long = run > MAX_WORD_CHARACTERS;
+  }
+  return long ? text.replace(LONG_WORD, (word) => `${word.slice(0, MAX_WORD_CHARACTERS)}…`) : text;
+}
 
 /** Derive everything the local manager produces for one turn (synchronous core of `processTurn`). */
-export function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings): TurnMemory {
+function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings): TurnMemory {
   const reference = dateReference(options.timestamp);
+  const taggingBudget = { sentences: settings.maxTaggedSentences };
   const analysed = options.messages.map((message) =>
-    analyseMessage(message, { maxAnalysedWords: settings.maxAnalysedWords, tagger: settings.tagger, reference }),
+    analyseMessage(message, { maxAnalysedWords: settings.maxAnalysedWords, taggingBudget, tagger: settings.tagger, reference }),
   );
   const route = routeTurn(options.messages.map((message) => message.content));
   const { drafts, codeNames } = turnArtifacts({
@@ -31,41 +51,74 @@ export function processTurnLocally(options: ProcessTurnOptions, settings: Resolv
     draftMinWords: settings.draftMinWords,
   });
 
-  const statements: Statement[][] = analysed.map((message) =>
-    message.smallTalk
-      ? []
-      : message.sentences.flatMap((sentence) =>
-          extractStatements(sentence, { messageId: message.message.id, speaker: message.message.speaker, maxValueWords: settings.maxFactWords }),
-        ),
-  );
+  const statements: Statement[][] = analysed.map((message) => {
+    if (message.smallTalk) return [];
+    const context: StatementContext = {
+      messageId: message.message.id,
+      speaker: message.message.speaker,
+      maxValueWords: settings.maxFactWords,
+      lastPerson: { name: null },
+    };
+    return message.sentences.flatMap((sentence) => extractStatements(sentence, context));
+  });
+
+  const units = analysed.map((message) => messageUnits(message));
 
   const messages: MessageMemory[] = analysed.map((message, index) => {
     const code = codeNames.get(message.message.id) ?? [];
     return {
       messageId: message.message.id,
-      tier1: tierOne({ message, statements: statements[index] ?? [], code, share: settings.tierOneShare }),
-      tier2: tierTwo({ message, code, share: settings.tierTwoShare }),
+      tier1: tidy(tierOne({ message, statements: statements[index] ?? [], code, share: settings.tierOneShare })),
+      tier2: tidy(tierTwo({ message, units: units[index] ?? [], code, share: settings.tierTwoShare })),
       requiredTier: requiredTier(message, settings.verbatimMaxWords),
     };
   });
 
   const side = (role: 'user' | 'assistant', limit: number): string => {
-    const ofRole = analysed.filter((message) => message.message.role === role);
+    const indexes = analysed.flatMap((message, index) => (message.message.role === role ? [index] : []));
+    const ofRole = indexes.flatMap((index) => analysed[index] ?? []);
     const code = ofRole.flatMap((message) => (codeNames.get(message.message.id) ?? []).map((block) => block.name));
-    return sideSummary({ messages: ofRole, code, limit });
+    return sideSummary({ messages: ofRole, units: indexes.map((index) => units[index] ?? []), code, limit });
   };
 
   const diff = buildDiff({ messages: analysed, statements, facts: options.facts, full: route.wantsDiff, settings });
 
   return {
     messages,
-    userSummary: side('user', USER_SUMMARY_WORDS),
-    assistantSummary: side('assistant', ASSISTANT_SUMMARY_WORDS),
+    userSummary: tidy(side('user', USER_SUMMARY_WORDS)),
+    assistantSummary: tidy(side('assistant', ASSISTANT_SUMMARY_WORDS)),
     depth: route.depth,
     windowExtension: route.windowExtension,
     diff,
     artifacts: drafts,
   };
+}
+
+const warm = new Set<ResolvedSettings['tagger']>();
+
+/**
+ * The NLP libraries build their tables lazily on first use (a few hundred milliseconds); pay that
+ * once per process, when idle after the first manager is created, rather than in a recorded turn.
+ */
+function warmUp(tagger: ResolvedSettings['tagger']): void {
+  if (warm.has(tagger)) return;
+  warm.add(tagger);
+  warmUpTagger(tagger);
+  warmUpDates();
+  processTurnLocally(
+    {
+      sessionId: 'warm-up',
+      turn: 1,
+      messages: [
+        { id: 'warm-up-user', role: 'user', speaker: null, content: 'We must never deploy on Fridays; the deadline moved to March 3 and I prefer Lisbon next week.' },
+        { id: 'warm-up-assistant', role: 'assistant', speaker: null, content: 'Noted.' },
+      ],
+      facts: [],
+      artifacts: [],
+      timestamp: '2024-01-01T00:00:00Z',
+    },
+    resolveSettings({ tagger }),
+  );
 }
 
 /**
@@ -75,10 +128,13 @@ export function processTurnLocally(options: ProcessTurnOptions, settings: Resolv
  */
 export function createLocalMemoryManager(settings?: LocalManagerSettings): MemoryManager {
   const resolved = resolveSettings(settings);
+  // Warm up when the event loop is idle (a short-lived command that records nothing never pays for it).
+  setImmediate(() => warmUp(resolved.tagger)).unref();
   return {
     name: 'local',
     processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
       try {
+        warmUp(resolved.tagger);
         return Promise.resolve(processTurnLocally(options, resolved));
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));

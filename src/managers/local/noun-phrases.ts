@@ -1,5 +1,5 @@
 /** Noun phrases from tagged tokens, and short keys made from them ("the LGBTQ support group" → "lgbtq support group"). */
-import { GENERIC_NOUNS, STOP_WORDS } from './function-words.js';
+import { DATE_UNITS, GENERIC_NOUNS, STOP_WORDS } from './function-words.js';
 import type { TaggedToken } from './tagging.js';
 import { endsClause } from './tokens.js';
 
@@ -11,6 +11,9 @@ export interface NounPhrase {
 }
 
 const PHRASE_POS = new Set(['noun', 'proper', 'adjective', 'value']);
+
+/** Words of time expressions ("last year", "next week"): they say when, not what. */
+const TIME_WORDS: ReadonlySet<string> = new Set([...DATE_UNITS, 'last', 'next', 'ago', 'past', 'coming', 'weeks', 'months', 'years', 'days', 'day', 'today', 'yesterday', 'tomorrow', 'tonight', 'someday', 'lately', 'recently']);
 
 const NO_TOKEN: TaggedToken = {
   text: '',
@@ -90,7 +93,7 @@ export function keyFromTokens(tokens: readonly TaggedToken[], start: number, end
   while (nouns >= 2 && start < end && tokens[start]?.pos === 'adjective') start += 1;
   for (let index = start; index < end; index += 1) {
     const token = tokens[index];
-    if (token === undefined || token.hasDigit || token.pos === 'value' || token.pos === 'date') continue;
+    if (token === undefined || token.hasDigit || token.pos === 'value' || token.pos === 'date' || TIME_WORDS.has(token.lower)) continue;
     if (token.pos === 'determiner' || token.pos === 'pronoun' || token.pos === 'question') continue;
     const word = keyWord(token);
     if (word !== '') parts.push(word);
@@ -112,6 +115,7 @@ export function contentKey(tokens: readonly TaggedToken[], start: number, end: n
   for (let index = start; index < end && words.length < maxWords; index += 1) {
     const token = tokens[index];
     if (token === undefined || token.hasDigit || token.pos === 'date' || STOP_WORDS.has(token.lower) || GENERIC_NOUNS.has(token.lower)) continue;
+    if (TIME_WORDS.has(token.lower)) continue;
     const word = keyWord(token);
     if (word !== '') words.push(word);
   }

@@ -11,6 +11,11 @@ export interface LocalManagerSettings {
    */
   maxAnalysedWords?: number;
   /**
+   * Most sentences of one turn that compromise tags (rules first, then corrections, goals,
+   * preferences); the others get lexicon tagging. Bounds the cost of long turns. Default 6.
+   */
+  maxTaggedSentences?: number;
+  /**
    * `fast` (default): compromise's lexicon and pre-tagger, about 0.15 ms per analysed sentence.
    * `accurate`: the full compromise pipeline, about 0.6 ms per analysed sentence.
    */
@@ -43,6 +48,7 @@ export type ResolvedSettings = Required<LocalManagerSettings>;
 
 export const DEFAULT_SETTINGS: ResolvedSettings = {
   maxAnalysedWords: 1500,
+  maxTaggedSentences: 6,
   tagger: 'fast',
   assistantFacts: 'named',
   maxFactsPerTurn: 12,
@@ -71,6 +77,7 @@ export function resolveSettings(settings: LocalManagerSettings = {}): ResolvedSe
     if (value !== undefined) Object.assign(resolved, { [name]: value });
   }
   checkNumber('maxAnalysedWords', resolved.maxAnalysedWords, 0, 1_000_000, true);
+  checkNumber('maxTaggedSentences', resolved.maxTaggedSentences, 0, 10_000, true);
   checkNumber('maxFactsPerTurn', resolved.maxFactsPerTurn, 0, 1_000, true);
   checkNumber('maxFactWords', resolved.maxFactWords, 3, 200, true);
   checkNumber('tierOneShare', resolved.tierOneShare, 0.01, 1, false);

@@ -67,7 +67,7 @@ const LEXICON: Readonly<Record<string, unknown>> = (() => {
 })();
 
 /** The compromise lexicon tag of a lower-case word, if it has one. */
-export function lexiconTag(lower: string): string | undefined {
+function lexiconTag(lower: string): string | undefined {
   if (!Object.hasOwn(LEXICON, lower)) return undefined;
   const tag = LEXICON[lower];
   return typeof tag === 'string' ? tag : undefined;
@@ -341,5 +341,21 @@ export function tagWithCompromise(sentence: string, tokens: readonly Token[], mo
     if (token.capitalised && token.start > 0 && (pos === 'noun' || pos === 'adjective' || pos === 'verb')) pos = 'proper';
     const entity = entityOfTags(found) ?? token.entity;
     return tagged(token, pos, entity, isPastTags(found) || token.past);
+  });
+}
+
+/** Run compromise once so its lazily built models are ready before the first real turn. */
+export function warmUpTagger(mode: TaggerMode): void {
+  const sentence = 'We must never store the customers passwords in plaintext backlogs.';
+  tagWithCompromise(sentence, tagWithLexicon(tokenizeForWarmUp(sentence)), mode);
+}
+
+function tokenizeForWarmUp(sentence: string): Token[] {
+  let offset = 0;
+  return sentence.split(' ').map((word) => {
+    const start = offset;
+    offset += word.length + 1;
+    const text = word.replace(/\.$/u, '');
+    return { text, lower: text.toLowerCase(), start, end: start + text.length, trailing: word.endsWith('.') ? '.' : '', capitalised: /^\p{Lu}/u.test(text), hasDigit: false };
   });
 }

@@ -2,6 +2,7 @@
  * Tier 1: `key = value` pairs separated by `; ` — the specifics of a message (amounts, dates,
  * names, versions, rules) under short keys, about 10–20 % of its words, never empty.
  */
+import { wordCount } from '../../core/text.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import type { Specific } from './entities.js';
 import type { Statement } from './fact-extraction.js';
@@ -26,10 +27,6 @@ export interface TierOneInput {
   share: number;
 }
 
-function countWords(text: string): number {
-  const trimmed = text.trim();
-  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length;
-}
 
 function clean(text: string): string {
   return text.replace(/;/gu, ',').replace(/\s*=\s*/gu, ' ').replace(/\s+/gu, ' ').trim();
@@ -95,6 +92,8 @@ function specificPair(sentence: AnalysedSentence, item: Specific): { key: string
   }
 }
 
+const COPULA_AFTER_KEY = /^\s+(?:is|are|was|were|will be|is now|are now)\s+(.+)$/iu;
+
 const DANGLING = /\s+(?:for|of|in|on|at|to|with|by|from|about|over|the|a|an)$/iu;
 
 /** The value without a repeat of its key ("card numbers = must never store in logs"). */
@@ -115,8 +114,11 @@ function withoutKeyWords(value: string, key: string): string {
 function compactValue(statement: Statement): string {
   let clause = statement.value.split(/[,;:]\s+|\s+[–—]\s+|\s+(?:and|but|because|which|so)\s+/u)[0] ?? statement.value;
   // "… confirmed that the quarterly budget is $120,000" → "$120,000".
-  const named = new RegExp(`\\b${statement.key.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}\\s+(?:is|are|was|were|will be|is now|are now)\\s+(.+)$`, 'iu').exec(clause);
-  if (named?.[1] !== undefined) clause = named[1];
+  const at = clause.toLowerCase().indexOf(`${statement.key} `);
+  if (at > 0) {
+    const named = COPULA_AFTER_KEY.exec(clause.slice(at + statement.key.length));
+    if (named?.[1] !== undefined) clause = named[1];
+  }
   const parts = clause.split(/\s+/u).filter((word) => word !== '' && (!DETERMINERS.has(word.toLowerCase()) || /^(?:no|any|all|every|each)$/iu.test(word)));
   let value = withoutKeyWords(parts.join(' '), statement.key);
   if (parts.length > 8) {
@@ -149,8 +151,8 @@ function topicWords(message: AnalysedMessage, limit: number): string {
   for (const sentence of message.sentences) {
     for (const token of sentence.tokens) {
       position += 1;
-      const word = token.lower.replace(/[^\p{L}\p{N}'+#.-]/gu, '');
-      if (word.length < 3 || STOP_WORDS.has(word) || GENERIC_NOUNS.has(word)) continue;
+      const word = token.lower;
+      if (word.length < 3 || token.hasDigit || STOP_WORDS.has(word) || GENERIC_NOUNS.has(word)) continue;
       const entry = counts.get(word) ?? { count: 0, first: position };
       entry.count += 1;
       counts.set(word, entry);
@@ -209,7 +211,9 @@ export function tierOne(input: TierOneInput): string {
       return `small talk = ${clean(parts.length <= 8 ? prose : `${parts.slice(0, 8).join(' ')}…`)}`;
     }
     const topic = topicWords(message, 5);
-    return `topic = ${clean(topic === '' ? prose.split(/\s+/u).slice(0, 6).join(' ') : topic)}`;
+    if (topic !== '') return `topic = ${clean(topic)}`;
+    const words = (prose === '' ? message.message.content : prose).trim().split(/\s+/u);
+    return `content = ${clean(words.slice(0, 6).join(' '))}${words.length > 6 ? '…' : ''}`;
   }
 
   // Merge pairs with the same key; keep the best under the word budget.
@@ -230,7 +234,7 @@ export function tierOne(input: TierOneInput): string {
   const chosen: Pair[] = [];
   let used = 0;
   for (const pair of ranked) {
-    const size = countWords(pair.key) + countWords(pair.value) + 1;
+    const size = wordCount(pair.key) + wordCount(pair.value) + 1;
     if (chosen.length > 0 && used + size > budget) continue;
     chosen.push(pair);
     used += size;

@@ -4,10 +4,13 @@
  * greetings and fillers dropped. Words are never invented: every kept piece is copied.
  */
 import type { AnalysedMessage } from './analysis.js';
-import { messageUnits, selectUnits, withoutFillers } from './units.js';
+import { selectUnits, withoutFillers } from './units.js';
+import type { Unit } from './units.js';
 
 export interface TierTwoInput {
   message: AnalysedMessage;
+  /** The message's scored units. */
+  units: readonly Unit[];
   /** Names and languages of the artifacts made from the message's code blocks. */
   code: readonly { name: string; language: string | null; lines: number }[];
   share: number;
@@ -26,7 +29,7 @@ function codeNote(code: TierTwoInput['code']): string {
 export function tierTwo(input: TierTwoInput): string {
   const { message } = input;
   if (message.message.content.trim() === '') return '';
-  const units = messageUnits(message, 0);
+  const units = input.units;
   const note = codeNote(input.code);
   let summary: string;
   if (message.smallTalk || units.every((unit) => unit.score === 0)) {
@@ -41,5 +44,9 @@ export function tierTwo(input: TierTwoInput): string {
       .map((unit) => unit.text)
       .join(' ');
   }
-  return [summary, note].filter((part) => part !== '').join(' ').trim();
+  const text = [summary, note].filter((part) => part !== '').join(' ').trim();
+  if (text !== '') return text;
+  // Nothing readable (an empty fence, punctuation only): the raw start of the message.
+  const raw = message.message.content.trim().split(/\s+/u);
+  return raw.length <= 12 ? raw.join(' ') : `${raw.slice(0, 12).join(' ')}…`;
 }

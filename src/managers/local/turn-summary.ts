@@ -2,9 +2,9 @@
  * The turn-log entry: what the user said (≤ 25 words) and what the assistant answered (≤ 30 words),
  * built from the most informative units of each side, names and numbers kept.
  */
-import { limitWords } from '../../core/text.js';
+import { limitWords, wordCount } from '../../core/text.js';
 import type { AnalysedMessage } from './analysis.js';
-import { coreOf, messageUnits, selectUnits } from './units.js';
+import { coreOf, selectUnits } from './units.js';
 import type { Unit } from './units.js';
 
 export const USER_SUMMARY_WORDS = 25;
@@ -12,26 +12,25 @@ export const ASSISTANT_SUMMARY_WORDS = 30;
 
 export interface SideSummaryInput {
   messages: readonly AnalysedMessage[];
+  /** The scored units of each message (same order as `messages`). */
+  units: readonly (readonly Unit[])[];
   /** Artifact names made from the side's code blocks. */
   code: readonly string[];
   limit: number;
 }
 
-function countWords(text: string): number {
-  const trimmed = text.trim();
-  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length;
-}
 
 /** Summary of one side of the turn ('' when the side has no message or only empty ones). */
 export function sideSummary(input: SideSummaryInput): string {
-  const messages = input.messages.filter((message) => message.message.content.trim() !== '');
+  const kept = input.messages.map((message, index) => ({ message, units: input.units[index] ?? [] })).filter((item) => item.message.message.content.trim() !== '');
+  const messages = kept.map((item) => item.message);
   if (messages.length === 0) return '';
   const speakers = [...new Set(messages.map((message) => message.message.speaker).filter((name): name is string => name !== null && name.trim() !== ''))];
   const prefix = speakers.length === 1 ? `${speakers[0]?.trim() ?? ''}:` : '';
   const codeNote = input.code.length === 0 ? '' : `[code: ${input.code.slice(0, 3).join(', ')}]`;
-  const budget = input.limit - countWords(prefix) - countWords(codeNote);
+  const budget = input.limit - wordCount(prefix) - wordCount(codeNote);
   // Long sentences give their core clause, so a summary can hold several points.
-  const units: Unit[] = messages.flatMap((message, index) => messageUnits(message, index)).map((unit) => coreOf(unit, 14));
+  const units: Unit[] = kept.flatMap((item, index) => item.units.map((unit) => coreOf({ ...unit, order: index * 10_000 + unit.order }, 14)));
   let chosen = selectUnits(units, Math.max(1, budget), { minCut: 5 });
   if (chosen.length === 0) chosen = selectUnits(units, Math.max(1, budget), { includeZero: true });
   const body = chosen.map((unit) => unit.text).join(' ');

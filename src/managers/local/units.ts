@@ -2,6 +2,7 @@
  * Extractive units (sentences, or clauses of very long sentences) scored by how much they inform,
  * and the greedy selection under a word budget that tier 2 and the turn summary share.
  */
+import { wordCount } from '../../core/text.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import type { CueKind } from './cues.js';
 import { STOP_WORDS } from './function-words.js';
@@ -12,7 +13,7 @@ export interface Unit {
   text: string;
   words: number;
   score: number;
-  /** Order within the turn: message index × 10 000 + unit index. */
+  /** Order of the unit within its message. */
   order: number;
   /** Holds a rule or a correction: kept in tier 2 even over the budget. */
   mustKeep: boolean;
@@ -44,10 +45,6 @@ export function withoutFillers(text: string): string {
   return cleaned.charAt(0).toUpperCase() + cleaned.slice(1);
 }
 
-function countWords(text: string): number {
-  const trimmed = text.trim();
-  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length;
-}
 
 function sentenceScore(sentence: AnalysedSentence, role: 'user' | 'assistant'): number {
   if (sentence.smallTalk) return 0;
@@ -69,11 +66,11 @@ function anchorOf(sentence: AnalysedSentence, pieceStart: number, pieceText: str
   const cue = sentence.cues.find((item) => !item.weak) ?? sentence.cues[0];
   const at = cue === undefined ? sentence.specifics[0]?.start : sentence.tokens[cue.start]?.start;
   if (at === undefined || at < pieceStart) return 0;
-  return Math.min(Math.max(0, countWords(pieceText) - 1), countWords(sentence.text.slice(pieceStart, at)));
+  return Math.min(Math.max(0, wordCount(pieceText) - 1), wordCount(sentence.text.slice(pieceStart, at)));
 }
 
 /** The units of a message, scored. Very long sentences are split into clauses. */
-export function messageUnits(message: AnalysedMessage, messageIndex: number, longSentenceWords = 35): Unit[] {
+export function messageUnits(message: AnalysedMessage, longSentenceWords = 35): Unit[] {
   const role = message.message.role;
   const units: Unit[] = [];
   let index = 0;
@@ -107,9 +104,9 @@ export function messageUnits(message: AnalysedMessage, messageIndex: number, lon
       }
       units.push({
         text,
-        words: countWords(text),
+        words: wordCount(text),
         score,
-        order: messageIndex * 10_000 + index,
+        order: index,
         mustKeep: !sentence.smallTalk && !sentence.question && rule(start, offset),
         anchor: anchorOf(sentence, start, text),
       });
@@ -151,11 +148,11 @@ export function coreOf(unit: Unit, limit: number): Unit {
     if (start > 0) text = `…${text}`;
     if (end < parts.length) text = `${text}…`;
   }
-  return { ...unit, text, words: countWords(text), anchor: 0 };
+  return { ...unit, text, words: wordCount(text), anchor: 0 };
 }
 
 /** Cut a unit to `limit` words around its anchor; an ellipsis glued to the edge words marks each cut. */
-export function cutUnit(unit: Unit, limit: number): string {
+function cutUnit(unit: Unit, limit: number): string {
   const parts = unit.text.split(/\s+/u);
   if (parts.length <= limit) return unit.text;
   const start = Math.max(0, Math.min(unit.anchor - 2, parts.length - limit));
@@ -195,12 +192,19 @@ export function selectUnits(units: readonly Unit[], budget: number, options: { i
     const room = budget - used;
     if (room >= Math.min(options.minCut ?? 8, budget) && (chosen.length === 0 || unit.score >= (chosen[0]?.score ?? 0) * 0.75)) {
       const text = cutUnit(unit, room);
-      chosen.push({ ...unit, text, words: countWords(text) });
-      used += countWords(text);
+      chosen.push({ ...unit, text, words: wordCount(text) });
+      used += wordCount(text);
     }
   }
   if (keepRules) {
-    for (const unit of ranked) if (unit.mustKeep && !chosen.some((item) => item.order === unit.order)) chosen.push(unit);
+    // Rules stay even over the budget, up to twice the budget in all.
+    const taken = new Set(chosen.map((unit) => unit.order));
+    for (const unit of ranked) {
+      if (!unit.mustKeep || taken.has(unit.order) || used + unit.words > budget * 2) continue;
+      chosen.push(unit);
+      taken.add(unit.order);
+      used += unit.words;
+    }
   }
   return chosen.sort((a, b) => a.order - b.order);
 }

@@ -71,6 +71,24 @@ describe('fact kinds', () => {
   });
 });
 
+describe('figures of speech', () => {
+  it.each([
+    "I never thought I'd say this, but the new release is great.",
+    'I have to say, that demo was hilarious.',
+    'It must be nice to work from the beach.',
+    "Honestly I can't believe how fast this week went.",
+    'She never calls me back, typical.',
+  ])('are not rules: %s', async (text) => {
+    const found = await factsOf({ user: text, assistant: 'Ha, I know.' });
+    expect(found.filter((entry) => entry.kind === 'exception' || entry.kind === 'constraint')).toEqual([]);
+  });
+
+  it('reads "he" and "she" as the person just named', async () => {
+    const found = await factsOf({ user: 'Melanie loves pottery and she has 3 kids.', assistant: 'That is a busy house!' });
+    expect(found.map((entry) => entry.text)).toEqual(['melanie pottery: loves pottery', 'melanie kids: has 3 kids']);
+  });
+});
+
 describe('short turns', () => {
   it('still record strong cues: rules, corrections, personal facts with specifics', async () => {
     const rule = await factsOf({ user: 'We must never deploy on Fridays.', assistant: 'Understood.' });
