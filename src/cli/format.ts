@@ -1,4 +1,4 @@
-import type { ChatMessage, Fact, FactKind } from '../core/types.js';
+import { FACT_KINDS, type ChatMessage, type Fact, type FactKind } from '../core/types.js';
 
 const NUMBER_FORMAT = new Intl.NumberFormat('en-US');
 
@@ -64,13 +64,12 @@ const KIND_TITLES: Readonly<Record<FactKind, string>> = {
   fact: 'Facts',
 };
 
-const KIND_ORDER: readonly FactKind[] = ['constraint', 'exception', 'goal', 'preference', 'fact'];
 
 /** The base-truth document grouped by kind, pinned exceptions first, each line with its turn. */
 export function formatFacts(facts: readonly Fact[]): string {
   if (facts.length === 0) return '(no facts)';
   const groups: Array<{ title: string; facts: Fact[] }> = [{ title: 'Pinned exceptions', facts: facts.filter((fact) => fact.pinned) }];
-  for (const kind of KIND_ORDER) groups.push({ title: KIND_TITLES[kind], facts: facts.filter((fact) => !fact.pinned && fact.kind === kind) });
+  for (const kind of FACT_KINDS) groups.push({ title: KIND_TITLES[kind], facts: facts.filter((fact) => !fact.pinned && fact.kind === kind) });
   return groups
     .filter((group) => group.facts.length > 0)
     .map((group) => [`${group.title}:`, ...group.facts.map((fact) => `  - ${fact.text} (turn ${fact.updatedTurn})`)].join('\n'))

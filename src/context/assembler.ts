@@ -138,7 +138,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     }
     return tokens;
   };
-  const assembly = new Assembly(budget, countShort, tokenizer);
+  const assembly = new Assembly(budget, countShort);
   const warnings: string[] = [];
 
   const [facts, last] = await Promise.all([
@@ -187,16 +187,15 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
             tail,
           ).values(),
         ].sort((a, b) => b.turn - a.turn);
-  const placeWindowTurn = (material: TurnMaterial, limit: number): boolean => {
-    const verbatim = material.messages.map((message) => windowItem(message, countShort));
-    const verbatimCost = verbatim.reduce((sum, item) => sum + assembly.windowCost(item), 0);
-    if (assembly.costOf('window', verbatimCost) <= limit && assembly.tryAdd('window', verbatim, verbatimCost)) return true;
-    const degraded = turnOptions(material, countShort, { excluded: new Set(), topTier: 2 });
-    return degraded.some((option) => assembly.costOf('history', option.cost) <= limit && assembly.tryAdd('history', option.items, option.cost));
+  const verbatimOf = (material: TurnMaterial): { items: ContextItem[]; cost: number } => {
+    const items = material.messages.map((message) => windowItem(message, countShort));
+    return { items, cost: items.reduce((sum, item) => sum + assembly.windowCost(item), 0) };
   };
-  // The newest turn first, within its floor share, so facts cannot crowd out the latest exchange.
+  // Reserve room for the newest turn (up to its floor share) so facts cannot crowd out the latest exchange.
   const newest = windowMaterials[0];
-  const newestPlaced = newest !== undefined && placeWindowTurn(newest, Math.floor(budget * windowFloorShare));
+  const reserved =
+    newest === undefined ? 0 : Math.max(0, Math.min(Math.floor(budget * windowFloorShare), assembly.costOf('window', verbatimOf(newest).cost), assembly.remaining()));
+  assembly.used += reserved;
 
   // Layer 2: the base-truth document, most important kinds and freshest facts first.
   const ranked = facts
@@ -207,13 +206,19 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     if (!assembly.tryAdd('facts', [item], item.cost)) assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
   }
 
-  // Layer 3: the rest of the raw window.
-  windowMaterials.forEach((material, index) => {
-    if (index === 0 && newestPlaced) return;
-    if (!placeWindowTurn(material, Number.MAX_SAFE_INTEGER)) {
+  // Layer 3: the raw window, newest turn first. A turn that does not fit verbatim degrades, and so do
+  // all older window turns, so the verbatim chat tail stays in order.
+  assembly.used -= reserved;
+  let degrading = false;
+  for (const material of windowMaterials) {
+    const verbatim = verbatimOf(material);
+    if (!degrading && assembly.tryAdd('window', verbatim.items, verbatim.cost)) continue;
+    degrading = true;
+    const options = turnOptions(material, countShort, { excluded: new Set(), topTier: 2 });
+    if (!options.some((option) => assembly.tryAdd('history', option.items, option.cost))) {
       assembly.omit(material.messages.map((message) => message.id), 'budget: raw window turn did not fit');
     }
-  });
+  }
 
   // Layer 5 (reserved share): archive hits for the query, best first.
   const recalledIds = new Set<string>();
@@ -308,31 +313,39 @@ function sortSections(assembly: Assembly): ContextSection[] {
   });
 }
 
+/** Which item of a section goes first when trimming: the weakest fact, else the oldest item. */
+function dropIndex(section: ContextSection): number {
+  if (section.name !== 'facts') return 0;
+  let weakest = 0;
+  section.items.forEach((item, index) => {
+    const current = section.items[weakest];
+    if (current === undefined || item.factKind === null || current.factKind === null) return;
+    const rank = KIND_RANK[item.factKind] - KIND_RANK[current.factKind] || (current.turn ?? 0) - (item.turn ?? 0);
+    if (rank > 0) weakest = index;
+  });
+  return weakest;
+}
+
 /** Measure the rendering exactly and drop lowest-priority items until it fits. */
 function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnings: string[]): ContextPackage {
   let sections = sortSections(assembly);
   let rendered = renderSections(sections);
   let tokens = tokenizer.countMessages(rendered);
   while (tokens > budget) {
+    // Drop from the least important non-empty section only, then measure again.
+    const section = DROP_ORDER.map((name) => sections.find((candidate) => candidate.name === name)).find(
+      (candidate) => candidate !== undefined && candidate.items.length > 0,
+    );
+    if (section === undefined) break;
     let excess = tokens - budget;
-    let dropped = false;
-    for (const name of DROP_ORDER) {
-      const section = sections.find((candidate) => candidate.name === name);
-      if (section === undefined) continue;
-      // Oldest history and window items go first; the weakest facts sit last in their ranking.
-      while (excess > 0 && section.items.length > 0) {
-        const index = name === 'facts' || name === 'pinned' || name === 'recalled' ? section.items.length - 1 : 0;
-        const [item] = section.items.splice(index, 1);
-        if (item === undefined) break;
-        assembly.omit(item.sourceMessageIds, 'budget: trimmed to fit the exact token count');
-        if (name === 'pinned') warnings.push(`Pinned item "${item.text}" was dropped to fit a budget of ${budget} tokens.`);
-        excess -= item.tokens + 1;
-        dropped = true;
-      }
-      if (excess <= 0) break;
+    while (excess > 0 && section.items.length > 0) {
+      const [item] = section.items.splice(dropIndex(section), 1);
+      if (item === undefined) break;
+      assembly.omit(item.sourceMessageIds, 'budget: trimmed to fit the exact token count');
+      if (section.name === 'pinned') warnings.push(`Pinned item "${item.text}" was dropped to fit a budget of ${budget} tokens.`);
+      excess -= item.tokens + (section.name === 'window' ? 4 : 1);
     }
-    if (!dropped) break;
-    sections = sections.map((section) => ({ ...section, tokens: section.items.reduce((sum, item) => sum + item.tokens, 0) }));
+    section.tokens = section.items.reduce((sum, item) => sum + item.tokens, 0);
     rendered = renderSections(sections);
     tokens = tokenizer.countMessages(rendered);
   }

@@ -1,5 +1,4 @@
 import type { FactKind } from '../core/types.js';
-import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../providers/tokenizer/tokenizer.js';
 import type { ContextItem, Omission, SectionName } from './context-package.js';
 import { KIND_HEADERS, SECTION_HEADERS } from './render.js';
@@ -15,13 +14,14 @@ const BLOCK_SEPARATOR = 2;
 export class Assembly {
   readonly sections = new Map<SectionName, ContextItem[]>();
   private readonly kinds = new Set<FactKind>();
+  /** Sections whose header (and separator) have been paid for. */
+  private readonly opened = new Set<SectionName>();
   private readonly omissions = new Map<string, Array<readonly string[]>>();
   used = 0;
 
   constructor(
     readonly budget: number,
     private readonly countShort: (text: string) => number,
-    private readonly tokenizer: Tokenizer,
   ) {}
 
   remaining(): number {
@@ -35,11 +35,11 @@ export class Assembly {
   /** Tokens that adding `itemCosts` to `section` would add, overheads included. */
   costOf(section: SectionName, itemCost: number, factKind: FactKind | null = null): number {
     let cost = itemCost;
-    if (this.isEmpty()) cost += TOKENS_PER_REPLY;
+    if (this.opened.size === 0) cost += TOKENS_PER_REPLY;
     if (SYSTEM_SECTIONS.has(section)) {
       if (!this.hasSystem()) cost += TOKENS_PER_MESSAGE + this.countShort('system');
-      else if (this.items(section).length === 0) cost += BLOCK_SEPARATOR;
-      if (this.items(section).length === 0 && section !== 'instructions') {
+      else if (!this.opened.has(section)) cost += BLOCK_SEPARATOR;
+      if (!this.opened.has(section) && section !== 'instructions') {
         cost += this.countShort(SECTION_HEADERS[section as Exclude<SectionName, 'instructions' | 'window'>]) + 1;
       }
       if (section === 'facts' && factKind !== null && !this.kinds.has(factKind)) cost += this.countShort(KIND_HEADERS[factKind]) + 1;
@@ -61,8 +61,10 @@ export class Assembly {
     return true;
   }
 
+  /** Add items whose cost (from `costOf`) is already known; items may come later for an opened section. */
   add(section: SectionName, items: readonly ContextItem[], cost: number): void {
     this.used += cost;
+    this.opened.add(section);
     const list = this.items(section);
     list.push(...items);
     this.sections.set(section, list);
@@ -87,18 +89,8 @@ export class Assembly {
     }));
   }
 
-  private isEmpty(): boolean {
-    for (const items of this.sections.values()) if (items.length > 0) return false;
-    return true;
-  }
-
   private hasSystem(): boolean {
-    for (const [name, items] of this.sections) if (SYSTEM_SECTIONS.has(name) && items.length > 0) return true;
+    for (const name of this.opened) if (SYSTEM_SECTIONS.has(name)) return true;
     return false;
-  }
-
-  /** Exact tokens of a rendering, for the final check. */
-  measure(messages: Parameters<Tokenizer['countMessages']>[0]): number {
-    return this.tokenizer.countMessages(messages);
   }
 }

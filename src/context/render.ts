@@ -1,4 +1,4 @@
-import type { ChatMessage, FactKind } from '../core/types.js';
+import { FACT_KINDS, type ChatMessage, type FactKind } from '../core/types.js';
 import type { ContextItem, ContextSection, SectionName } from './context-package.js';
 
 export const SECTION_HEADERS: Readonly<Record<Exclude<SectionName, 'instructions' | 'window'>, string>> = {
@@ -16,7 +16,6 @@ export const KIND_HEADERS: Readonly<Record<FactKind, string>> = {
   fact: '### Facts',
 };
 
-const KIND_ORDER: readonly FactKind[] = ['constraint', 'exception', 'goal', 'preference', 'fact'];
 
 /** Render sections to chat messages: the memory as one system message, then the window verbatim. */
 export function renderSections(sections: readonly ContextSection[]): ChatMessage[] {
@@ -45,7 +44,7 @@ export function renderSections(sections: readonly ContextSection[]): ChatMessage
 
 function renderFacts(items: readonly ContextItem[]): string {
   const lines = [SECTION_HEADERS.facts];
-  for (const kind of KIND_ORDER) {
+  for (const kind of FACT_KINDS) {
     const ofKind = items.filter((item) => item.factKind === kind);
     if (ofKind.length === 0) continue;
     lines.push(KIND_HEADERS[kind], ...ofKind.map((item) => item.text));

@@ -1,6 +1,7 @@
 import { StrataError } from './errors.js';
 import { checkGrounding } from './grounding.js';
-import { compareText, factKey, normalizeText, wordSimilarity } from './text.js';
+import { STOPWORDS } from './query-terms.js';
+import { compareText, factKey, normalizeText, wordSimilarity, words } from './text.js';
 import type { Fact, FactEvent, FactKind } from './types.js';
 
 /** A fact line proposed by a memory manager. */
@@ -28,6 +29,9 @@ export interface FactDiff {
 }
 
 export const EMPTY_DIFF: FactDiff = { add: [], update: [], remove: [] };
+
+/** How binding each kind is; restating a fact can only make it more binding. */
+const KIND_STRENGTH: Readonly<Record<FactKind, number>> = { fact: 0, preference: 1, goal: 2, constraint: 3, exception: 4 };
 
 export interface ApplyDiffOptions {
   sessionId: string;
@@ -169,17 +173,24 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
     event({ factId: fact.id, op: 'add', key, kind, oldText: null, newText: text, reason, sourceMessageIds: sources });
   };
 
+  const exchangeWords = new Set(words(options.exchange));
+  /** A removal is supported when the exchange names what it removes: a content word of the fact's key. */
+  const mentioned = (fact: Fact): boolean =>
+    words(`${fact.key} ${fact.text}`).some((word) => !STOPWORDS.has(word) && exchangeWords.has(word));
+
   for (const entry of options.diff.remove) {
     const key = normalizeText(entry.key);
     const fact = matchFact([...facts.values()], entry.key, threshold);
     const sources = sourcesOf(entry.sourceMessageIds);
-    if (typeof sources === 'string' || fact === undefined || entry.reason.trim() === '') {
+    if (typeof sources === 'string' || fact === undefined || entry.reason.trim() === '' || !mentioned(fact)) {
       const reason =
         typeof sources === 'string'
           ? sources
           : fact === undefined
             ? 'remove matched no fact'
-            : 'a removal needs a reason';
+            : entry.reason.trim() === ''
+              ? 'a removal needs a reason'
+              : `not grounded in the exchange: it never mentions "${fact.key}"`;
       event({ factId: null, op: 'reject', key, kind: fact?.kind ?? 'fact', oldText: null, newText: null, reason, sourceMessageIds: [] });
       continue;
     }
@@ -214,7 +225,13 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
     const valid = validate(entry, '');
     if (valid === null) continue;
     const current = [...facts.values()];
-    if (current.some((fact) => normalizeText(fact.text) === normalizeText(valid.text))) continue;
+    const normalized = normalizeText(valid.text);
+    const same = current.find((fact) => normalizeText(fact.text) === normalized);
+    if (same !== undefined) {
+      // Said again: nothing to add, but a stronger kind (an exception gets pinned) is taken.
+      if (KIND_STRENGTH[entry.kind] > KIND_STRENGTH[same.kind]) update(same, same.text, entry.kind, valid.sources, `restated as ${entry.kind}`);
+      continue;
+    }
     const sameKey = newest(current.filter((fact) => fact.key === valid.key));
     if (sameKey !== undefined) {
       event({

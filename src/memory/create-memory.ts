@@ -205,6 +205,22 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     return session;
   };
 
+  /**
+   * Derive the memory of turns whose raw messages were stored but whose memory was not (the process
+   * stopped in between, or writing it failed), in turn order. Runs under the session lock.
+   */
+  const resumePending = async (sessionId: string): Promise<void> => {
+    const pending = await repositories.turns.listByStatus({ sessionId, status: 'pending-retry', limit: 1000 });
+    if (pending.length === 0) return;
+    const state = await loadMemoryState(repositories, sessionId);
+    for (const summary of pending) {
+      const messages = await repositories.messages.listByTurns({ sessionId, fromTurn: summary.turn, toTurn: summary.turn });
+      if (messages.length === 0) continue;
+      const derived = await deriveTurn({ turn: summary.turn, messages }, state, context);
+      await repositories.transaction((tx) => writeDerivedTurns(tx, [derived]));
+    }
+  };
+
   const snapshot = async (sessionId: string): Promise<SessionSnapshot> => {
     const session = await requireSession(sessionId);
     const [messages, turns, facts, factEvents, artifacts] = await Promise.all([
@@ -231,6 +247,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
         if (input.assistant !== undefined) checked.push(checkMessageInput(input.assistant, 'assistant', createdAt, settings.maxMessageBytes));
         if (checked.length === 0) throw new StrataError('INVALID_INPUT', 'record() needs a user message, an assistant message, or both.');
         const session = await requireSession(sessionId);
+        await resumePending(sessionId);
         const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context));
         if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
         let derived: DerivedTurn;
@@ -262,6 +279,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     context: ({ budget, query }) =>
       mutex.run(sessionId, async () => {
         const session = await requireSession(sessionId);
+        await resumePending(sessionId);
         return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: assemblerSettings });
       }),
     facts: async (factOptions = {}) => {
@@ -373,13 +391,16 @@ export function createMemory(options: MemoryOptions = {}): Memory {
           const session = await requireSessionIn(tx, id);
           const state = await loadMemoryState(tx, id);
           for (let start = 0; start < total; start += IMPORT_CHUNK_TURNS) {
-            const raw = await writeRawTurns(tx, session, plan.turns.slice(start, start + IMPORT_CHUNK_TURNS), context);
+            // One transaction holds the whole import, so no turn can be left pending: skip the pending rows.
+            const raw = await writeRawTurns(tx, session, plan.turns.slice(start, start + IMPORT_CHUNK_TURNS), context, { pendingSummaries: false });
             const derived: DerivedTurn[] = [];
             for (const turn of raw) {
               derived.push(await deriveTurn(turn, state, context));
               importOptions.onProgress?.({ done: start + derived.length, total });
             }
             await writeDerivedTurns(tx, derived);
+            // Let timers (a progress bar, a server's other requests) run between chunks.
+            await new Promise((resolve) => setImmediate(resolve));
           }
         }),
       );

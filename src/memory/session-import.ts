@@ -1,5 +1,6 @@
 import { StrataError } from '../core/errors.js';
-import { loneSurrogateIndex } from '../core/text.js';
+import { replayFactEvents } from '../core/diff.js';
+import { compareText, loneSurrogateIndex } from '../core/text.js';
 import { EXPORT_FORMAT, plainMessageSchema, sessionExportSchema, type PlainMessage, type SessionExport } from './export-schema.js';
 import { checkContent, checkSpeaker, toTimestamp, type CheckedMessage } from './message-input.js';
 
@@ -90,19 +91,72 @@ function planMessages(list: readonly unknown[], options: { now: string; maxBytes
   return { kind: 'messages', instructions: instructions.join('\n\n'), turns, skipped, messageCount };
 }
 
+function firstDuplicate(values: readonly (string | number)[]): string | number | undefined {
+  const seen = new Set<string | number>();
+  for (const value of values) {
+    if (seen.has(value)) return value;
+    seen.add(value);
+  }
+  return undefined;
+}
+
+/** Canonical text of facts, for comparing the stored document with its replayed events. */
+function factDigest(facts: readonly SessionExport['facts'][number][]): string {
+  return JSON.stringify(
+    [...facts]
+      .map((fact) => [fact.id, fact.key, fact.text, fact.kind, fact.pinned, fact.sourceMessageIds])
+      .sort((a, b) => compareText(String(a[0]), String(b[0]))),
+  );
+}
+
+/** Check that an export is internally consistent, so importing it cannot touch other sessions or corrupt one. */
 function checkExport(data: SessionExport, source: string): SessionExport {
+  const fail = (problem: string): never => {
+    throw invalid(`${source}: ${problem}; the export is inconsistent (edited by hand?). Re-export the session.`);
+  };
+  const sessionId = data.session.id;
+  const owners: Array<[string, string]> = [
+    ...data.messages.map((message): [string, string] => [`message ${message.id}`, message.sessionId]),
+    ...data.turns.map((turn): [string, string] => [`turn ${turn.turn}`, turn.sessionId]),
+    ...data.facts.map((fact): [string, string] => [`fact ${fact.id}`, fact.sessionId]),
+    ...data.factEvents.map((event): [string, string] => [`fact event ${event.id}`, event.sessionId]),
+    ...data.artifacts.map((artifact): [string, string] => [`artifact ${artifact.name}`, artifact.sessionId]),
+  ];
+  for (const [what, owner] of owners) if (owner !== sessionId) fail(`${what} belongs to session ${owner}, not ${sessionId}`);
+  const checks: Array<[string, readonly (string | number)[]]> = [
+    ['message id', data.messages.map((message) => message.id)],
+    ['message position', data.messages.map((message) => message.position)],
+    ['turn number', data.turns.map((turn) => turn.turn)],
+    ['fact id', data.facts.map((fact) => fact.id)],
+    ['fact event id', data.factEvents.map((event) => event.id)],
+    ['fact event sequence', data.factEvents.map((event) => event.sequence)],
+    ['artifact id', data.artifacts.map((artifact) => artifact.id)],
+    ['artifact name', data.artifacts.map((artifact) => artifact.name)],
+  ];
+  for (const [what, values] of checks) {
+    const duplicate = firstDuplicate(values);
+    if (duplicate !== undefined) fail(`${what} ${duplicate} appears twice`);
+  }
   const messageIds = new Set(data.messages.map((message) => message.id));
+  const known = (id: string, where: string): void => {
+    if (!messageIds.has(id)) fail(`${where} cites unknown message ${id}`);
+  };
   for (const message of data.messages) {
-    if (message.sessionId !== data.session.id) throw invalid(`${source}: message ${message.id} belongs to another session.`);
-    if (loneSurrogateIndex(message.content) >= 0) throw invalid(`${source}: message ${message.id} contains a lone UTF-16 surrogate.`);
+    if (loneSurrogateIndex(message.content) >= 0) fail(`message ${message.id} contains a lone UTF-16 surrogate`);
   }
-  for (const turn of data.turns) {
-    for (const id of turn.messageIds) if (!messageIds.has(id)) throw invalid(`${source}: turn ${turn.turn} cites unknown message ${id}.`);
-  }
+  for (const turn of data.turns) for (const id of turn.messageIds) known(id, `turn ${turn.turn}`);
+  for (const fact of data.facts) for (const id of fact.sourceMessageIds) known(id, `fact ${fact.id}`);
+  for (const event of data.factEvents) for (const id of event.sourceMessageIds) known(id, `fact event ${event.id}`);
   for (const artifact of data.artifacts) {
+    const duplicate = firstDuplicate(artifact.versions.map((version) => version.version));
+    if (duplicate !== undefined) fail(`artifact ${artifact.name} has version ${duplicate} twice`);
     for (const version of artifact.versions) {
-      if (!messageIds.has(version.messageId)) throw invalid(`${source}: artifact ${artifact.name} cites unknown message ${version.messageId}.`);
+      if (version.artifactId !== artifact.id) fail(`a version of artifact ${artifact.name} belongs to artifact ${version.artifactId}`);
+      known(version.messageId, `artifact ${artifact.name}`);
     }
+  }
+  if (factDigest(replayFactEvents(data.factEvents)) !== factDigest(data.facts)) {
+    fail('its facts are not what its fact events produce');
   }
   return data;
 }

@@ -47,12 +47,17 @@ export interface DerivedTurn {
 const USER_SUMMARY_WORDS = 25;
 const ASSISTANT_SUMMARY_WORDS = 30;
 
-/** Store the raw messages of consecutive turns (tier 3 only) with a pending turn-log entry each. */
+/**
+ * Store the raw messages of consecutive turns (tier 3 only) with a pending turn-log entry each, so a turn
+ * whose memory is never written is found and derived later. Skip the entries only when the derived memory
+ * is written in the same transaction.
+ */
 export async function writeRawTurns(
   repositories: TenantRepositories,
   session: Session,
   turns: readonly (readonly CheckedMessage[])[],
   context: WriteContext,
+  options: { pendingSummaries?: boolean } = {},
 ): Promise<RawTurn[]> {
   const last = await repositories.messages.last({ sessionId: session.id });
   let position = last.position;
@@ -80,6 +85,7 @@ export async function writeRawTurns(
   const all = stored.flatMap((turn) => turn.messages);
   if (all.length === 0) return stored;
   await repositories.messages.append({ sessionId: session.id, messages: all, updatedAt: context.now() });
+  if (options.pendingSummaries === false) return stored;
   for (const turn of stored) {
     await repositories.turns.upsert({
       summary: {

@@ -114,3 +114,21 @@ describe('applyDiff', () => {
     expect(replayFactEvents(events)).toEqual(turn3.facts);
   });
 });
+
+describe('applyDiff safeguards', () => {
+  it('rejects a removal the exchange never mentions', () => {
+    const first = run([], { add: [{ text: 'meeting: with Alice in Paris', kind: 'fact', sourceMessageIds: [] }] }, 'meeting with Alice in Paris', 1);
+    const second = run(first.facts, { remove: [{ key: 'meeting with Alice in Paris', reason: 'cancelled', sourceMessageIds: [] }] }, 'Thanks, sounds good.', 2);
+    expect(second.facts).toHaveLength(1);
+    expect(second.events.map((event) => [event.op, event.reason])).toEqual([['reject', 'not grounded in the exchange: it never mentions "meeting"']]);
+  });
+
+  it('pins a fact restated as an exception, and never unpins one restated weakly', () => {
+    const first = run([], { add: [{ text: 'card numbers: never stored', kind: 'fact', sourceMessageIds: [] }] }, 'card numbers never stored', 1);
+    const second = run(first.facts, { add: [{ text: 'card numbers: never stored', kind: 'exception', sourceMessageIds: [] }] }, 'card numbers never stored', 2);
+    expect(second.facts.map((fact) => [fact.kind, fact.pinned])).toEqual([['exception', true]]);
+    const third = run(second.facts, { add: [{ text: 'card numbers: never stored', kind: 'fact', sourceMessageIds: [] }] }, 'card numbers never stored', 3);
+    expect(third.facts.map((fact) => [fact.kind, fact.pinned])).toEqual([['exception', true]]);
+    expect(third.events).toEqual([]);
+  });
+});

@@ -117,6 +117,38 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(await memory.sessions.list()).toEqual(before);
   });
 
+  it('rejects an inconsistent export before writing anything', async () => {
+    const { memory, session } = await seeded();
+    const other = await memory.sessions.create({ title: 'Bystander' });
+    await other.record({ user: 'Our office is in Porto.', assistant: 'Noted.' });
+    const bystander = await state(other);
+    const exported = JSON.parse(await session.export({ format: 'json' })) as {
+      turns: Array<{ sessionId: string; userSummary: string }>;
+      facts: Array<{ text: string }>;
+      messages: Array<{ position: number }>;
+    };
+    await memory.sessions.open(session.id).then((handle) => handle.delete());
+    const before = await memory.sessions.list();
+
+    const foreign = structuredClone(exported);
+    if (foreign.turns[0] !== undefined) {
+      foreign.turns[0].sessionId = other.id;
+      foreign.turns[0].userSummary = 'OVERWRITTEN';
+    }
+    await expectRejected(memory.sessions.import({ data: foreign, source: 'foreign.json' }), 'IMPORT_INVALID', new RegExp(`turn 1 belongs to session ${other.id}`, 'u'));
+
+    const edited = structuredClone(exported);
+    if (edited.facts[0] !== undefined) edited.facts[0].text = 'budget: $1';
+    await expectRejected(memory.sessions.import({ data: edited, source: 'edited.json' }), 'IMPORT_INVALID', /facts are not what its fact events produce/u);
+
+    const duplicated = structuredClone(exported);
+    if (duplicated.messages[1] !== undefined) duplicated.messages[1].position = 0;
+    await expectRejected(memory.sessions.import({ data: duplicated, source: 'dup.json' }), 'IMPORT_INVALID', /message position 0 appears twice/u);
+
+    expect(await memory.sessions.list()).toEqual(before);
+    expect(await state(other)).toEqual(bystander);
+  });
+
   it('refuses to import an export over an existing session unless given new ids', async () => {
     const { memory, session } = await seeded();
     const exported = await session.export({ format: 'json' });

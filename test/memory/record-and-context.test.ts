@@ -69,6 +69,36 @@ describe('record() and context()', () => {
     expect(pkg.omitted.every((omission) => omission.reason.startsWith('budget'))).toBe(true);
   });
 
+  it('keeps the newest turn verbatim at the end of the chat, even after a long reply', async () => {
+    const { memory } = setup();
+    const session = await memory.sessions.create({ title: 'Long reply' });
+    await session.record({ user: 'Hi, we plan a kitchen.', assistant: 'Great, tell me more.' });
+    await session.record({ user: 'The budget is €18,000.', assistant: 'Noted: €18,000.' });
+    const long = Array.from({ length: 60 }, (_, index) => `Step ${index + 1}: measure the wall and order the cabinet parts.`).join(' ');
+    await session.record({ user: 'Give me the full installation plan.', assistant: long });
+    const pkg = await session.context({ budget: 2000 });
+    const rendered = pkg.render();
+    expect(rendered.at(-1)).toEqual({ role: 'assistant', content: long });
+    expect(rendered.slice(1).map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('uses most of the budget before dropping older turns', async () => {
+    const { memory } = setup();
+    const session = await memory.sessions.create({ title: 'Fill' });
+    for (let turn = 1; turn <= 120; turn += 1) {
+      await session.record({
+        user: `Ticket ${turn}: the export job for customer ${turn} failed again with a timeout after 30 seconds.`,
+        assistant: `For ticket ${turn}, raise the export timeout to 90 seconds and retry the job for customer ${turn} tonight.`,
+      });
+    }
+    for (const budget of [1000, 4000]) {
+      const pkg = await session.context({ budget });
+      expect(pkg.omitted.length).toBeGreaterThan(0);
+      expect(pkg.tokens).toBeLessThanOrEqual(budget);
+      expect(pkg.tokens).toBeGreaterThan(budget * 0.9);
+    }
+  });
+
   it('rebuilds the base-truth document as it stood at a past turn', async () => {
     const { memory } = setup();
     const session = await memory.sessions.create({ title: 'Timeline' });

@@ -88,7 +88,8 @@ export function createFactRepository(db: Database.Database, tenantId: string, ru
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (tenant_id, id) DO UPDATE SET key = excluded.key, text = excluded.text, kind = excluded.kind,
       pinned = excluded.pinned, source_message_ids = excluded.source_message_ids,
-      updated_turn = excluded.updated_turn, updated_at = excluded.updated_at`);
+      updated_turn = excluded.updated_turn, updated_at = excluded.updated_at
+    WHERE facts.session_id = excluded.session_id`);
   const remove = db.prepare('DELETE FROM facts WHERE tenant_id = ? AND session_id = ? AND id = ?');
 
   return {

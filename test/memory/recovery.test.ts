@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemory } from '../../src/memory/create-memory.js';
+import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store, TenantStore } from '../../src/store/store.js';
+import { join } from 'node:path';
+import { sequentialIds, steppingClock, temporaryFolder } from '../support/memory-fixtures.js';
+
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+/** A store whose next transactions fail as a full disk would, after `failAfter` successful ones. */
+function failingStore(path: string): { store: Store; failFrom: (count: number) => void } {
+  const inner = createSqliteStore({ path });
+  let remaining = Number.POSITIVE_INFINITY;
+  const wrapped = new Map<string, TenantStore>();
+  return {
+    failFrom: (count) => {
+      remaining = count;
+    },
+    store: {
+      kind: 'failing-sqlite',
+      close: () => inner.close(),
+      tenant(tenantId) {
+        const existing = wrapped.get(tenantId);
+        if (existing !== undefined) return existing;
+        const tenant = inner.tenant(tenantId);
+        const store: TenantStore = {
+          ...tenant,
+          transaction: async (work) => {
+            if (remaining <= 0) throw new Error('SQLITE_FULL: database or disk is full');
+            remaining -= 1;
+            return tenant.transaction(work);
+          },
+        };
+        wrapped.set(tenantId, store);
+        return store;
+      },
+    },
+  };
+}
+
+describe('turns whose memory was not written', () => {
+  it('keep their raw messages and are derived before the next turn, also after a restart', async () => {
+    const folder = temporaryFolder();
+    cleanups.push(folder.cleanup);
+    const path = join(folder.path, 'strata.db');
+    const failing = failingStore(path);
+    const first = createMemory({ store: failing.store, env: {}, clock: steppingClock(), newId: sequentialIds('a') });
+    const session = await first.sessions.create({ title: 'Disk trouble' });
+    failing.failFrom(1);
+    const result = await session.record({ user: 'We must never deploy on Fridays. The budget is $40,000.', assistant: 'Understood: no Friday deploys, $40,000.' });
+    expect(result.status).toBe('pending-retry');
+    expect(result.problem).toMatch(/stored but its memory was not.*SQLITE_FULL/u);
+    expect((await session.messages()).map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(await session.facts()).toEqual([]);
+    await first.close();
+
+    const second = createMemory({ path, env: {}, clock: steppingClock('2026-04-01T00:00:00.000Z'), newId: sequentialIds('b') });
+    cleanups.push(() => second.close());
+    const reopened = await second.sessions.open(session.id);
+    const pkg = await reopened.context({ budget: 400 });
+    expect((await reopened.turns()).map((turn) => [turn.turn, turn.status])).toEqual([[1, 'summarised']]);
+    const facts = await reopened.facts();
+    expect(facts.some((fact) => fact.pinned && /fridays/iu.test(fact.text))).toBe(true);
+    expect(pkg.sections.find((section) => section.name === 'pinned')?.items.length).toBeGreaterThan(0);
+    const next = await reopened.record({ user: 'Next step?', assistant: 'Staging.' });
+    expect(next.turn).toBe(2);
+  });
+});
