@@ -328,7 +328,7 @@ function dropIndex(section: ContextSection): number {
 
 /** Measure the rendering exactly and drop lowest-priority items until it fits. */
 function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnings: string[]): ContextPackage {
-  let sections = sortSections(assembly);
+  const sections = sortSections(assembly);
   let rendered = renderSections(sections);
   let tokens = tokenizer.countMessages(rendered);
   while (tokens > budget) {
