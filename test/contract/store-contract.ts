@@ -787,6 +787,23 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
     });
 
     describe('search', () => {
+      it("ranks a tenant's search by that tenant's data alone", async () => {
+        await seedSession(tenant, 's-q', GARDEN);
+        const before = await tenant.search.messages({ sessionId: 's-q', query: 'cherry tomatoes balcony paint', limit: 10 });
+        const other = store.tenant('tenant-b-noise');
+        await other.sessions.create({ session: makeSession('noise') });
+        const noise = Array.from({ length: 2100 }, (_, index) =>
+          makeMessage('noise', {
+            turn: Math.floor(index / 2) + 1,
+            position: index,
+            role: index % 2 === 0 ? 'user' : 'assistant',
+            content: `tomatoes and paint, entry ${index}`,
+          }),
+        );
+        await other.messages.append({ sessionId: 'noise', messages: noise, updatedAt: at(30) });
+        expect(await tenant.search.messages({ sessionId: 's-q', query: 'cherry tomatoes balcony paint', limit: 10 })).toEqual(before);
+      });
+
       it('finds messages by content words', async () => {
         const messages = await seedSession(tenant, 's-q', GARDEN);
         const hits = await tenant.search.messages({ sessionId: 's-q', query: 'cherry tomatoes balcony', limit: 10 });

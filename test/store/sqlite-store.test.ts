@@ -127,9 +127,40 @@ describe('SQLite store', () => {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .all()
         .map((row) => (row as { name: string }).name);
-      expect(tables).toEqual(expect.arrayContaining(['tenants', 'sessions', 'messages', 'turns', 'facts', 'fact_events', 'artifacts', 'artifact_versions', 'messages_fts']));
+      expect(tables).toEqual(expect.arrayContaining(['tenants', 'sessions', 'messages', 'turns', 'facts', 'fact_events', 'artifacts', 'artifact_versions']));
+      expect(tables).not.toContain('messages_fts');
     } finally {
       raw.close();
+    }
+  });
+
+  it('moves a version-2 database to one search index per tenant, keeping every message searchable', async () => {
+    const file = newPath();
+    const raw = new Database(file);
+    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
+    for (const migration of MIGRATIONS.slice(0, 2)) {
+      if (typeof migration.change === 'string') raw.exec(migration.change);
+      raw.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(migration.version, migration.name, MIGRATED_AT);
+    }
+    for (const tenant of ['acme', 'globex']) {
+      raw.prepare('INSERT INTO tenants VALUES (?, ?)').run(tenant, MIGRATED_AT);
+      raw.prepare("INSERT INTO sessions (tenant_id, id, title, created_at, updated_at, message_count) VALUES (?, 's1', 'old', ?, ?, 1)").run(tenant, MIGRATED_AT, MIGRATED_AT);
+      raw
+        .prepare(`INSERT INTO messages (tenant_id, session_id, id, turn, position, role, content, tier1, tier2, tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at)
+          VALUES (?, 's1', ?, 1, 0, 'user', ?, '', '', 0, 0, 5, 3, ?)`)
+        .run(tenant, `${tenant}-m1`, `the ${tenant} warehouse moved to Rotterdam`, MIGRATED_AT);
+    }
+    raw.close();
+
+    const store = open(file);
+    try {
+      for (const tenant of ['acme', 'globex']) {
+        const hits = await store.tenant(tenant).search.messages({ sessionId: 's1', query: 'warehouse Rotterdam', limit: 5 });
+        expect(hits.map((hit) => hit.messageId)).toEqual([`${tenant}-m1`]);
+      }
+      expect(await store.tenant('acme').search.messages({ sessionId: 's1', query: 'globex', limit: 5 })).toEqual([]);
+    } finally {
+      await store.close();
     }
   });
 

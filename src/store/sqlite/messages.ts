@@ -4,6 +4,7 @@ import type { MessageRepository } from '../store.js';
 import { MessageIdCache } from './message-id-cache.js';
 import { placeholders } from './rows.js';
 import type { Run } from './run.js';
+import type { TenantSearchIndex } from './search-index.js';
 
 interface MessageRow {
   id: string;
@@ -44,7 +45,7 @@ function toMessage(row: MessageRow): Message {
   };
 }
 
-export function createMessageRepository(db: Database.Database, tenantId: string, run: Run): MessageRepository {
+export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): MessageRepository {
   const insert = db.prepare(`INSERT INTO messages
     (tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
      tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, external_id)
@@ -68,6 +69,16 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
   const last = db.prepare<[string, string], { turn: number; position: number }>(
     'SELECT turn, position FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position DESC LIMIT 1',
   );
+  const indexStatements = new Map<string, Database.Statement<[number | bigint, string, string]>>();
+  const indexInsert = (): Database.Statement<[number | bigint, string, string]> => {
+    const table = index.ensure();
+    let statement = indexStatements.get(table);
+    if (statement === undefined) {
+      statement = db.prepare<[number | bigint, string, string]>(`INSERT INTO ${table} (rowid, speaker, content) VALUES (?, ?, ?)`);
+      indexStatements.set(table, statement);
+    }
+    return statement;
+  };
   const manyStatements = new Map<number, Database.Statement<unknown[], MessageRow>>();
   const many = (count: number): Database.Statement<unknown[], MessageRow> => {
     let statement = manyStatements.get(count);
@@ -85,8 +96,9 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
       run(() => {
         let tokens = 0;
         let maxTurn = 0;
+        const indexed = indexInsert();
         for (const message of messages) {
-          insert.run(
+          const { lastInsertRowid } = insert.run(
             tenantId,
             sessionId,
             message.id,
@@ -104,6 +116,7 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
             message.createdAt,
             message.externalId,
           );
+          indexed.run(lastInsertRowid, message.speaker ?? '', message.content);
           tokens += message.tokens.tier3;
           maxTurn = Math.max(maxTurn, message.turn);
         }

@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
 import { StrataError } from '../../core/errors.js';
+import { searchIndexDefinition, searchIndexName } from './search-index.js';
 
 export interface Migration {
   version: number;
   name: string;
-  sql: string;
+  /** The schema change, as SQL or as code for changes SQL alone cannot express. */
+  change: string | ((db: Database.Database) => void);
 }
 
 /** Versioned schema migrations, applied in order on open. Append only: never edit a shipped one. */
@@ -12,7 +14,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'initial schema',
-    sql: `
+    change: `
       CREATE TABLE tenants (
         id TEXT PRIMARY KEY,
         created_at TEXT NOT NULL
@@ -153,10 +155,25 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 2,
     name: 'covering index for turn-ordered message ids',
-    sql: `
+    change: `
       DROP INDEX messages_turn;
       CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id);
     `,
+  },
+  {
+    version: 3,
+    name: 'one search index per tenant',
+    change: (db) => {
+      db.exec(`DROP TRIGGER messages_fts_insert; DROP TRIGGER messages_fts_delete; DROP TABLE messages_fts;`);
+      const fill = (table: string): Database.Statement<[string]> =>
+        db.prepare(`INSERT INTO ${table} (rowid, speaker, content)
+          SELECT seq, coalesce(speaker, ''), content FROM messages WHERE tenant_id = ?`);
+      for (const tenant of db.prepare<[], { rowid: number; id: string }>('SELECT rowid, id FROM tenants').all()) {
+        const table = searchIndexName(tenant.rowid);
+        db.exec(searchIndexDefinition(table));
+        fill(table).run(tenant.id);
+      }
+    },
   },
 ];
 
@@ -178,7 +195,8 @@ export function migrate(db: Database.Database, now: string): number {
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
     db.transaction(() => {
-      db.exec(migration.sql);
+      if (typeof migration.change === 'string') db.exec(migration.change);
+      else migration.change(db);
       record.run(migration.version, migration.name, now);
     })();
   }

@@ -2,8 +2,15 @@ import type Database from 'better-sqlite3';
 import { queryTerms } from '../../core/query-terms.js';
 import type { ArchiveSearch } from '../store.js';
 import type { Run } from './run.js';
+import type { TenantSearchIndex } from './search-index.js';
 
-/** Terms found in more than this share of all messages are left out while rarer terms remain. */
+interface SearchRow {
+  id: string;
+  turn: number;
+  rank: number;
+}
+
+/** Terms found in more than this share of the tenant's messages are left out while rarer terms remain. */
 const COMMON_TERM_SHARE = 0.2;
 /** Pruning saves time only on large indexes; below this many messages every term is scored. */
 const PRUNE_FROM_DOCUMENTS = 2000;
@@ -19,30 +26,40 @@ export function ftsExpression(terms: readonly string[]): string | null {
   return terms.length === 0 ? null : terms.map(quote).join(' OR ');
 }
 
-export function createArchiveSearch(db: Database.Database, tenantId: string, run: Run): ArchiveSearch {
-  // Rank inside FTS5 first (materialised), then keep this tenant's session: driving the join from
-  // messages would run one MATCH per message row.
-  const search = db.prepare<[string, string, string, number, number], { id: string; turn: number; rank: number }>(
-    `WITH hits AS MATERIALIZED (
-       SELECT rowid AS seq, bm25(messages_fts) AS rank FROM messages_fts WHERE messages_fts MATCH ?
-     )
-     SELECT m.id AS id, m.turn AS turn, hits.rank AS rank
-       FROM hits JOIN messages m ON m.seq = hits.seq
-      WHERE m.tenant_id = ? AND m.session_id = ? AND m.turn <= ?
-      ORDER BY hits.rank, m.position LIMIT ?`,
-  );
-  const documentFrequency = db.prepare<[string], number>('SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?').pluck();
-  const documents = db.prepare<[], number | null>('SELECT max(seq) FROM messages').pluck();
+export function createArchiveSearch(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): ArchiveSearch {
+  const statements = new Map<string, { search: Database.Statement<[string, string, string, number, number], SearchRow>; frequency: Database.Statement<[string], number> }>();
+  // Rank inside FTS5 first (materialised), then keep the session: driving the join from messages would
+  // run one MATCH per message row.
+  const prepared = (table: string) => {
+    let found = statements.get(table);
+    if (found === undefined) {
+      found = {
+        search: db.prepare<[string, string, string, number, number], SearchRow>(
+          `WITH hits AS MATERIALIZED (
+             SELECT rowid AS seq, bm25(${table}) AS rank FROM ${table} WHERE ${table} MATCH ?
+           )
+           SELECT m.id AS id, m.turn AS turn, hits.rank AS rank
+             FROM hits JOIN messages m ON m.seq = hits.seq
+            WHERE m.tenant_id = ? AND m.session_id = ? AND m.turn <= ?
+            ORDER BY hits.rank, m.position LIMIT ?`,
+        ),
+        frequency: db.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`).pluck(),
+      };
+      statements.set(table, found);
+    }
+    return found;
+  };
+  const documents = db.prepare<[string], number | null>('SELECT sum(message_count) FROM sessions WHERE tenant_id = ?').pluck();
 
   /**
-   * The query's content words worth scoring. BM25 gives a word in a fifth of all messages little weight,
-   * yet scoring it costs the most, so such words are dropped while rarer ones remain.
+   * The query's content words worth scoring. BM25 gives a word in a fifth of the tenant's messages little
+   * weight, yet scoring it costs the most, so such words are dropped while rarer ones remain.
    */
-  const selectTerms = (query: string): string[] => {
+  const selectTerms = (query: string, frequency: Database.Statement<[string], number>): string[] => {
     const counted = queryTerms(query)
-      .map((term) => ({ term, frequency: documentFrequency.get(quote(term)) ?? 0 }))
+      .map((term) => ({ term, frequency: frequency.get(quote(term)) ?? 0 }))
       .filter((entry) => entry.frequency > 0);
-    const total = documents.get() ?? 0;
+    const total = documents.get(tenantId) ?? 0;
     if (total < PRUNE_FROM_DOCUMENTS) return counted.map((entry) => entry.term);
     const limit = total * COMMON_TERM_SHARE;
     const rare = counted.filter((entry) => entry.frequency <= limit);
@@ -53,10 +70,12 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
   return {
     messages: ({ sessionId, query, limit, maxTurn }) =>
       run(() => {
-        if (limit <= 0) return [];
-        const expression = ftsExpression(selectTerms(query));
+        const table = index.table();
+        if (limit <= 0 || table === null) return [];
+        const statements = prepared(table);
+        const expression = ftsExpression(selectTerms(query, statements.frequency));
         if (expression === null) return [];
-        return search
+        return statements.search
           .all(expression, tenantId, sessionId, maxTurn ?? Number.MAX_SAFE_INTEGER, limit)
           .map((row) => ({ messageId: row.id, turn: row.turn, score: -row.rank }));
       }),

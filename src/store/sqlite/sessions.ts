@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Session } from '../../core/types.js';
 import type { SessionRepository } from '../store.js';
 import type { Run } from './run.js';
+import type { TenantSearchIndex } from './search-index.js';
 
 interface SessionRow {
   id: string;
@@ -27,7 +28,7 @@ function toSession(row: SessionRow): Session {
   };
 }
 
-export function createSessionRepository(db: Database.Database, tenantId: string, run: Run): SessionRepository {
+export function createSessionRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): SessionRepository {
   const ensureTenant = db.prepare('INSERT INTO tenants (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING');
   const insert = db.prepare(`INSERT INTO sessions
     (tenant_id, id, title, instructions, created_at, updated_at, message_count, turn_count, token_count)
@@ -39,11 +40,14 @@ export function createSessionRepository(db: Database.Database, tenantId: string,
   const update = db.prepare(`UPDATE sessions SET title = coalesce(?, title), instructions = coalesce(?, instructions), updated_at = ?
     WHERE tenant_id = ? AND id = ?`);
   const remove = db.prepare('DELETE FROM sessions WHERE tenant_id = ? AND id = ?');
+  const unindex = (table: string): Database.Statement<[string, string]> =>
+    db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT seq FROM messages WHERE tenant_id = ? AND session_id = ?)`);
 
   return {
     create: ({ session }) =>
       run(() => {
         ensureTenant.run(tenantId, session.createdAt);
+        index.ensure();
         insert.run(
           tenantId,
           session.id,
@@ -64,6 +68,13 @@ export function createSessionRepository(db: Database.Database, tenantId: string,
     list: ({ limit, offset }) => run(() => list.all(tenantId, limit, offset ?? 0).map(toSession)),
     update: ({ sessionId, title, instructions, updatedAt }) =>
       run(() => update.run(title ?? null, instructions ?? null, updatedAt, tenantId, sessionId).changes > 0),
-    delete: ({ sessionId }) => run(() => remove.run(tenantId, sessionId).changes > 0),
+    delete: ({ sessionId }) =>
+      run(() =>
+        db.transaction(() => {
+          const table = index.table();
+          if (table !== null) unindex(table).run(tenantId, sessionId);
+          return remove.run(tenantId, sessionId).changes > 0;
+        })(),
+      ),
   };
 }

@@ -7,6 +7,7 @@ import { createMessageRepository } from './messages.js';
 import { migrate } from './migrations.js';
 import type { Run } from './run.js';
 import { createArchiveSearch } from './search.js';
+import { TenantSearchIndex } from './search-index.js';
 import { createSessionRepository } from './sessions.js';
 import { createTurnRepository } from './turns.js';
 
@@ -80,14 +81,14 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
     return direct(work);
   };
 
-  const repositories = (tenantId: string, run: Run): TenantRepositories => ({
+  const repositories = (tenantId: string, run: Run, index: TenantSearchIndex): TenantRepositories => ({
     tenantId,
-    sessions: createSessionRepository(db, tenantId, run),
-    messages: createMessageRepository(db, tenantId, run),
+    sessions: createSessionRepository(db, tenantId, run, index),
+    messages: createMessageRepository(db, tenantId, run, index),
     turns: createTurnRepository(db, tenantId, run),
     facts: createFactRepository(db, tenantId, run),
     artifacts: createArtifactRepository(db, tenantId, run),
-    search: createArchiveSearch(db, tenantId, run),
+    search: createArchiveSearch(db, tenantId, run, index),
   });
 
   const tenants = new Map<string, TenantStore>();
@@ -98,9 +99,10 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
       let tenant = tenants.get(tenantId);
       if (tenant !== undefined) return tenant;
       ensureOpen();
-      const inside = repositories(tenantId, direct);
+      const index = new TenantSearchIndex(db, tenantId);
+      const inside = repositories(tenantId, direct, index);
       tenant = {
-        ...repositories(tenantId, gated),
+        ...repositories(tenantId, gated, index),
         async transaction(work) {
           while (active !== null) await active;
           ensureOpen();
@@ -121,6 +123,8 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
             return result;
           } catch (error) {
             if (db.inTransaction) db.exec('ROLLBACK');
+            // The rollback may have undone the creation of the search index.
+            index.reset();
             throw wrapFailure(error, path);
           } finally {
             active = null;

@@ -47,12 +47,19 @@ export function createTurnRepository(db: Database.Database, tenantId: string, ru
     'SELECT * FROM turns WHERE tenant_id = ? AND session_id = ? AND turn < ? ORDER BY turn DESC LIMIT ?',
   );
   const all = db.prepare<[string, string], TurnRow>('SELECT * FROM turns WHERE tenant_id = ? AND session_id = ? ORDER BY turn');
-  const byStatus = db.prepare<[string, TurnStatus, number], TurnRow>(
-    'SELECT * FROM turns WHERE tenant_id = ? AND status = ? ORDER BY session_id, turn LIMIT ?',
-  );
-  const byStatusInSession = db.prepare<[string, string, TurnStatus, number], TurnRow>(
-    'SELECT * FROM turns WHERE tenant_id = ? AND session_id = ? AND status = ? ORDER BY turn LIMIT ?',
-  );
+  // For the rare statuses, "status <> 'summarised'" lets SQLite use the partial index turns_status
+  // instead of scanning every turn.
+  const statusQuery = (inSession: boolean, rare: boolean): string =>
+    `SELECT * FROM turns WHERE tenant_id = ?${inSession ? ' AND session_id = ?' : ''} AND status = ?${rare ? " AND status <> 'summarised'" : ''}
+      ORDER BY ${inSession ? '' : 'session_id, '}turn LIMIT ?`;
+  const byStatus = {
+    rare: db.prepare<[string, TurnStatus, number], TurnRow>(statusQuery(false, true)),
+    common: db.prepare<[string, TurnStatus, number], TurnRow>(statusQuery(false, false)),
+  };
+  const byStatusInSession = {
+    rare: db.prepare<[string, string, TurnStatus, number], TurnRow>(statusQuery(true, true)),
+    common: db.prepare<[string, string, TurnStatus, number], TurnRow>(statusQuery(true, false)),
+  };
 
   return {
     upsert: ({ summary }) =>
@@ -81,8 +88,8 @@ export function createTurnRepository(db: Database.Database, tenantId: string, ru
     listByStatus: ({ sessionId, status, limit }) =>
       run(() =>
         (sessionId === undefined
-          ? byStatus.all(tenantId, status, limit)
-          : byStatusInSession.all(tenantId, sessionId, status, limit)
+          ? byStatus[status === 'summarised' ? 'common' : 'rare'].all(tenantId, status, limit)
+          : byStatusInSession[status === 'summarised' ? 'common' : 'rare'].all(tenantId, sessionId, status, limit)
         ).map(toSummary),
       ),
   };
