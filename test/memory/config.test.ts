@@ -1,0 +1,72 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isStrataError } from '../../src/core/errors.js';
+import { resolveSettings } from '../../src/memory/config.js';
+import { temporaryFolder } from '../support/memory-fixtures.js';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
+
+function configFile(content: string): string {
+  const folder = temporaryFolder();
+  cleanups.push(folder.cleanup);
+  const path = join(folder.path, 'strata.config.json');
+  writeFileSync(path, content);
+  return path;
+}
+
+function failure(run: () => unknown): Error {
+  try {
+    run();
+  } catch (error) {
+    expect(isStrataError(error, 'INVALID_CONFIG')).toBe(true);
+    return error as Error;
+  }
+  throw new Error('expected an INVALID_CONFIG error');
+}
+
+describe('settings', () => {
+  it('uses the defaults when nothing is set', () => {
+    expect(resolveSettings({ env: {}, configFile: configFile('{}') })).toEqual({
+      path: './strata.db',
+      tenant: 'default',
+      tokenizer: 'o200k_base',
+      rawWindowTurns: 6,
+      maxMessageBytes: 524_288,
+      durability: 'full',
+      busyTimeoutMs: 5000,
+    });
+  });
+
+  it('takes options over environment variables over the config file', () => {
+    const file = configFile(JSON.stringify({ path: 'file.db', tenant: 'from-file', rawWindowTurns: 2, tokenizer: 'cl100k_base' }));
+    const settings = resolveSettings({
+      configFile: file,
+      env: { STRATA_DB: 'env.db', STRATA_RAW_WINDOW_TURNS: '4' },
+      options: { path: 'option.db' },
+    });
+    expect(settings).toMatchObject({ path: 'option.db', rawWindowTurns: 4, tenant: 'from-file', tokenizer: 'cl100k_base' });
+  });
+
+  it('reads STRATA_CONFIG when no file is given', () => {
+    const file = configFile(JSON.stringify({ tenant: 'acme' }));
+    expect(resolveSettings({ env: { STRATA_CONFIG: file } }).tenant).toBe('acme');
+  });
+
+  it('names the option and the variable to fix', () => {
+    expect(failure(() => resolveSettings({ env: { STRATA_RAW_WINDOW_TURNS: 'six' }, configFile: configFile('{}') })).message).toMatch(
+      /rawWindowTurns: .*fix the "rawWindowTurns" option or STRATA_RAW_WINDOW_TURNS/u,
+    );
+    expect(failure(() => resolveSettings({ env: { STRATA_TOKENIZER: 'p50k' }, configFile: configFile('{}') })).message).toMatch(/STRATA_TOKENIZER/u);
+    expect(failure(() => resolveSettings({ env: {}, configFile: configFile('{"colour": "blue"}') })).message).toMatch(/colour|Unrecognized/u);
+  });
+
+  it('reports a broken or missing config file that was asked for', () => {
+    expect(failure(() => resolveSettings({ env: {}, configFile: configFile('{ not json') })).message).toMatch(/not valid JSON/u);
+    expect(failure(() => resolveSettings({ env: {}, configFile: configFile('[1, 2]') })).message).toMatch(/must hold a JSON object/u);
+    expect(failure(() => resolveSettings({ env: {}, configFile: '/nonexistent/strata.config.json' })).message).toMatch(/Cannot read the config file/u);
+  });
+});
