@@ -18,6 +18,11 @@ export const settingsSchema = z.strictObject({
   durability: z.enum(['full', 'normal']).default('full'),
   /** How long a write waits for another process's lock (default 5000 ms). Variable: STRATA_BUSY_TIMEOUT_MS. */
   busyTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
+  /**
+   * Analyse large imports with the local manager in a worker thread, in parallel with storing them
+   * (default true). Variable: STRATA_IMPORT_WORKER (true/false).
+   */
+  importWorker: z.boolean().default(true),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -32,16 +37,22 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   maxMessageBytes: 'STRATA_MAX_MESSAGE_BYTES',
   durability: 'STRATA_DURABILITY',
   busyTimeoutMs: 'STRATA_BUSY_TIMEOUT_MS',
+  importWorker: 'STRATA_IMPORT_WORKER',
 };
 
 const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs']);
+const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker']);
+const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 
 function fromEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [key, variable] of Object.entries(SETTING_VARIABLES) as Array<[keyof Settings, string]>) {
     const raw = env[variable];
     if (raw === undefined || raw.trim() === '') continue;
-    values[key] = NUMERIC.has(key) && /^-?\d+$/u.test(raw.trim()) ? Number(raw.trim()) : raw.trim();
+    const text = raw.trim();
+    if (NUMERIC.has(key) && /^-?\d+$/u.test(text)) values[key] = Number(text);
+    else if (BOOLEAN.has(key) && BOOLEAN_WORDS[text.toLowerCase()] !== undefined) values[key] = BOOLEAN_WORDS[text.toLowerCase()];
+    else values[key] = text;
   }
   return values;
 }

@@ -16,7 +16,18 @@ import { KeyedMutex } from './keyed-mutex.js';
 import { checkMessageInput, toTimestamp, type CheckedMessage, type MessageInput } from './message-input.js';
 import { parseJsonText, planImport, withNewIds } from './session-import.js';
 import { toMarkdown, toSessionExport, type SessionSnapshot } from './session-export.js';
-import { deriveTurn, loadMemoryState, writeDerivedTurns, writeRawTurns, type DerivedTurn, type WriteContext } from './write-path.js';
+import { managerWorkerUrl, startManagerPipeline } from './manager-pipeline.js';
+import {
+  completeTurn,
+  deriveTurn,
+  loadMemoryState,
+  runManager,
+  writeDerivedTurns,
+  writeRawTurns,
+  type DerivedTurn,
+  type RawTurn,
+  type WriteContext,
+} from './write-path.js';
 
 /** Options of `createMemory()`. Unset fields come from `STRATA_*` variables, then `strata.config.json`, then defaults. */
 export interface MemoryOptions {
@@ -34,6 +45,8 @@ export interface MemoryOptions {
   durability?: 'full' | 'normal';
   /** Lock wait of the SQLite store in ms (default 5000). */
   busyTimeoutMs?: number;
+  /** Analyse large imports in a worker thread when the local manager is in charge (default true). */
+  importWorker?: boolean;
   /** Another store (default: the SQLite store at `path`). Not closed by `close()`. */
   store?: Store;
   /** Who writes memory (default: the local rule-based manager). */
@@ -139,6 +152,8 @@ export interface Memory {
 }
 
 const IMPORT_CHUNK_TURNS = 200;
+/** Imports at least this long are worth starting a worker thread for (it takes about half a second to load). */
+const WORKER_MIN_TURNS = 400;
 
 /**
  * The default local manager, loaded on the first turn: its NLP libraries take most of a second to load,
@@ -180,6 +195,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       maxMessageBytes: options.maxMessageBytes,
       durability: options.durability,
       busyTimeoutMs: options.busyTimeoutMs,
+      importWorker: options.importWorker,
     },
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
@@ -383,6 +399,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       const time = now();
       const id = newId();
       const total = plan.turns.length;
+      const workerUrl = options.manager === undefined && settings.importWorker && total >= WORKER_MIN_TURNS ? managerWorkerUrl() : null;
       await mutex.run(id, () =>
         repositories.transaction(async (tx) => {
           await tx.sessions.create({
@@ -390,17 +407,29 @@ export function createMemory(options: MemoryOptions = {}): Memory {
           });
           const session = await requireSessionIn(tx, id);
           const state = await loadMemoryState(tx, id);
-          for (let start = 0; start < total; start += IMPORT_CHUNK_TURNS) {
-            // One transaction holds the whole import, so no turn can be left pending: skip the pending rows.
-            const raw = await writeRawTurns(tx, session, plan.turns.slice(start, start + IMPORT_CHUNK_TURNS), context, { pendingSummaries: false });
-            const derived: DerivedTurn[] = [];
-            for (const turn of raw) {
-              derived.push(await deriveTurn(turn, state, context));
-              importOptions.onProgress?.({ done: start + derived.length, total });
+          // Store every raw turn first; with a worker, the manager analyses them meanwhile.
+          const pipeline = workerUrl === null ? null : startManagerPipeline(workerUrl, state, context.manager.name);
+          try {
+            const raws: RawTurn[] = [];
+            for (let start = 0; start < total; start += IMPORT_CHUNK_TURNS) {
+              // One transaction holds the whole import, so no turn can be left pending: skip the pending rows.
+              const raw = await writeRawTurns(tx, session, plan.turns.slice(start, start + IMPORT_CHUNK_TURNS), context, { pendingSummaries: false });
+              pipeline?.submit(raw);
+              raws.push(...raw);
             }
-            await writeDerivedTurns(tx, derived);
-            // Let timers (a progress bar, a server's other requests) run between chunks.
-            await new Promise((resolve) => setImmediate(resolve));
+            for (let start = 0; start < raws.length; start += IMPORT_CHUNK_TURNS) {
+              const derived: DerivedTurn[] = [];
+              for (const turn of raws.slice(start, start + IMPORT_CHUNK_TURNS)) {
+                const outcome = (await pipeline?.outcome(turn.turn)) ?? (await runManager(turn, state, context));
+                derived.push(completeTurn(turn, state, outcome, context));
+                importOptions.onProgress?.({ done: start + derived.length, total });
+              }
+              await writeDerivedTurns(tx, derived);
+              // Let timers (a progress bar, a server's other requests) run between chunks.
+              await new Promise((resolve) => setImmediate(resolve));
+            }
+          } finally {
+            await pipeline?.close();
           }
         }),
       );

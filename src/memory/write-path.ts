@@ -2,7 +2,7 @@ import { applyDiff } from '../core/diff.js';
 import { StrataError } from '../core/errors.js';
 import { limitWords } from '../core/text.js';
 import type { ArtifactVersion, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
-import type { KnownArtifact, MemoryManager, TurnMemory } from '../managers/memory-manager.js';
+import type { KnownArtifact, MemoryManager, ProcessTurnOptions, TurnMemory } from '../managers/memory-manager.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories, TierUpdate } from '../store/store.js';
 import type { CheckedMessage } from './message-input.js';
@@ -149,32 +149,92 @@ function fallbackSummary(raw: RawTurn, status: TurnStatus, context: WriteContext
   };
 }
 
-/**
- * Run the memory manager on one stored turn and validate what it returns. The state is advanced in place,
- * so a run of turns sees each other's facts. A manager failure gives a flagged raw fallback, never an error.
- */
-export async function deriveTurn(raw: RawTurn, state: MemoryState, context: WriteContext): Promise<DerivedTurn> {
-  const sessionId = raw.messages[0]?.sessionId ?? '';
-  let memory: TurnMemory;
+/** The manager's validated result for a turn, or why there is none. */
+export type ManagerOutcome = { memory: TurnMemory; failure?: undefined } | { memory?: undefined; failure: StrataError };
+
+/** What a memory manager is asked about one stored turn. */
+export function turnRequest(raw: RawTurn, state: MemoryState, fallbackTime: string): ProcessTurnOptions {
+  return {
+    sessionId: raw.messages[0]?.sessionId ?? '',
+    turn: raw.turn,
+    messages: raw.messages.map((message) => ({ id: message.id, role: message.role, speaker: message.speaker, content: message.content })),
+    facts: state.facts,
+    artifacts: [...state.artifacts.values()],
+    timestamp: raw.messages[0]?.createdAt ?? fallbackTime,
+  };
+}
+
+/** Parse a manager's answer at the boundary: only a result matching the schema is ever used. */
+export function parseManagerOutput(output: unknown, managerName: string): ManagerOutcome {
+  const parsed = turnMemorySchema.safeParse(output);
+  if (parsed.success) return { memory: parsed.data };
+  return {
+    failure: new StrataError(
+      'MEMORY_MANAGER_FAILURE',
+      `The ${managerName} memory manager returned an invalid result: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`,
+    ),
+  };
+}
+
+export function managerFailure(error: unknown, managerName: string, turn: number): StrataError {
+  return error instanceof StrataError
+    ? error
+    : new StrataError('MEMORY_MANAGER_FAILURE', `The ${managerName} memory manager failed on turn ${turn}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+}
+
+/** Ask the manager about one stored turn; failures become outcomes, never exceptions. */
+export async function runManager(raw: RawTurn, state: MemoryState, context: WriteContext): Promise<ManagerOutcome> {
   try {
-    const output: unknown = await context.manager.processTurn({
-      sessionId,
-      turn: raw.turn,
-      messages: raw.messages.map((message) => ({ id: message.id, role: message.role, speaker: message.speaker, content: message.content })),
-      facts: state.facts,
-      artifacts: [...state.artifacts.values()],
-      timestamp: raw.messages[0]?.createdAt ?? context.now(),
-    });
-    const parsed = turnMemorySchema.safeParse(output);
-    if (!parsed.success) {
-      throw new StrataError('MEMORY_MANAGER_FAILURE', `The ${context.manager.name} memory manager returned an invalid result: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
-    }
-    memory = parsed.data;
+    return parseManagerOutput(await context.manager.processTurn(turnRequest(raw, state, context.now())), context.manager.name);
   } catch (error) {
-    const failure =
-      error instanceof StrataError
-        ? error
-        : new StrataError('MEMORY_MANAGER_FAILURE', `The ${context.manager.name} memory manager failed on turn ${raw.turn}: ${(error as Error).message}`, { cause: error });
+    return { failure: managerFailure(error, context.manager.name, raw.turn) };
+  }
+}
+
+/**
+ * Apply a turn's memory to the state: the base-truth diff (validated) and the artifact drafts.
+ * Pure apart from `newId`; the import worker runs the same function to keep its copy of the state.
+ */
+export function advanceState(
+  raw: RawTurn,
+  state: MemoryState,
+  memory: TurnMemory,
+  options: { actor: string; now: string; newId: () => string },
+): { applied: ReturnType<typeof applyDiff>; drafts: Array<{ artifactId: string; draft: TurnMemory['artifacts'][number] }> } {
+  const applied = applyDiff({
+    sessionId: raw.messages[0]?.sessionId ?? '',
+    facts: state.facts,
+    diff: memory.diff,
+    exchange: raw.messages.map((message) => message.content).join('\n'),
+    exchangeMessageIds: raw.messages.map((message) => message.id),
+    turn: raw.turn,
+    actor: options.actor,
+    now: options.now,
+    newId: options.newId,
+    firstSequence: state.nextSequence,
+  });
+  state.facts = applied.facts;
+  state.nextSequence += applied.events.length;
+  const messageIds = new Set(raw.messages.map((message) => message.id));
+  const drafts: Array<{ artifactId: string; draft: TurnMemory['artifacts'][number] }> = [];
+  for (const draft of memory.artifacts) {
+    if (!messageIds.has(draft.messageId)) continue;
+    const artifactId = state.artifacts.get(draft.name)?.id ?? options.newId();
+    state.artifacts.set(draft.name, { id: artifactId, name: draft.name, kind: draft.kind, language: draft.language, latest: draft.content });
+    drafts.push({ artifactId, draft });
+  }
+  return { applied, drafts };
+}
+
+/**
+ * Turn a manager outcome into everything to persist for the turn, advancing the state in place so a run
+ * of turns sees each other's facts. A failure gives a flagged raw fallback, never an error.
+ */
+export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerOutcome, context: WriteContext): DerivedTurn {
+  const sessionId = raw.messages[0]?.sessionId ?? '';
+  if (outcome.failure !== undefined) {
     return {
       sessionId,
       turn: raw.turn,
@@ -185,10 +245,10 @@ export async function deriveTurn(raw: RawTurn, state: MemoryState, context: Writ
       upserts: [],
       removedIds: [],
       artifacts: [],
-      failure,
+      failure: outcome.failure,
     };
   }
-
+  const memory = outcome.memory;
   const now = context.now();
   const byId = new Map(memory.messages.map((entry) => [entry.messageId, entry]));
   const tierUpdates: TierUpdate[] = raw.messages.map((message) => {
@@ -217,38 +277,7 @@ export async function deriveTurn(raw: RawTurn, state: MemoryState, context: Writ
     tokens: context.tokenizer.count(userSummary) + context.tokenizer.count(assistantSummary),
     createdAt: raw.messages[0]?.createdAt ?? now,
   };
-
-  const applied = applyDiff({
-    sessionId,
-    facts: state.facts,
-    diff: memory.diff,
-    exchange: raw.messages.map((message) => message.content).join('\n'),
-    exchangeMessageIds: raw.messages.map((message) => message.id),
-    turn: raw.turn,
-    actor: context.manager.name,
-    now,
-    newId: context.newId,
-    firstSequence: state.nextSequence,
-  });
-  state.facts = applied.facts;
-  state.nextSequence += applied.events.length;
-
-  const messageIds = new Set(raw.messages.map((message) => message.id));
-  const artifacts: DerivedTurn['artifacts'] = [];
-  for (const draft of memory.artifacts) {
-    if (!messageIds.has(draft.messageId)) continue;
-    const known = state.artifacts.get(draft.name);
-    const artifactId = known?.id ?? context.newId();
-    state.artifacts.set(draft.name, { id: artifactId, name: draft.name, kind: draft.kind, language: draft.language, latest: draft.content });
-    artifacts.push({
-      artifactId,
-      name: draft.name,
-      kind: draft.kind,
-      language: draft.language,
-      version: { turn: raw.turn, messageId: draft.messageId, content: draft.content, tokens: context.tokenizer.count(draft.content), createdAt: now },
-    });
-  }
-
+  const { applied, drafts } = advanceState(raw, state, memory, { actor: context.manager.name, now, newId: context.newId });
   return {
     sessionId,
     turn: raw.turn,
@@ -258,9 +287,20 @@ export async function deriveTurn(raw: RawTurn, state: MemoryState, context: Writ
     events: applied.events,
     upserts: applied.upserted,
     removedIds: applied.removedIds,
-    artifacts,
+    artifacts: drafts.map(({ artifactId, draft }) => ({
+      artifactId,
+      name: draft.name,
+      kind: draft.kind,
+      language: draft.language,
+      version: { turn: raw.turn, messageId: draft.messageId, content: draft.content, tokens: context.tokenizer.count(draft.content), createdAt: now },
+    })),
     failure: null,
   };
+}
+
+/** Run the memory manager on one stored turn and turn its answer into what to persist. */
+export async function deriveTurn(raw: RawTurn, state: MemoryState, context: WriteContext): Promise<DerivedTurn> {
+  return completeTurn(raw, state, await runManager(raw, state, context), context);
 }
 
 /** Persist derived turns in order (call inside a transaction). */

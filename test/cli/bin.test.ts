@@ -17,8 +17,8 @@ afterAll(() => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
-function strata(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, STRATA_DB: '' } });
+function strata(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, STRATA_DB: '', ...env } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -45,4 +45,41 @@ describe('bin/strata.js (a real process)', () => {
     const bad = strata(['import', join(dir, 'missing.json'), '--db', db]);
     expect(bad.status).toBe(2);
   });
+
+  it('derives the same memory for a large import whether the manager runs in a worker thread or not', () => {
+    const file = join(dir, 'large.json');
+    const subjects = ['billing service', 'search index', 'staging cluster', 'support inbox'];
+    const messages = Array.from({ length: 900 }, (_, index) => {
+      const subject = subjects[index % subjects.length] ?? 'billing service';
+      const turn = Math.floor(index / 2);
+      return index % 2 === 0
+        ? { role: 'user', content: turn % 7 === 3 ? `Actually, the budget for the ${subject} changed to $${(turn + 10) * 1000}.` : `The budget for the ${subject} is $${(turn + 5) * 1000}; we must never deploy it on Fridays.` }
+        : { role: 'assistant', content: `Noted for the ${subject}: $${(turn + 5) * 1000}, and no Friday deploys. Maya owns it from Lisbon.` };
+    });
+    writeFileSync(file, JSON.stringify(messages));
+    const exports = ['true', 'false'].map((worker) => {
+      const db = join(dir, `worker-${worker}.db`);
+      const imported = strata(['import', file, '--json', '--db', db], { STRATA_IMPORT_WORKER: worker });
+      expect(imported.status).toBe(0);
+      const { sessionId } = JSON.parse(imported.stdout) as { sessionId: string };
+      const exported = strata(['export', sessionId, '--format', 'json', '--db', db]);
+      expect(exported.status).toBe(0);
+      const data = JSON.parse(exported.stdout) as {
+        facts: Array<{ key: string; text: string; kind: string }>;
+        factEvents: Array<{ op: string; key: string; newText: string | null; turn: number }>;
+        turns: Array<{ turn: number; userSummary: string; assistantSummary: string; status: string }>;
+        messages: Array<{ tier1: string; tier2: string; requiredTier: number }>;
+      };
+      return {
+        // Facts of one turn are listed by id, and ids are random: compare them as a set.
+        facts: data.facts.map((fact) => [fact.key, fact.text, fact.kind].join('|')).sort(),
+        events: data.factEvents.map((event) => [event.op, event.key, event.newText, event.turn]),
+        turns: data.turns.map((turn) => [turn.turn, turn.userSummary, turn.assistantSummary, turn.status]),
+        tiers: data.messages.map((message) => [message.tier1, message.tier2, message.requiredTier]),
+      };
+    });
+    expect(exports[0]?.facts.length).toBeGreaterThan(0);
+    expect(exports[0]?.turns).toHaveLength(450);
+    expect(exports[0]).toEqual(exports[1]);
+  }, 120_000);
 });

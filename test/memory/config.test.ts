@@ -38,6 +38,7 @@ describe('settings', () => {
       maxMessageBytes: 524_288,
       durability: 'full',
       busyTimeoutMs: 5000,
+      importWorker: true,
     });
   });
 
@@ -54,6 +55,12 @@ describe('settings', () => {
   it('reads STRATA_CONFIG when no file is given', () => {
     const file = configFile(JSON.stringify({ tenant: 'acme' }));
     expect(resolveSettings({ env: { STRATA_CONFIG: file } }).tenant).toBe('acme');
+  });
+
+  it('reads booleans from variables', () => {
+    expect(resolveSettings({ env: { STRATA_IMPORT_WORKER: 'false' }, configFile: configFile('{}') }).importWorker).toBe(false);
+    expect(resolveSettings({ env: { STRATA_IMPORT_WORKER: 'on' }, configFile: configFile('{}') }).importWorker).toBe(true);
+    expect(failure(() => resolveSettings({ env: { STRATA_IMPORT_WORKER: 'maybe' }, configFile: configFile('{}') })).message).toMatch(/STRATA_IMPORT_WORKER/u);
   });
 
   it('names the option and the variable to fix', () => {
