@@ -16,41 +16,85 @@ export interface Token {
   hasDigit: boolean;
 }
 
-const LEADING_PUNCTUATION = /^[("'“‘[{*_`<>•\-–—]+/u;
-const TRAILING_PUNCTUATION = /[)"'”’\]}*_`.,!?;:…>\-–—]+$/u;
+const LEADING_PUNCTUATION = new Set([...'("\'“‘[{*_`<>•-–—'].map((character) => character.charCodeAt(0)));
+const TRAILING_PUNCTUATION = new Set([...')"\'”’]}*_`.,!?;:…>-–—'].map((character) => character.charCodeAt(0)));
 const WORD_CHARACTER = /[\p{L}\p{N}$€£¥%#@]/u;
+const NON_ASCII = /[^\u0000-\u007f]/u;
+const LETTER_DOT_LETTER = /\p{L}\.\p{L}$/u;
+const NUMBER = /\p{N}/u;
+
+/** The characters JavaScript's `\s` matches. */
+function isWhitespace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
+}
+
+function isAsciiLetterOrDigit(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+/** Whether the word holds a letter, a digit or one of $ € £ ¥ % # @. */
+function hasWordCharacter(core: string): boolean {
+  for (let index = 0; index < core.length; index += 1) {
+    const code = core.charCodeAt(index);
+    if (isAsciiLetterOrDigit(code) || code === 0x24 || code === 0x25 || code === 0x23 || code === 0x40) return true;
+    if (code > 0x7f) return WORD_CHARACTER.test(core);
+  }
+  return false;
+}
+
+function hasDigitIn(core: string, ascii: boolean): boolean {
+  if (!ascii) return NUMBER.test(core);
+  for (let index = 0; index < core.length; index += 1) {
+    const code = core.charCodeAt(index);
+    if (code >= 0x30 && code <= 0x39) return true;
+  }
+  return false;
+}
 
 /** Split a sentence into word tokens. Pure punctuation is attached to the previous token's `trailing`. */
 export function tokenize(sentence: string): Token[] {
   const tokens: Token[] = [];
-  for (const match of sentence.matchAll(/\S+/gu)) {
-    const chunk = match[0];
-    const offset = match.index;
-    const lead = LEADING_PUNCTUATION.exec(chunk)?.[0].length ?? 0;
-    const rest = chunk.slice(lead);
-    const trail = TRAILING_PUNCTUATION.exec(rest);
-    let core = trail === null ? rest : rest.slice(0, trail.index);
-    let trailing = trail === null ? '' : trail[0];
+  const length = sentence.length;
+  let index = 0;
+  while (index < length) {
+    while (index < length && isWhitespace(sentence.charCodeAt(index))) index += 1;
+    if (index >= length) break;
+    const offset = index;
+    while (index < length && !isWhitespace(sentence.charCodeAt(index))) index += 1;
+    const chunkEnd = index;
+    let coreStart = offset;
+    while (coreStart < chunkEnd && LEADING_PUNCTUATION.has(sentence.charCodeAt(coreStart))) coreStart += 1;
+    let coreEnd = chunkEnd;
+    while (coreEnd > coreStart && TRAILING_PUNCTUATION.has(sentence.charCodeAt(coreEnd - 1))) coreEnd -= 1;
+    let core = sentence.slice(coreStart, coreEnd);
+    let trailing = sentence.slice(coreEnd, chunkEnd);
     // Keep the dot of an abbreviation such as "U.S." or "e.g." inside the word.
-    if (trailing.startsWith('.') && /\p{L}\.\p{L}$/u.test(core)) {
+    if (trailing.startsWith('.') && LETTER_DOT_LETTER.test(core)) {
       core = `${core}.`;
       trailing = trailing.slice(1);
     }
-    if (core === '' || !WORD_CHARACTER.test(core)) {
+    if (core === '' || !hasWordCharacter(core)) {
       const previous = tokens[tokens.length - 1];
-      if (previous !== undefined) previous.trailing += chunk;
+      if (previous !== undefined) previous.trailing += sentence.slice(offset, chunkEnd);
       continue;
     }
-    const start = offset + lead;
+    const ascii = !NON_ASCII.test(core);
+    let lower = core.toLowerCase();
+    if (!ascii && (lower.includes('’') || lower.includes('‘'))) lower = lower.replace(/[’‘]/gu, "'");
     const first = core.charAt(0);
     tokens.push({
       text: core,
-      lower: core.toLowerCase().replace(/[’‘]/gu, "'"),
-      start,
-      end: start + core.length,
+      lower,
+      start: coreStart,
+      end: coreStart + core.length,
       trailing,
       capitalised: first !== first.toLowerCase() && first === first.toUpperCase(),
-      hasDigit: /\p{N}/u.test(core),
+      hasDigit: hasDigitIn(core, ascii),
     });
   }
   return tokens;
