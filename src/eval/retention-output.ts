@@ -1,0 +1,137 @@
+import { TIER_WEIGHTS, type FactStatus } from './retention.js';
+import type { RetentionRun } from './run-retention.js';
+
+/** The fixed `strata eval retention --json` shape; numbers are fractions 0–1, token counts are whole numbers. */
+export interface RetentionJson {
+  meanScore: number;
+  budgetCompliance: number;
+  conversations: Array<{
+    id: string;
+    budget: number;
+    score: number;
+    tokenReduction: number;
+    originalTokens: number;
+    contextTokens: number;
+    facts: Array<{ id: string; tier: 1 | 2 | 3; status: FactStatus }>;
+  }>;
+}
+
+/** The run in the fixed JSON shape, keys in the documented order and nothing else. */
+export function retentionJson(run: RetentionRun): RetentionJson {
+  return {
+    meanScore: run.meanScore,
+    budgetCompliance: run.budgetCompliance,
+    conversations: run.conversations.map((conversation) => ({
+      id: conversation.id,
+      budget: conversation.budget,
+      score: conversation.score,
+      tokenReduction: conversation.tokenReduction,
+      originalTokens: conversation.originalTokens,
+      contextTokens: conversation.contextTokens,
+      facts: conversation.facts.map((fact) => ({ id: fact.id, tier: fact.tier, status: fact.status })),
+    })),
+  };
+}
+
+const COUNT = new Intl.NumberFormat('en-US');
+
+function percent(fraction: number): string {
+  return `${(fraction * 100).toFixed(1)} %`;
+}
+
+function score(value: number): string {
+  return value.toFixed(3);
+}
+
+/** A Markdown table cell: no pipes or line breaks. */
+function cell(text: string): string {
+  return text.replace(/\|/gu, '\\|').replace(/\s+/gu, ' ').trim();
+}
+
+function table(header: readonly string[], align: readonly ('l' | 'r')[], rows: ReadonlyArray<readonly string[]>): string {
+  return [
+    `| ${header.map(cell).join(' | ')} |`,
+    `|${align.map((side) => (side === 'r' ? '---:' : ':---')).join('|')}|`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+/**
+ * `report.md` of a retention run: the summary, retention per tier, and each conversation's per-fact
+ * table. Charts are not drawn yet (the file says so).
+ */
+export function retentionMarkdown(run: RetentionRun): string {
+  const compliant = run.conversations.filter((conversation) => conversation.budgetCompliant).length;
+  const lines: string[] = [
+    '# Key-fact retention',
+    '',
+    'Weighted key-fact retention as defined in the evaluation design (§2): each conversation is replayed into a fresh',
+    'store, its context package is assembled with no query at the budget, and each key fact is preserved (1.0, one item',
+    'satisfies every `mustInclude` group), partial (0.5, one item satisfies at least half of them) or missing (0).',
+    'Weights: tier 1 → 3, tier 2 → 2, tier 3 → 1. Token reduction = 1 − context tokens / original tokens.',
+    '',
+    `Tokenizer: ${run.tokenizer}. Budget: ${run.budgetOverride === null ? "each file's own" : `${COUNT.format(run.budgetOverride)} tokens for every conversation`}.`,
+    '',
+    '_Charts (retention per tier, tokens against budget) are not drawn yet; they come in a later version of this report._',
+    '',
+    '## Summary',
+    '',
+    `- Mean score: **${score(run.meanScore)}** over ${COUNT.format(run.conversations.length)} conversations`,
+    `- Mean token reduction: ${percent(run.meanTokenReduction)}`,
+    `- Budget compliance: ${percent(run.budgetCompliance)} (${compliant} / ${run.conversations.length} packages), mean fill ${percent(run.meanFill)}`,
+    '',
+    table(
+      ['conversation', 'score', 'token reduction', 'original tokens', 'context tokens', 'budget', 'within budget'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'l'],
+      run.conversations.map((conversation) => [
+        conversation.id,
+        score(conversation.score),
+        percent(conversation.tokenReduction),
+        COUNT.format(conversation.originalTokens),
+        COUNT.format(conversation.contextTokens),
+        COUNT.format(conversation.budget),
+        conversation.budgetCompliant ? 'yes' : '**no**',
+      ]),
+    ),
+    '',
+    '## Retention per tier',
+    '',
+    table(
+      ['tier', 'weight', 'facts', 'preserved', 'partial', 'missing', 'mean fact score'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+      run.byTier.map((tier) => [
+        `${tier.tier}`,
+        `${TIER_WEIGHTS[tier.tier]}`,
+        `${tier.facts}`,
+        `${tier.preserved}`,
+        `${tier.partial}`,
+        `${tier.missing}`,
+        tier.facts === 0 ? '–' : score(tier.score),
+      ]),
+    ),
+  ];
+  for (const conversation of run.conversations) {
+    lines.push(
+      '',
+      `## ${conversation.id}`,
+      '',
+      ...(conversation.description === '' ? [] : [conversation.description, '']),
+      `\`${conversation.file}\`: ${COUNT.format(conversation.turns)} turns. Score **${score(conversation.score)}**, token reduction ${percent(conversation.tokenReduction)} ` +
+        `(${COUNT.format(conversation.originalTokens)} → ${COUNT.format(conversation.contextTokens)} tokens), ` +
+        `${conversation.budgetCompliant ? 'within' : '**over**'} the ${COUNT.format(conversation.budget)}-token budget.`,
+      '',
+      table(
+        ['fact', 'tier', 'status', 'groups matched', 'key fact'],
+        ['l', 'r', 'l', 'r', 'l'],
+        conversation.facts.map((fact) => [
+          fact.id,
+          `${fact.tier}`,
+          fact.status,
+          `${fact.bestItem?.groupsSatisfied ?? 0} / ${fact.groups}`,
+          fact.text,
+        ]),
+      ),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
