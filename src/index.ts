@@ -70,3 +70,4 @@ export type {
   TurnMessageInput,
 } from './managers/memory-manager.js';
 export { createLocalMemoryManager, type LocalManagerSettings } from './managers/local/index.js';
+export { createRecordedMemoryManager } from './managers/recorded/index.js';

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { registerContextCommand } from './commands/context.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEvalCommand } from './commands/eval.js';
+import { registerEvalLocomo } from './commands/eval-locomo.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerFactsCommand } from './commands/facts.js';
 import { registerImportCommand } from './commands/import.js';
@@ -39,7 +40,7 @@ export function createProgram(io: CliIo): Command {
   registerContextCommand(program, io);
   registerFactsCommand(program, io);
   registerExportCommand(program, io);
-  registerEvalCommand(program, io);
+  registerEvalCommand(program, io, [registerEvalLocomo]);
   return program;
 }
 

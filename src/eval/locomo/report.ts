@@ -1,0 +1,182 @@
+/**
+ * Tables of a LoCoMo run, as plain data (header + rows of strings) so the CLI can print them as text
+ * and the report can write them as Markdown.
+ */
+import { CATEGORY_NAMES } from './dataset.js';
+import { CATEGORY_LABELS, categoryName, type CategoryLabel, type ResultRow } from './metrics.js';
+import type { LocomoRunResult } from './run-locomo.js';
+import type { CorrectionReport } from './dataset.js';
+
+export interface Table {
+  title: string;
+  columns: Array<{ header: string; align?: 'left' | 'right' }>;
+  rows: string[][];
+}
+
+const SYSTEM_ORDER = ['strata', 'bm25-greedy', 'recency'] as const;
+
+/** 0.8712 → "87.1"; null → "–". */
+export function percent(value: number | null): string {
+  return value === null ? '–' : (value * 100).toFixed(1);
+}
+
+function row(result: LocomoRunResult, system: string, budget: number, category: CategoryLabel): ResultRow | undefined {
+  return result.results.find((entry) => entry.system === system && entry.budget === budget && entry.category === category);
+}
+
+/** The categories line every output starts with, naming the numbering. */
+export function numberingNote(): string {
+  return `Categories in LoCoMo-paper numbering: ${Object.entries(CATEGORY_NAMES)
+    .map(([number, name]) => `${number} ${name}`)
+    .join(', ')}. Headline: 1–4; 5 reported separately.`;
+}
+
+/** ER@B and answer containment of the three systems per budget, for one category label. */
+export function recallTable(result: LocomoRunResult, category: CategoryLabel): Table {
+  const rows = result.budgets.map((budget) => {
+    const cells = SYSTEM_ORDER.map((system) => row(result, system, budget, category));
+    const [strata, bm25] = cells;
+    const lead = strata?.evidenceRecall == null || bm25?.evidenceRecall == null ? null : strata.evidenceRecall - bm25.evidenceRecall;
+    return [
+      String(budget),
+      ...cells.map((cell) => percent(cell?.evidenceRecall ?? null)),
+      lead === null ? '–' : `${lead >= 0 ? '+' : ''}${(lead * 100).toFixed(1)}`,
+      percent(strata?.sessionLevelRecall ?? null),
+      ...cells.map((cell) => percent(cell?.answerContainment ?? null)),
+    ];
+  });
+  const first = row(result, 'strata', result.budgets[0] ?? 0, category);
+  return {
+    title: `${category === '1-4' || category === 'all' ? `${categoryName(category)[0]?.toUpperCase() ?? ''}${categoryName(category).slice(1)}` : `Category ${category} (${categoryName(category)})`}: ER@B % over ${first?.n ?? 0} items with evidence; answer containment % over ${first?.answerItems ?? 0} items whose answer is in the transcript`,
+    columns: [
+      { header: 'budget', align: 'right' },
+      { header: 'ER strata', align: 'right' },
+      { header: 'ER bm25-greedy', align: 'right' },
+      { header: 'ER recency', align: 'right' },
+      { header: 'strata − bm25', align: 'right' },
+      { header: 'session-level', align: 'right' },
+      { header: 'AC strata', align: 'right' },
+      { header: 'AC bm25-greedy', align: 'right' },
+      { header: 'AC recency', align: 'right' },
+    ],
+    rows,
+  };
+}
+
+/** ER@B of the three systems per single category and budget. */
+export function categoryTable(result: LocomoRunResult): Table {
+  const rows: string[][] = [];
+  for (const category of CATEGORY_LABELS.filter((label) => label !== '1-4' && label !== 'all')) {
+    for (const budget of result.budgets) {
+      const cells = SYSTEM_ORDER.map((system) => row(result, system, budget, category));
+      rows.push([
+        `${category} ${categoryName(category)}`,
+        String(cells[0]?.n ?? 0),
+        String(budget),
+        ...cells.map((cell) => percent(cell?.evidenceRecall ?? null)),
+        ...cells.map((cell) => percent(cell?.answerContainment ?? null)),
+      ]);
+    }
+  }
+  return {
+    title: 'Per category (ER@B % and answer containment %)',
+    columns: [
+      { header: 'category' },
+      { header: 'n', align: 'right' },
+      { header: 'budget', align: 'right' },
+      { header: 'ER strata', align: 'right' },
+      { header: 'ER bm25', align: 'right' },
+      { header: 'ER recency', align: 'right' },
+      { header: 'AC strata', align: 'right' },
+      { header: 'AC bm25', align: 'right' },
+      { header: 'AC recency', align: 'right' },
+    ],
+    rows,
+  };
+}
+
+export function complianceTable(result: LocomoRunResult): Table {
+  return {
+    title: 'Budget compliance (rendered tokens ≤ budget, chat overhead included)',
+    columns: [{ header: 'system' }, { header: 'packages', align: 'right' }, { header: 'within budget %', align: 'right' }, { header: 'mean fill %', align: 'right' }],
+    rows: result.compliance.map((entry) => [entry.system, String(entry.packages), percent(entry.compliance), percent(entry.meanFill)]),
+  };
+}
+
+export function conversationTable(result: LocomoRunResult): Table {
+  return {
+    title: 'Conversations',
+    columns: [
+      { header: 'sample' },
+      { header: 'messages', align: 'right' },
+      { header: 'turns', align: 'right' },
+      { header: 'QA', align: 'right' },
+      { header: 'facts', align: 'right' },
+      { header: 'replay s', align: 'right' },
+      { header: 'assemble s', align: 'right' },
+    ],
+    rows: result.conversations.map((entry) => [
+      entry.sampleId,
+      String(entry.messages),
+      String(entry.turns),
+      String(entry.qaItems),
+      String(entry.facts),
+      (entry.replayMs / 1000).toFixed(1),
+      (entry.assembleMs / 1000).toFixed(1),
+    ]),
+  };
+}
+
+function counts(record: Readonly<Record<string, number>>): string {
+  const entries = Object.entries(record).filter(([, value]) => value > 0);
+  return entries.length === 0 ? 'none' : entries.map(([reason, value]) => `${value} ${reason}`).join(', ');
+}
+
+/** What the engine did with the recorded manager's proposals, in sentences. */
+export function recordedLines(result: LocomoRunResult): string[] {
+  const stats = result.recorded;
+  if (stats === null) return [];
+  return [
+    `Recorded memory: ${stats.proposed.observations} observation facts proposed, ${stats.added.observations} added; rejected: ${counts(stats.rejected.observations)}.`,
+    `  Of the ungrounded ones, ${stats.ungroundedOnlyForSpeakerNames} lack only the speaker's name, which the engine does not count as part of the exchange.`,
+    `  Session summaries: ${stats.proposed.sessionSummaries} facts proposed, ${stats.added.sessionSummaries} added; rejected: ${counts(stats.rejected.sessionSummaries)}. ${stats.sessionSummariesGroundedInSession} of them are grounded in the session they cite (with the speakers' names and the session time).`,
+    `  Merged into an existing fact: ${stats.merged}; observations without usable evidence (not played back): ${stats.skippedObservations}.`,
+  ];
+}
+
+export function correctionLines(report: CorrectionReport | null, file: string | null): string[] {
+  if (report === null) return ['Evidence: as published (no corrections).'];
+  const lines = [
+    `Evidence corrections from ${file ?? 'the audit file'}: ${report.applied} of ${report.wrongCitations} WRONG_CITATION entries applied (${report.matchedById} matched by question id, ${report.matchedByText} by question text); ${report.entries - report.wrongCitations} entries of other error types not applied (${report.otherTypesWithChangedEvidence} of them change the evidence).`,
+  ];
+  for (const line of report.unmatched) lines.push(`  unmatched: ${line}`);
+  return lines;
+}
+
+/** A table as Markdown. */
+export function markdownTable(table: Table): string {
+  const escape = (cell: string): string => cell.replace(/\|/gu, '\\|');
+  return [
+    `| ${table.columns.map((column) => escape(column.header)).join(' | ')} |`,
+    `| ${table.columns.map((column) => (column.align === 'right' ? '---:' : '---')).join(' | ')} |`,
+    ...table.rows.map((cells) => `| ${cells.map(escape).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The whole run as a Markdown report. */
+export function markdownReport(result: LocomoRunResult, context: { file: string; corrections: CorrectionReport | null; correctionsFile: string | null; warnings: readonly string[] }): string {
+  const sections: string[] = [
+    `# LoCoMo evidence recall at a budget — ${context.file}`,
+    `Manager \`${result.manager}\`, tokenizer \`${result.tokenizer}\`, budgets ${result.budgets.join(', ')}; ${result.conversations.length} conversations, ${result.conversations.reduce((sum, entry) => sum + entry.qaItems, 0)} QA items; ${(result.elapsedMs / 1000).toFixed(1)} s on ${result.threads} thread(s).`,
+    numberingNote(),
+    'ER@B = |E ∩ P| / |E| per QA item, averaged. Credit rule: message items (any tier), turn summaries and single-source facts credit their messages; multi-source facts and session summaries credit nothing and are shown as session-level recall. AC = answer containment.',
+    correctionLines(context.corrections, context.correctionsFile).join('\n'),
+  ];
+  for (const table of [recallTable(result, '1-4'), recallTable(result, 'all'), recallTable(result, '5'), categoryTable(result), complianceTable(result), conversationTable(result)]) {
+    sections.push(`## ${table.title}\n\n${markdownTable(table)}`);
+  }
+  const recorded = recordedLines(result);
+  if (recorded.length > 0) sections.push(`## Recorded memory\n\n${recorded.map((line) => line.trim()).join('\n\n')}`);
+  if (context.warnings.length > 0) sections.push(`## Data quirks repaired\n\n${context.warnings.map((line) => `- ${line}`).join('\n')}`);
+  return `${sections.join('\n\n')}\n`;
+}
