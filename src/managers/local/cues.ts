@@ -3,7 +3,7 @@
  * a correction or the removal of something said before. Matching is lexical (a map lookup per token),
  * with small context checks for ambiguous words ("never", "like", "drop" …).
  */
-import { MODALS, NEGATIONS, SMALL_TALK_WORDS } from './function-words.js';
+import { COPULAS, DETERMINERS, MODALS, MONTHS, NEGATIONS, SMALL_TALK_WORDS, WEEKDAYS } from './function-words.js';
 import type { Token } from './tokens.js';
 
 export type CueKind = 'exception' | 'constraint' | 'goal' | 'preference' | 'correction' | 'removal';
@@ -118,6 +118,14 @@ function hasNegationBefore(tokens: readonly Token[], start: number, window: numb
 
 const REMOVAL_VERBS = new Set(['need', 'needs', 'needed', 'want', 'wants', 'require', 'requires', 'required', 'use', 'using', 'doing', 'necessary', 'relevant', 'planning', 'plan']);
 
+const DUE_FOLLOWERS = new Set(['by', 'on', 'in', 'before', 'at', 'date', 'next', 'this', 'end', 'today', 'tomorrow', 'tonight']);
+/** "due by Friday", "due 30 June", "due March 3": a deadline; "due to the rain" is not. */
+const acceptDue: Accept = (tokens, _start, end) => {
+  const next = tokens[end];
+  if (next === undefined) return false;
+  return DUE_FOLLOWERS.has(next.lower) || next.hasDigit || MONTHS.has(next.lower) || WEEKDAYS.has(next.lower);
+};
+
 /** "not … anymore" is a correction. */
 const acceptAnymore: Accept = (tokens, start) => hasNegationBefore(tokens, start, 8);
 
@@ -130,13 +138,85 @@ const acceptAnymoreRemoval: Accept = (tokens, start) => {
   return false;
 };
 
+/** At the start of the sentence, or right after an opener such as "No," or "Oh,". */
+const acceptOpening: Accept = (tokens, start) => start === 0 || (start <= 2 && /[,:;–—-]/u.test(tokens[start - 1]?.trailing ?? ''));
+
+/** Whether the word can start a value: a number, an amount or a name. */
+function valueStart(token: Token | undefined): boolean {
+  return token !== undefined && (token.hasDigit || /^[$€£¥]/u.test(token.text) || (token.capitalised && token.lower !== 'i'));
+}
+
+/** ", not $1,200", "— not Ireland": a value set against the new one. */
+const acceptNotValue: Accept = (tokens, start, end) => {
+  const previous = tokens[start - 1];
+  return previous !== undefined && /[,;–—-]/u.test(previous.trailing) && valueStart(tokens[end]);
+};
+
+/** Things whose value a plan sets and a later message changes. */
+const CHANGEABLE = new Set([
+  'budget', 'budgets', 'deadline', 'deadlines', 'limit', 'limits', 'cap', 'caps', 'date', 'dates', 'price', 'prices', 'fee', 'fees',
+  'cost', 'costs', 'timeline', 'schedule', 'headcount', 'target', 'targets', 'quota', 'maximum', 'minimum', 'max', 'min', 'allowance',
+  'salary', 'rent', 'spend', 'spending', 'capacity', 'scope', 'term', 'duration', 'window', 'allocation', 'threshold', 'estimate', 'it',
+]);
+
+/**
+ * "cut the hosting budget", "raised it to $50k", "is moving": a change of a value the plan set; "the
+ * deploy raised the error rate" reports an event, and "a cut" is a noun.
+ */
+const acceptChange: Accept = (tokens, start, end) => {
+  const previous = lowerAt(tokens, start - 1);
+  if (DETERMINERS.has(previous)) return false;
+  if (COPULAS.has(previous) || previous.endsWith("'s") || previous.endsWith("'re")) return true;
+  for (let index = end; index < Math.min(tokens.length, end + 5); index += 1) {
+    const lower = lowerAt(tokens, index);
+    if (CHANGEABLE.has(lower)) return true;
+    if ((lower === 'to' || lower === 'from') && valueStart(tokens[index + 1])) return true;
+    if (/[,;:.!?]/u.test(tokens[index]?.trailing ?? '')) break;
+  }
+  return false;
+};
+
+/** "from now on", "for everything" make a lasting instruction only in a request or a statement about the work, not in a question. */
+const acceptLasting: Accept = (tokens, start) => tokens[start] !== undefined && !tokens.slice(0, start).some((token) => /\?/u.test(token.trailing));
+
 /** "No, …" or "Wait, …" opening a sentence corrects what was said. */
 const acceptOpener: Accept = (tokens, start) => start === 0 && /,/u.test(tokens[0]?.trailing ?? '');
 
 const NO_IDIOMS = new Set(['problem', 'problems', 'worries', 'worry', 'way', 'idea', 'thanks', 'clue', 'doubt', 'one', 'need', 'big', 'rush', 'pressure', 'kidding', 'wonder', 'matter', 'offense']);
-/** "No pork, ever." at the start of a sentence forbids something; "No worries" does not. */
-const acceptNoRule: Accept = (tokens, start, end) =>
-  start === 0 && !/[,!?.]/u.test(tokens[0]?.trailing ?? '') && !NO_IDIOMS.has(lowerAt(tokens, end)) && lowerAt(tokens, end) !== '';
+
+/** "No X" opening a sentence, as a plain noun phrase: "No worries" and "No, …" are not. */
+function opensWithNo(tokens: readonly Token[], start: number, end: number): boolean {
+  return start === 0 && !/[,!?.]/u.test(tokens[0]?.trailing ?? '') && !NO_IDIOMS.has(lowerAt(tokens, end)) && lowerAt(tokens, end) !== '';
+}
+
+function hasWordAfter(tokens: readonly Token[], from: number, words: ReadonlySet<string>): boolean {
+  for (let index = from; index < tokens.length; index += 1) if (words.has(lowerAt(tokens, index))) return true;
+  return false;
+}
+
+const EVER_WORDS: ReadonlySet<string> = new Set(['ever', 'whatsoever', 'period']);
+/**
+ * "No pork, ever." forbids something for good; a bare "No override." answers a question and is no rule
+ * (an exception needs the force of "never": "ever", "whatsoever").
+ */
+const acceptNoRule: Accept = (tokens, start, end) => opensWithNo(tokens, start, end) && hasWordAfter(tokens, end, EVER_WORDS);
+
+const REPORTED_NO = new Set(['so', 'said', 'says', 'say', 'told', 'means', 'then', 'strictly', 'absolutely', 'definitely']);
+/** "said no grapefruit", "so no creatine", "and no downhill repeats" (after a rule). */
+const acceptReportedNo: Accept = (tokens, start, end) => {
+  const previous = tokens[start - 1];
+  const next = tokens[end];
+  if (previous === undefined || next === undefined || /[.!?]/u.test(previous.trailing)) return false;
+  if (NO_IDIOMS.has(next.lower) || DETERMINERS.has(next.lower) || next.lower === 'longer' || next.lower === 'more' || next.lower === 'less') return false;
+  return REPORTED_NO.has(previous.lower);
+};
+
+/** "No client work at all." is a constraint. */
+const acceptNoAtAll: Accept = (tokens, start, end) => {
+  if (!opensWithNo(tokens, start, end) || hasWordAfter(tokens, end, EVER_WORDS)) return false;
+  for (let index = end; index + 1 < tokens.length; index += 1) if (lowerAt(tokens, index) === 'at' && lowerAt(tokens, index + 1) === 'all') return true;
+  return false;
+};
 
 const acceptNow: Accept = (tokens, start) => !['right', 'for', 'just', 'until', 'till', 'by', 'from'].includes(lowerAt(tokens, start - 1)) && lowerAt(tokens, start + 1) !== 'that';
 
@@ -160,16 +240,19 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'exception',
     phrases:
-      "must not|mustn't|must never|should never|can never|cannot ever|can't ever|shall not|shall never|will never|do not ever|don't ever|under no circumstances|in no case|at no time|not under any circumstances|allergic|intolerant|except|excepting|except for|not allowed|isn't allowed|aren't allowed|not permitted|forbidden|prohibited|off limits|off-limits|banned|no exceptions|strictly no|is not allowed|are not allowed",
+      "must not|mustn't|must never|should never|can never|cannot ever|can't ever|shall not|shall never|will never|do not ever|don't ever|under no circumstances|in no case|at no time|not under any circumstances|allergic|intolerant|not allowed|isn't allowed|aren't allowed|not permitted|forbidden|prohibited|off limits|off-limits|banned|is not allowed|are not allowed",
   },
   { kind: 'exception', phrases: 'no', accept: acceptNoRule },
+  { kind: 'constraint', phrases: 'no', accept: acceptNoAtAll },
+  // "my GP said no grapefruit", "…, so no creatine": a ban reported or concluded.
+  { kind: 'constraint', phrases: 'no', accept: acceptReportedNo },
   // Constraints.
   { kind: 'constraint', phrases: 'must', accept: acceptMust },
   { kind: 'constraint', phrases: "can't|cannot|can not", accept: acceptCannot },
   {
     kind: 'constraint',
     phrases:
-      'required|require|requires|mandatory|at most|at least|no more than|no less than|not more than|not exceed|should not|shouldn\'t|should always|make sure|ensure|no later than|limited to|capped at|up to a maximum|only allowed|is required|are required',
+      'no exceptions|strictly no|non-negotiable|nonnegotiable|required|require|requires|mandatory|at most|at least|no more than|no less than|not more than|not exceed|should not|shouldn\'t|should always|make sure|ensure|no later than|limited to|capped at|up to a maximum|only allowed|is required|are required',
   },
   { kind: 'constraint', phrases: 'have to|has to|need to|needs to', accept: acceptHaveTo },
   { kind: 'constraint', phrases: 'always', accept: acceptAlways },
@@ -180,7 +263,8 @@ const GROUPS: readonly PatternGroup[] = [
     accept: (tokens, start) => ['we', 'i', 'you', 'it', 'they', 'also', 'still', 'really', 'definitely', 'absolutely', 'app', 'system', 'users', 'site', 'team', 'project', 'product'].includes(lowerAt(tokens, start - 1)),
   },
   { kind: 'constraint', phrases: 'budget|deadline|limit|maximum|minimum|requirement|requirements|due date|quota|max', keyword: true },
-  { kind: 'constraint', phrases: 'due', keyword: true, accept: (tokens, _start, end) => ['by', 'on', 'in', 'before', 'at', 'date', 'next', 'this'].includes(lowerAt(tokens, end)) },
+  { kind: 'constraint', phrases: 'due', accept: acceptDue },
+  { kind: 'constraint', phrases: 'may only|can only|should only|must only|only allowed|allowed only' },
   { kind: 'constraint', phrases: "don't|do not|please don't|please do not", accept: acceptImperative },
   // Goals.
   {
@@ -205,13 +289,26 @@ const GROUPS: readonly PatternGroup[] = [
       return ["i'm", "we're", 'really', 'totally', 'so', 'am', 'are', 'is', "he's", "she's", "they're"].includes(previous);
     },
   },
+  // Lasting instructions about the work ("from now on", "for everything").
+  { kind: 'preference', phrases: 'from now on|going forward|for everything|by default|every time|each time', accept: acceptLasting },
   // Corrections.
   {
     kind: 'correction',
     phrases:
-      "actually|no longer|instead|instead of|changed to|change to|changed it to|change it to|has changed|have changed|changed|changing|scratch that|rather than|moved to|moved|pushed back|pushed to|postponed|postponed to|switch to|switched to|switching to|correction|i meant|i mean|make that|make it|on second thought|on second thoughts|turns out|turned out|increased to|decreased to|raised to|lowered to|cut to|went up to|dropped to|revised|not anymore|any longer",
+      "no longer|instead|instead of|changed to|change to|changed it to|change it to|has changed|have changed|changed|changing|scratch that|rather than|moved to|moved|pushed back|pushed to|postponed|postponed to|switch to|switched to|switching to|correction|i meant|i mean|make that|make it|on second thought|on second thoughts|turns out|turned out|increased to|decreased to|raised to|lowered to|cut to|went up to|dropped to|revised|not anymore|any longer",
   },
   { kind: 'correction', phrases: 'anymore|any more', accept: acceptAnymore },
+  // "Actually, …" corrects; "is actually current" is only emphasis (weak: it must name a fact outright).
+  { kind: 'correction', phrases: 'actually', accept: acceptOpening },
+  { kind: 'correction', phrases: 'actually', weak: true, accept: (tokens, start, end) => !acceptOpening(tokens, start, end) },
+  // "It's $900 now, not $1,200": the value after "not" is the old one.
+  { kind: 'correction', phrases: 'not', accept: acceptNotValue },
+  {
+    kind: 'correction',
+    phrases:
+      'cut|raised|lowered|increased|decreased|reduced|extended|delayed|bumped|shortened|doubled|halved|switched|shifted|upped|moving|raising|cutting|increasing|reducing|extending|shifting|switching|lowering|delaying',
+    accept: acceptChange,
+  },
   { kind: 'correction', phrases: 'no|wait|sorry|oops|correction', accept: acceptOpener },
   { kind: 'correction', phrases: 'now|currently', weak: true, accept: acceptNow },
   { kind: 'correction', phrases: 'new|updated|update', weak: true, accept: acceptNew },

@@ -2,7 +2,7 @@
  * Specifics of a sentence: amounts of money, percentages, quantities, versions, dates, names,
  * e-mail addresses and links — the details a memory must keep verbatim.
  */
-import * as chrono from 'chrono-node';
+import type * as ChronoModule from 'chrono-node';
 import type { ParsedResult } from 'chrono-node';
 
 import { categoryOf } from './categories.js';
@@ -50,7 +50,7 @@ export function dateReference(timestamp: string): DateReference {
 const URL_PATTERN = /\bhttps?:\/\/[^\s)>\]]+|\bwww\.[^\s)>\]]+/giu;
 const EMAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
 const MONEY_PATTERN =
-  /[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|billion|thousand)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks)\b/giu;
+  /(?:[$€£¥]|\b(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|jpy)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|billion|thousand)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:k|m)?\s?(?:usd|eur|gbp|chf|dollars?|euros?|pounds?|francs?|bucks)\b/giu;
 const PERCENT_PATTERN = /\b\d+(?:[.,]\d+)?\s?(?:%|percent\b)/giu;
 const VERSION_PATTERN = /\bv\d+(?:\.\d+){0,3}\b|\b\d+(?:\.\d+){2,3}\b/giu;
 const NUMBER_PATTERN = /\b\d[\d,]*(?:\.\d+)?(?:[a-z]{1,3}\b)?/giu;
@@ -95,6 +95,17 @@ function numberSpecifics(sentence: string, tokens: readonly TaggedToken[]): Spec
     } else {
       found.push(specific('number', text, start));
     }
+  }
+  return found;
+}
+
+/** Identifiers with a digit: "eu-central-1", "db.t4g.large", "gpt-4o" (a capitalised one is a name). */
+const IDENTIFIER = /^\p{Ll}[\p{L}\d]*(?:[-_.][\p{L}\d]+)+$/u;
+
+function identifierSpecifics(tokens: readonly TaggedToken[]): Specific[] {
+  const found: Specific[] = [];
+  for (const token of tokens) {
+    if (token.hasDigit && !token.capitalised && IDENTIFIER.test(token.text)) found.push(specific('version', token.text, token.start));
   }
   return found;
 }
@@ -224,6 +235,107 @@ function simpleDate(tokens: readonly Token[], from: number, to: number, referenc
   return found;
 }
 
+type DateParser = typeof ChronoModule;
+
+/** The date parser (chrono-node), loaded on first need: most turns' dates need no parser. */
+let dateParser: DateParser | null = null;
+let loadingDateParser: Promise<DateParser> | null = null;
+
+/** Thrown by the analysis when a turn needs the date parser before it is loaded; the turn is then redone. */
+export class DateParserNeeded extends Error {
+  constructor() {
+    super('the date parser is not loaded yet');
+    this.name = 'DateParserNeeded';
+  }
+}
+
+/** Whether the date parser is loaded. */
+export function dateParserLoaded(): boolean {
+  return dateParser !== null;
+}
+
+/** Load the date parser and compile its patterns (a few hundred milliseconds, once per process). */
+export async function loadDateParser(): Promise<void> {
+  if (dateParser !== null) return;
+  loadingDateParser ??= import('chrono-node');
+  const parser = await loadingDateParser;
+  if (dateParser !== null) return;
+  parser.parse('next Friday at 3pm, 2 weeks ago, on 3 March 2024 or 12/03/2024', { instant: new Date(0), timezone: 0 });
+  dateParser = parser;
+}
+
+/**
+ * chrono-node's English weekday pattern (its `ENWeekdayParser`, with the word-boundary prefix all its
+ * parsers get), so a window holding nothing but weekday names is read exactly as the parser would.
+ */
+const WEEKDAY_PATTERN = new RegExp(
+  '(\\W|^)((?:(?:\\,|\\(|\\（)\\s*)?(?:on\\s*?)?(?:(this|last|past|next)\\s*)?' +
+    '(wednesday|thursday|saturday|tuesday|sunday|monday|thurs\\.|friday|thurs|thur\\.|sun\\.|mon\\.|tue\\.|wed\\.|thur|thu\\.|fri\\.|sat\\.|sun|mon|tue|wed|thu|fri|sat|weekend|weekday)' +
+    '(?:\\s*(?:\\,|\\)|\\）))?(?:\\s*(?:of\\s*)?(this|last|past|next)\\s*week)?(?=\\W|$))',
+  'i',
+);
+
+/** chrono-node's timezone-abbreviation suffix (its `ExtractTimezoneAbbrRefiner`), and the abbreviations it knows. */
+const TIMEZONE_SUFFIX = /^\s*,?\s*\(?([A-Z]{2,4})\)?(?=\W|$)/i;
+const TIMEZONE_ABBREVIATIONS: ReadonlySet<string> = new Set(
+  (
+    'ACDT ACST ADT AEDT AEST AFT AKDT AKST ALMT AMST AMT ANAT AQTT ART AST AWDT AWST AZOT AZST AZT BNT BOT BRST BRT BST BTT CAST ' +
+    'CAT CCT CDT CEST CET CKT CLST CLT COT CST CT CVT CXT CHST DAVT EAST EAT ECT EDT EEST EET EGST EGT EST ET FJST FJT FKST FKT ' +
+    'FNT GALT GAMT GET GFT GILT GMT GST GYT HAA HAC HADT HAE HAP HAR HAST HAT HAY HKT HLV HNA HNC HNE HNP HNR HNT HNY HOVT ICT IDT ' +
+    'IOT IRDT IRKT IRST IST JST KGT KRAT KST KUYT LHDT LHST LINT MAGT MART MAWT MDT MESZ MEZ MHT MMT MSD MSK MST MT MUT MVT MYT NCT ' +
+    'NDT NFT NOVT NPT NST NUT NZDT NZST OMST PDT PET PETT PGT PHOT PHT PKT PMDT PMST PONT PST PT PWT PYST PYT RET SAMT SAST SBT SCT ' +
+    'SGT SRT SST TAHT TFT TJT TKT TLT TMT TVT ULAT UTC UYST UYT UZT VET VLAT VUT WAST WAT WEST WESZ WET WEZ WFT WGST WGT WIB WIT ' +
+    'WITA WST WT YAKT YAPT YEKT'
+  ).split(' '),
+);
+
+const FULL_WEEKDAYS: ReadonlySet<string> = new Set([
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
+  'mondays', 'tuesdays', 'wednesdays', 'thursdays', 'fridays', 'saturdays', 'sundays',
+]);
+
+/**
+ * Words some other chrono-node parser reads (months, weekday abbreviations, time units, casual and
+ * relative date words): a window holding one of them goes to the parser.
+ */
+const PARSER_WORDS: ReadonlySet<string> = new Set([
+  ...MONTHS, 'sun', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'weekend', 'weekends', 'weekday', 'weekdays',
+  's', 'sec', 'secs', 'second', 'seconds', 'm', 'min', 'mins', 'minute', 'minutes', 'h', 'hr', 'hrs', 'hour', 'hours', 'd', 'day', 'days',
+  'w', 'week', 'weeks', 'mo', 'mos', 'month', 'months', 'qtr', 'quarter', 'quarters', 'y', 'yr', 'yrs', 'year', 'years', 'decade', 'decades',
+  'fortnight', 'fortnights', 'now', 'today', 'tonight', 'tonite', 'tomorrow', 'overmorrow', 'tmr', 'tmrw', 'yesterday', 'night', 'morning',
+  'afternoon', 'evening', 'midnight', 'midday', 'noon', 'this', 'last', 'past', 'next', 'after', 'within', 'ago', 'later', 'end',
+]);
+
+/**
+ * The dates of a window whose only date words are full weekday names, read without the parser
+ * (same pattern, same result); null when the window needs the parser.
+ */
+function weekdayDates(piece: string, offset: number, tokens: readonly Token[], from: number, to: number): Specific[] | null {
+  for (let index = from; index <= to; index += 1) {
+    const token = tokens[index];
+    if (token === undefined) continue;
+    if (token.hasDigit) return null;
+    const lower = token.lower.endsWith("'s") ? token.lower.slice(0, -2) : token.lower;
+    if (FULL_WEEKDAYS.has(lower)) continue;
+    for (const part of lower.split(/[^a-z']+/u)) if (PARSER_WORDS.has(part)) return null;
+  }
+  const match = WEEKDAY_PATTERN.exec(piece);
+  if (match === null) return [];
+  const header = match[1] ?? '';
+  const text = match[2] ?? '';
+  const index = match.index + header.length;
+  const rest = piece.slice(index + text.length);
+  // Two weekdays may make a range ("Monday to Friday"); a timezone may follow: the parser's job.
+  if (WEEKDAY_PATTERN.test(rest)) return null;
+  const zone = TIMEZONE_SUFFIX.exec(rest)?.[1];
+  if (zone !== undefined && TIMEZONE_ABBREVIATIONS.has(zone.toUpperCase())) return null;
+  const lead = LEADING_PREPOSITION.exec(text)?.[0].length ?? 0;
+  const kept = text.slice(lead);
+  const lower = kept.toLowerCase();
+  if (lower === 'now' || lower.length <= 3) return [];
+  return [specific('date', kept, offset + index + lead)];
+}
+
 function dateSpecifics(sentence: string, tokens: readonly Token[], reference: DateReference): Specific[] {
   const found: Specific[] = [];
   for (const [from, to] of dateWindows(tokens)) {
@@ -234,7 +346,13 @@ function dateSpecifics(sentence: string, tokens: readonly Token[], reference: Da
     }
     const offset = tokens[from]?.start ?? 0;
     const piece = sentence.slice(offset, tokens[to]?.end ?? sentence.length);
-    for (const result of chrono.parse(piece, { instant: reference.instant, timezone: reference.timezone })) {
+    const weekdays = weekdayDates(piece, offset, tokens, from, to);
+    if (weekdays !== null) {
+      found.push(...weekdays);
+      continue;
+    }
+    if (dateParser === null) throw new DateParserNeeded();
+    for (const result of dateParser.parse(piece, { instant: reference.instant, timezone: reference.timezone })) {
       const lead = LEADING_PREPOSITION.exec(result.text)?.[0].length ?? 0;
       const text = result.text.slice(lead);
       const lower = text.toLowerCase();
@@ -278,6 +396,7 @@ export function findSpecifics(sentence: string, tokens: readonly TaggedToken[], 
     candidates.push(...regexSpecifics(sentence, PERCENT_PATTERN, 'percent'));
     candidates.push(...regexSpecifics(sentence, VERSION_PATTERN, 'version'));
     candidates.push(...numberSpecifics(sentence, tokens));
+    candidates.push(...identifierSpecifics(tokens));
   }
   if (options.dates && mayHaveDate(tokens)) candidates.push(...dateSpecifics(sentence, tokens, options.reference));
   candidates.push(...nameSpecifics(sentence, tokens));
@@ -299,10 +418,25 @@ export function findSpecifics(sentence: string, tokens: readonly TaggedToken[], 
       kept.splice(kept.indexOf(overlapping), 1, candidate);
     }
   }
-  return kept.sort((a, b) => a.start - b.start);
+  return splitChanges(sentence, kept).sort((a, b) => a.start - b.start);
 }
 
-/** Run the date parser once so its parsers are compiled before the first real turn. */
-export function warmUpDates(): void {
-  chrono.parse('next Friday at 3pm, 2 weeks ago, on 3 March 2024 or 12/03/2024', { instant: new Date(0), timezone: 0 });
+const RANGE = /^(.+?)\s+(?:to|until|till)\s+(.+)$/u;
+const CHANGED_FROM = /\b(?:moved|moving|moves|changed|changing|changes|pushed|shifted|switched|rescheduled|postponed|brought|bumped|went|goes|gone)\b[^.!?]{0,40}?\bfrom\s+$/iu;
+
+/**
+ * "moved from 14 May at 10:30 to 13 May at 15:00" is a change of date, not a range: the old and the
+ * new date are two specifics.
+ */
+function splitChanges(sentence: string, specifics: Specific[]): Specific[] {
+  if (!specifics.some((item) => item.type === 'date')) return specifics;
+  return specifics.flatMap((item) => {
+    if (item.type !== 'date' || !CHANGED_FROM.test(sentence.slice(0, item.start))) return [item];
+    const match = RANGE.exec(item.text);
+    const first = match?.[1];
+    const second = match?.[2];
+    if (match === null || first === undefined || second === undefined) return [item];
+    return [specific('date', first, item.start), specific('date', second, item.start + item.text.length - second.length)];
+  });
 }
+

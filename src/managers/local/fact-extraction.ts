@@ -9,7 +9,7 @@ import { categoryOf, isCategoryName } from './categories.js';
 import { primaryCue } from './cues.js';
 import type { Cue } from './cues.js';
 import type { Specific } from './entities.js';
-import { FIRST_PERSON, GENERIC_NOUNS, QUESTION_OPENERS, QUESTION_WORDS, SMALL_TALK_WORDS } from './function-words.js';
+import { COPULAS, FIRST_PERSON, GENERIC_NOUNS, META_NOUNS, NUMBER_WORDS, QUESTION_OPENERS, QUESTION_WORDS, SMALL_TALK_WORDS, STOP_WORDS, UNIT_WORDS } from './function-words.js';
 import { contentKey, firstPhraseAfter, keyFromPhrase, keyFromTokens, nounPhrases, phraseAt } from './noun-phrases.js';
 import type { NounPhrase } from './noun-phrases.js';
 import type { TaggedToken } from './tagging.js';
@@ -43,6 +43,18 @@ export interface Statement {
   predicateValue: boolean;
   /** Ranking weight: exceptions first, then constraints, corrections, goals, preferences, facts. */
   weight: number;
+  /** The value holds something specific: a number, a date, a name or a substantive noun. */
+  informative: boolean;
+  /** Specifics the clause sets aside as the old value ("not $1,200", "from 14 May to …", "March 15 is off"). */
+  oldValues: Specific[];
+  /** The subject is a pronoun or missing (an instruction): the clause continues what was said before. */
+  pronounSubject: boolean;
+  /** Token range of the clause in the sentence. */
+  range: [number, number];
+  /** The clause from its subject on, verbatim (openers dropped), for a line whose key comes from elsewhere. */
+  clauseText: string;
+  /** An accepted proposal ("Agreed: TTL 60 seconds on Thursday"): a decision, however short the turn. */
+  agreed: boolean;
 }
 
 export type KeySource = 'subject' | 'keyword' | 'category' | 'object' | 'content';
@@ -157,6 +169,10 @@ function joinKey(prefix: string | null, key: string): string {
   return `${prefix} ${key}`.split(' ').slice(0, 4).join(' ');
 }
 
+/**
+ * The category of a phrase whose head is a known product ("PostgreSQL 16" → database); "the old
+ * Hetzner box" is about a box, not about the cloud provider.
+ */
 function categoryOfPhrase(tokens: readonly TaggedToken[], phrase: NounPhrase | null): string | null {
   if (phrase === null) return null;
   for (let index = phrase.start; index < phrase.end; index += 1) {
@@ -164,10 +180,178 @@ function categoryOfPhrase(tokens: readonly TaggedToken[], phrase: NounPhrase | n
     if (token === undefined) continue;
     if (token.capitalised || /\p{Lu}/u.test(token.text)) {
       const category = categoryOf(token.text);
-      if (category !== null) return category;
+      if (category === null) continue;
+      let head = true;
+      for (let after = index + 1; after < phrase.end; after += 1) {
+        const next = tokens[after];
+        if (next !== undefined && !next.hasDigit && next.pos !== 'value' && categoryOf(next.text) === null) head = false;
+      }
+      if (head) return category;
     }
   }
   return null;
+}
+
+const ROLES = new Set([
+  'manager', 'boss', 'lead', 'director', 'editor', 'supervisor', 'advisor', 'cto', 'ceo', 'cfo', 'coo', 'cio', 'vp', 'owner', 'founder',
+  'colleague', 'co-author', 'coauthor', 'teammate', 'engineer', 'developer', 'dev', 'designer', 'analyst', 'lawyer', 'counsel',
+  'accountant', 'contact', 'reviewer', 'approver', 'sponsor', 'admin', 'administrator', 'officer', 'assistant', 'partner', 'consultant',
+  'physio', 'doctor', 'gp', 'coach', 'trainer', 'landlord',
+]);
+
+/** The role a subject names next to a person ("our CFO, Martin de Vries" → "cfo"; "Dana, our tech lead" → "tech lead"). */
+function roleIn(tokens: readonly TaggedToken[], from: number, to: number): string | null {
+  for (let index = from; index < to; index += 1) {
+    const token = tokens[index];
+    if (token === undefined || !ROLES.has(token.lower.replace(/[’']s$/u, ''))) continue;
+    const previous = tokens[index - 1];
+    const modifier = previous !== undefined && !endsClause(previous) && (previous.pos === 'noun' || previous.pos === 'adjective') && !STOP_WORDS.has(previous.lower) ? `${previous.lower} ` : '';
+    return `${modifier}${token.lower.replace(/[’']s$/u, '')}`;
+  }
+  return null;
+}
+
+const LASTING_CUES = new Set(['from now on', 'going forward', 'for everything', 'by default', 'every time', 'each time']);
+
+/** Words that, after a colon opener, only announce what follows ("Deadline news:", "Schedule change:"). */
+const ANNOUNCING_WORDS = new Set(['also', 'and', 'but', 'so', 'ok', 'okay', 'one', 'another', 'quick', 'big', 'small', 'bad', 'good', 'great', 'hard', 'final', 'last', 'new', 'more', 'other', 'some', 'latest', 'important', 'main', 'just', 'far']);
+
+/**
+ * The key a colon opener names ("Budget: …", "Deadline news: …" → deadline), or null when the words
+ * before the colon only announce ("Update from this morning:", "Bad news:", "Results are back:").
+ */
+function announcedKey(tokens: readonly TaggedToken[], from: number, end: number): string | null {
+  const kept: number[] = [];
+  for (let index = from; index < end; index += 1) {
+    const token = tokens[index];
+    if (token === undefined) continue;
+    const lower = token.lower.replace(/[’']s$/u, '');
+    if (ANNOUNCING_WORDS.has(lower) || META_NOUNS.has(lower) || token.pos === 'determiner') continue;
+    // "Schedule change:", "Invoicing question:": a first word the lists call a verb is a noun here.
+    const nounish = token.pos === 'noun' || token.pos === 'proper' || token.pos === 'adjective' || (index === from && token.pos === 'verb' && !token.past);
+    if (!nounish && !token.hasDigit) return null;
+    kept.push(index);
+  }
+  const first = kept[0];
+  const last = kept.at(-1);
+  if (first === undefined || last === undefined) return null;
+  if (!kept.some((index) => tokens[index]?.pos === 'noun' || tokens[index]?.pos === 'proper' || tokens[index]?.pos === 'verb')) return null;
+  return keyFromTokens(tokens, first, last + 1, 4);
+}
+
+/** Words after a value that set it aside: "March 15 is off", "the old plan is dead". */
+const SET_ASIDE = new Set(['off', 'out', 'cancelled', 'canceled', 'gone', 'wrong', 'dead', 'over', 'unrealistic', 'impossible', 'obsolete', 'outdated']);
+
+function tokenIndexAt(tokens: readonly TaggedToken[], offset: number): number {
+  for (let index = 0; index < tokens.length; index += 1) if ((tokens[index]?.end ?? 0) > offset) return index;
+  return -1;
+}
+
+/**
+ * The specifics of a sentence (between two offsets) that the sentence sets aside as old values:
+ * "not $1,200", "instead of 30 June", "rather than MySQL", "from 14 May … to", "March 15 is off".
+ */
+export function oldValuesIn(
+  sentence: AnalysedSentence,
+  startOffset = 0,
+  endOffset = Number.POSITIVE_INFINITY,
+  specifics: readonly Specific[] = sentence.specifics,
+): Specific[] {
+  const tokens = sentence.tokens;
+  const clauseStart = Math.max(0, tokenIndexAt(tokens, startOffset));
+  // "moved from 14 May at 10:30 to 13 May …": what stands between "from" and "to" is the old value
+  // (only a change of value: a value right after "from" and right after, or around, "to"; "has to pass" is none).
+  const startsValue = (index: number): boolean =>
+    specifics.some((item) => {
+      const at = tokens[index]?.start ?? -1;
+      return item.start === at || (item.start < at && item.end > at);
+    });
+  let fromAt = -1;
+  let toAt = -1;
+  for (let index = clauseStart; index < tokens.length && (tokens[index]?.start ?? Infinity) < endOffset && toAt < 0; index += 1) {
+    const lower = tokens[index]?.lower ?? '';
+    if (lower === 'from' && startsValue(index + 1)) fromAt = index;
+    else if (lower === 'to' && fromAt >= 0 && (startsValue(index + 1) || startsValue(index))) toAt = index;
+  }
+  if (toAt < 0) fromAt = -1;
+  const old: Specific[] = [];
+  for (const item of specifics) {
+    if (item.start < startOffset || item.end > endOffset) continue;
+    const first = tokenIndexAt(tokens, item.start);
+    if (first < 0) continue;
+    let last = first;
+    while (last + 1 < tokens.length && (tokens[last + 1]?.start ?? Infinity) < item.end) last += 1;
+    // One modifier may stand between the marker and the value ("instead of plain Poisson").
+    const modified = tokens[first - 1]?.pos === 'adjective' || tokens[first - 1]?.pos === 'determiner' ? 1 : 0;
+    const before = tokens[first - 1 - modified]?.lower ?? '';
+    const before2 = tokens[first - 2 - modified]?.lower ?? '';
+    const after = tokens[last + 1]?.lower ?? '';
+    const after2 = tokens[last + 2]?.lower ?? '';
+    // "March 15 is off": the value is what the clause is about (it opens the clause).
+    const opensClause = first - clauseStart <= 1;
+    const setAside =
+      before === 'not' ||
+      (before === 'of' && before2 === 'instead') ||
+      (before === 'than' && before2 === 'rather') ||
+      (fromAt >= 0 && toAt > fromAt && first > fromAt && last < toAt) ||
+      (opensClause && (COPULAS.has(after) || after === 'is' || after === 'was') && SET_ASIDE.has(after2));
+    if (setAside) old.push(item);
+  }
+  return old;
+}
+
+const RANGE_IN_TEXT = /^(.+?)\s+to\s+(.+)$/u;
+
+/**
+ * Specifics of a clause, with "from … to …" ranges that a change cut in two ("from 14 May at 10:30 to 13 May"
+ * is an old and a new date, however the date parser grouped the words).
+ */
+function clauseSpecifics(sentence: AnalysedSentence, startOffset: number, endOffset: number): Specific[] {
+  const inClause = sentence.specifics.filter((item) => item.start >= startOffset && item.end <= endOffset);
+  if (!/\bfrom\b/iu.test(sentence.text.slice(startOffset, endOffset))) return inClause;
+  return inClause.flatMap((item) => {
+    const match = item.type === 'date' ? RANGE_IN_TEXT.exec(item.text) : null;
+    const first = match?.[1];
+    const second = match?.[2];
+    if (match === null || first === undefined || second === undefined || !/\bfrom\s/iu.test(sentence.text.slice(startOffset, item.start))) return [item];
+    return [
+      { ...item, text: first, end: item.start + first.length, resolved: null },
+      { ...item, text: second, start: item.end - second.length, resolved: null },
+    ];
+  });
+}
+
+/** Content words that make a value say something even without a number, a date or a name. */
+function isSubstantive(token: TaggedToken): boolean {
+  if (token.pos !== 'noun' && token.pos !== 'proper') return false;
+  const lower = token.lower.replace(/[’']s$/u, '');
+  if (lower.length < 2 || STOP_WORDS.has(lower) || META_NOUNS.has(lower) || NUMBER_WORDS.has(lower) || UNIT_WORDS.has(lower)) return false;
+  return !TIME_NOUNS.has(lower);
+}
+
+const TIME_NOUNS = new Set(['morning', 'afternoon', 'evening', 'night', 'week', 'weekend', 'month', 'year', 'day', 'days', 'weeks', 'months', 'years', 'today', 'tonight', 'tomorrow', 'yesterday', 'now', 'moment', 'while']);
+
+/**
+ * Whether tokens `from`..`to` say something specific: a number, an amount, a date, a name that is not
+ * merely the person doing something ("Femi checked"), or a substantive noun ("moved too, by the way" does not).
+ */
+function isInformative(tokens: readonly TaggedToken[], from: number, to: number, specifics: readonly Specific[]): boolean {
+  const startOffset = tokens[from]?.start ?? 0;
+  const endOffset = tokens[to - 1]?.end ?? 0;
+  let person = false;
+  for (const item of specifics) {
+    if (item.start < startOffset || item.end > endOffset) continue;
+    if (item.type !== 'name' || item.entity !== 'person') return true;
+    person = true;
+  }
+  let content = 0;
+  for (let index = from; index < to; index += 1) {
+    const token = tokens[index];
+    if (token === undefined) continue;
+    if (isSubstantive(token) && token.entity !== 'person') return true;
+    if (!STOP_WORDS.has(token.lower) && token.pos !== 'proper' && token.entity !== 'person') content += 1;
+  }
+  return person && content >= 2;
 }
 
 function trimValue(text: string, maxWords: number): string {
@@ -187,8 +371,16 @@ export function extractStatements(sentence: AnalysedSentence, context: Statement
   if (range === null) return [];
   const statements: Statement[] = [];
   for (const clause of clauseRanges(sentence.tokens, skipOpeners(sentence.tokens, range))) {
-    const statement = clauseStatement(sentence, clause, context);
-    if (statement !== null) statements.push(statement);
+    // "Since Brightwater is my biggest client, …" gives the reason for what follows; the main clause states it.
+    const statement = SUBORDINATORS.has(sentence.tokens[clause[0]]?.lower ?? '') ? null : clauseStatement(sentence, clause, context);
+    if (statement !== null && statement.informative) statements.push(statement);
+    else if (statement !== null) {
+      // "They log in with Google SSO, and that has to stay as it is": the rule is about the clause before.
+      const previous = statements.at(-1);
+      const merged = previous === undefined ? null : mergeAnaphoric(sentence, previous, statement, context.maxValueWords);
+      if (merged !== null) statements[statements.length - 1] = merged;
+      else if (statement.correction !== null || statement.removal !== null) statements.push(statement);
+    }
     // Remember the last person named, for "he" and "she" in what follows.
     if (context.lastPerson !== undefined) {
       const start = sentence.tokens[clause[0]]?.start ?? 0;
@@ -200,6 +392,7 @@ export function extractStatements(sentence: AnalysedSentence, context: Statement
   return statements;
 }
 
+const SUBORDINATORS = new Set(['since', 'because', 'as', 'although', 'though', 'while', 'whereas', 'given']);
 const CLAUSE_CONJUNCTIONS = new Set(['and', 'but', 'while', 'whereas', 'although', 'though', 'so', 'plus', 'yet']);
 const SUBJECT_POS = new Set(['pronoun', 'determiner', 'noun', 'proper']);
 const BARE_PREDICATE_POS = new Set(['modal', 'auxiliary', 'negation']);
@@ -221,6 +414,17 @@ function clauseRanges(tokens: readonly TaggedToken[], range: [number, number]): 
   const [from, to] = range;
   const clauses: [number, number][] = [];
   let start = from;
+  // "Since Brightwater is my biggest client, switch to American spelling": the reason and the main clause.
+  if (SUBORDINATORS.has(tokens[from]?.lower ?? '')) {
+    for (let index = from + 2; index < to - 2; index += 1) {
+      if (!/,/u.test(tokens[index]?.trailing ?? '')) continue;
+      if (hasPredicateIn(tokens, from, index + 1) && hasPredicateIn(tokens, index + 1, to)) {
+        clauses.push([from, index + 1]);
+        start = index + 1;
+      }
+      break;
+    }
+  }
   for (let index = from + 2; index < to - 2; index += 1) {
     const token = tokens[index];
     const previous = tokens[index - 1];
@@ -253,6 +457,22 @@ function firstClauseStart(tokens: readonly TaggedToken[], sentence: AnalysedSent
   return range === null ? 0 : skipOpeners(tokens, range)[0];
 }
 
+/**
+ * "Quick update from the platform team: the API rate limit is …": words before an early colon that a full
+ * clause follows only announce it; the statement starts after the colon. ("Budget: $45,000" keeps its colon key.)
+ */
+function skipAnnouncer(tokens: readonly TaggedToken[], range: [number, number]): [number, number] {
+  const [from, to] = range;
+  for (let index = from + 1; index < Math.min(to - 2, from + 7); index += 1) {
+    const token = tokens[index];
+    if (token === undefined || !/:/u.test(token.trailing)) continue;
+    const next = tokens[index + 1];
+    const clause = next !== undefined && (next.pos === 'pronoun' || next.pos === 'determiner' || next.pos === 'proper' || next.pos === 'noun');
+    return clause && hasPredicateIn(tokens, index + 1, to) ? [index + 1, to] : range;
+  }
+  return range;
+}
+
 /** Correction openers: "Actually,", "Scratch that,", "No,", "On second thought,". */
 const OPENER_WORDS = new Set(['actually', 'scratch', 'that', 'wait', 'sorry', 'oops', 'correction', 'on', 'second', 'thought', 'thoughts', 'mean', 'meant', 'i', 'update', 'instead']);
 
@@ -275,7 +495,7 @@ function skipOpeners(tokens: readonly TaggedToken[], range: [number, number]): [
 
 function clauseStatement(sentence: AnalysedSentence, clause: [number, number], context: StatementContext): Statement | null {
   const tokens = sentence.tokens;
-  const fullRange = skipOpeners(tokens, clause);
+  const fullRange = skipAnnouncer(tokens, skipOpeners(tokens, clause));
   // A correction opener before the clause ("Actually, …") still corrects it.
   const inRange = (cue: Cue): boolean =>
     (cue.start >= fullRange[0] || (cue.kind === 'correction' && clause[0] === firstClauseStart(tokens, sentence))) && cue.end <= fullRange[1];
@@ -290,7 +510,7 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
   const [from, to] = clauseAround(tokens, fullRange, anchor, 30);
   const startOffset = tokens[from]?.start ?? 0;
   const endOffset = tokens[to - 1]?.end ?? 0;
-  const specifics = sentence.specifics.filter((item) => item.start >= startOffset && item.end <= endOffset);
+  const specifics = clauseSpecifics(sentence, startOffset, endOffset);
 
   const subjectEnd = predicateStart(tokens, from, to, primary ?? removal);
   const hasPredicate = tokens.slice(from, to).some((token) => PREDICATE_POS.has(token.pos) || /'(?:m|re|s|ve|d|ll)$/u.test(token.lower));
@@ -313,19 +533,34 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
 
   let kind: FactKind | null = primary === null ? null : factKindOf(primary);
   if (kind === null && isPlainFact(tokens, from, meaningful, personal) && hasPredicate && !conditional) kind = 'fact';
+  // "The launch date is May 20", "The kickoff is on Monday": a thing and its date.
+  if (kind === null && !conditional && meaningful.length > 0 && COPULAS.has(tokens[subjectEnd]?.lower ?? '') && !isPronounSubject(tokens, subjectStart, subjectEnd)) {
+    if (specifics.some((item) => item.start >= (tokens[subjectEnd]?.end ?? 0))) kind = 'fact';
+  }
+  // "Agreed: TTL 60 seconds on Thursday." — an accepted proposal, stated without a verb.
+  const fragment = kind === null && !hasPredicate && agreedBefore(tokens, 0, fullRange[0]) && specifics.some((item) => item.type !== 'name' || item.entity !== 'person');
+  if (fragment) kind = 'fact';
   if (kind === null && (correction !== null || removal !== null)) kind = 'fact';
   if (kind === null) return null;
   if (conditional && kind !== 'exception' && kind !== 'constraint') return null;
+  // "Update from my GP, Dr. Helen Price." only announces what follows.
+  if (!hasPredicateAfter(tokens, from + 1, to) && HEADLINE_NOUNS.has(tokens[from]?.lower ?? '') && HEADLINE_LINKS.has(tokens[from + 1]?.lower ?? '')) return null;
+  // "Tomás asked where DNS is going to live" reports a question, it states nothing.
+  if (kind !== 'exception' && kind !== 'constraint' && reportsQuestion(tokens, from, to)) return null;
 
   // --- The key: what the statement is about.
   let key: string | null = null;
   let keySource: KeySource = 'content';
   let valueFrom = subjectEnd;
   let keyIsSubject = false;
-  let colon = tokens.findIndex((token, index) => index >= from && index < Math.min(to - 1, from + 4) && /:/u.test(token.trailing));
+  let colon = tokens.findIndex((token, index) => index >= from && index < Math.min(to - 1, from + 7) && /:/u.test(token.trailing));
   // "One hard rule: we must never …" — a full clause after the colon: the words before it only announce it.
   if (colon >= 0 && ['pronoun', 'determiner'].includes(tokens[colon + 1]?.pos ?? '') && hasPredicateIn(tokens, colon + 1, to)) colon = -1;
   let objectPhrase = firstPhraseAfter(tokens, Math.max(subjectEnd, primary?.end ?? removal?.end ?? subjectEnd), to);
+  // "Use British spelling for everything", "sign off with … from now on": the cue closes the instruction.
+  if (primary !== null && LASTING_CUES.has(primary.phrase) && primary.start > subjectEnd) {
+    objectPhrase = firstPhraseAfter(tokens, subjectEnd, primary.start) ?? objectPhrase;
+  }
   // "10 GB of storage": the measured thing, not the unit.
   if (objectPhrase !== null && tokens[objectPhrase.start]?.hasDigit === true && tokens[objectPhrase.end]?.lower === 'of') {
     objectPhrase = firstPhraseAfter(tokens, objectPhrase.end + 1, to) ?? objectPhrase;
@@ -333,11 +568,17 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
   const category = categoryOfPhrase(tokens, objectPhrase);
   const keyword = cues.find((cue) => cue.keyword);
 
+  // Where the clause starts after words that only announce it ("Update from this morning: …").
+  let announcer = -1;
   if (colon >= 0) {
-    key = keyFromTokens(tokens, from, colon + 1, 4);
-    valueFrom = colon + 1;
-    keyIsSubject = true;
-    keySource = 'subject';
+    key = announcedKey(tokens, from, colon + 1);
+    if (key !== null) {
+      valueFrom = colon + 1;
+      keyIsSubject = true;
+      keySource = 'subject';
+    } else {
+      announcer = colon + 1;
+    }
   }
   if (key === null && keyword !== undefined) {
     // "Our budget is …", "a budget of …", "Deadline: …" — not "With a $45,000 budget, I suggest …".
@@ -361,19 +602,33 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
     key = what === null ? 'allergy' : `${what} ${primary.phrase.startsWith('allergic') ? 'allergy' : 'intolerance'}`;
     keySource = 'object';
   }
+  // "Our CFO, Martin de Vries, has to sign off …": the role names the fact.
+  const role = key === null ? roleIn(tokens, from, subjectEnd) : null;
+  if (role !== null && person !== null) {
+    key = role;
+    keySource = 'subject';
+    keyIsSubject = true;
+  }
   const subjectPhrase = nounPhrases(tokens, subjectStart, subjectEnd).at(-1) ?? null;
   const subjectIsPerson = subjectPhrase !== null && person !== null && (tokens[subjectPhrase.start]?.start ?? -1) === person.start && subjectPhrase.end - subjectPhrase.start === 1;
   if (key === null && subjectPhrase !== null && !subjectIsPerson && !isPronounSubject(tokens, subjectStart, subjectEnd)) {
     const subjectKey = keyFromPhrase(tokens, subjectPhrase);
-    const copula = tokens[subjectEnd]?.pos === 'copula';
+    // "The budget is …", "Region should be …": the subject is what the statement is about.
+    const modalBe = tokens[subjectEnd]?.pos === 'modal' && tokens[subjectEnd + 1]?.lower === 'be';
+    const copula = tokens[subjectEnd]?.pos === 'copula' || modalBe;
     // "My daughter Emma turned 7", "Caroline's kids are 5 and 7": the possessed thing names the fact.
     const possessed = subjectTokens.some((token) => token.lower === 'my' || token.lower === 'our' || /'s$/u.test(token.lower));
     if (subjectKey !== null && (copula || kind !== 'fact' || possessed || isCategoryName(subjectKey))) {
       key = subjectKey;
       keySource = 'subject';
       keyIsSubject = true;
-      if (copula) valueFrom = subjectEnd + 1;
+      if (copula) valueFrom = subjectEnd + (modalBe ? 2 : 1);
     }
+  }
+  if (key === null && fragment) {
+    const phrase = firstPhraseAfter(tokens, from, to);
+    key = phrase === null ? null : keyFromPhrase(tokens, phrase);
+    keySource = 'subject';
   }
   if (key === null && category !== null && kind !== 'exception') {
     key = category;
@@ -395,6 +650,11 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
       key = next.lower;
       keySource = 'object';
     }
+  }
+  // "We want to be done by March 15", "we're live by 1 March": a deadline.
+  if (key === null && completionDeadline(tokens, from, to, specifics)) {
+    key = 'deadline';
+    keySource = 'keyword';
   }
   key ??= contentKey(tokens, Math.max(from, anchorCue?.end ?? subjectEnd), to) ?? contentKey(tokens, from, to);
   const keyless = key === null;
@@ -422,7 +682,13 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
 
   // --- The value: the predicate, verbatim; the subject stays when it is neither the key nor a pronoun.
   const subjectIsKeyOrPronoun = keyIsSubject || isPronounSubject(tokens, subjectStart, subjectEnd) || subjectIsPerson;
-  let valueStart = subjectIsKeyOrPronoun ? valueFrom : from;
+  // A subject holding a value of its own stays in the line ("A downtime of up to 2 hours is fine …").
+  const subjectOffsets: [number, number] = [tokens[subjectStart]?.start ?? 0, tokens[subjectEnd - 1]?.end ?? 0];
+  const subjectHoldsValue = keySource === 'subject' && colon < 0 && specifics.some((item) => item.start >= subjectOffsets[0] && item.end <= subjectOffsets[1] && item.entity !== 'person');
+  let valueStart = subjectIsKeyOrPronoun && !subjectHoldsValue ? valueFrom : subjectHoldsValue ? subjectStart : from;
+  // Words that only announce ("Looking further ahead: …") or name the key ("Budget: …") are no part of the value.
+  if (announcer > valueStart && announcer < to) valueStart = announcer;
+  if (colon >= 0 && valueStart <= colon && colon + 1 < to) valueStart = colon + 1;
   // "budget: $45,000", not "budget: is $45,000".
   if (keyIsSubject && tokens[valueStart]?.pos === 'copula' && valueStart + 1 < to) valueStart += 1;
   if (valueStart >= to) valueStart = from;
@@ -430,6 +696,10 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
   if (correction !== null || removal !== null) value = value.replace(CORRECTION_OPENERS, '').trim() || value;
   if (value === '') return null;
   const predicateValue = valueStart !== from || keyIsSubject;
+  // The value must say something; a correction or removal may still act on a fact it names.
+  const informative =
+    isInformative(tokens, Math.max(valueStart, subjectEnd > valueStart && subjectEnd < to ? subjectEnd : valueStart), to, specifics) ||
+    (subjectHoldsValue && isInformative(tokens, subjectStart, subjectEnd, specifics));
 
   return {
     kind,
@@ -448,7 +718,90 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
     predicateValue,
     object: objectPhrase === null ? null : keyFromPhrase(tokens, objectPhrase, 4),
     weight: KIND_WEIGHT[kind] + Math.min(2, specifics.length * 0.5) + (correction !== null ? 1 : 0),
+    informative,
+    // A question or a condition ("should we bump Node from 18 to 22?") sets nothing aside.
+    oldValues: sentence.question || hypothetical(tokens, from, to) ? [] : oldValuesIn(sentence, colon >= 0 ? (tokens[colon + 1]?.start ?? startOffset) : startOffset, endOffset, specifics),
+    pronounSubject: isPronounSubject(tokens, subjectStart, subjectEnd),
+    agreed: fragment,
+    range: [from, to],
+    clauseText: trimValue(sliceTokens(sentence.text, tokens, Math.max(subjectStart, announcer), to - 1), context.maxValueWords).replace(CORRECTION_OPENERS, ''),
   };
+}
+
+const ANAPHORS = new Set(['that', 'this', 'it', 'which', "that's", "it's"]);
+
+/**
+ * A rule whose subject points back at the clause before ("…, and that has to stay exactly as it is")
+ * becomes a rule about that clause: its key, both clauses as the value, the rule's kind.
+ */
+function mergeAnaphoric(sentence: AnalysedSentence, previous: Statement, current: Statement, maxWords: number): Statement | null {
+  if (current.kind === 'fact' || previous.range[1] > current.range[0]) return null;
+  const first = sentence.tokens[current.range[0]];
+  const second = sentence.tokens[current.range[0] + 1];
+  const subject = first !== undefined && CLAUSE_CONJUNCTIONS.has(first.lower) ? second : first;
+  if (subject === undefined || !ANAPHORS.has(subject.lower)) return null;
+  const start = sentence.text.indexOf(previous.value);
+  const end = sentence.tokens[current.range[1] - 1]?.end ?? sentence.text.length;
+  if (start < 0 || end <= start) return null;
+  const value = trimValue(sentence.text.slice(start, end), maxWords);
+  return {
+    ...previous,
+    kind: current.kind,
+    cue: current.cue,
+    value,
+    range: [previous.range[0], current.range[1]],
+    weight: Math.max(previous.weight, current.weight),
+    informative: true,
+  };
+}
+
+const HEADLINE_NOUNS = new Set(['update', 'news', 'question', 'note', 'reminder', 'message', 'word', 'email', 'feedback', 'results', 'result']);
+const HEADLINE_LINKS = new Set(['from', 'on', 'about', 'regarding', 're']);
+
+function hasPredicateAfter(tokens: readonly TaggedToken[], from: number, to: number): boolean {
+  return hasPredicateIn(tokens, from, to);
+}
+
+const REPORTING_VERBS = new Set(['ask', 'asks', 'asked', 'asking', 'wonder', 'wonders', 'wondered', 'wondering', 'wants to know', 'check', 'checking']);
+const QUESTION_LINKS = new Set([...QUESTION_WORDS, 'if', 'whether']);
+
+/** "asked where …", "wonders whether …": the clause reports a question. */
+function reportsQuestion(tokens: readonly TaggedToken[], from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) {
+    if (!REPORTING_VERBS.has(tokens[index]?.lower ?? '')) continue;
+    if (QUESTION_LINKS.has(tokens[index + 1]?.lower ?? '') || QUESTION_LINKS.has(tokens[index + 2]?.lower ?? '')) return true;
+  }
+  return false;
+}
+
+function hypothetical(tokens: readonly TaggedToken[], from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) {
+    const lower = tokens[index]?.lower ?? '';
+    if (lower === 'if' || lower === 'whether' || lower === 'unless') return true;
+  }
+  return false;
+}
+
+const COMPLETION_WORDS = new Set(['done', 'ready', 'live', 'finished', 'complete', 'completed', 'shipped', 'launched', 'delivered', 'wrapped', 'submitted']);
+
+/** "done by March 15", "live by 1 March", "ready before Friday": a deadline. */
+function completionDeadline(tokens: readonly TaggedToken[], from: number, to: number, specifics: readonly Specific[]): boolean {
+  for (let index = from; index + 2 < to + 1; index += 1) {
+    if (!COMPLETION_WORDS.has(tokens[index]?.lower ?? '')) continue;
+    const link = tokens[index + 1]?.lower ?? '';
+    if (link !== 'by' && link !== 'before' && link !== 'until') continue;
+    const at = tokens[index + 2]?.start ?? -1;
+    if (specifics.some((item) => item.type === 'date' && item.start === at)) return true;
+  }
+  return false;
+}
+
+const AGREEMENT_WORDS = new Set(['agreed', 'agree', 'sense', 'deal', 'decided', 'decision', 'confirmed', 'fine', 'ok', 'okay', 'perfect', 'good', 'great', 'sure', 'yes', 'yep', 'settled', 'final']);
+
+/** Whether the words skipped before the clause accept something ("Agreed:", "Makes sense,", "OK then,"). */
+function agreedBefore(tokens: readonly TaggedToken[], from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) if (AGREEMENT_WORDS.has(tokens[index]?.lower ?? '')) return true;
+  return false;
 }
 
 /** The fact line of a statement. */

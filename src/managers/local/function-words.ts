@@ -86,7 +86,8 @@ export const SMALL_TALK_WORDS: ReadonlySet<string> = new Set([
   'dear', 'friend', 'buddy', 'guys', 'everyone', 'thankful', 'grateful', 'excited', 'exciting', 'wish',
   'gosh', 'omg', 'yay', 'woohoo', 'hooray', 'my', 'god', 'today', 'tonight', 'tomorrow', 'weekend', 'help',
   'can', 'assist', "let's", 'do', 'go', 'ahead', 'fine', 'works', 'noted', 'again', 'by', 'way', "you're",
-  'anytime', 'np', 'problem', 'worries', 'course', 'gotcha', 'understand', 'see',
+  'anytime', 'np', 'problem', 'worries', 'course', 'gotcha', 'understand', 'see', 'ugh', 'argh', 'meh', 'phew', 'whew',
+  'ooh', 'hm', 'hmmm', 'ouch', 'yikes', 'eh', 'huh',
 ]);
 
 /** Nouns too vague to name what a fact is about. */
@@ -136,7 +137,7 @@ export const MONTHS: ReadonlySet<string> = new Set([
 export const WEEKDAYS: ReadonlySet<string> = new Set([
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mon', 'tue', 'tues', 'wed',
   'thu', 'thur', 'thurs', 'fri', 'sat', 'sun', 'mondays', 'tuesdays', 'wednesdays', 'thursdays', 'fridays',
-  'saturdays', 'sundays', 'weekend', 'weekends',
+  'saturdays', 'sundays', 'weekend', 'weekends', 'weekdays',
 ]);
 
 /** Words that are a date on their own. */
@@ -158,3 +159,26 @@ export const RELATIVE_DATE_WORDS: ReadonlySet<string> = new Set([
   'earlier', 'later', 'weekend',
 ]);
 
+
+/** Numbers written as words: a count, never what a fact is about. */
+export const NUMBER_WORDS: ReadonlySet<string> = new Set([
+  'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen',
+  'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty',
+  'seventy', 'eighty', 'ninety', 'hundred', 'hundreds', 'thousand', 'thousands', 'million', 'millions', 'billion', 'dozen',
+  'dozens', 'half', 'couple', 'first', 'second', 'third', 'fourth', 'fifth', 'twice', 'once',
+]);
+
+/** Units of measure: "512 MB" is about what is measured, not about megabytes. */
+export const UNIT_WORDS: ReadonlySet<string> = new Set([
+  'kb', 'mb', 'gb', 'tb', 'pb', 'kib', 'mib', 'gib', 'tib', 'km', 'm', 'cm', 'mm', 'mi', 'miles', 'mile', 'kg', 'g', 'mg', 'lb', 'lbs',
+  'ml', 'l', 'ms', 's', 'sec', 'secs', 'min', 'mins', 'h', 'hr', 'hrs', 'c', 'f', '°c', '°f', 'kcal', 'cal', 'percent', 'pct', 'bps',
+  'kbps', 'mbps', 'gbps', 'hz', 'khz', 'mhz', 'ghz', 'rpm', 'rps', 'qps', 'usd', 'eur', 'gbp', 'chf', 'k', 'x',
+]);
+
+/** Nouns that talk about the talk ("a rule", "some news", "a question"): they name no thing of the task. */
+export const META_NOUNS: ReadonlySet<string> = new Set([
+  ...GENERIC_NOUNS, 'rule', 'rules', 'preference', 'preferences', 'question', 'questions', 'problem', 'problems', 'news', 'update',
+  'updates', 'change', 'changes', 'note', 'notes', 'detail', 'details', 'info', 'information', 'topic', 'topics', 'side', 'request',
+  'requests', 'thought', 'thoughts', 'check', 'correction', 'reminder', 'heads-up', 'say', 'look', 'chance', 'issue', 'stuff', 'mind',
+  'picture', 'plans', 'plan', 'record', 'edge', 'deal', 'lot', 'tip', 'tips', 'ideas', 'suggestion', 'suggestions', 'option', 'options',
+]);

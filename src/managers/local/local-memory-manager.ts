@@ -7,7 +7,7 @@ import type { MemoryManager, MessageMemory, ProcessTurnOptions, TurnMemory } fro
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
 import { buildDiff } from './base-truth-diff.js';
-import { dateReference, warmUpDates } from './entities.js';
+import { DateParserNeeded, dateReference, loadDateParser } from './entities.js';
 import { extractStatements } from './fact-extraction.js';
 import type { Statement, StatementContext } from './fact-extraction.js';
 import { requiredTier } from './required-tier.js';
@@ -97,20 +97,20 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
 const warm = new Set<ResolvedSettings['tagger']>();
 
 /**
- * The NLP libraries build their tables lazily on first use (a few hundred milliseconds); pay that
- * once per process, when idle after the first manager is created, rather than in a recorded turn.
+ * The NLP libraries build their tables lazily on first use; pay that once per process, when idle after
+ * the first manager is created, rather than in a recorded turn. The date parser is loaded only when a
+ * turn first needs it (most dates — weekdays, "today", "tomorrow" — are read without it).
  */
 function warmUp(tagger: ResolvedSettings['tagger']): void {
   if (warm.has(tagger)) return;
   warm.add(tagger);
   warmUpTagger(tagger);
-  warmUpDates();
-  processTurnLocally(
+  runLocally(
     {
       sessionId: 'warm-up',
       turn: 1,
       messages: [
-        { id: 'warm-up-user', role: 'user', speaker: null, content: 'We must never deploy on Fridays; the deadline moved to March 3 and I prefer Lisbon next week.' },
+        { id: 'warm-up-user', role: 'user', speaker: null, content: 'We must never deploy on Fridays; the deadline moved to Monday and I prefer Lisbon, actually.' },
         { id: 'warm-up-assistant', role: 'assistant', speaker: null, content: 'Noted.' },
       ],
       facts: [],
@@ -119,6 +119,16 @@ function warmUp(tagger: ResolvedSettings['tagger']): void {
     },
     resolveSettings({ tagger }),
   );
+}
+
+/** `processTurnLocally`, or null when the turn needs the date parser and it is not loaded yet. */
+function runLocally(options: ProcessTurnOptions, settings: ResolvedSettings): TurnMemory | null {
+  try {
+    return processTurnLocally(options, settings);
+  } catch (error) {
+    if (error instanceof DateParserNeeded) return null;
+    throw error;
+  }
 }
 
 /**
@@ -132,12 +142,16 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
   setImmediate(() => warmUp(resolved.tagger)).unref();
   return {
     name: 'local',
-    processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
+    async processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
       try {
         warmUp(resolved.tagger);
-        return Promise.resolve(processTurnLocally(options, resolved));
+        const memory = runLocally(options, resolved);
+        if (memory !== null) return memory;
+        // The turn holds a date only the parser reads: load it once, then derive the turn again.
+        await loadDateParser();
+        return processTurnLocally(options, resolved);
       } catch (error) {
-        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+        throw error instanceof Error ? error : new Error(String(error));
       }
     },
   };

@@ -1,5 +1,5 @@
 /** Noun phrases from tagged tokens, and short keys made from them ("the LGBTQ support group" → "lgbtq support group"). */
-import { DATE_UNITS, GENERIC_NOUNS, STOP_WORDS } from './function-words.js';
+import { DATE_UNITS, GENERIC_NOUNS, NUMBER_WORDS, STOP_WORDS, UNIT_WORDS } from './function-words.js';
 import type { TaggedToken } from './tagging.js';
 import { endsClause } from './tokens.js';
 
@@ -72,6 +72,9 @@ export function phraseAt(tokens: readonly TaggedToken[], index: number): NounPhr
   return null;
 }
 
+/** Nouns that announce news about the noun before them ("deadline news", "headcount update"). */
+const ANNOUNCING_NOUNS = new Set(['news', 'update', 'updates', 'change', 'changes', 'question', 'questions', 'problem', 'issue', 'note', 'request', 'thing', 'stuff']);
+
 /** Words usable in a key: lower-case, without numbers, possessive marks or punctuation. */
 function keyWord(token: TaggedToken): string {
   return token.lower
@@ -95,10 +98,14 @@ export function keyFromTokens(tokens: readonly TaggedToken[], start: number, end
     const token = tokens[index];
     if (token === undefined || token.hasDigit || token.pos === 'value' || token.pos === 'date' || TIME_WORDS.has(token.lower)) continue;
     if (token.pos === 'determiner' || token.pos === 'pronoun' || token.pos === 'question') continue;
+    if (NUMBER_WORDS.has(token.lower) || UNIT_WORDS.has(token.lower)) continue;
     const word = keyWord(token);
     if (word !== '') parts.push(word);
   }
   const words = parts.join(' ').split(' ').filter((word) => word !== '');
+  // "and rate changes", "also bad news": a key starts with a content word; "deadline news" is about the deadline.
+  while (words.length > 1 && STOP_WORDS.has(words[0] ?? '')) words.shift();
+  while (words.length > 1 && ANNOUNCING_NOUNS.has(words.at(-1) ?? '')) words.pop();
   const kept = words.slice(-maxWords);
   if (kept.length === 0 || kept.every((word) => GENERIC_NOUNS.has(word) || STOP_WORDS.has(word))) return null;
   return kept.join(' ');
@@ -115,7 +122,7 @@ export function contentKey(tokens: readonly TaggedToken[], start: number, end: n
   for (let index = start; index < end && words.length < maxWords; index += 1) {
     const token = tokens[index];
     if (token === undefined || token.hasDigit || token.pos === 'date' || STOP_WORDS.has(token.lower) || GENERIC_NOUNS.has(token.lower)) continue;
-    if (TIME_WORDS.has(token.lower)) continue;
+    if (TIME_WORDS.has(token.lower) || NUMBER_WORDS.has(token.lower) || UNIT_WORDS.has(token.lower)) continue;
     const word = keyWord(token);
     if (word !== '') words.push(word);
   }

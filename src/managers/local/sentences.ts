@@ -12,7 +12,7 @@ const SEGMENTER = new Intl.Segmenter('en', { granularity: 'sentence' });
  * punctuation outside Latin-1 other than quotes, dashes, the ellipsis, guillemets and bullets.
  */
 const UNUSUAL =
-  /[\r\u0085\u2028\u2029\u203c\u2049\p{Cf}\p{M}]|(?!\p{Extended_Pictographic})[\u{10000}-\u{10ffff}]|(?![\u2013\u2014\u2018-\u201f\u2022\u2026\u2039\u203a\u20ac\p{Extended_Pictographic}])[^\u0000-\u024f\p{L}\p{N}]/u;
+  /[\r\u0085\u2028\u2029\u203c\u2049\p{Cf}\p{M}]|(?!\p{Extended_Pictographic})[\u{10000}-\u{10ffff}]|(?![\u2013\u2014\u2018-\u201f\u2022\u2026\u2039\u203a\u20ac\p{Extended_Pictographic}])[^\t -\u024f\p{L}\p{N}]/u;
 
 const CLOSE = new Set([...'"\'()[]{}«»“”‘’„‚‹›'].map((character) => character.charCodeAt(0)));
 const SENTENCE_CONTINUE = new Set([...',-:;–—'].map((character) => character.charCodeAt(0)));

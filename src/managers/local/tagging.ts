@@ -159,9 +159,10 @@ export function isUnknownWord(token: Token): boolean {
 
 const NOUN_MAKERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'some', 'any', 'no', 'every', 'each']);
 const SUBJECT_PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'who']);
-const VERB_MAKERS = new Set(['to', "let's", 'lets', 'i', 'we', 'you', 'they', 'please']);
+const VERB_MAKERS = new Set(['to', "let's", 'lets', 'i', 'we', 'you', 'they', 'please', 'it', 'he', 'she', 'who']);
 
 const VERB_POS = new Set<PartOfSpeech>(['verb', 'copula', 'modal', 'auxiliary']);
+
 
 /** A sentence needs a verb: "Emma just turned 7" has one even if the lexicon calls "turned" an adjective. */
 function ensureVerb(tokens: TaggedToken[]): void {
@@ -179,9 +180,50 @@ function ensureVerb(tokens: TaggedToken[]): void {
   }
 }
 
-/** Neighbour rules for words the lexicon gives one class but context gives another ("the work", "to store"). */
+/** "the API rate limit is …": words the lexicon calls verbs, in a noun chain before the verb, are nouns. */
+function fixNounChains(tokens: TaggedToken[]): void {
+  for (let verb = 2; verb < tokens.length; verb += 1) {
+    const pos = tokens[verb]?.pos;
+    if (pos !== 'copula' && pos !== 'modal') continue;
+    let first = verb;
+    while (first - 1 >= 1) {
+      const token = tokens[first - 1];
+      if (token === undefined || token.pos !== 'verb' || token.past || token.capitalised || /ing$/u.test(token.lower) || endsClause(token)) break;
+      first -= 1;
+    }
+    const before = tokens[first - 1];
+    if (first === verb || before === undefined || endsClause(before)) continue;
+    if (before.pos !== 'noun' && before.pos !== 'proper' && before.pos !== 'adjective') continue;
+    for (let index = first; index < verb; index += 1) {
+      const token = tokens[index];
+      if (token !== undefined) token.pos = 'noun';
+    }
+  }
+}
+
+const IMPERATIVE_FOLLOWERS = new Set(['to', 'the', 'a', 'an', 'it', 'them', 'me', 'us', 'him', 'her', 'my', 'our', 'your', 'his', 'their', 'this', 'that', 'these', 'those', 'all', 'everything', 'off', 'out', 'up']);
+
+/**
+ * Neighbour rules for words the lexicon gives one class but context gives another ("the work", "to store",
+ * and a request opening a clause: "Switch to American spelling", "Book the Almirante").
+ */
+function fixImperatives(tokens: TaggedToken[]): void {
+  for (let index = 0; index < tokens.length - 1; index += 1) {
+    const token = tokens[index];
+    const previous = tokens[index - 1];
+    const next = tokens[index + 1];
+    if (token === undefined || next === undefined || token.pos !== 'noun' || token.hasDigit || token.past) continue;
+    if (previous !== undefined && !/[,;:–—]/u.test(previous.trailing)) continue;
+    if (endsClause(token) || !IMPERATIVE_FOLLOWERS.has(next.lower) || lexiconTag(token.lower) === undefined) continue;
+    if (/(?:s|ing|ed)$/u.test(token.lower) && !/ss$/u.test(token.lower)) continue;
+    token.pos = 'verb';
+  }
+}
+
 function fixByNeighbours(tokens: TaggedToken[]): void {
+  fixNounChains(tokens);
   ensureVerb(tokens);
+  fixImperatives(tokens);
   for (let index = 1; index < tokens.length; index += 1) {
     const token = tokens[index];
     const previous = tokens[index - 1];
@@ -270,6 +312,36 @@ function tagged(token: Token, pos: PartOfSpeech, entity: EntityType | null, past
   };
 }
 
+/** What the word lists say about a lower-case word: a date word, a closed-class word, a lexicon entry, or nothing. */
+type WordClass =
+  | { type: 'month' }
+  | { type: 'weekday' }
+  | { type: 'closed'; pos: PartOfSpeech }
+  | { type: 'lexicon'; info: TagInfo }
+  | { type: 'unknown' };
+
+/** Word classes by lower-case word; bounded, cleared when full (the lists never change). */
+const WORD_CLASSES = new Map<string, WordClass>();
+const MAX_CACHED_WORDS = 50_000;
+
+function wordClass(lower: string): WordClass {
+  let found = WORD_CLASSES.get(lower);
+  if (found !== undefined) return found;
+  if (MONTHS.has(lower)) found = { type: 'month' };
+  else if (WEEKDAYS.has(lower)) found = { type: 'weekday' };
+  else {
+    const closed = CLOSED_CLASS.get(lower);
+    if (closed !== undefined) found = { type: 'closed', pos: closed };
+    else {
+      const tag = lexiconTag(lower.endsWith("'s") ? lower.slice(0, -2) : lower);
+      found = tag === undefined ? { type: 'unknown' } : { type: 'lexicon', info: tagInfo(tag) };
+    }
+  }
+  if (WORD_CLASSES.size >= MAX_CACHED_WORDS) WORD_CLASSES.clear();
+  WORD_CLASSES.set(lower, found);
+  return found;
+}
+
 /** Tag tokens from word lists only: compromise's lexicon plus shape rules. Costs about a microsecond per word. */
 export function tagWithLexicon(tokens: readonly Token[]): TaggedToken[] {
   const result: TaggedToken[] = [];
@@ -277,22 +349,27 @@ export function tagWithLexicon(tokens: readonly Token[]): TaggedToken[] {
     const token = tokens[index];
     if (token === undefined) continue;
     const lower = token.lower;
-    if (token.capitalised && MONTHS.has(lower) && (index > 0 || lower !== 'may')) {
+    let word = wordClass(lower);
+    if (word.type === 'month') {
+      if (token.capitalised && (index > 0 || lower !== 'may')) {
+        result.push(tagged(token, 'date', null, false));
+        continue;
+      }
+      // A month name written in lower case ("may", "march") is an ordinary word.
+      const closed = CLOSED_CLASS.get(lower);
+      const tag = closed === undefined ? lexiconTag(lower.endsWith("'s") ? lower.slice(0, -2) : lower) : undefined;
+      word = closed !== undefined ? { type: 'closed', pos: closed } : tag === undefined ? { type: 'unknown' } : { type: 'lexicon', info: tagInfo(tag) };
+    }
+    if (word.type === 'weekday') {
       result.push(tagged(token, 'date', null, false));
       continue;
     }
-    if (WEEKDAYS.has(lower)) {
-      result.push(tagged(token, 'date', null, false));
+    if (word.type === 'closed') {
+      result.push(tagged(token, word.pos, null, false));
       continue;
     }
-    const closed = CLOSED_CLASS.get(lower);
-    if (closed !== undefined) {
-      result.push(tagged(token, closed, null, false));
-      continue;
-    }
-    const tag = lexiconTag(lower.endsWith("'s") ? lower.slice(0, -2) : lower);
-    if (tag !== undefined) {
-      const info = tagInfo(tag);
+    if (word.type === 'lexicon') {
+      const info = word.info;
       const proper = token.capitalised && index > 0 && (info.pos === 'noun' || info.pos === 'other' || info.pos === 'adjective');
       result.push(tagged(token, proper ? 'proper' : info.pos, info.entity, info.past));
       continue;
@@ -307,8 +384,9 @@ export function tagWithLexicon(tokens: readonly Token[]): TaggedToken[] {
 /**
  * Tag tokens with compromise: the sentence is tagged as a whole and each token takes the tags of the
  * compromise term that starts inside it. Closed-class words keep the part of speech of our own lists.
+ * `lexical` is the lexicon tagging of the sentence's tokens (`tagWithLexicon`), which this refines.
  */
-export function tagWithCompromise(sentence: string, tokens: readonly Token[], mode: TaggerMode): TaggedToken[] {
+export function tagWithCompromise(sentence: string, lexical: readonly TaggedToken[], mode: TaggerMode): TaggedToken[] {
   const document = mode === 'accurate' ? nlp(sentence) : nlp.tokenize(sentence).compute(FAST_HOOKS);
   const starts: { start: number; tags: ReadonlySet<string> }[] = [];
   let cursor = 0;
@@ -321,9 +399,8 @@ export function tagWithCompromise(sentence: string, tokens: readonly Token[], mo
       cursor = at + term.text.length;
     }
   }
-  const lexical = tagWithLexicon(tokens);
   let next = 0;
-  return lexical.map((token) => {
+  const result = lexical.map((token) => {
     while (next < starts.length && (starts[next]?.start ?? Infinity) < token.start) next += 1;
     // The term that starts at or inside the token (a leading bracket may belong to the term).
     let found: ReadonlySet<string> | undefined;
@@ -342,6 +419,8 @@ export function tagWithCompromise(sentence: string, tokens: readonly Token[], mo
     const entity = entityOfTags(found) ?? token.entity;
     return tagged(token, pos, entity, isPastTags(found) || token.past);
   });
+  fixImperatives(result);
+  return result;
 }
 
 /** Run compromise once so its lazily built models are ready before the first real turn. */

@@ -2,13 +2,12 @@
  * Tier 1: `key = value` pairs separated by `; ` — the specifics of a message (amounts, dates,
  * names, versions, rules) under short keys, about 10–20 % of its words, never empty.
  */
-import { wordCount } from '../../core/text.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import type { Specific } from './entities.js';
 import type { Statement } from './fact-extraction.js';
 import { DETERMINERS, GENERIC_NOUNS, STOP_WORDS } from './function-words.js';
 import { keyFromPhrase, phraseAt } from './noun-phrases.js';
-import { endsClause } from './tokens.js';
+import { countWords, endsClause } from './tokens.js';
 import { withoutFillers } from './units.js';
 
 interface Pair {
@@ -234,7 +233,7 @@ export function tierOne(input: TierOneInput): string {
   const chosen: Pair[] = [];
   let used = 0;
   for (const pair of ranked) {
-    const size = wordCount(pair.key) + wordCount(pair.value) + 1;
+    const size = countWords(pair.key) + countWords(pair.value) + 1;
     if (chosen.length > 0 && used + size > budget) continue;
     chosen.push(pair);
     used += size;

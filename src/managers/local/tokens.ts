@@ -19,7 +19,7 @@ export interface Token {
 const LEADING_PUNCTUATION = new Set([...'("\'“‘[{*_`<>•-–—'].map((character) => character.charCodeAt(0)));
 const TRAILING_PUNCTUATION = new Set([...')"\'”’]}*_`.,!?;:…>-–—'].map((character) => character.charCodeAt(0)));
 const WORD_CHARACTER = /[\p{L}\p{N}$€£¥%#@]/u;
-const NON_ASCII = /[^\u0000-\u007f]/u;
+const NON_ASCII = /[^\t\n\r -~]/u;
 const LETTER_DOT_LETTER = /\p{L}\.\p{L}$/u;
 const NUMBER = /\p{N}/u;
 
@@ -111,4 +111,16 @@ export function sliceTokens(sentence: string, tokens: readonly Token[], from: nu
   const last = tokens[to];
   if (first === undefined || last === undefined || to < from) return '';
   return sentence.slice(first.start, last.end);
+}
+
+/** Number of whitespace-separated words, as `wordCount` in core/text counts them, without building arrays. */
+export function countWords(text: string): number {
+  let count = 0;
+  let inWord = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const space = isWhitespace(text.charCodeAt(index));
+    if (!space && !inWord) count += 1;
+    inWord = !space;
+  }
+  return count;
 }

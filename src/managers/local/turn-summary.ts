@@ -2,8 +2,9 @@
  * The turn-log entry: what the user said (≤ 25 words) and what the assistant answered (≤ 30 words),
  * built from the most informative units of each side, names and numbers kept.
  */
-import { limitWords, wordCount } from '../../core/text.js';
+import { limitWords } from '../../core/text.js';
 import type { AnalysedMessage } from './analysis.js';
+import { countWords } from './tokens.js';
 import { coreOf, selectUnits } from './units.js';
 import type { Unit } from './units.js';
 
@@ -28,7 +29,7 @@ export function sideSummary(input: SideSummaryInput): string {
   const speakers = [...new Set(messages.map((message) => message.message.speaker).filter((name): name is string => name !== null && name.trim() !== ''))];
   const prefix = speakers.length === 1 ? `${speakers[0]?.trim() ?? ''}:` : '';
   const codeNote = input.code.length === 0 ? '' : `[code: ${input.code.slice(0, 3).join(', ')}]`;
-  const budget = input.limit - wordCount(prefix) - wordCount(codeNote);
+  const budget = input.limit - countWords(prefix) - countWords(codeNote);
   // Long sentences give their core clause, so a summary can hold several points.
   const units: Unit[] = kept.flatMap((item, index) => item.units.map((unit) => coreOf({ ...unit, order: index * 10_000 + unit.order }, 14)));
   let chosen = selectUnits(units, Math.max(1, budget), { minCut: 5 });

@@ -2,11 +2,11 @@
  * Extractive units (sentences, or clauses of very long sentences) scored by how much they inform,
  * and the greedy selection under a word budget that tier 2 and the turn summary share.
  */
-import { wordCount } from '../../core/text.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import type { CueKind } from './cues.js';
 import { STOP_WORDS } from './function-words.js';
 import { splitClauses } from './sentences.js';
+import { countWords } from './tokens.js';
 
 export interface Unit {
   /** The unit's text, fillers removed. */
@@ -39,7 +39,7 @@ const INLINE_FILLER = /,?\s+(?:you know|i mean|kind of|sort of|like),(?=\s)/giu;
 export function withoutFillers(text: string): string {
   let cleaned = text.replace(LEADING_FILLER, '');
   cleaned = cleaned.replace(LEADING_HEDGE, '');
-  cleaned = cleaned.replace(INLINE_FILLER, '');
+  if (cleaned.includes(',')) cleaned = cleaned.replace(INLINE_FILLER, '');
   cleaned = cleaned.trim();
   if (cleaned === '') return '';
   return cleaned.charAt(0).toUpperCase() + cleaned.slice(1);
@@ -66,7 +66,7 @@ function anchorOf(sentence: AnalysedSentence, pieceStart: number, pieceText: str
   const cue = sentence.cues.find((item) => !item.weak) ?? sentence.cues[0];
   const at = cue === undefined ? sentence.specifics[0]?.start : sentence.tokens[cue.start]?.start;
   if (at === undefined || at < pieceStart) return 0;
-  return Math.min(Math.max(0, wordCount(pieceText) - 1), wordCount(sentence.text.slice(pieceStart, at)));
+  return Math.min(Math.max(0, countWords(pieceText) - 1), countWords(sentence.text.slice(pieceStart, at)));
 }
 
 /** The units of a message, scored. Very long sentences are split into clauses. */
@@ -104,7 +104,7 @@ export function messageUnits(message: AnalysedMessage, longSentenceWords = 35): 
       }
       units.push({
         text,
-        words: wordCount(text),
+        words: countWords(text),
         score,
         order: index,
         mustKeep: !sentence.smallTalk && !sentence.question && rule(start, offset),
@@ -148,7 +148,7 @@ export function coreOf(unit: Unit, limit: number): Unit {
     if (start > 0) text = `…${text}`;
     if (end < parts.length) text = `${text}…`;
   }
-  return { ...unit, text, words: wordCount(text), anchor: 0 };
+  return { ...unit, text, words: countWords(text), anchor: 0 };
 }
 
 /** Cut a unit to `limit` words around its anchor; an ellipsis glued to the edge words marks each cut. */
@@ -192,8 +192,8 @@ export function selectUnits(units: readonly Unit[], budget: number, options: { i
     const room = budget - used;
     if (room >= Math.min(options.minCut ?? 8, budget) && (chosen.length === 0 || unit.score >= (chosen[0]?.score ?? 0) * 0.75)) {
       const text = cutUnit(unit, room);
-      chosen.push({ ...unit, text, words: wordCount(text) });
-      used += wordCount(text);
+      chosen.push({ ...unit, text, words: countWords(text) });
+      used += countWords(text);
     }
   }
   if (keepRules) {
