@@ -9,13 +9,13 @@
 import type { TurnMessageInput } from '../memory-manager.js';
 import { findCodeBlocks, proseOf } from './code-blocks.js';
 import type { CodeBlock } from './code-blocks.js';
-import { findCues, mayHaveCue } from './cues.js';
+import { findCues } from './cues.js';
 import type { Cue } from './cues.js';
 import { findSpecifics, mayHaveDate } from './entities.js';
 import type { DateReference, Specific } from './entities.js';
 import { PRONOUNS, QUESTION_OPENERS, QUESTION_WORDS, SMALL_TALK_WORDS } from './function-words.js';
 import { splitSentences } from './sentences.js';
-import { isUnknownWord, tagWithCompromise, tagWithLexicon } from './tagging.js';
+import { isUnknownWord, tagInPlace, tagWithCompromise } from './tagging.js';
 import type { TaggedToken, TaggerMode } from './tagging.js';
 import { tokenize } from './tokens.js';
 
@@ -71,6 +71,7 @@ interface Draft {
   dated: boolean;
   /** Would gain from compromise tagging: a statement candidate with words the lexicon does not know. */
   needsTagging: boolean;
+  question: boolean;
 }
 
 const CUE_RANK: Readonly<Record<Cue['kind'], number>> = { exception: 6, constraint: 5, correction: 4, removal: 4, goal: 3, preference: 2 };
@@ -86,7 +87,7 @@ function hasNameShape(tokens: readonly TaggedToken[]): boolean {
   return tokens.some(
     (token, index) =>
       (index > 0 && token.capitalised && token.lower !== 'i' && !token.lower.startsWith("i'")) ||
-      /.\p{Lu}/u.test(token.text) ||
+      (token.text !== token.lower && /.\p{Lu}/u.test(token.text)) ||
       token.entity !== null,
   );
 }
@@ -110,8 +111,8 @@ export function analyseMessage(message: TurnMessageInput, options: AnalysisOptio
   const codeBlocks = findCodeBlocks(message.content);
   const prose = proseOf(message.content, codeBlocks);
   const drafts: Draft[] = splitSentences(prose).map((text, index) => {
-    const tokens = tagWithLexicon(tokenize(text));
-    const cues = mayHaveCue(tokens) ? findCues(tokens) : [];
+    const tokens = tagInPlace(tokenize(text));
+    const cues = findCues(tokens);
     const named = hasNameShape(tokens);
     const digits = tokens.some((token) => token.hasDigit);
     const dated = mayHaveDate(tokens);
@@ -119,8 +120,9 @@ export function analyseMessage(message: TurnMessageInput, options: AnalysisOptio
     // compromise tags the sentences whose key matters most: rules, goals, preferences and corrections
     // with words the lexicon does not know.
     const ruleCue = cues.some((cue) => !cue.weak && !cue.keyword);
-    const needsTagging = ruleCue && tokens.length <= MAX_TAGGED_SENTENCE_WORDS && !isQuestion(text, tokens) && tokens.some(isUnknownWord);
-    return { index, text, tokens, cues, candidate, dated, needsTagging };
+    const question = isQuestion(text, tokens);
+    const needsTagging = ruleCue && tokens.length <= MAX_TAGGED_SENTENCE_WORDS && !question && tokens.some(isUnknownWord);
+    return { index, text, tokens, cues, candidate, dated, needsTagging, question };
   });
 
   // The NLP budget goes to sentences with cues first, then the others, in order.
@@ -153,7 +155,8 @@ export function analyseMessage(message: TurnMessageInput, options: AnalysisOptio
       tagged,
       cues: draft.cues,
       specifics,
-      question: isQuestion(draft.text, tokens),
+      // Tagging changes parts of speech, not the words or the punctuation a question is read from.
+      question: tagged ? isQuestion(draft.text, tokens) : draft.question,
       smallTalk: isSmallTalk(tokens, draft.cues, specifics),
     };
   });

@@ -3,7 +3,7 @@
  * on request ("here's the cover letter") becomes a `draft`. A revision continues the known
  * artifact's name so the engine records a new version.
  */
-import { normalizeText, wordSimilarity } from '../../core/text.js';
+import { normalizeText, words as normalizedWords } from '../../core/text.js';
 import type { ArtifactDraft, KnownArtifact } from '../memory-manager.js';
 import type { AnalysedMessage } from './analysis.js';
 import type { CodeBlock } from './code-blocks.js';
@@ -93,6 +93,7 @@ function revisionOf(candidate: Candidate, known: readonly Candidate[], threshold
     if (source === 'file') return null;
   }
   const declared = candidate.kind === 'code' ? declaredName(candidate.content) : null;
+  const words = wordsOf(candidate.content);
   let best: Candidate | null = null;
   let bestScore = threshold;
   for (const artifact of known) {
@@ -100,14 +101,45 @@ function revisionOf(candidate: Candidate, known: readonly Candidate[], threshold
     // Two blocks of one message are two artifacts unless a name says otherwise.
     if (artifact.messageId !== null && artifact.messageId === candidate.messageId) continue;
     if (artifact.language !== null && candidate.language !== null && artifact.language !== candidate.language) continue;
-    let score = wordSimilarity(candidate.content, artifact.content);
-    if (declared !== null && declaredName(artifact.content) === declared) score = Math.max(score, threshold + 0.01);
+    let score = dice(words, wordsOf(artifact.content));
+    if (declared !== null && declaredOf(artifact.content) === declared) score = Math.max(score, threshold + 0.01);
     if (score > bestScore) {
       best = artifact;
       bestScore = score;
     }
   }
   return best;
+}
+
+/** Word sets and declared names of artifact contents: a session's artifacts are compared with every new block. Bounded. */
+const CONTENT_WORDS = new Map<string, ReadonlySet<string>>();
+const DECLARED = new Map<string, string | null>();
+const MAX_CACHED_CONTENTS = 2_000;
+
+function remember<T>(cache: Map<string, T>, key: string, compute: () => T): T {
+  const found = cache.get(key);
+  if (found !== undefined || cache.has(key)) return found as T;
+  const value = compute();
+  if (cache.size >= MAX_CACHED_CONTENTS) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+function wordsOf(content: string): ReadonlySet<string> {
+  return remember(CONTENT_WORDS, content, () => new Set(normalizedWords(content)));
+}
+
+function declaredOf(content: string): string | null {
+  return remember(DECLARED, content, () => declaredName(content));
+}
+
+/** Sørensen–Dice over word sets, as `wordSimilarity` in core/text computes it. */
+function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared += 1;
+  return (2 * shared) / (a.size + b.size);
 }
 
 const DRAFT_NOUNS =
@@ -170,13 +202,15 @@ export function turnArtifacts(input: ArtifactInput): { drafts: ArtifactDraft[]; 
     codeNames.set(message.message.id, names);
   }
 
-  // Long prose written on request becomes a draft artifact.
-  const request = input.messages
-    .filter((message) => message.message.role === 'user')
-    .map((message) => DRAFT_REQUEST.exec(message.prose)?.[1] ?? null)
-    .find((noun) => noun !== null);
+  // Long prose written on request becomes a draft artifact (the request is looked for only when a reply is long enough).
+  let request: string | null | undefined;
   for (const message of input.messages) {
     if (message.message.role !== 'assistant' || message.codeBlocks.length > 0 || message.words < input.draftMinWords) continue;
+    request ??=
+      input.messages
+        .filter((user) => user.message.role === 'user')
+        .map((user) => DRAFT_REQUEST.exec(user.prose)?.[1] ?? null)
+        .find((noun) => noun !== null) ?? null;
     const intro = DRAFT_INTRO.exec(message.prose)?.[1] ?? null;
     const noun = request ?? intro;
     if (noun === null) continue;

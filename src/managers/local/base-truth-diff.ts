@@ -103,7 +103,8 @@ class GroundingCheck {
   }
 }
 
-function allowsFacts(message: AnalysedMessage, policy: ResolvedSettings['assistantFacts']): boolean {
+/** Whether a message may add facts: a user message always, an assistant one as `assistantFacts` says. */
+export function allowsFacts(message: AnalysedMessage, policy: ResolvedSettings['assistantFacts']): boolean {
   if (message.message.role === 'user') return true;
   if (policy === 'always') return true;
   if (policy === 'never') return false;
@@ -192,7 +193,29 @@ export function buildDiff(input: DiffInput): FactDiff {
   const groups = turnStatements(input);
   if (groups.length === 0) return { add: [], update: [], remove: [] };
   const exchange = input.messages.map((message) => message.message.content).join('\n');
-  const grounding = new GroundingCheck(exchange);
+  // A line grounded in the messages it cites is grounded in the exchange (which holds them); only a line that
+  // is not needs the whole exchange. (A message ending in a digit could join with the next one's "k": then
+  // only the whole exchange is checked.)
+  const checks = new Map<string, GroundingCheck>();
+  const checkOf = (text: string): GroundingCheck => {
+    let check = checks.get(text);
+    if (check === undefined) {
+      check = new GroundingCheck(text);
+      checks.set(text, check);
+    }
+    return check;
+  };
+  const contents = new Map(input.messages.map((message) => [message.message.id, message.message.content]));
+  const separable = input.messages.every((message, index) => index === input.messages.length - 1 || !/\d\s*$/u.test(message.message.content));
+  const grounded = (line: PendingLine): boolean => {
+    if (separable) {
+      for (const source of line.sources) {
+        const content = contents.get(source);
+        if (content !== undefined && checkOf(content).grounded(line.text, line.targetText)) return true;
+      }
+    }
+    return checkOf(exchange).grounded(line.text, line.targetText);
+  };
 
   const document = new Map<string, KnownFact>();
   for (const fact of input.facts) {
@@ -270,7 +293,8 @@ export function buildDiff(input: DiffInput): FactDiff {
     // Within one turn the later line wins, but a pinned exception is never replaced by a weaker line.
     if (previous !== undefined && previous.kind === 'exception' && line.kind !== 'exception') return;
     order += 1;
-    pending.set(line.key, { ...line, order, sources: [...new Set([...(previous?.sources ?? []), ...line.sources])] });
+    const sources = previous === undefined ? line.sources : [...new Set([...previous.sources, ...line.sources])];
+    pending.set(line.key, { ...line, order, sources });
     knownFacts = null;
     vocabulary = null;
   };
@@ -467,7 +491,7 @@ export function buildDiff(input: DiffInput): FactDiff {
   }
 
   const lines = [...pending.values()]
-    .filter((line) => line.text.length <= MAX_LINE_CHARACTERS && grounding.grounded(line.text, line.targetText))
+    .filter((line) => line.text.length <= MAX_LINE_CHARACTERS && grounded(line))
     .filter((line) => line.targetId === null || normalizeText(line.text) !== normalizeText(document.get(line.targetId)?.text ?? ''))
     .sort((a, b) => b.weight - a.weight || a.order - b.order)
     .slice(0, input.settings.maxFactsPerTurn)
@@ -494,8 +518,21 @@ const PERCENT = /\d\s?(?:%|percent)/iu;
 const DATE =
   /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\d{4}-\d{2}-\d{2}|\b(?:today|tomorrow|yesterday|tonight)\b/iu;
 
+/** Value kinds by fact line (lines recur turn after turn). Bounded; cleared when full. */
+const VALUE_TYPES = new Map<string, ReadonlySet<ValueType>>();
+
 /** The kinds of value a fact line holds. */
-function valueTypesOfText(text: string): Set<ValueType> {
+function valueTypesOfText(text: string): ReadonlySet<ValueType> {
+  let types = VALUE_TYPES.get(text);
+  if (types === undefined) {
+    types = computeValueTypes(text);
+    if (VALUE_TYPES.size >= 10_000) VALUE_TYPES.clear();
+    VALUE_TYPES.set(text, types);
+  }
+  return types;
+}
+
+function computeValueTypes(text: string): Set<ValueType> {
   const value = text.slice(text.indexOf(':') + 1);
   const types = new Set<ValueType>();
   if (MONEY.test(value)) types.add('money');

@@ -32,6 +32,18 @@ export type CorrectionAction =
 
 /** The key as written in a fact line, when it normalises to the stored key; otherwise the stored key. */
 export function displayKey(key: string, text: string): string {
+  const cached = DISPLAY_KEYS.get(text);
+  if (cached !== undefined && cached.key === key) return cached.shown;
+  const shown = writtenKey(key, text);
+  if (DISPLAY_KEYS.size >= 10_000) DISPLAY_KEYS.clear();
+  DISPLAY_KEYS.set(text, { key, shown });
+  return shown;
+}
+
+/** Shown keys by fact line (lines recur turn after turn). Bounded; cleared when full. */
+const DISPLAY_KEYS = new Map<string, { key: string; shown: string }>();
+
+function writtenKey(key: string, text: string): string {
   const colon = text.indexOf(':');
   if (colon > 0) {
     const written = text.slice(0, colon).trim();
@@ -85,6 +97,11 @@ function contentWords(text: string): ReadonlySet<string> {
   return profileOf(text).content;
 }
 
+function contentWordsUncached(text: string): ReadonlySet<string> {
+  const normalized = normalizeText(text);
+  return new Set((normalized === '' ? [] : normalized.split(' ')).filter((word) => !STOP_WORDS.has(word)).map(stem));
+}
+
 /** Sørensen–Dice over word sets (as `wordSimilarity` in core/text), from cached profiles. */
 function similarity(left: string, right: string): number {
   const a = profileOf(left).words;
@@ -128,7 +145,8 @@ interface Probe {
 }
 
 function probeOf(statement: Statement): Probe {
-  const all = contentWords(statement.sentence.text);
+  // A sentence is matched once: its words are not worth a place in the cache.
+  const all = contentWordsUncached(statement.sentence.text);
   const cueWords = new Set([statement.removal, statement.correction].flatMap((cue) => (cue === null ? [] : cue.phrase.split(' ').map(stem))));
   const key = normalizeText(statement.key);
   return {

@@ -51,6 +51,9 @@ const URL_PATTERN = /\bhttps?:\/\/[^\s)>\]]+|\bwww\.[^\s)>\]]+/giu;
 const EMAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
 const MONEY_PATTERN =
   /(?:[$€£¥]|\b(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|jpy)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|billion|thousand)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:k|m)?\s?(?:usd|eur|gbp|chf|dollars?|euros?|pounds?|francs?|bucks)\b/giu;
+const MAY_BE_MONEY = /[$€£¥]|usd|eur|gbp|chf|cad|aud|sek|nok|dkk|jpy|dollar|pound|franc|buck|\d\s?[km]\b/iu;
+const MAY_BE_PERCENT = /percent/iu;
+const MAY_BE_VERSION = /v\d|\d\.\d+\./iu;
 const PERCENT_PATTERN = /\b\d+(?:[.,]\d+)?\s?(?:%|percent\b)/giu;
 const VERSION_PATTERN = /\bv\d+(?:\.\d+){0,3}\b|\b\d+(?:\.\d+){2,3}\b/giu;
 const NUMBER_PATTERN = /\b\d[\d,]*(?:\.\d+)?(?:[a-z]{1,3}\b)?/giu;
@@ -380,7 +383,7 @@ function resolveDate(result: ParsedResult, lower: string): string | null {
 }
 
 export interface SpecificOptions {
-  /** Run the date parser (only on sentences that plausibly hold a date). */
+  /** Look for dates: the sentence may hold one (`mayHaveDate`) and is within the analysis budget. */
   dates: boolean;
   reference: DateReference;
 }
@@ -392,13 +395,14 @@ export function findSpecifics(sentence: string, tokens: readonly TaggedToken[], 
   if (sentence.includes('http') || sentence.includes('www.')) candidates.push(...regexSpecifics(sentence, URL_PATTERN, 'url'));
   if (sentence.includes('@')) candidates.push(...regexSpecifics(sentence, EMAIL_PATTERN, 'email'));
   if (hasDigit) {
-    candidates.push(...regexSpecifics(sentence, MONEY_PATTERN, 'money'));
-    candidates.push(...regexSpecifics(sentence, PERCENT_PATTERN, 'percent'));
-    candidates.push(...regexSpecifics(sentence, VERSION_PATTERN, 'version'));
+    // Cheap tests first: most sentences with digits hold no amount, percentage or version.
+    if (MAY_BE_MONEY.test(sentence)) candidates.push(...regexSpecifics(sentence, MONEY_PATTERN, 'money'));
+    if (sentence.includes('%') || MAY_BE_PERCENT.test(sentence)) candidates.push(...regexSpecifics(sentence, PERCENT_PATTERN, 'percent'));
+    if (MAY_BE_VERSION.test(sentence)) candidates.push(...regexSpecifics(sentence, VERSION_PATTERN, 'version'));
     candidates.push(...numberSpecifics(sentence, tokens));
     candidates.push(...identifierSpecifics(tokens));
   }
-  if (options.dates && mayHaveDate(tokens)) candidates.push(...dateSpecifics(sentence, tokens, options.reference));
+  if (options.dates) candidates.push(...dateSpecifics(sentence, tokens, options.reference));
   candidates.push(...nameSpecifics(sentence, tokens));
   // Weekdays and months the date parser left alone ("on Fridays", "every June") are dates too.
   for (const token of tokens) {
@@ -429,7 +433,7 @@ const CHANGED_FROM = /\b(?:moved|moving|moves|changed|changing|changes|pushed|sh
  * new date are two specifics.
  */
 function splitChanges(sentence: string, specifics: Specific[]): Specific[] {
-  if (!specifics.some((item) => item.type === 'date')) return specifics;
+  if (!/from/iu.test(sentence) || !specifics.some((item) => item.type === 'date')) return specifics;
   return specifics.flatMap((item) => {
     if (item.type !== 'date' || !CHANGED_FROM.test(sentence.slice(0, item.start))) return [item];
     const match = RANGE.exec(item.text);

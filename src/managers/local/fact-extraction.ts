@@ -13,7 +13,7 @@ import { COPULAS, FIRST_PERSON, GENERIC_NOUNS, META_NOUNS, NUMBER_WORDS, QUESTIO
 import { contentKey, firstPhraseAfter, keyFromPhrase, keyFromTokens, nounPhrases, phraseAt } from './noun-phrases.js';
 import type { NounPhrase } from './noun-phrases.js';
 import type { TaggedToken } from './tagging.js';
-import { endsClause, sliceTokens } from './tokens.js';
+import { countWords, endsClause, sliceTokens } from './tokens.js';
 
 export interface Statement {
   kind: FactKind;
@@ -69,6 +69,11 @@ export interface StatementContext {
    * "Melanie loves pottery and she has 3 kids" is Melanie.
    */
   lastPerson?: { name: string | null };
+  /**
+   * The statements may change the document (default): fill `oldValues` and `clauseText`. A message that
+   * cannot add facts (an unnamed assistant by default) only needs its statements for tier 1.
+   */
+  forDiff?: boolean;
 }
 
 const KIND_WEIGHT: Readonly<Record<FactKind, number>> = { exception: 5, constraint: 4, goal: 3, preference: 2, fact: 1 };
@@ -100,10 +105,15 @@ const META_OPENERS = /^(?:let me|allow me|here's|here is|here are|to be clear|ju
  * A plain fact (no cue) needs a specific; a statement about the speaker or a named person may rest
  * on a date alone ("I started painting last year"), any other needs a number, an amount or a name.
  */
+/** First words of the openers `META_OPENERS` knows. */
+const META_FIRST_WORDS = new Set(['let', 'allow', "here's", 'here', 'to', 'just', 'as']);
+
 function isPlainFact(tokens: readonly TaggedToken[], from: number, specifics: readonly Specific[], personal: boolean): boolean {
   if (specifics.length === 0) return false;
-  const opening = tokens.slice(from, from + 3).map((token) => token.lower).join(' ');
-  if (META_OPENERS.test(opening)) return false;
+  if (META_FIRST_WORDS.has(tokens[from]?.lower ?? '')) {
+    const opening = tokens.slice(from, from + 3).map((token) => token.lower).join(' ');
+    if (META_OPENERS.test(opening)) return false;
+  }
   return personal || specifics.some((item) => item.type !== 'date');
 }
 
@@ -308,7 +318,7 @@ const RANGE_IN_TEXT = /^(.+?)\s+to\s+(.+)$/u;
  */
 function clauseSpecifics(sentence: AnalysedSentence, startOffset: number, endOffset: number): Specific[] {
   const inClause = sentence.specifics.filter((item) => item.start >= startOffset && item.end <= endOffset);
-  if (!/\bfrom\b/iu.test(sentence.text.slice(startOffset, endOffset))) return inClause;
+  if (!inClause.some((item) => item.type === 'date') || !sentence.tokens.some((token) => token.lower === 'from' && token.start >= startOffset && token.end <= endOffset)) return inClause;
   return inClause.flatMap((item) => {
     const match = item.type === 'date' ? RANGE_IN_TEXT.exec(item.text) : null;
     const first = match?.[1];
@@ -354,7 +364,12 @@ function isInformative(tokens: readonly TaggedToken[], from: number, to: number,
   return person && content >= 2;
 }
 
+/** Punctuation or whitespace at either end, or whitespace that is not a single space. */
+const UNTIDY = /^[\s,;:–—-]|[\s,;:–—-]$|\s\s|[^\S ]/u;
+
 function trimValue(text: string, maxWords: number): string {
+  // Sentences are already tidy (single spaces): most values need no cleaning.
+  if (!UNTIDY.test(text) && countWords(text) <= maxWords) return text;
   const cleaned = text.replace(/^[\s,;:–—-]+|[\s,;:–—-]+$/gu, '').trim();
   const parts = cleaned.split(/\s+/u).filter((part) => part !== '');
   if (parts.length <= maxWords) return parts.join(' ');
@@ -401,7 +416,7 @@ function hasPredicateIn(tokens: readonly TaggedToken[], from: number, to: number
   for (let index = from; index < to; index += 1) {
     const token = tokens[index];
     if (token === undefined) continue;
-    if (PREDICATE_POS.has(token.pos) || /'(?:m|re|s|ve|d|ll)$/u.test(token.lower)) return true;
+    if (PREDICATE_POS.has(token.pos) || (token.lower.includes("'") && /'(?:m|re|s|ve|d|ll)$/u.test(token.lower))) return true;
   }
   return false;
 }
@@ -497,8 +512,9 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
   const tokens = sentence.tokens;
   const fullRange = skipAnnouncer(tokens, skipOpeners(tokens, clause));
   // A correction opener before the clause ("Actually, …") still corrects it.
+  let firstStart: number | null = null;
   const inRange = (cue: Cue): boolean =>
-    (cue.start >= fullRange[0] || (cue.kind === 'correction' && clause[0] === firstClauseStart(tokens, sentence))) && cue.end <= fullRange[1];
+    (cue.start >= fullRange[0] || (cue.kind === 'correction' && clause[0] === (firstStart ??= firstClauseStart(tokens, sentence)))) && cue.end <= fullRange[1];
   const cues = sentence.cues.filter(inRange);
   // A keyword cue ("budget", "deadline") sets the kind only when it names the statement's subject (checked below).
   let primary = primaryCue(cues);
@@ -513,7 +529,7 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
   const specifics = clauseSpecifics(sentence, startOffset, endOffset);
 
   const subjectEnd = predicateStart(tokens, from, to, primary ?? removal);
-  const hasPredicate = tokens.slice(from, to).some((token) => PREDICATE_POS.has(token.pos) || /'(?:m|re|s|ve|d|ll)$/u.test(token.lower));
+  const hasPredicate = hasPredicateIn(tokens, from, to);
   const firstWord = tokens[from]?.lower ?? '';
   const conditional = CONDITIONAL_OPENERS.has(firstWord);
   // The subject starts after any announcing fragment ("One hard rule: we …", "For the backend, we …").
@@ -696,6 +712,8 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
   if (correction !== null || removal !== null) value = value.replace(CORRECTION_OPENERS, '').trim() || value;
   if (value === '') return null;
   const predicateValue = valueStart !== from || keyIsSubject;
+  const oldFrom = colon >= 0 ? (tokens[colon + 1]?.start ?? startOffset) : startOffset;
+  const diffFields = context.forDiff !== false;
   // The value must say something; a correction or removal may still act on a fact it names.
   const informative =
     isInformative(tokens, Math.max(valueStart, subjectEnd > valueStart && subjectEnd < to ? subjectEnd : valueStart), to, specifics) ||
@@ -719,12 +737,12 @@ function clauseStatement(sentence: AnalysedSentence, clause: [number, number], c
     object: objectPhrase === null ? null : keyFromPhrase(tokens, objectPhrase, 4),
     weight: KIND_WEIGHT[kind] + Math.min(2, specifics.length * 0.5) + (correction !== null ? 1 : 0),
     informative,
-    // A question or a condition ("should we bump Node from 18 to 22?") sets nothing aside.
-    oldValues: sentence.question || hypothetical(tokens, from, to) ? [] : oldValuesIn(sentence, colon >= 0 ? (tokens[colon + 1]?.start ?? startOffset) : startOffset, endOffset, specifics),
+    // Only a statement that may change the document needs these (a question or a condition sets nothing aside).
+    oldValues: !diffFields || sentence.question || hypothetical(tokens, from, to) ? [] : oldValuesIn(sentence, oldFrom, endOffset, specifics),
     pronounSubject: isPronounSubject(tokens, subjectStart, subjectEnd),
     agreed: fragment,
     range: [from, to],
-    clauseText: trimValue(sliceTokens(sentence.text, tokens, Math.max(subjectStart, announcer), to - 1), context.maxValueWords).replace(CORRECTION_OPENERS, ''),
+    clauseText: diffFields ? trimValue(sliceTokens(sentence.text, tokens, Math.max(subjectStart, announcer), to - 1), context.maxValueWords).replace(CORRECTION_OPENERS, '') : '',
   };
 }
 

@@ -6,7 +6,7 @@ import { routeTurn } from '../../core/routing.js';
 import type { MemoryManager, MessageMemory, ProcessTurnOptions, TurnMemory } from '../memory-manager.js';
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
-import { buildDiff } from './base-truth-diff.js';
+import { allowsFacts, buildDiff } from './base-truth-diff.js';
 import { DateParserNeeded, dateReference, loadDateParser } from './entities.js';
 import { extractStatements } from './fact-extraction.js';
 import type { Statement, StatementContext } from './fact-extraction.js';
@@ -58,6 +58,7 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
       speaker: message.message.speaker,
       maxValueWords: settings.maxFactWords,
       lastPerson: { name: null },
+      forDiff: allowsFacts(message, settings.assistantFacts),
     };
     return message.sentences.flatMap((sentence) => extractStatements(sentence, context));
   });

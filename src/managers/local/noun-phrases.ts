@@ -77,6 +77,7 @@ const ANNOUNCING_NOUNS = new Set(['news', 'update', 'updates', 'change', 'change
 
 /** Words usable in a key: lower-case, without numbers, possessive marks or punctuation. */
 function keyWord(token: TaggedToken): string {
+  if (/^[a-z0-9]+$/u.test(token.lower)) return token.lower;
   return token.lower
     .replace(/[’']s$/u, '')
     .replace(/[^\p{L}\p{N}+#.-]+/gu, ' ')
@@ -89,20 +90,21 @@ function keyWord(token: TaggedToken): string {
  * no determiners or pronouns. Null when nothing specific is left.
  */
 export function keyFromTokens(tokens: readonly TaggedToken[], start: number, end: number, maxWords = 3): string | null {
-  const parts: string[] = [];
   // Leading adjectives go when two nouns remain ("full card numbers" → "card numbers").
   let nouns = 0;
   for (let index = start; index < end; index += 1) if (isHead(tokens[index] ?? NO_TOKEN)) nouns += 1;
   while (nouns >= 2 && start < end && tokens[start]?.pos === 'adjective') start += 1;
+  const words: string[] = [];
   for (let index = start; index < end; index += 1) {
     const token = tokens[index];
     if (token === undefined || token.hasDigit || token.pos === 'value' || token.pos === 'date' || TIME_WORDS.has(token.lower)) continue;
     if (token.pos === 'determiner' || token.pos === 'pronoun' || token.pos === 'question') continue;
     if (NUMBER_WORDS.has(token.lower) || UNIT_WORDS.has(token.lower)) continue;
     const word = keyWord(token);
-    if (word !== '') parts.push(word);
+    if (word === '') continue;
+    if (!word.includes(' ')) words.push(word);
+    else for (const part of word.split(' ')) if (part !== '') words.push(part);
   }
-  const words = parts.join(' ').split(' ').filter((word) => word !== '');
   // "and rate changes", "also bad news": a key starts with a content word; "deadline news" is about the deadline.
   while (words.length > 1 && STOP_WORDS.has(words[0] ?? '')) words.shift();
   while (words.length > 1 && ANNOUNCING_NOUNS.has(words.at(-1) ?? '')) words.pop();

@@ -153,7 +153,7 @@ function splitLines(prose: string): string[] {
         const piece = segment.trim();
         if (piece === '') continue;
         pending = pending === '' ? piece : `${pending} ${piece}`;
-        const lastWord = /([\p{L}.]+)\.$/u.exec(pending)?.[1]?.toLowerCase();
+        const lastWord = pending.endsWith('.') ? /([\p{L}.]+)\.$/u.exec(pending)?.[1]?.toLowerCase() : undefined;
         if (lastWord !== undefined && ABBREVIATIONS.has(lastWord)) continue;
         sentences.push(pending);
         pending = '';

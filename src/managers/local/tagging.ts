@@ -14,37 +14,9 @@ import {
   WEEKDAYS,
 } from './function-words.js';
 import { endsClause } from './tokens.js';
-import type { Token } from './tokens.js';
+import type { EntityType, PartOfSpeech, TaggedToken, Token } from './tokens.js';
 
-/** Coarse part of speech: enough to find subjects, verbs and noun phrases. */
-export type PartOfSpeech =
-  | 'noun'
-  | 'proper'
-  | 'verb'
-  | 'adjective'
-  | 'adverb'
-  | 'determiner'
-  | 'pronoun'
-  | 'preposition'
-  | 'conjunction'
-  | 'copula'
-  | 'modal'
-  | 'auxiliary'
-  | 'negation'
-  | 'value'
-  | 'date'
-  | 'question'
-  | 'other';
-
-export type EntityType = 'person' | 'place' | 'organization';
-
-export interface TaggedToken extends Token {
-  pos: PartOfSpeech;
-  /** Named-entity class from the NLP lexicon or tagger; null when unknown. */
-  entity: EntityType | null;
-  /** Whether the verb is in the past tense or a past participle. */
-  past: boolean;
-}
+export type { EntityType, PartOfSpeech, TaggedToken } from './tokens.js';
 
 /**
  * `fast`: compromise's lexicon and pre-tagger (about 0.15 ms per sentence);
@@ -344,7 +316,16 @@ function wordClass(lower: string): WordClass {
 
 /** Tag tokens from word lists only: compromise's lexicon plus shape rules. Costs about a microsecond per word. */
 export function tagWithLexicon(tokens: readonly Token[]): TaggedToken[] {
-  const result: TaggedToken[] = [];
+  return tagInPlace(tokens.map((token) => tagged(token, 'other', null, false)));
+}
+
+/** `tagWithLexicon` on tokens from `tokenize`, which carry their (untagged) fields already: no copies are made. */
+export function tagInPlace(tokens: TaggedToken[]): TaggedToken[] {
+  const set = (token: TaggedToken, pos: PartOfSpeech, entity: EntityType | null, past: boolean): void => {
+    token.pos = pos;
+    token.entity = entity;
+    token.past = past;
+  };
   for (let index = 0; index < tokens.length; index += 1) {
     const token = tokens[index];
     if (token === undefined) continue;
@@ -352,7 +333,7 @@ export function tagWithLexicon(tokens: readonly Token[]): TaggedToken[] {
     let word = wordClass(lower);
     if (word.type === 'month') {
       if (token.capitalised && (index > 0 || lower !== 'may')) {
-        result.push(tagged(token, 'date', null, false));
+        set(token, 'date', null, false);
         continue;
       }
       // A month name written in lower case ("may", "march") is an ordinary word.
@@ -361,24 +342,24 @@ export function tagWithLexicon(tokens: readonly Token[]): TaggedToken[] {
       word = closed !== undefined ? { type: 'closed', pos: closed } : tag === undefined ? { type: 'unknown' } : { type: 'lexicon', info: tagInfo(tag) };
     }
     if (word.type === 'weekday') {
-      result.push(tagged(token, 'date', null, false));
+      set(token, 'date', null, false);
       continue;
     }
     if (word.type === 'closed') {
-      result.push(tagged(token, word.pos, null, false));
+      set(token, word.pos, null, false);
       continue;
     }
     if (word.type === 'lexicon') {
       const info = word.info;
       const proper = token.capitalised && index > 0 && (info.pos === 'noun' || info.pos === 'other' || info.pos === 'adjective');
-      result.push(tagged(token, proper ? 'proper' : info.pos, info.entity, info.past));
+      set(token, proper ? 'proper' : info.pos, info.entity, info.past);
       continue;
     }
     const guess = guessFromShape(token, index === 0);
-    result.push(tagged(token, guess.pos, null, guess.past));
+    set(token, guess.pos, null, guess.past);
   }
-  fixByNeighbours(result);
-  return result;
+  fixByNeighbours(tokens);
+  return tokens;
 }
 
 /**

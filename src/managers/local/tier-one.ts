@@ -27,7 +27,11 @@ export interface TierOneInput {
 }
 
 
+/** Characters `clean` changes: separators of tier 1, and whitespace other than single spaces. */
+const NEEDS_CLEANING = /[;=]|\s\s|[^\S ]/u;
+
 function clean(text: string): string {
+  if (!NEEDS_CLEANING.test(text)) return text.trim();
   return text.replace(/;/gu, ',').replace(/\s*=\s*/gu, ' ').replace(/\s+/gu, ' ').trim();
 }
 
@@ -54,8 +58,14 @@ function nounBefore(sentence: AnalysedSentence, item: Specific): string | null {
 
 /** The noun a value modifies right after it ("a $45,000 budget", "a March 3 deadline"). */
 function nounAfter(sentence: AnalysedSentence, item: Specific): string | null {
-  const next = sentence.tokens.find((token) => token.start >= item.end);
-  const last = sentence.tokens.filter((token) => token.end <= item.end).at(-1);
+  const tokens = sentence.tokens;
+  let nextIndex = 0;
+  while (nextIndex < tokens.length && (tokens[nextIndex]?.start ?? Infinity) < item.end) nextIndex += 1;
+  const next = tokens[nextIndex];
+  // The last token ending inside the value (tokens are in order: it stands right before `next`, or earlier).
+  let lastIndex = nextIndex - 1;
+  while (lastIndex >= 0 && (tokens[lastIndex]?.end ?? Infinity) > item.end) lastIndex -= 1;
+  const last = tokens[lastIndex];
   if (next === undefined || (last !== undefined && endsClause(last))) return null;
   if (next.pos !== 'noun' || STOP_WORDS.has(next.lower) || GENERIC_NOUNS.has(next.lower)) return null;
   return next.lower.replace(/[^\p{L}\p{N} -]/gu, '') || null;
@@ -91,6 +101,10 @@ function specificPair(sentence: AnalysedSentence, item: Specific): { key: string
   }
 }
 
+const CLAUSE_SEPARATOR = /[,;:]\s+|\s+[–—]\s+|\s+(?:and|but|because|which|so)\s+/u;
+/** Determiners that carry meaning in a rule ("no card numbers", "every deploy"). */
+const QUANTIFIERS = new Set(['no', 'any', 'all', 'every', 'each']);
+
 const COPULA_AFTER_KEY = /^\s+(?:is|are|was|were|will be|is now|are now)\s+(.+)$/iu;
 
 const DANGLING = /\s+(?:for|of|in|on|at|to|with|by|from|about|over|the|a|an)$/iu;
@@ -111,14 +125,20 @@ function withoutKeyWords(value: string, key: string): string {
  * 8 words (or its specifics when the clause is longer), relative dates resolved.
  */
 function compactValue(statement: Statement): string {
-  let clause = statement.value.split(/[,;:]\s+|\s+[–—]\s+|\s+(?:and|but|because|which|so)\s+/u)[0] ?? statement.value;
+  // The first clause: the text before the first separator.
+  const separator = CLAUSE_SEPARATOR.exec(statement.value);
+  let clause = separator === null ? statement.value : statement.value.slice(0, separator.index);
   // "… confirmed that the quarterly budget is $120,000" → "$120,000".
   const at = clause.toLowerCase().indexOf(`${statement.key} `);
   if (at > 0) {
     const named = COPULA_AFTER_KEY.exec(clause.slice(at + statement.key.length));
     if (named?.[1] !== undefined) clause = named[1];
   }
-  const parts = clause.split(/\s+/u).filter((word) => word !== '' && (!DETERMINERS.has(word.toLowerCase()) || /^(?:no|any|all|every|each)$/iu.test(word)));
+  const parts = clause.split(/\s+/u).filter((word) => {
+    if (word === '') return false;
+    const lower = word.toLowerCase();
+    return !DETERMINERS.has(lower) || QUANTIFIERS.has(lower);
+  });
   let value = withoutKeyWords(parts.join(' '), statement.key);
   if (parts.length > 8) {
     const inClause = statement.specifics.filter((item) => clause.includes(item.text));
@@ -192,7 +212,7 @@ export function tierOne(input: TierOneInput): string {
     for (const item of sentence.specifics) {
       if (covered.some((text) => text.includes(item.text))) continue;
       const pair = specificPair(sentence, item);
-      pairs.push({ ...pair, score: item.type === 'name' ? 2 : 2.5, order: order++ });
+      pairs.push({ key: pair.key, value: pair.value, score: item.type === 'name' ? 2 : 2.5, order: order++ });
     }
     if (statements.length === 0 && sentence.question && sentence.specifics.length === 0) {
       const value = compactQuestion(sentence.text);

@@ -16,6 +16,37 @@ export interface Token {
   hasDigit: boolean;
 }
 
+/** Coarse part of speech: enough to find subjects, verbs and noun phrases. */
+export type PartOfSpeech =
+  | 'noun'
+  | 'proper'
+  | 'verb'
+  | 'adjective'
+  | 'adverb'
+  | 'determiner'
+  | 'pronoun'
+  | 'preposition'
+  | 'conjunction'
+  | 'copula'
+  | 'modal'
+  | 'auxiliary'
+  | 'negation'
+  | 'value'
+  | 'date'
+  | 'question'
+  | 'other';
+
+export type EntityType = 'person' | 'place' | 'organization';
+
+/** A token with its part of speech (`tokenize` gives untagged ones, which `tagInPlace` tags). */
+export interface TaggedToken extends Token {
+  pos: PartOfSpeech;
+  /** Named-entity class from the NLP lexicon or tagger; null when unknown. */
+  entity: EntityType | null;
+  /** Whether the verb is in the past tense or a past participle. */
+  past: boolean;
+}
+
 const LEADING_PUNCTUATION = new Set([...'("\'“‘[{*_`<>•-–—'].map((character) => character.charCodeAt(0)));
 const TRAILING_PUNCTUATION = new Set([...')"\'”’]}*_`.,!?;:…>-–—'].map((character) => character.charCodeAt(0)));
 const WORD_CHARACTER = /[\p{L}\p{N}$€£¥%#@]/u;
@@ -56,9 +87,12 @@ function hasDigitIn(core: string, ascii: boolean): boolean {
   return false;
 }
 
-/** Split a sentence into word tokens. Pure punctuation is attached to the previous token's `trailing`. */
-export function tokenize(sentence: string): Token[] {
-  const tokens: Token[] = [];
+/**
+ * Split a sentence into word tokens. Pure punctuation is attached to the previous token's `trailing`.
+ * The tokens carry untagged part-of-speech fields, so tagging fills them in place.
+ */
+export function tokenize(sentence: string): TaggedToken[] {
+  const tokens: TaggedToken[] = [];
   const length = sentence.length;
   let index = 0;
   while (index < length) {
@@ -95,6 +129,9 @@ export function tokenize(sentence: string): Token[] {
       trailing,
       capitalised: first !== first.toLowerCase() && first === first.toUpperCase(),
       hasDigit: hasDigitIn(core, ascii),
+      pos: 'other',
+      entity: null,
+      past: false,
     });
   }
   return tokens;
@@ -113,11 +150,15 @@ export function sliceTokens(sentence: string, tokens: readonly Token[], from: nu
   return sentence.slice(first.start, last.end);
 }
 
-/** Number of whitespace-separated words, as `wordCount` in core/text counts them, without building arrays. */
-export function countWords(text: string): number {
+/**
+ * Number of whitespace-separated words (of `text`, or of `text.slice(start, end)`), as `wordCount` in
+ * core/text counts them, without building arrays.
+ */
+export function countWords(text: string, start = 0, end = text.length): number {
   let count = 0;
   let inWord = false;
-  for (let index = 0; index < text.length; index += 1) {
+  const last = Math.min(end, text.length);
+  for (let index = Math.max(0, start); index < last; index += 1) {
     const space = isWhitespace(text.charCodeAt(index));
     if (!space && !inWord) count += 1;
     inWord = !space;

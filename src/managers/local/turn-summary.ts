@@ -5,7 +5,7 @@
 import { limitWords } from '../../core/text.js';
 import type { AnalysedMessage } from './analysis.js';
 import { countWords } from './tokens.js';
-import { coreOf, selectUnits } from './units.js';
+import { coreOf, selectUnits, withFields } from './units.js';
 import type { Unit } from './units.js';
 
 export const USER_SUMMARY_WORDS = 25;
@@ -31,7 +31,7 @@ export function sideSummary(input: SideSummaryInput): string {
   const codeNote = input.code.length === 0 ? '' : `[code: ${input.code.slice(0, 3).join(', ')}]`;
   const budget = input.limit - countWords(prefix) - countWords(codeNote);
   // Long sentences give their core clause, so a summary can hold several points.
-  const units: Unit[] = kept.flatMap((item, index) => item.units.map((unit) => coreOf({ ...unit, order: index * 10_000 + unit.order }, 14)));
+  const units: Unit[] = kept.flatMap((item, index) => item.units.map((unit) => coreOf(index === 0 ? unit : withFields(unit, { order: index * 10_000 + unit.order }), 14)));
   let chosen = selectUnits(units, Math.max(1, budget), { minCut: 5 });
   if (chosen.length === 0) chosen = selectUnits(units, Math.max(1, budget), { includeZero: true });
   const body = chosen.map((unit) => unit.text).join(' ');
