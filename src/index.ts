@@ -71,3 +71,29 @@ export type {
 } from './managers/memory-manager.js';
 export { createLocalMemoryManager, type LocalManagerSettings } from './managers/local/index.js';
 export { createRecordedMemoryManager } from './managers/recorded/index.js';
+
+// Model providers: chat models and embedders behind any OpenAI-compatible endpoint, and the offline default embedder.
+export type {
+  ChatCallOptions,
+  ChatModel,
+  ChatStreamEvent,
+  ChatUsage,
+  FinishReason,
+  GenerateOptions,
+  GenerateResult,
+  OutputSchema,
+  StreamOptions,
+} from './providers/chat-model/chat-model.js';
+export type { Embedder, EmbeddingUsage, EmbedOptions, EmbedResult } from './providers/embedder/embedder.js';
+export { createLexicalHashEmbedder, type LexicalHashEmbedderSettings } from './providers/embedder/lexical-hash-embedder.js';
+export { createOpenAiChatModel, type OpenAiChatModelSettings } from './providers/openai/openai-chat-model.js';
+export { createOpenAiEmbedder, type OpenAiEmbedderSettings } from './providers/openai/openai-embedder.js';
+export type { FetchFunction, OpenAiConnectionSettings } from './providers/openai/openai-connection.js';
+export type { StructuredOutputMode } from './providers/openai/structured-output.js';
+export {
+  readModelSettings,
+  requireModelSettings,
+  type ModelRole,
+  type ModelSettings,
+  type ModelSettingsByRole,
+} from './providers/model-settings.js';

@@ -10,7 +10,19 @@ export type StrataErrorCode =
   | 'IMPORT_INVALID'
   | 'STORE_FAILURE'
   | 'MEMORY_MANAGER_FAILURE'
-  | 'TOKENIZER_UNKNOWN';
+  | 'TOKENIZER_UNKNOWN'
+  /** No model is configured for a role that needs one (set STRATA_CHAT_MODEL, STRATA_MEMORY_MODEL …). */
+  | 'MODEL_NOT_CONFIGURED'
+  /** The model did not answer within the time allowed. Retryable. */
+  | 'MODEL_TIMEOUT'
+  /** The endpoint kept answering 429 after the client's retries. Retryable later. */
+  | 'MODEL_RATE_LIMITED'
+  /** The endpoint could not be reached, refused the request or failed (details say whether it is retryable). */
+  | 'MODEL_FAILURE'
+  /** The endpoint answered, but with something that is not a usable reply (bad JSON, wrong shape, wrong dimensions). */
+  | 'MODEL_OUTPUT_INVALID'
+  /** The caller's abort signal cancelled the call. */
+  | 'MODEL_ABORTED';
 
 export class StrataError extends Error {
   readonly code: StrataErrorCode;
