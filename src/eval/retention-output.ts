@@ -1,3 +1,5 @@
+import { markdownImage, type ReportContent } from './charts/report-chart.js';
+import { retentionCharts, type RetentionCharts } from './charts/retention-charts.js';
 import { TIER_WEIGHTS, type FactStatus } from './retention.js';
 import type { RetentionRun } from './run-retention.js';
 
@@ -57,10 +59,10 @@ function table(header: readonly string[], align: readonly ('l' | 'r')[], rows: R
 }
 
 /**
- * `report.md` of a retention run: the summary, retention per tier, and each conversation's per-fact
- * table. Charts are not drawn yet (the file says so).
+ * `report.md` of a retention run: the summary with the tokens-against-budget chart, retention per tier
+ * with its chart, and each conversation's per-fact table.
  */
-export function retentionMarkdown(run: RetentionRun): string {
+export function retentionMarkdown(run: RetentionRun, charts: RetentionCharts = retentionCharts(run)): string {
   const compliant = run.conversations.filter((conversation) => conversation.budgetCompliant).length;
   const lines: string[] = [
     '# Key-fact retention',
@@ -71,8 +73,6 @@ export function retentionMarkdown(run: RetentionRun): string {
     'Weights: tier 1 → 3, tier 2 → 2, tier 3 → 1. Token reduction = 1 − context tokens / original tokens.',
     '',
     `Tokenizer: ${run.tokenizer}. Budget: ${run.budgetOverride === null ? "each file's own" : `${COUNT.format(run.budgetOverride)} tokens for every conversation`}.`,
-    '',
-    '_Charts (retention per tier, tokens against budget) are not drawn yet; they come in a later version of this report._',
     '',
     '## Summary',
     '',
@@ -94,6 +94,8 @@ export function retentionMarkdown(run: RetentionRun): string {
       ]),
     ),
     '',
+    markdownImage(charts.tokens),
+    '',
     '## Retention per tier',
     '',
     table(
@@ -109,6 +111,8 @@ export function retentionMarkdown(run: RetentionRun): string {
         tier.facts === 0 ? '–' : score(tier.score),
       ]),
     ),
+    '',
+    markdownImage(charts.byTier),
   ];
   for (const conversation of run.conversations) {
     lines.push(
@@ -134,4 +138,10 @@ export function retentionMarkdown(run: RetentionRun): string {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** `report.md` of a retention run and the SVG charts it shows (write both with `writeReportFolder`). */
+export function retentionReport(run: RetentionRun): ReportContent {
+  const charts = retentionCharts(run);
+  return { markdown: retentionMarkdown(run, charts), charts: [charts.tokens, charts.byTier] };
 }

@@ -109,7 +109,14 @@ describe('strata eval retention', () => {
     expect(result.stdout).toContain(`Wrote ${join('out/report-dir', 'report.md')}`);
     const report = readFileSync(join(ws.dir, 'out', 'report-dir', 'report.md'), 'utf8');
     expect(report).toContain('# Key-fact retention');
-    expect(report).toMatch(/charts .* not drawn yet/iu);
+    expect(report).not.toMatch(/not drawn yet/iu);
+    // Each chart is written next to report.md, linked from it, and drawn from this run.
+    for (const [chart, drawn] of [['tokens-against-budget', '>tiny-trip</text>'], ['retention-by-tier', '>tier 1 (weight 3, 1 fact)</text>']] as const) {
+      expect(report).toContain(`](charts/${chart}.svg)`);
+      const svg = readFileSync(join(ws.dir, 'out', 'report-dir', 'charts', `${chart}.svg`), 'utf8');
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/u);
+      expect(svg).toContain(drawn);
+    }
     expect(report).toContain('| refundable | 1 | preserved | 2 / 2 | Only refundable fares |');
     expect(report).toContain('| hotel-cap | 2 | partial | 1 / 2 |');
     expect(report).toContain('| window-seat | 3 | missing | 0 / 2 |');

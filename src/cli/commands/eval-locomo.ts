@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
@@ -9,13 +9,14 @@ import {
   complianceTable,
   conversationTable,
   correctionLines,
-  markdownReport,
+  locomoReport,
   numberingNote,
   percent,
   recallTable,
   recordedLines,
   type Table,
 } from '../../eval/locomo/report.js';
+import { writeReportFolder } from '../../eval/charts/write-report-folder.js';
 import { DEFAULT_BUDGETS, runLocomo, type LocomoRunResult } from '../../eval/locomo/run-locomo.js';
 import type { LocomoManagerName } from '../../eval/locomo/evaluate.js';
 import { resolveSettings } from '../../memory/config.js';
@@ -109,7 +110,7 @@ export function registerEvalLocomo(evalCommand: Command, io: CliIo): void {
     .option('--budgets <list>', 'comma-separated token budgets', parseBudgets, [...DEFAULT_BUDGETS])
     .addOption(new Option('--manager <name>', 'who writes memory during the replay').choices(['local', 'recorded']).default('local'))
     .option('--corrections <file>', "audit file whose WRONG_CITATION entries replace the gold evidence")
-    .option('--report <dir>', 'write report.md and results.json into this folder')
+    .option('--report <dir>', 'write report.md (tables and SVG charts) and results.json into this folder')
     .option('--threads <n>', 'conversations evaluated at once (default: one per core)', integerOption(1))
     .action(async (file: string, options: EvalLocomoOptions, command: Command) => {
       const globals = globalOptions(command);
@@ -157,12 +158,7 @@ export function registerEvalLocomo(evalCommand: Command, io: CliIo): void {
       if (options.report !== undefined) {
         const folder = resolve(io.cwd, options.report);
         try {
-          mkdirSync(folder, { recursive: true });
-          writeFileSync(
-            join(folder, 'report.md'),
-            markdownReport(result, { file, corrections, correctionsFile: options.corrections ?? null, warnings: dataset.warnings }),
-            'utf8',
-          );
+          await writeReportFolder(folder, locomoReport(result, { file, corrections, correctionsFile: options.corrections ?? null, warnings: dataset.warnings }));
           writeFileSync(join(folder, 'results.json'), `${JSON.stringify({ ...result, corrections, warnings: dataset.warnings }, null, 2)}\n`, 'utf8');
         } catch (error) {
           throw new CliError(`Cannot write the report into ${options.report}: ${(error as Error).message}`, EXIT.failure, { cause: error });

@@ -1,8 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadKeyFactConversations } from '../../eval/key-fact-conversation.js';
-import { retentionJson, retentionMarkdown } from '../../eval/retention-output.js';
+import { writeReportFolder } from '../../eval/charts/write-report-folder.js';
+import { retentionJson, retentionReport } from '../../eval/retention-output.js';
 import { runRetention, type ConversationRetention, type RetentionRun } from '../../eval/run-retention.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { formatNumber, formatPercent, formatTable, plural } from '../format.js';
@@ -92,11 +92,9 @@ function printRun(run: RetentionRun, io: CliIo): void {
   );
 }
 
-function writeReport(folder: string, run: RetentionRun, io: CliIo): string {
-  const path = join(resolve(io.cwd, folder), 'report.md');
+async function writeReport(folder: string, run: RetentionRun, io: CliIo): Promise<string> {
   try {
-    mkdirSync(resolve(io.cwd, folder), { recursive: true });
-    writeFileSync(path, retentionMarkdown(run), 'utf8');
+    await writeReportFolder(resolve(io.cwd, folder), retentionReport(run));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const badPath = ['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'EEXIST'].includes(code);
@@ -111,7 +109,7 @@ function registerRetention(evalCommand: Command, io: CliIo): void {
     .description('weighted key-fact retention: replay each conversation, assemble its package with no query, score the key facts')
     .argument('<paths...>', 'key-fact conversation files, or folders (every *.json in them)')
     .option('--budget <tokens>', "budget for every conversation (default: each file's \"budget\")", integerOption(1))
-    .option('--report <dir>', 'also write <dir>/report.md with the tables')
+    .option('--report <dir>', 'also write <dir>/report.md with the tables and SVG charts')
     .addHelpText('after', '\nGlobal options apply too: --json prints {"meanScore", "budgetCompliance", "conversations": [...]}; --tokenizer picks the encoding.')
     .action(async (paths: string[], options: { budget?: number; report?: string }, command: Command) => {
       const globals = globalOptions(command);
@@ -127,7 +125,7 @@ function registerRetention(evalCommand: Command, io: CliIo): void {
       if (globals.json) writeJson(io.stdout, retentionJson(run));
       else printRun(run, io);
       if (options.report !== undefined) {
-        const written = writeReport(options.report, run, io);
+        const written = await writeReport(options.report, run, io);
         writeLine(globals.json ? io.stderr : io.stdout, `Wrote ${written}`);
       }
     });

@@ -6,6 +6,8 @@ import { CATEGORY_NAMES } from './dataset.js';
 import { CATEGORY_LABELS, categoryName, type CategoryLabel, type ResultRow } from './metrics.js';
 import type { LocomoRunResult } from './run-locomo.js';
 import type { CorrectionReport } from './dataset.js';
+import { locomoCharts, type LocomoCharts } from '../charts/locomo-charts.js';
+import { markdownImage, type ReportChart, type ReportContent } from '../charts/report-chart.js';
 
 export interface Table {
   title: string;
@@ -163,8 +165,16 @@ export function markdownTable(table: Table): string {
   ].join('\n');
 }
 
-/** The whole run as a Markdown report. */
-export function markdownReport(result: LocomoRunResult, context: { file: string; corrections: CorrectionReport | null; correctionsFile: string | null; warnings: readonly string[] }): string {
+/** What the report says about where the run came from. */
+export interface ReportContext {
+  file: string;
+  corrections: CorrectionReport | null;
+  correctionsFile: string | null;
+  warnings: readonly string[];
+}
+
+/** The whole run as a Markdown report, showing each chart after the tables it draws. */
+export function markdownReport(result: LocomoRunResult, context: ReportContext, charts: LocomoCharts = locomoCharts(result)): string {
   const sections: string[] = [
     `# LoCoMo evidence recall at a budget — ${context.file}`,
     `Manager \`${result.manager}\`, tokenizer \`${result.tokenizer}\`, budgets ${result.budgets.join(', ')}; ${result.conversations.length} conversations, ${result.conversations.reduce((sum, entry) => sum + entry.qaItems, 0)} QA items; ${(result.elapsedMs / 1000).toFixed(1)} s on ${result.threads} thread(s).`,
@@ -172,11 +182,26 @@ export function markdownReport(result: LocomoRunResult, context: { file: string;
     'ER@B = |E ∩ P| / |E| per QA item, averaged. Credit rule: message items (any tier), turn summaries and single-source facts credit their messages; multi-source facts and session summaries credit nothing and are shown as session-level recall. AC = answer containment.',
     correctionLines(context.corrections, context.correctionsFile).join('\n'),
   ];
-  for (const table of [recallTable(result, '1-4'), recallTable(result, 'all'), recallTable(result, '5'), categoryTable(result), complianceTable(result), conversationTable(result)]) {
+  const tables: Array<[Table, ReportChart | null]> = [
+    [recallTable(result, '1-4'), null],
+    [recallTable(result, 'all'), charts.overall],
+    [recallTable(result, '5'), null],
+    [categoryTable(result), charts.byCategory],
+    [complianceTable(result), null],
+    [conversationTable(result), null],
+  ];
+  for (const [table, chart] of tables) {
     sections.push(`## ${table.title}\n\n${markdownTable(table)}`);
+    if (chart !== null) sections.push(markdownImage(chart));
   }
   const recorded = recordedLines(result);
   if (recorded.length > 0) sections.push(`## Recorded memory\n\n${recorded.map((line) => line.trim()).join('\n\n')}`);
   if (context.warnings.length > 0) sections.push(`## Data quirks repaired\n\n${context.warnings.map((line) => `- ${line}`).join('\n')}`);
   return `${sections.join('\n\n')}\n`;
+}
+
+/** `report.md` of a run and the SVG charts it shows (write both with `writeReportFolder`). */
+export function locomoReport(result: LocomoRunResult, context: ReportContext): ReportContent {
+  const charts = locomoCharts(result);
+  return { markdown: markdownReport(result, context, charts), charts: [charts.overall, charts.byCategory] };
 }

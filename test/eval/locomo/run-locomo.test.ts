@@ -114,6 +114,12 @@ describe('strata eval locomo', () => {
     const report = readFileSync(join(dir, 'out', 'report.md'), 'utf8');
     expect(report).toContain('# LoCoMo evidence recall at a budget — mini.json');
     expect(report).toContain('| budget | ER strata | ER bm25-greedy | ER recency |');
+    for (const chart of ['er-at-budget', 'er-at-budget-by-category']) {
+      expect(report).toContain(`](charts/${chart}.svg)`);
+      const svg = readFileSync(join(dir, 'out', 'charts', `${chart}.svg`), 'utf8');
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/u);
+      for (const name of ['strata', 'bm25-greedy', 'recency', 'budget (tokens)', '4,000']) expect(svg).toContain(`>${name}</text>`);
+    }
     expect(JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8'))).toMatchObject({ numbering: 'locomo-paper', corrections: { applied: 2 } });
   });
 
