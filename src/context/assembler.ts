@@ -5,6 +5,7 @@ import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
 import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
+import { factRelevance } from './fact-relevance.js';
 import { renderSections } from './render.js';
 import { messageLine, turnOptions, type TurnMaterial, type TurnOption } from './turn-options.js';
 
@@ -12,10 +13,26 @@ import { messageLine, turnOptions, type TurnMaterial, type TurnOption } from './
 export interface AssemblerSettings {
   /** Turns kept verbatim at the end of the package (default 6). */
   rawWindowTurns?: number;
-  /** Share of the budget left after layers 1–3 that recalled items may use when a query is given (default 0.4). */
+  /** Share of the budget left after layers 1–3 that recalled items may use when a query is given (default 1). */
   recallShare?: number;
-  /** Archive hits considered per query (default 40). */
+  /** Archive hits considered per query (default 40, or one per 50 tokens of budget when that is more, at most 400). */
   recallLimit?: number;
+  /**
+   * With a query, the share of the budget the base-truth document may take ahead of recall (default 0.1):
+   * constraints first, then the facts that share the query's words, then the rest. Facts that do not fit
+   * the share fill whatever room recall leaves.
+   */
+  queryFactShare?: number;
+  /**
+   * With a query, the share of the budget the raw window may take beyond its newest turn (default 0.15);
+   * older window turns that do not fit it are shown in their cheapest form.
+   */
+  queryWindowShare?: number;
+  /**
+   * Share of the recall room in which hits are shown at tier 2 (default 0.7); later hits get tier 1, so
+   * the room covers more of them. Room left at the end upgrades the best hits to richer tiers.
+   */
+  recallDetailShare?: number;
   /** Share of the history budget spent first on covering as many turns as possible, cheapest form (default 0.5). */
   coverageShare?: number;
   /**
@@ -38,6 +55,7 @@ export interface AssembleContextOptions {
 
 export const MAX_BUDGET = 10_000_000;
 const PAGE_TURNS = 64;
+const MAX_RECALL_HITS = 400;
 const KIND_RANK: Readonly<Record<FactKind, number>> = { exception: 0, constraint: 1, goal: 2, preference: 3, fact: 4 };
 /** Sections in the order items are dropped when the exact count is over budget. */
 const DROP_ORDER: readonly SectionName[] = ['recalled', 'history', 'window', 'facts', 'instructions', 'pinned'];
@@ -50,6 +68,17 @@ export function validateBudget(budget: unknown): number {
     );
   }
   return budget;
+}
+
+/**
+ * Facts in the order they claim room: without a query, the most important kinds and the freshest first;
+ * with one, exceptions and constraints first, then the facts the query names (best match first), then the rest.
+ */
+function rankFacts(facts: readonly Fact[], relevance: ReadonlyMap<string, number> | null): Fact[] {
+  const byKind = (a: Fact, b: Fact): number => KIND_RANK[a.kind] - KIND_RANK[b.kind] || b.updatedTurn - a.updatedTurn || compareText(a.id, b.id);
+  if (relevance === null) return [...facts].sort(byKind);
+  const group = (fact: Fact): number => (KIND_RANK[fact.kind] <= KIND_RANK.constraint ? 0 : relevance.has(fact.id) ? 1 : 2);
+  return [...facts].sort((a, b) => group(a) - group(b) || (relevance.get(b.id) ?? 0) - (relevance.get(a.id) ?? 0) || byKind(a, b));
 }
 
 function factItem(fact: Fact, tokenizer: Tokenizer): ContextItem & { cost: number } {
@@ -124,8 +153,12 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const { repositories, session, tokenizer } = options;
   const sessionId = session.id;
   const rawWindowTurns = Math.max(0, Math.floor(options.settings?.rawWindowTurns ?? 6));
-  const recallShare = Math.min(1, Math.max(0, options.settings?.recallShare ?? 0.4));
-  const recallLimit = Math.max(0, Math.floor(options.settings?.recallLimit ?? 40));
+  const recallShare = Math.min(1, Math.max(0, options.settings?.recallShare ?? 1));
+  const recallLimit = Math.max(0, Math.floor(options.settings?.recallLimit ?? Math.min(MAX_RECALL_HITS, Math.max(40, Math.ceil(budget / 50)))));
+  const queryFactShare = Math.min(1, Math.max(0, options.settings?.queryFactShare ?? 0.1));
+  const queryWindowShare = Math.min(1, Math.max(0, options.settings?.queryWindowShare ?? 0.15));
+  const recallDetailShare = Math.min(1, Math.max(0, options.settings?.recallDetailShare ?? 0.7));
+  const query = options.query?.trim() ?? '';
   const coverageShare = Math.min(1, Math.max(0, options.settings?.coverageShare ?? 0.5));
   const windowFloorShare = Math.min(1, Math.max(0, options.settings?.windowFloorShare ?? 0.15));
 
@@ -197,55 +230,80 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     newest === undefined ? 0 : Math.max(0, Math.min(Math.floor(budget * windowFloorShare), assembly.costOf('window', verbatimOf(newest).cost), assembly.remaining()));
   assembly.used += reserved;
 
-  // Layer 2: the base-truth document, most important kinds and freshest facts first.
-  const ranked = facts
-    .filter((fact) => !fact.pinned)
-    .sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || b.updatedTurn - a.updatedTurn || compareText(a.id, b.id));
-  for (const fact of ranked) {
+  // Layer 2: the base-truth document, most important kinds and freshest facts first. With a query it may
+  // take only its share ahead of recall, constraints and the facts the query names first.
+  const unpinned = facts.filter((fact) => !fact.pinned);
+  const relevance = query === '' ? null : factRelevance(unpinned, query);
+  const factLimit = relevance === null ? budget : assembly.used + Math.floor(budget * queryFactShare);
+  const deferred: Array<ContextItem & { cost: number }> = [];
+  for (const fact of rankFacts(unpinned, relevance)) {
     const item = factItem(fact, tokenizer);
-    if (!assembly.tryAdd('facts', [item], item.cost)) assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
+    const cost = assembly.costOf('facts', item.cost, fact.kind);
+    if (assembly.used + cost <= factLimit && assembly.fits(cost)) assembly.add('facts', [item], cost);
+    else if (relevance !== null) deferred.push(item);
+    else assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
   }
 
   // Layer 3: the raw window, newest turn first. A turn that does not fit verbatim degrades, and so do
   // all older window turns, so the verbatim chat tail stays in order.
   assembly.used -= reserved;
   let degrading = false;
-  for (const material of windowMaterials) {
+  const windowLimit = relevance === null ? budget : assembly.used + reserved + Math.floor(budget * queryWindowShare);
+  for (const [index, material] of windowMaterials.entries()) {
     const verbatim = verbatimOf(material);
-    if (!degrading && assembly.tryAdd('window', verbatim.items, verbatim.cost)) continue;
+    if (!degrading && (index === 0 || assembly.used + assembly.costOf('window', verbatim.cost) <= windowLimit) && assembly.tryAdd('window', verbatim.items, verbatim.cost)) continue;
     degrading = true;
     const options = turnOptions(material, countShort, { excluded: new Set(), topTier: 2 });
+    // With a query the room goes to recall: a degraded window turn takes its cheapest form.
+    if (relevance !== null) options.reverse();
     if (!options.some((option) => assembly.tryAdd('history', option.items, option.cost))) {
       assembly.omit(material.messages.map((message) => message.id), 'budget: raw window turn did not fit');
     }
   }
 
-  // Layer 5 (reserved share): archive hits for the query, best first.
+  // Layer 5 (reserved share): archive hits for the query, best first. Hits first get a brief form (tier 2,
+  // then tier 1 once the detail share is spent), so the room covers as many hits as it can; room left
+  // afterwards upgrades the best hits, tier by tier.
   const recalledIds = new Set<string>();
-  const query = options.query?.trim() ?? '';
   if (query !== '' && windowStart > 1 && recallLimit > 0) {
     const reserve = Math.floor(assembly.remaining() * recallShare);
     const hits = await repositories.search.messages({ sessionId, query, limit: recallLimit, maxTurn: windowStart - 1 });
     const messages = new Map(
       (await repositories.messages.getMany({ sessionId, messageIds: hits.map((hit) => hit.messageId) })).map((message) => [message.id, message]),
     );
+    const recalled: Array<{ message: Message; line: ContextItem & { cost: number } }> = [];
     let spent = 0;
     for (const hit of hits) {
       const message = messages.get(hit.messageId);
       if (message === undefined) continue;
-      let added = false;
-      for (const tier of [3, 2, 1] as const) {
-        const line = messageLine(message, tier, countShort);
-        const cost = assembly.costOf('recalled', line.cost);
-        if (spent + cost > reserve || !assembly.fits(cost)) continue;
-        assembly.add('recalled', [line], cost);
-        spent += cost;
-        recalledIds.add(message.id);
-        added = true;
-        break;
+      const line = messageLine(message, spent < reserve * recallDetailShare ? 2 : 1, countShort);
+      const cost = assembly.costOf('recalled', line.cost);
+      if (spent + cost > reserve || !assembly.fits(cost)) {
+        assembly.omit([message.id], 'budget: recall share full');
+        continue;
       }
-      if (!added) assembly.omit([message.id], 'budget: recall share full');
+      assembly.add('recalled', [], cost);
+      spent += cost;
+      recalled.push({ message, line });
+      recalledIds.add(message.id);
     }
+    for (const tier of [2, 3] as const) {
+      for (const entry of recalled) {
+        if ((entry.line.tier ?? 3) >= tier) continue;
+        const richer = messageLine(entry.message, tier, countShort);
+        const extra = richer.cost - entry.line.cost;
+        if (spent + extra > reserve || !assembly.fits(extra)) continue;
+        assembly.used += extra;
+        spent += extra;
+        entry.line = richer;
+      }
+    }
+    assembly.sections.set('recalled', recalled.map((entry) => entry.line));
+  }
+
+  // Facts the query share left out fill the room recall left, most important first.
+  for (const item of deferred) {
+    if (!assembly.tryAdd('facts', [item], item.cost)) assembly.omit(item.sourceMessageIds, 'budget: base-truth fact did not fit');
   }
 
   // Layer 4: older turns, newest first. First cover as many turns as the coverage share allows in

@@ -1,0 +1,51 @@
+/**
+ * How strongly each fact of the base-truth document relates to a query: the query's content words
+ * found in the fact, each weighted by how rare it is among the facts (inverse document frequency),
+ * so a fact naming the query's rare words outranks one sharing only its common ones.
+ */
+import { queryTerms, STOPWORDS } from '../core/query-terms.js';
+import { words } from '../core/text.js';
+import type { Fact } from '../core/types.js';
+
+/** A light stem so "painting" finds "paints" and "painted": plural and verb endings only. */
+export function stemWord(word: string): string {
+  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith('ied')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('es') && /(?:ch|sh|ss|x|z)es$/u.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+function stems(text: string): Set<string> {
+  const result = new Set<string>();
+  for (const word of words(text)) if (!STOPWORDS.has(word)) result.add(stemWord(word));
+  return result;
+}
+
+/**
+ * The relevance of every fact to `query` (0 when it shares no content word), keyed by fact id.
+ * Facts are few enough (hundreds to a few thousand) to score in memory on every call.
+ */
+export function factRelevance(facts: readonly Fact[], query: string): Map<string, number> {
+  const terms = [...new Set(queryTerms(query).map(stemWord))];
+  const scores = new Map<string, number>();
+  if (terms.length === 0 || facts.length === 0) return scores;
+  const factStems = facts.map((fact) => stems(fact.text));
+  const weights = terms.map((term) => {
+    let containing = 0;
+    for (const set of factStems) if (set.has(term)) containing += 1;
+    return containing === 0 ? 0 : Math.log(1 + (facts.length - containing + 0.5) / (containing + 0.5));
+  });
+  facts.forEach((fact, index) => {
+    const set = factStems[index];
+    if (set === undefined) return;
+    let score = 0;
+    terms.forEach((term, termIndex) => {
+      if (set.has(term)) score += weights[termIndex] ?? 0;
+    });
+    if (score > 0) scores.set(fact.id, score);
+  });
+  return scores;
+}

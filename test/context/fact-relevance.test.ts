@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { factRelevance, stemWord } from '../../src/context/fact-relevance.js';
+import type { Fact } from '../../src/core/types.js';
+
+function fact(id: string, text: string): Fact {
+  return {
+    id,
+    sessionId: 'session-1',
+    key: text.split(':')[0] ?? text,
+    text,
+    kind: 'fact',
+    pinned: false,
+    sourceMessageIds: [`message-${id}`],
+    createdTurn: 1,
+    updatedTurn: 1,
+    createdAt: '2026-03-01T09:00:00.000Z',
+    updatedAt: '2026-03-01T09:00:00.000Z',
+  };
+}
+
+describe('factRelevance', () => {
+  const facts = [
+    fact('a', 'valve supplier: Brennan Industrial in Leeds'),
+    fact('b', 'gasket supplier: Okafor Seals in Lagos'),
+    fact('c', 'pump supplier: Lindqvist Hydraulics in Malmö'),
+    fact('d', 'painting class: Tuesdays at the community centre'),
+  ];
+
+  it('scores a fact by the query words it contains, rare words above common ones', () => {
+    const scores = factRelevance(facts, 'Which supplier makes our valves?');
+    expect([...scores.keys()].sort()).toEqual(['a', 'b', 'c']);
+    // "valve" appears in one fact, "supplier" in three: the valve fact leads.
+    expect(scores.get('a')).toBeGreaterThan(scores.get('b') ?? 0);
+    expect(scores.get('b')).toBe(scores.get('c'));
+  });
+
+  it('matches inflected forms and ignores stop words', () => {
+    expect(stemWord('painting')).toBe(stemWord('paints'));
+    expect(factRelevance(facts, 'When does she paint?').has('d')).toBe(true);
+    expect(factRelevance(facts, 'what is it and when was that').size).toBe(0);
+  });
+
+  it('gives nothing for an empty query or an empty document', () => {
+    expect(factRelevance(facts, '   ').size).toBe(0);
+    expect(factRelevance([], 'valves').size).toBe(0);
+  });
+});
