@@ -1,0 +1,91 @@
+import { afterEach, expect } from 'vitest';
+import type { ProcessTurnOptions } from '../../../src/managers/memory-manager.js';
+import { createOpenAiChatModel, type OpenAiChatModelSettings } from '../../../src/providers/openai/openai-chat-model.js';
+import { DATA_CLOSE, DATA_OPEN } from '../../../src/managers/model/prompt-data.js';
+import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptEntry } from '../../support/scripted-openai-server.js';
+
+/** Servers started by `serve`, closed after each test. */
+const servers: ScriptedServer[] = [];
+
+afterEach(async () => {
+  const done = servers.splice(0);
+  await Promise.all(done.map((server) => server.close()));
+  // Every request was answered from the script: none came unexpected.
+  for (const server of done) expect(server.problems).toEqual([]);
+});
+
+export async function serve(script: ScriptEntry[] = []): Promise<ScriptedServer> {
+  const server = await startScriptedServer({ script });
+  servers.push(server);
+  return server;
+}
+
+/** A memory model on the scripted server; the client does not retry unless asked to. */
+export function scriptedModel(server: ScriptedServer | string, settings: Partial<OpenAiChatModelSettings> = {}) {
+  const baseUrl = typeof server === 'string' ? server : server.baseUrl;
+  return createOpenAiChatModel({ baseUrl, model: 'scripted-memory', role: 'memory', maxRetries: 0, fetch, ...settings });
+}
+
+/** A user message of 40+ words: a medium exchange, which goes to the model. */
+export const MEDIUM_USER =
+  'We are moving the support app to a new host next month. The budget is $40,000 for the whole project and the deadline is March 15. ' +
+  'We must never store full card numbers anywhere in the new system, and I would prefer PostgreSQL 16 for the database.';
+
+export const MEDIUM_ASSISTANT = 'Understood: a $40,000 budget, the March 15 deadline, no card numbers stored, and PostgreSQL 16.';
+
+export function turnOptions(user: string, assistant: string, extra: Partial<ProcessTurnOptions> = {}): ProcessTurnOptions {
+  return {
+    sessionId: 'session-1',
+    turn: 3,
+    messages: [
+      { id: 'm-user', role: 'user', speaker: null, content: user },
+      { id: 'm-assistant', role: 'assistant', speaker: null, content: assistant },
+    ],
+    facts: [],
+    artifacts: [],
+    timestamp: '2024-05-08T10:00:00Z',
+    ...extra,
+  };
+}
+
+/** The parts of a well-formed answer for the medium exchange, as the parser returns them. */
+export const GOOD = {
+  userSummary: 'User plans the support app move: $40,000 budget, March 15 deadline, never store card numbers, prefers PostgreSQL 16.',
+  assistantSummary: 'Assistant confirmed the budget, the deadline, the card rule and PostgreSQL 16.',
+  tiers: [
+    { messageId: 'm-user', tier1: 'budget = $40,000; deadline = March 15; database = PostgreSQL 16', tier2: 'Moving the support app; $40,000 budget, March 15 deadline; never store card numbers.' },
+    { messageId: 'm-assistant', tier1: 'confirmed = budget, deadline, card rule', tier2: 'Confirmed the plan.' },
+  ],
+  diff: {
+    add: [
+      { key: 'budget', text: 'budget: $40,000', kind: 'constraint' as const, sourceMessageIds: ['m-user'] },
+      { key: 'card numbers', text: 'card numbers: never store full card numbers', kind: 'exception' as const, sourceMessageIds: ['m-user'] },
+    ],
+    update: [],
+    remove: [],
+  },
+};
+
+/** A well-formed answer for the medium exchange, as the model sends it. */
+export function goodAnswer(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    userSummary: GOOD.userSummary,
+    assistantSummary: GOOD.assistantSummary,
+    messages: GOOD.tiers.map(({ messageId, ...tiers }) => ({ id: messageId, ...tiers })),
+    diff: GOOD.diff,
+    ...overrides,
+  };
+}
+
+/** The request body of a recorded chat request. */
+export function bodyOf(request: RecordedRequest | undefined): { messages: Array<{ role: string; content: string }>; response_format?: unknown } {
+  return request?.body as { messages: Array<{ role: string; content: string }>; response_format?: unknown };
+}
+
+/** The JSON document of the data block of a request's user message. */
+export function dataOf(request: RecordedRequest | undefined): { exchange: Array<{ id: string; role: string; content: string; part?: string }>; currentFacts: unknown[] } {
+  const user = bodyOf(request).messages.find((message) => message.role === 'user')?.content ?? '';
+  const start = user.indexOf(DATA_OPEN) + DATA_OPEN.length;
+  const end = user.lastIndexOf(DATA_CLOSE);
+  return JSON.parse(user.slice(start, end)) as ReturnType<typeof dataOf>;
+}
