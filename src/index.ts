@@ -97,3 +97,16 @@ export {
   type ModelSettings,
   type ModelSettingsByRole,
 } from './providers/model-settings.js';
+
+// The model memory manager: an LLM writes each turn's memory through the ChatModel port, with the local manager behind it.
+export {
+  createModelMemoryManager,
+  type ConsolidateOptions,
+  type ConsolidationChange,
+  type ConsolidationProposal,
+  type ConsolidationResult,
+  type ModelManagerStats,
+  type ModelMemoryManager,
+  type ModelMemoryManagerSettings,
+} from './managers/model/index.js';
+export type { FallbackReason, TurnFallback } from './managers/memory-manager.js';

@@ -1,4 +1,5 @@
 import type { FactDiff } from '../core/diff.js';
+import type { StrataErrorCode } from '../core/errors.js';
 import type { ArtifactKind, Fact, Role, Tier, TurnDepth } from '../core/types.js';
 
 /** One message of the turn being processed (already stored at tier 3). */
@@ -47,6 +48,41 @@ export interface ArtifactDraft {
   messageId: string;
 }
 
+/**
+ * Why a manager fell back to raw memory for a turn: `malformed` (the model's answer was not valid JSON of
+ * the right shape, twice), `timeout` (no answer within the time allowed), `unavailable` (unreachable,
+ * HTTP 5xx or 429 after the client's retries) or `rejected` (the endpoint refused the request for good:
+ * a bad key, an unknown model, a request it will not take; retrying cannot help until its settings change).
+ */
+export type FallbackReason = 'malformed' | 'timeout' | 'unavailable' | 'rejected';
+
+/**
+ * A turn whose memory a manager could not write as intended. The rest of its `TurnMemory` is then the
+ * fallback: the raw exchange as the summaries (cut to 25 and 30 words), cheap offline tiers, the
+ * artifacts, and always an empty diff.
+ *
+ * The contract for the engine:
+ * - store the turn with status `pending-retry` when `retry` is true, else `fallback-raw`, and record
+ *   `code` and `message` where the turn's failures are shown;
+ * - write the tiers, summaries and artifacts given, and never apply a diff for the turn;
+ * - when `retry` is true, put the turn in the persisted retry queue: later (with backoff) call
+ *   `processTurn` again for the same messages and the facts as they stand then; a result without
+ *   `fallback` marks the turn `summarised`, replaces its tiers and summaries and applies its diff (in
+ *   turn order); a fallback with `retry` true keeps it queued, one with `retry` false ends it as
+ *   `fallback-raw`. Its artifacts were stored the first time: do not add them again;
+ * - parse the field at the boundary like the rest of the result (a schema that drops unknown fields
+ *   would silently store a fallback turn as `summarised`).
+ */
+export interface TurnFallback {
+  reason: FallbackReason;
+  /** True when trying the turn again later may succeed (`timeout`, `unavailable`); false for `malformed` and `rejected`. */
+  retry: boolean;
+  /** The code of the failure behind the fallback (`MODEL_OUTPUT_INVALID`, `MODEL_TIMEOUT`, `MODEL_FAILURE` …). */
+  code: StrataErrorCode;
+  /** What went wrong and how to fix it (the failure's message). */
+  message: string;
+}
+
 /** Everything a memory manager derives from one turn. */
 export interface TurnMemory {
   messages: MessageMemory[];
@@ -58,6 +94,12 @@ export interface TurnMemory {
   windowExtension: number;
   diff: FactDiff;
   artifacts: ArtifactDraft[];
+  /**
+   * Present only when the manager fell back to raw memory for the turn (see `TurnFallback` for what the
+   * engine must do). Absent means the turn was summarised as intended; managers that never fall back
+   * (local, recorded) never set it.
+   */
+  fallback?: TurnFallback;
 }
 
 /** Who writes memory: `local` (rule-based, offline), `model` (an LLM) or `recorded` (replayed). */
