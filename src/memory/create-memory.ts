@@ -16,6 +16,7 @@ import { KeyedMutex } from './keyed-mutex.js';
 import { checkMessageInput, toTimestamp, type CheckedMessage, type MessageInput } from './message-input.js';
 import { parseJsonText, planImport, withNewIds } from './session-import.js';
 import { toMarkdown, toSessionExport, type SessionSnapshot } from './session-export.js';
+import { mostTurns } from './import-size.js';
 import { managerWorkerUrl, startManagerPipeline } from './manager-pipeline.js';
 import {
   completeTurn,
@@ -389,27 +390,32 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     import: async (importOptions) => {
       const source = importOptions.source ?? 'the import';
       const value = typeof importOptions.data === 'string' ? parseJsonText(importOptions.data, source) : importOptions.data;
-      const plan = planImport(value, { now: now(), maxBytes: settings.maxMessageBytes, source });
-      if (plan.kind === 'export') {
-        const data = importOptions.newIds === true ? withNewIds(plan.data, newId) : plan.data;
-        const title = importOptions.title === undefined ? data.session.title : checkTitle(importOptions.title);
-        return importExport({ ...data, session: { ...data.session, title } });
-      }
-      const title = importOptions.title === undefined ? 'Imported conversation' : checkTitle(importOptions.title);
-      const time = now();
-      const id = newId();
-      const total = plan.turns.length;
-      const workerUrl = options.manager === undefined && settings.importWorker && total >= WORKER_MIN_TURNS ? managerWorkerUrl() : null;
-      await mutex.run(id, () =>
-        repositories.transaction(async (tx) => {
-          await tx.sessions.create({
-            session: { id, title, instructions: plan.instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 },
-          });
-          const session = await requireSessionIn(tx, id);
-          const state = await loadMemoryState(tx, id);
-          // Store every raw turn first; with a worker, the manager analyses them meanwhile.
-          const pipeline = workerUrl === null ? null : startManagerPipeline(workerUrl, state, context.manager.name);
-          try {
+      // The worker thread takes a while to load: start it before the input is checked and planned.
+      const workerUrl = options.manager === undefined && settings.importWorker && mostTurns(value) >= WORKER_MIN_TURNS ? managerWorkerUrl() : null;
+      const started = workerUrl === null ? null : startManagerPipeline(workerUrl, context.manager.name);
+      try {
+        const plan = planImport(value, { now: now(), maxBytes: settings.maxMessageBytes, source });
+        if (plan.kind === 'export') {
+          const data = importOptions.newIds === true ? withNewIds(plan.data, newId) : plan.data;
+          const title = importOptions.title === undefined ? data.session.title : checkTitle(importOptions.title);
+          return await importExport({ ...data, session: { ...data.session, title } });
+        }
+        const title = importOptions.title === undefined ? 'Imported conversation' : checkTitle(importOptions.title);
+        const time = now();
+        const id = newId();
+        const total = plan.turns.length;
+        const pipeline = total >= WORKER_MIN_TURNS ? started : null;
+        // Fewer turns than the messages promised: the worker is not worth its start.
+        if (pipeline === null) await started?.close();
+        await mutex.run(id, () =>
+          repositories.transaction(async (tx) => {
+            await tx.sessions.create({
+              session: { id, title, instructions: plan.instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 },
+            });
+            const session = await requireSessionIn(tx, id);
+            const state = await loadMemoryState(tx, id);
+            // Store every raw turn first; with a worker, the manager analyses them meanwhile.
+            pipeline?.seed(state);
             const raws: RawTurn[] = [];
             for (let start = 0; start < total; start += IMPORT_CHUNK_TURNS) {
               // One transaction holds the whole import, so no turn can be left pending: skip the pending rows.
@@ -428,12 +434,12 @@ export function createMemory(options: MemoryOptions = {}): Memory {
               // Let timers (a progress bar, a server's other requests) run between chunks.
               await new Promise((resolve) => setImmediate(resolve));
             }
-          } finally {
-            await pipeline?.close();
-          }
-        }),
-      );
-      return { sessionId: id, messages: plan.messageCount, turns: total, skipped: plan.skipped };
+          }),
+        );
+        return { sessionId: id, messages: plan.messageCount, turns: total, skipped: plan.skipped };
+      } finally {
+        await started?.close();
+      }
     },
   };
 

@@ -2,20 +2,40 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Fact } from '../core/types.js';
-import type { KnownArtifact } from '../managers/memory-manager.js';
+import type { KnownArtifact, TurnMemory } from '../managers/memory-manager.js';
 import { managerFailure, parseManagerOutput, type ManagerOutcome, type MemoryState, type RawTurn } from './write-path.js';
 
 export type WorkerRequest =
   | { type: 'start'; facts: Fact[]; nextSequence: number; artifacts: Array<[string, KnownArtifact & { id: string }]> }
   | { type: 'turns'; turns: RawTurn[] };
 
-export type WorkerReply = { type: 'outcome'; turn: number; output?: unknown; error?: string };
+/** The manager's answer for one turn (unparsed), or its error message. */
+export interface TurnOutcome {
+  turn: number;
+  output?: unknown;
+  error?: string;
+  /** False when the worker could not apply `output` to its copy of the memory state. */
+  applied?: boolean;
+}
+
+export type WorkerReply = { type: 'outcomes'; outcomes: TurnOutcome[] };
 
 /** Analyses submitted turns in a worker thread; `outcome` resolves to null once the worker is unusable. */
 export interface ManagerPipeline {
+  /** The memory state the first submitted turn builds on; call once, before `submit`. */
+  seed(state: MemoryState): void;
   submit(turns: readonly RawTurn[]): void;
   outcome(turn: number): Promise<ManagerOutcome | null>;
   close(): Promise<void>;
+}
+
+/**
+ * Whether a parsed answer changes the memory state exactly as the raw answer did in the worker: the
+ * parts the state is advanced with (the diff, the artifacts) read the same after parsing.
+ */
+function appliesAlike(output: unknown, memory: TurnMemory): boolean {
+  const raw = output as Partial<TurnMemory>;
+  return JSON.stringify(raw.diff) === JSON.stringify(memory.diff) && JSON.stringify(raw.artifacts) === JSON.stringify(memory.artifacts);
 }
 
 /** The compiled worker script, or null when running from sources (tests), where imports stay on one thread. */
@@ -24,12 +44,13 @@ export function managerWorkerUrl(): URL | null {
   return existsSync(fileURLToPath(url)) ? url : null;
 }
 
-/** Start the local manager in a worker thread, seeded with the session's memory state. */
-export function startManagerPipeline(url: URL, state: MemoryState, managerName: string): ManagerPipeline {
+/** Start the local manager in a worker thread (it loads while the caller prepares the turns). */
+export function startManagerPipeline(url: URL, managerName: string): ManagerPipeline {
   const worker = new Worker(url);
   const ready = new Map<number, ManagerOutcome>();
   const waiting = new Map<number, (outcome: ManagerOutcome | null) => void>();
   let broken = false;
+  let closed: Promise<void> | undefined;
 
   const settle = (turn: number, outcome: ManagerOutcome): void => {
     const resolve = waiting.get(turn);
@@ -44,18 +65,32 @@ export function startManagerPipeline(url: URL, state: MemoryState, managerName: 
     for (const resolve of waiting.values()) resolve(null);
     waiting.clear();
   };
+  /** The worker's state no longer matches the engine's: later turns are derived on the calling thread. */
+  const abandon = (): void => {
+    breakDown();
+    void pipeline.close();
+  };
   worker.on('message', (reply: WorkerReply) => {
-    settle(
-      reply.turn,
-      reply.error === undefined ? parseManagerOutput(reply.output, managerName) : { failure: managerFailure(new Error(reply.error), managerName, reply.turn) },
-    );
+    for (const { turn, output, error, applied } of reply.outcomes) {
+      if (broken) return;
+      if (error !== undefined) {
+        settle(turn, { failure: managerFailure(new Error(error), managerName, turn) });
+        continue;
+      }
+      // The engine parses every answer here; the worker applied the answer as it was to its copy of the state.
+      const outcome = parseManagerOutput(output, managerName);
+      settle(turn, outcome);
+      if (applied === false || outcome.memory === undefined || !appliesAlike(output, outcome.memory)) abandon();
+    }
   });
   worker.on('error', breakDown);
   worker.on('exit', breakDown);
-  const start: WorkerRequest = { type: 'start', facts: state.facts, nextSequence: state.nextSequence, artifacts: [...state.artifacts] };
-  worker.postMessage(start);
 
-  return {
+  const pipeline: ManagerPipeline = {
+    seed(state) {
+      const start: WorkerRequest = { type: 'start', facts: state.facts, nextSequence: state.nextSequence, artifacts: [...state.artifacts] };
+      if (!broken) worker.postMessage(start);
+    },
     submit(turns) {
       if (!broken) worker.postMessage({ type: 'turns', turns: [...turns] } satisfies WorkerRequest);
     },
@@ -68,9 +103,11 @@ export function startManagerPipeline(url: URL, state: MemoryState, managerName: 
       if (broken) return Promise.resolve(null);
       return new Promise((resolve) => waiting.set(turn, resolve));
     },
-    async close() {
+    close() {
       worker.removeAllListeners('exit');
-      await worker.terminate();
+      closed ??= worker.terminate().then(() => undefined);
+      return closed;
     },
   };
+  return pipeline;
 }

@@ -20,6 +20,8 @@ export interface WriteContext {
 export interface RawTurn {
   turn: number;
   messages: Message[];
+  /** The messages' tier-3 counts were made with this memory's tokenizer (true for turns just stored). */
+  countedHere?: boolean;
 }
 
 /** The memory state a run of turns evolves: the facts, the next event number, the artifacts. */
@@ -63,6 +65,7 @@ export async function writeRawTurns(
   let position = last.position;
   const stored: RawTurn[] = turns.map((checked, index) => ({
     turn: last.turn + index + 1,
+    countedHere: true,
     messages: checked.map((message) => {
       position += 1;
       return {
@@ -193,6 +196,10 @@ export async function runManager(raw: RawTurn, state: MemoryState, context: Writ
   }
 }
 
+function isEmptyDiff(diff: TurnMemory['diff']): boolean {
+  return diff.add.length === 0 && diff.update.length === 0 && diff.remove.length === 0;
+}
+
 /**
  * Apply a turn's memory to the state: the base-truth diff (validated) and the artifact drafts.
  * Pure apart from `newId`; the import worker runs the same function to keep its copy of the state.
@@ -203,18 +210,21 @@ export function advanceState(
   memory: TurnMemory,
   options: { actor: string; now: string; newId: () => string },
 ): { applied: ReturnType<typeof applyDiff>; drafts: Array<{ artifactId: string; draft: TurnMemory['artifacts'][number] }> } {
-  const applied = applyDiff({
-    sessionId: raw.messages[0]?.sessionId ?? '',
-    facts: state.facts,
-    diff: memory.diff,
-    exchange: raw.messages.map((message) => message.content).join('\n'),
-    exchangeMessageIds: raw.messages.map((message) => message.id),
-    turn: raw.turn,
-    actor: options.actor,
-    now: options.now,
-    newId: options.newId,
-    firstSequence: state.nextSequence,
-  });
+  // An empty diff changes nothing (applyDiff would only copy the facts): most turns add no fact.
+  const applied: ReturnType<typeof applyDiff> = isEmptyDiff(memory.diff)
+    ? { facts: state.facts, events: [], upserted: [], removedIds: [] }
+    : applyDiff({
+        sessionId: raw.messages[0]?.sessionId ?? '',
+        facts: state.facts,
+        diff: memory.diff,
+        exchange: raw.messages.map((message) => message.content).join('\n'),
+        exchangeMessageIds: raw.messages.map((message) => message.id),
+        turn: raw.turn,
+        actor: options.actor,
+        now: options.now,
+        newId: options.newId,
+        firstSequence: state.nextSequence,
+      });
   state.facts = applied.facts;
   state.nextSequence += applied.events.length;
   const messageIds = new Set(raw.messages.map((message) => message.id));
@@ -226,6 +236,22 @@ export function advanceState(
     drafts.push({ artifactId, draft });
   }
   return { applied, drafts };
+}
+
+/**
+ * Token counts for one turn's texts, each counted once: a tier is often the message itself (counted
+ * when it was stored, unless that was by another tokenizer) and a summary often a tier.
+ */
+function turnCounter(raw: RawTurn, tokenizer: Tokenizer): (text: string) => number {
+  const counts = new Map<string, number>(raw.countedHere === true ? raw.messages.map((message) => [message.content, message.tokens.tier3]) : []);
+  return (text) => {
+    let count = counts.get(text);
+    if (count === undefined) {
+      count = tokenizer.count(text);
+      counts.set(text, count);
+    }
+    return count;
+  };
 }
 
 /**
@@ -250,6 +276,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
   }
   const memory = outcome.memory;
   const now = context.now();
+  const count = turnCounter(raw, context.tokenizer);
   const byId = new Map(memory.messages.map((entry) => [entry.messageId, entry]));
   const tierUpdates: TierUpdate[] = raw.messages.map((message) => {
     const entry = byId.get(message.id);
@@ -259,7 +286,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
       messageId: message.id,
       tier1,
       tier2,
-      tokens: { tier1: context.tokenizer.count(tier1), tier2: context.tokenizer.count(tier2), tier3: message.tokens.tier3 },
+      tokens: { tier1: count(tier1), tier2: count(tier2), tier3: message.tokens.tier3 },
       requiredTier: entry?.requiredTier ?? 2,
     };
   });
@@ -274,7 +301,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
     depth: memory.depth,
     status: 'summarised',
     windowExtension: memory.windowExtension,
-    tokens: context.tokenizer.count(userSummary) + context.tokenizer.count(assistantSummary),
+    tokens: count(userSummary) + count(assistantSummary),
     createdAt: raw.messages[0]?.createdAt ?? now,
   };
   const { applied, drafts } = advanceState(raw, state, memory, { actor: context.manager.name, now, newId: context.newId });

@@ -47,39 +47,75 @@ describe('bin/strata.js (a real process)', () => {
   });
 
   it('derives the same memory for a large import whether the manager runs in a worker thread or not', () => {
-    const file = join(dir, 'large.json');
-    const subjects = ['billing service', 'search index', 'staging cluster', 'support inbox'];
-    const messages = Array.from({ length: 900 }, (_, index) => {
-      const subject = subjects[index % subjects.length] ?? 'billing service';
-      const turn = Math.floor(index / 2);
-      return index % 2 === 0
-        ? { role: 'user', content: turn % 7 === 3 ? `Actually, the budget for the ${subject} changed to $${(turn + 10) * 1000}.` : `The budget for the ${subject} is $${(turn + 5) * 1000}; we must never deploy it on Fridays.` }
-        : { role: 'assistant', content: `Noted for the ${subject}: $${(turn + 5) * 1000}, and no Friday deploys. Maya owns it from Lisbon.` };
-    });
-    writeFileSync(file, JSON.stringify(messages));
-    const exports = ['true', 'false'].map((worker) => {
-      const db = join(dir, `worker-${worker}.db`);
-      const imported = strata(['import', file, '--json', '--db', db], { STRATA_IMPORT_WORKER: worker });
-      expect(imported.status).toBe(0);
-      const { sessionId } = JSON.parse(imported.stdout) as { sessionId: string };
-      const exported = strata(['export', sessionId, '--format', 'json', '--db', db]);
-      expect(exported.status).toBe(0);
-      const data = JSON.parse(exported.stdout) as {
-        facts: Array<{ key: string; text: string; kind: string }>;
-        factEvents: Array<{ op: string; key: string; newText: string | null; turn: number }>;
-        turns: Array<{ turn: number; userSummary: string; assistantSummary: string; status: string }>;
-        messages: Array<{ tier1: string; tier2: string; requiredTier: number }>;
-      };
-      return {
-        // Facts of one turn are listed by id, and ids are random: compare them as a set.
-        facts: data.facts.map((fact) => [fact.key, fact.text, fact.kind].join('|')).sort(),
-        events: data.factEvents.map((event) => [event.op, event.key, event.newText, event.turn]),
-        turns: data.turns.map((turn) => [turn.turn, turn.userSummary, turn.assistantSummary, turn.status]),
-        tiers: data.messages.map((message) => [message.tier1, message.tier2, message.requiredTier]),
-      };
-    });
-    expect(exports[0]?.facts.length).toBeGreaterThan(0);
-    expect(exports[0]?.turns).toHaveLength(450);
-    expect(exports[0]).toEqual(exports[1]);
+    const [withWorker, withoutWorker] = importBothWays('large.json', largeConversation());
+    expect(withWorker?.facts.length).toBeGreaterThan(0);
+    expect(withWorker?.turns).toHaveLength(450);
+    expect(withWorker).toEqual(withoutWorker);
   }, 120_000);
+
+  it('derives the rest of an import on the main thread once it rejects an answer the worker applied', () => {
+    // Turn 101 names a file too long to be an artifact name: the engine rejects the answer, the worker
+    // had applied its facts, and turn 131 corrects one of them.
+    const messages = largeConversation();
+    messages[200] = { role: 'user', content: 'The deadline for the Orion migration is May 3, and Priya owns the Orion rollout.' };
+    messages[201] = { role: 'assistant', content: `Save this as ${'a'.repeat(250)}.py:\n\n\`\`\`python\ndef check():\n    return 1\n\`\`\`` };
+    messages[260] = { role: 'user', content: 'Actually, the Orion migration deadline moved to May 10.' };
+    const [withWorker, withoutWorker] = importBothWays('rejected.json', messages);
+    expect(withWorker?.turns.filter((turn) => turn[3] !== 'summarised').map((turn) => [turn[0], turn[3]])).toEqual([[101, 'fallback-raw']]);
+    // The Orion deadline was never stored, so the correction adds it.
+    expect(withWorker?.events.filter((event) => String(event[2]).includes('Orion') || String(event[1]).includes('orion'))).toEqual([
+      ['add', 'orion migration deadline', 'orion migration deadline: moved to May 10', 131],
+    ]);
+    expect(withWorker).toEqual(withoutWorker);
+  }, 120_000);
+
+  it('rejects a large import with an invalid message, stores nothing and stops its worker thread', () => {
+    const file = join(dir, 'invalid.json');
+    writeFileSync(file, JSON.stringify([...largeConversation(), { role: 'user' }]));
+    const db = join(dir, 'invalid.db');
+    const result = strata(['import', file, '--db', db]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('messages[900]');
+    const listed = strata(['sessions', '--json', '--db', db]);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+  }, 60_000);
 });
+
+/** 450 turns about budgets, rules and corrections. */
+function largeConversation(): Array<{ role: string; content: string }> {
+  const subjects = ['billing service', 'search index', 'staging cluster', 'support inbox'];
+  return Array.from({ length: 900 }, (_, index) => {
+    const subject = subjects[index % subjects.length] ?? 'billing service';
+    const turn = Math.floor(index / 2);
+    return index % 2 === 0
+      ? { role: 'user', content: turn % 7 === 3 ? `Actually, the budget for the ${subject} changed to $${(turn + 10) * 1000}.` : `The budget for the ${subject} is $${(turn + 5) * 1000}; we must never deploy it on Fridays.` }
+      : { role: 'assistant', content: `Noted for the ${subject}: $${(turn + 5) * 1000}, and no Friday deploys. Maya owns it from Lisbon.` };
+  });
+}
+
+/** Import `messages` with and without the worker thread; the memory each way, ids left out. */
+function importBothWays(name: string, messages: Array<{ role: string; content: string }>) {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(messages));
+  return ['true', 'false'].map((worker) => {
+    const db = join(dir, `${name}-worker-${worker}.db`);
+    const imported = strata(['import', file, '--json', '--db', db], { STRATA_IMPORT_WORKER: worker });
+    expect(imported.status).toBe(0);
+    const { sessionId } = JSON.parse(imported.stdout) as { sessionId: string };
+    const exported = strata(['export', sessionId, '--format', 'json', '--db', db]);
+    expect(exported.status).toBe(0);
+    const data = JSON.parse(exported.stdout) as {
+      facts: Array<{ key: string; text: string; kind: string }>;
+      factEvents: Array<{ op: string; key: string; newText: string | null; turn: number }>;
+      turns: Array<{ turn: number; userSummary: string; assistantSummary: string; status: string }>;
+      messages: Array<{ tier1: string; tier2: string; requiredTier: number }>;
+    };
+    return {
+      // Facts of one turn are listed by id, and ids are random: compare them as a set.
+      facts: data.facts.map((fact) => [fact.key, fact.text, fact.kind].join('|')).sort(),
+      events: data.factEvents.map((event) => [event.op, event.key, event.newText, event.turn]),
+      turns: data.turns.map((turn) => [turn.turn, turn.userSummary, turn.assistantSummary, turn.status]),
+      tiers: data.messages.map((message) => [message.tier1, message.tier2, message.requiredTier]),
+    };
+  });
+}
