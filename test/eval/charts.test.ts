@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
-import { locomoCharts } from '../../src/eval/charts/locomo-charts.js';
+import { locomoCharts, managerCharts } from '../../src/eval/charts/locomo-charts.js';
 import { renderSvg } from '../../src/eval/charts/render-svg.js';
 import { markdownImage } from '../../src/eval/charts/report-chart.js';
 import { retentionCharts } from '../../src/eval/charts/retention-charts.js';
 import { textWidth } from '../../src/eval/charts/text-width.js';
 import { writeReportFolder } from '../../src/eval/charts/write-report-folder.js';
+import { managersReport } from '../../src/eval/locomo/managers-report.js';
 import { locomoReport } from '../../src/eval/locomo/report.js';
 import { CATEGORY_LABELS, type ResultRow } from '../../src/eval/locomo/metrics.js';
 import type { LocomoRunResult } from '../../src/eval/locomo/run-locomo.js';
@@ -78,6 +79,24 @@ function rectWidth(path: string): number {
   return Number(/\bd="M[\d.-]+,[\d.-]+h([\d.-]+)v/u.exec(path)?.[1]);
 }
 
+/** The paths of each layer's data marks of one kind, in drawing order (`child_layer_<layer>_marks` groups). */
+function layerPaths(svg: string, kind: 'rect' | 'rule', layer: number): string[][] {
+  return [...svg.matchAll(new RegExp(`<g class="mark-${kind} role-mark child_layer_${layer}_marks"[^>]*(?<!/)>(.*?)</g>`, 'gsu'))].map(
+    (group) => (group[1] ?? '').match(/<(?:path|line)\b[^>]*>/gu) ?? [],
+  );
+}
+
+/** The top and the height of a rect path (`d="Mx,yh…v<height>…"`). */
+function rectSpan(path: string): { top: number; height: number } {
+  const match = /\bd="M[\d.-]+,([\d.-]+)h[\d.-]+v([\d.-]+)/u.exec(path);
+  return { top: Number(match?.[1]), height: Number(match?.[2]) };
+}
+
+/** The y of a rule line (`transform="translate(x,y)"`). */
+function lineY(line: string): number {
+  return Number(/translate\([\d.-]+,([\d.-]+)\)/u.exec(line)?.[1]);
+}
+
 /** The y of each point mark (translate(x,y)). */
 function pointYs(svg: string): number[] {
   return markPaths(svg, 'symbol').map((path) => Number(/translate\([\d.-]+,([\d.-]+)\)/u.exec(path)?.[1]));
@@ -85,8 +104,20 @@ function pointYs(svg: string): number[] {
 
 const SYSTEM_NAMES = ['strata', 'bm25-greedy', 'recency'];
 
-/** A LoCoMo run with ER = f(system, budget, category); category 3 has no items with evidence. */
-function locomoRun(budgets: number[], recall: (system: string, budget: number, category: string) => number = (system, budget) => budget / 10_000 + SYSTEM_NAMES.indexOf(system) / 10): LocomoRunResult {
+/** Mean package tokens of a system at a budget in `locomoRun`: strata fills 90 %, bm25-greedy 80 %, recency 70 %. */
+function meanTokens(system: string, budget: number): number {
+  return budget * (0.9 - SYSTEM_NAMES.indexOf(system) / 10);
+}
+
+/**
+ * A LoCoMo run with ER = f(system, budget, category); category 3 has no items with evidence. Packages
+ * use `meanTokens` on average and at most 95 % of the budget.
+ */
+function locomoRun(
+  budgets: number[],
+  recall: (system: string, budget: number, category: string) => number = (system, budget) => budget / 10_000 + SYSTEM_NAMES.indexOf(system) / 10,
+  manager: 'local' | 'recorded' = 'local',
+): LocomoRunResult {
   const results: ResultRow[] = [];
   for (const system of SYSTEM_NAMES) {
     for (const budget of budgets) {
@@ -107,12 +138,15 @@ function locomoRun(budgets: number[], recall: (system: string, budget: number, c
   }
   return {
     numbering: 'locomo-paper',
-    manager: 'local',
+    manager,
     tokenizer: 'o200k_base',
     budgets,
     budgetCompliance: 1,
     compliance: SYSTEM_NAMES.map((system) => ({ system, packages: 10, compliance: 1, meanFill: 0.9 })),
     results,
+    tokens: SYSTEM_NAMES.flatMap((system) =>
+      budgets.map((budget) => ({ system, budget, packages: 10, mean: meanTokens(system, budget), max: budget * 0.95, meanFill: meanTokens(system, budget) / budget })),
+    ),
     conversations: [{ sampleId: 'conv-1', qaItems: 10, messages: 40, turns: 30, facts: 12, replayMs: 1000, assembleMs: 500 }],
     recorded: null,
     threads: 1,
@@ -216,6 +250,59 @@ describe('LoCoMo charts', () => {
   });
 });
 
+describe('LoCoMo token charts', () => {
+  it('draws tokens used against each budget: a bar at the mean, a tick at the largest package and a dashed line at the budget', async () => {
+    const budgets = [1000, 2000, 4000];
+    const svg = await renderSvg(locomoCharts(locomoRun(budgets)).tokens.spec);
+    expect(xmlProblems(svg)).toEqual([]);
+    const text = drawnText(svg);
+    for (const expected of ['Tokens used against budget', 'tokens', 'system', ...SYSTEM_NAMES, 'budget 1,000', 'budget 2,000', 'budget 4,000']) expect(text).toContain(expected);
+    // One panel per budget, each with a bar and a tick per system and one budget line.
+    const bars = layerPaths(svg, 'rect', 0);
+    const ticks = layerPaths(svg, 'rect', 1);
+    const rules = layerPaths(svg, 'rule', 2);
+    expect([bars.length, ticks.length, rules.length]).toEqual([3, 3, 3]);
+    budgets.forEach((budget, panel) => {
+      expect(bars[panel]).toHaveLength(3);
+      expect(ticks[panel]).toHaveLength(3);
+      expect(rules[panel]).toHaveLength(1);
+      // Panels are 200 px high; measured from the bottom, bar : budget line = mean : budget.
+      const budgetHeight = 200 - lineY(rules[panel]?.[0] ?? '');
+      SYSTEM_NAMES.forEach((system, index) => {
+        expect(rectSpan(bars[panel]?.[index] ?? '').height / budgetHeight).toBeCloseTo(meanTokens(system, budget) / budget, 6);
+        const tick = rectSpan(ticks[panel]?.[index] ?? '');
+        expect((200 - (tick.top + tick.height / 2)) / budgetHeight).toBeCloseTo(0.95, 6);
+      });
+      expect(rules[panel]?.[0]).toContain('stroke-dasharray');
+    });
+    expect(bars[0]?.[0]).toContain('aria-label="strata at budget 1,000: mean 900 tokens (90.0 % fill), largest 950, over 10 packages"');
+  });
+});
+
+describe('LoCoMo manager charts', () => {
+  it('draws a strata line per manager next to the baselines', async () => {
+    const budgets = [1000, 2000];
+    const local = locomoRun(budgets, () => 0.5);
+    const recorded = locomoRun(budgets, (system) => (system === 'strata' ? 0.75 : 0.5), 'recorded');
+    const charts = managerCharts([local, recorded]);
+    expect([charts.overall.file, charts.tokens.file]).toEqual(['charts/er-at-budget-managers.svg', 'charts/tokens-against-budget-managers.svg']);
+    const svg = await renderSvg(charts.overall.spec);
+    expect(xmlProblems(svg)).toEqual([]);
+    const text = drawnText(svg);
+    for (const expected of ['Evidence recall at budget: each manager against the baselines', 'strata (local)', 'strata (recorded)', 'bm25-greedy', 'recency']) {
+      expect(text).toContain(expected);
+    }
+    expect(text.some((entry) => entry.startsWith('Managers local and recorded, tokenizer o200k_base'))).toBe(true);
+    // Four lines per panel; the recorded strata points sit at 75 % (y = 60), the rest at 50 % (y = 120).
+    expect(markPaths(svg, 'line')).toHaveLength(4 * 2);
+    expect(pointYs(svg).filter((y) => y === 60)).toHaveLength(budgets.length * 2);
+    expect(pointYs(svg).filter((y) => y === 120)).toHaveLength(3 * budgets.length * 2);
+    const tokens = await renderSvg(charts.tokens.spec);
+    expect(layerPaths(tokens, 'rect', 0).map((panel) => panel.length)).toEqual([4, 4]);
+    expect(drawnText(tokens)).toContain('strata (recorded)');
+  });
+});
+
 describe('retention charts', () => {
   it('draws preserved, partial and missing shares per tier from the run', async () => {
     const run = retentionRun(TWO_CONVERSATIONS);
@@ -301,18 +388,48 @@ describe('report folders', () => {
     const result = locomoRun([1000, 2000]);
     const report = locomoReport(result, { file: 'mini.json', corrections: null, correctionsFile: null, warnings: [] });
     const written = await writeReportFolder(join(folder, 'out'), report);
-    expect(written).toEqual([join(folder, 'out', 'report.md'), join(folder, 'out', 'charts', 'er-at-budget.svg'), join(folder, 'out', 'charts', 'er-at-budget-by-category.svg')]);
+    const charts = ['er-at-budget.svg', 'er-at-budget-by-category.svg', 'tokens-against-budget.svg'];
+    expect(written).toEqual([join(folder, 'out', 'report.md'), ...charts.map((chart) => join(folder, 'out', 'charts', chart))]);
     const markdown = readFileSync(join(folder, 'out', 'report.md'), 'utf8');
     expect(markdown).toBe(report.markdown);
-    expect(imageLinks(markdown)).toEqual(['charts/er-at-budget.svg', 'charts/er-at-budget-by-category.svg']);
-    // The overall chart follows the all-categories table, the per-category chart the per-category table.
+    expect(imageLinks(markdown)).toEqual(charts.map((chart) => `charts/${chart}`));
+    // The overall chart follows the all-categories table, the per-category chart the per-category table,
+    // the tokens chart the tokens table.
     expect(markdown.indexOf('charts/er-at-budget.svg')).toBeGreaterThan(markdown.indexOf('## All categories'));
     expect(markdown.indexOf('charts/er-at-budget-by-category.svg')).toBeGreaterThan(markdown.indexOf('## Per category'));
+    expect(markdown.indexOf('charts/tokens-against-budget.svg')).toBeGreaterThan(markdown.indexOf('## Tokens used against budget'));
+    expect(markdown).toContain('| strata | 1000 | 10 | 900.0 | 950 | 90.0 |');
+    expect(markdown).toContain('| recency | 2000 | 10 | 1400.0 | 1900 | 70.0 |');
     for (const link of imageLinks(markdown)) {
       const svg = readFileSync(join(folder, 'out', link), 'utf8');
       expect(xmlProblems(svg)).toEqual([]);
       expect(drawnText(svg)).toContain('strata');
     }
+  });
+
+  it('writes one report.md for runs with two managers: the side-by-side tables and charts, then each run', async () => {
+    const budgets = [1000, 2000];
+    const runs = [locomoRun(budgets), locomoRun(budgets, () => 0.25, 'recorded')];
+    const report = managersReport({ numbering: 'locomo-paper', tokenizer: 'o200k_base', budgets, runs, elapsedMs: 3000 }, { file: 'mini.json', corrections: null, correctionsFile: null, warnings: ['a quirk'] });
+    await writeReportFolder(folder, report);
+    const markdown = readFileSync(join(folder, 'report.md'), 'utf8');
+    expect(imageLinks(markdown)).toEqual([
+      'charts/er-at-budget-managers.svg',
+      'charts/tokens-against-budget-managers.svg',
+      ...['local', 'recorded'].flatMap((manager) => [`charts/er-at-budget-${manager}.svg`, `charts/er-at-budget-by-category-${manager}.svg`, `charts/tokens-against-budget-${manager}.svg`]),
+    ]);
+    for (const link of imageLinks(markdown)) expect(xmlProblems(readFileSync(join(folder, link), 'utf8'))).toEqual([]);
+    const headings = markdown.split('\n').filter((line) => /^##? /u.test(line));
+    expect(headings).toEqual(['# LoCoMo evidence recall at a budget — mini.json', '## Managers side by side', '## Manager `local`', '## Manager `recorded`', '## Data quirks repaired']);
+    expect(markdown).toContain('Managers `local` and `recorded` side by side');
+    expect(markdown).toContain(
+      '### All categories, managers side by side: ER@B % over 7 items with evidence; answer containment % over 4 items whose answer is in the transcript\n\n' +
+        '| budget | ER local | ER recorded | ER bm25-greedy | ER recency | AC local | AC recorded | AC bm25-greedy | AC recency |\n' +
+        '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n' +
+        '| 1000 | 10.0 | 25.0 | 20.0 | 30.0 | 50.0 | 50.0 | 50.0 | 50.0 |',
+    );
+    expect(markdown).toContain('| strata (recorded) | 2000 | 10 | 1800.0 | 1900 | 90.0 |');
+    expect(markdown.match(/^### Per category /gmu)).toHaveLength(2);
   });
 
   it('writes report.md and the retention charts it links to, with no placeholder left', async () => {

@@ -173,4 +173,22 @@ describe('strata eval retention', () => {
     expect(sub.code).toBe(0);
     expect(sub.stdout).toContain('retention');
   });
+
+  it('documents the LoCoMo manager list and both --json shapes in the help', async () => {
+    const help = await ws.run(['eval', 'locomo', '--help'], { noDb: true });
+    expect(help.code).toBe(0);
+    const text = help.stdout.replace(/\s+/gu, ' ');
+    expect(text).toContain('--manager <names> who writes memory during the replay: local, recorded, or both side by side (local,recorded) (default: local)');
+    expect(text).toContain('{"numbering", "manager", "tokenizer", "budgetCompliance", "results": [{"system", "budget", "category", "n", "evidenceRecall", "answerContainment"}]');
+    expect(text).toContain('"tokens": [{"system", "budget", "mean", "max", "meanFill"}]}');
+    expect(text).toContain('{"numbering", "tokenizer", "runs": [<the one-manager document of each manager>]}');
+  });
+
+  it('exits 2 naming the bad value of a manager list, before reading the dataset', async () => {
+    const result = await ws.run(['eval', 'locomo', 'missing.json', '--manager', 'local,bogus'], { noDb: true });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Unknown manager "bogus"');
+    expect(result.stderr).not.toContain('missing.json');
+  });
 });

@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { applyCorrections, parseLocomo, type CorrectionReport } from '../../eval/locomo/dataset.js';
+import { isStrataError } from '../../core/errors.js';
+import { managersReport, managersTables } from '../../eval/locomo/managers-report.js';
 import {
   categoryTable,
   complianceTable,
@@ -14,10 +16,15 @@ import {
   percent,
   recallTable,
   recordedLines,
+  tokenTable,
+  type ReportContext,
   type Table,
 } from '../../eval/locomo/report.js';
 import { writeReportFolder } from '../../eval/charts/write-report-folder.js';
-import { DEFAULT_BUDGETS, runLocomo, type LocomoRunResult } from '../../eval/locomo/run-locomo.js';
+import type { ReportContent } from '../../eval/charts/report-chart.js';
+import { DEFAULT_BUDGETS, runLocomo, type LocomoProgress, type LocomoRunResult } from '../../eval/locomo/run-locomo.js';
+import { checkManagers, runLocomoManagers, type LocomoComparison } from '../../eval/locomo/run-managers.js';
+import { runSeries } from '../../eval/locomo/series.js';
 import type { LocomoManagerName } from '../../eval/locomo/evaluate.js';
 import { resolveSettings } from '../../memory/config.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -29,7 +36,7 @@ import { readInputFile } from '../read-input.js';
 
 interface EvalLocomoOptions {
   budgets: number[];
-  manager: LocomoManagerName;
+  manager: LocomoManagerName[];
   corrections?: string;
   report?: string;
   threads?: number;
@@ -48,7 +55,25 @@ export function parseBudgets(text: string): number[] {
   return budgets;
 }
 
-/** The `--json` document: exactly the fields other tools read. */
+/**
+ * `local,recorded` → ['local', 'recorded']: managers named once each, kept in the given order. A bad list
+ * becomes a usage error (exit 2) naming the bad value.
+ */
+export function parseManagers(text: string): LocomoManagerName[] {
+  const names = text.split(',').map((part) => part.trim());
+  if (names.includes('')) throw new InvalidArgumentError(`Expected manager names separated by commas, such as local,recorded (got an empty name in "${text}")`);
+  try {
+    return checkManagers(names);
+  } catch (error) {
+    if (isStrataError(error)) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * The `--json` document of a one-manager run: exactly the fields other tools read, in this order, then
+ * `tokens` (mean and largest package tokens and the mean fill per system and budget).
+ */
 export function locomoJson(result: LocomoRunResult): unknown {
   return {
     numbering: result.numbering,
@@ -63,7 +88,22 @@ export function locomoJson(result: LocomoRunResult): unknown {
       evidenceRecall: row.evidenceRecall,
       answerContainment: row.answerContainment,
     })),
+    tokens: result.tokens.map((row) => ({ system: row.system, budget: row.budget, mean: row.mean, max: row.max, meanFill: row.meanFill })),
   };
+}
+
+/** The `--json` document of runs with several managers: `{"numbering", "tokenizer", "runs": [<locomoJson of each run>]}`. */
+export function managersJson(comparison: LocomoComparison): unknown {
+  return { numbering: comparison.numbering, tokenizer: comparison.tokenizer, runs: comparison.runs.map(locomoJson) };
+}
+
+/** Run `work` with the progress bar showing, and take the bar down however it ends. */
+async function withBar<T>(bar: { stop: () => void }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } finally {
+    bar.stop();
+  }
 }
 
 function printTable(io: CliIo, table: Table): void {
@@ -72,30 +112,96 @@ function printTable(io: CliIo, table: Table): void {
   writeLine(io.stdout);
 }
 
-/** A progress bar on stderr (terminal only), created on the first report. */
-function progressBar(io: CliIo, enabled: boolean): { update: (progress: { done: number; total: number; sampleId: string; phase: string }) => void; stop: () => void } {
+/** A progress bar on stderr (terminal only), created on the first report and again for each manager's run. */
+function progressBar(io: CliIo, enabled: boolean): { update: (progress: LocomoProgress & { manager: LocomoManagerName }) => void; stop: () => void } {
   let bar: SingleBar | null = null;
+  let barManager: LocomoManagerName | null = null;
+  const stop = (): void => {
+    bar?.stop();
+    bar = null;
+  };
   return {
-    update: ({ done, total, sampleId, phase }) => {
+    update: ({ done, total, sampleId, phase, manager }) => {
       if (!enabled) return;
-      const payload = { sampleId, phase: phase === 'replay' ? 'replaying' : 'assembling' };
+      const payload = { sampleId, manager, phase: phase === 'replay' ? 'replaying' : 'assembling' };
+      if (bar !== null && barManager !== manager) stop();
       if (bar === null) {
         // cli-progress only writes text and cursor escapes to the stream and reads isTTY/columns.
         bar = new SingleBar({
           stream: io.stderr as unknown as NodeJS.WritableStream,
-          format: 'LoCoMo [{bar}] {percentage}% | {sampleId} {phase}',
+          format: 'LoCoMo ({manager}) [{bar}] {percentage}% | {sampleId} {phase}',
           hideCursor: true,
           clearOnComplete: true,
         });
+        barManager = manager;
         bar.start(total, 0, payload);
       }
       bar.update(done, payload);
     },
-    stop: () => {
-      bar?.stop();
-      bar = null;
-    },
+    stop,
   };
+}
+
+/** Write `report.md`, its charts and `results.json` (the whole run) into the report folder. */
+async function writeLocomoReport(folder: string, shown: string, report: ReportContent, results: unknown): Promise<void> {
+  try {
+    await writeReportFolder(folder, report);
+    writeFileSync(join(folder, 'results.json'), `${JSON.stringify(results, null, 2)}\n`, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot write the report into ${shown}: ${(error as Error).message}`, EXIT.failure, { cause: error });
+  }
+}
+
+function itemCount(result: LocomoRunResult): number {
+  return result.conversations.reduce((sum, entry) => sum + entry.qaItems, 0);
+}
+
+function complianceLine(result: LocomoRunResult): string {
+  return `${percent(result.budgetCompliance)} % of ${result.compliance.reduce((sum, entry) => sum + entry.packages, 0)} packages`;
+}
+
+/** The human output of a one-manager run. */
+function printRun(io: CliIo, result: LocomoRunResult, file: string, context: ReportContext): void {
+  writeLine(io.stdout, `LoCoMo evidence recall at a budget — ${file}: ${result.conversations.length} conversations, ${itemCount(result)} QA items; manager ${result.manager}, tokenizer ${result.tokenizer}`);
+  writeLine(io.stdout, numberingNote());
+  for (const line of correctionLines(context.corrections, context.correctionsFile)) writeLine(io.stdout, line);
+  writeLine(io.stdout);
+  for (const table of [
+    recallTable(result, '1-4'),
+    recallTable(result, 'all'),
+    recallTable(result, '5'),
+    categoryTable(result),
+    complianceTable(result),
+    tokenTable(runSeries(result), result.budgets),
+    conversationTable(result),
+  ]) {
+    printTable(io, table);
+  }
+  for (const line of recordedLines(result)) writeLine(io.stdout, line);
+  if (context.warnings.length > 0) writeLine(io.stdout, `Data quirks repaired: ${context.warnings.length} (listed in the report).`);
+  writeLine(io.stdout, `Budget compliance ${complianceLine(result)}; took ${(result.elapsedMs / 1000).toFixed(1)} s on ${result.threads} thread(s).`);
+}
+
+/** The human output of runs with several managers: the side-by-side tables, then what differs per run. */
+function printComparison(io: CliIo, comparison: LocomoComparison, file: string, context: ReportContext): void {
+  const { runs } = comparison;
+  const first = runs[0];
+  writeLine(
+    io.stdout,
+    `LoCoMo evidence recall at a budget — ${file}: ${first?.conversations.length ?? 0} conversations, ${first === undefined ? 0 : itemCount(first)} QA items; managers ${runs.map((run) => run.manager).join(' and ')} side by side, tokenizer ${comparison.tokenizer}`,
+  );
+  writeLine(io.stdout, numberingNote());
+  for (const line of correctionLines(context.corrections, context.correctionsFile)) writeLine(io.stdout, line);
+  writeLine(io.stdout, 'The baselines do not depend on the manager: every run computed the same ones.');
+  writeLine(io.stdout);
+  for (const table of managersTables(comparison)) printTable(io, table);
+  for (const line of runs.flatMap(recordedLines)) writeLine(io.stdout, line);
+  if (context.warnings.length > 0) writeLine(io.stdout, `Data quirks repaired: ${context.warnings.length} (listed in the report).`);
+  writeLine(io.stdout, `Budget compliance: ${runs.map((run) => `${run.manager} run ${complianceLine(run)}`).join('; ')}.`);
+  writeLine(
+    io.stdout,
+    `Took ${(comparison.elapsedMs / 1000).toFixed(1)} s (${runs.map((run) => `${run.manager} ${(run.elapsedMs / 1000).toFixed(1)} s on ${run.threads} thread(s)`).join(', ')}). Per-manager tables by category, compliance and conversations: --report.`,
+  );
 }
 
 /**
@@ -108,10 +214,26 @@ export function registerEvalLocomo(evalCommand: Command, io: CliIo): void {
     .description('LoCoMo evidence recall at a budget (ER@B), with answer containment and the recency and BM25-greedy baselines')
     .argument('<file>', 'LoCoMo JSON file (an array of samples with conversation and qa)')
     .option('--budgets <list>', 'comma-separated token budgets', parseBudgets, [...DEFAULT_BUDGETS])
-    .addOption(new Option('--manager <name>', 'who writes memory during the replay').choices(['local', 'recorded']).default('local'))
+    .addOption(
+      new Option('--manager <names>', 'who writes memory during the replay: local, recorded, or both side by side (local,recorded)')
+        .argParser(parseManagers)
+        .default(['local'], 'local'),
+    )
     .option('--corrections <file>', "audit file whose WRONG_CITATION entries replace the gold evidence")
     .option('--report <dir>', 'write report.md (tables and SVG charts) and results.json into this folder')
     .option('--threads <n>', 'conversations evaluated at once (default: one per core)', integerOption(1))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Global options apply too: --tokenizer picks the encoding, and --json prints for one manager',
+        '  {"numbering", "manager", "tokenizer", "budgetCompliance",',
+        '   "results": [{"system", "budget", "category", "n", "evidenceRecall", "answerContainment"}],',
+        '   "tokens": [{"system", "budget", "mean", "max", "meanFill"}]}',
+        'and for several managers (--manager local,recorded)',
+        '  {"numbering", "tokenizer", "runs": [<the one-manager document of each manager>]}.',
+      ].join('\n'),
+    )
     .action(async (file: string, options: EvalLocomoOptions, command: Command) => {
       const globals = globalOptions(command);
       const memory = memoryOptions(globals, io, ':memory:');
@@ -134,59 +256,37 @@ export function registerEvalLocomo(evalCommand: Command, io: CliIo): void {
         }
       }
 
-      if (options.manager === 'recorded' && dataset.samples.every((sample) => sample.observations.length === 0 && sample.sessionSummaries.length === 0)) {
+      const managers = options.manager;
+      if (managers.includes('recorded') && dataset.samples.every((sample) => sample.observations.length === 0 && sample.sessionSummaries.length === 0)) {
         writeLine(io.stderr, `strata: warning: ${file} has no observation or session_summary; the recorded manager plays back no memory, only the raw turns.`);
       }
 
+      const context: ReportContext = { file, corrections, correctionsFile: options.corrections ?? null, warnings: dataset.warnings };
       const bar = progressBar(io, io.stderr.isTTY === true && !globals.json);
-      let result: LocomoRunResult;
-      try {
-        result = await runLocomo({
-          dataset,
-          budgets: options.budgets,
-          manager: options.manager,
-          tokenizer,
-          env: { ...io.env },
-          ...(configFile === undefined ? {} : { configFile }),
-          concurrency: options.threads ?? Math.min(availableParallelism(), dataset.samples.length),
-          onProgress: bar.update,
-        });
-      } finally {
-        bar.stop();
-      }
-
-      if (options.report !== undefined) {
-        const folder = resolve(io.cwd, options.report);
-        try {
-          await writeReportFolder(folder, locomoReport(result, { file, corrections, correctionsFile: options.corrections ?? null, warnings: dataset.warnings }));
-          writeFileSync(join(folder, 'results.json'), `${JSON.stringify({ ...result, corrections, warnings: dataset.warnings }, null, 2)}\n`, 'utf8');
-        } catch (error) {
-          throw new CliError(`Cannot write the report into ${options.report}: ${(error as Error).message}`, EXIT.failure, { cause: error });
+      const settings = {
+        dataset,
+        budgets: options.budgets,
+        tokenizer,
+        env: { ...io.env },
+        ...(configFile === undefined ? {} : { configFile }),
+        concurrency: options.threads ?? Math.min(availableParallelism(), dataset.samples.length),
+      };
+      const folder = options.report === undefined ? null : resolve(io.cwd, options.report);
+      const [single] = managers;
+      if (managers.length === 1 && single !== undefined) {
+        const result = await withBar(bar, () => runLocomo({ ...settings, manager: single, onProgress: (progress) => bar.update({ ...progress, manager: single }) }));
+        if (folder !== null) await writeLocomoReport(folder, options.report ?? folder, locomoReport(result, context), { ...result, corrections, warnings: dataset.warnings });
+        if (globals.json) writeJson(io.stdout, locomoJson(result));
+        else printRun(io, result, file, context);
+      } else {
+        const comparison = await withBar(bar, () => runLocomoManagers({ ...settings, managers, onProgress: bar.update }));
+        if (folder !== null) {
+          await writeLocomoReport(folder, options.report ?? folder, managersReport(comparison, context), { ...comparison, corrections, warnings: dataset.warnings });
         }
+        if (globals.json) writeJson(io.stdout, managersJson(comparison));
+        else printComparison(io, comparison, file, context);
       }
-
-      if (globals.json) {
-        writeJson(io.stdout, locomoJson(result));
-        return;
-      }
-      const items = result.conversations.reduce((sum, entry) => sum + entry.qaItems, 0);
-      writeLine(
-        io.stdout,
-        `LoCoMo evidence recall at a budget — ${file}: ${result.conversations.length} conversations, ${items} QA items; manager ${result.manager}, tokenizer ${result.tokenizer}`,
-      );
-      writeLine(io.stdout, numberingNote());
-      for (const line of correctionLines(corrections, options.corrections ?? null)) writeLine(io.stdout, line);
-      writeLine(io.stdout);
-      for (const table of [recallTable(result, '1-4'), recallTable(result, 'all'), recallTable(result, '5'), categoryTable(result), complianceTable(result), conversationTable(result)]) {
-        printTable(io, table);
-      }
-      for (const line of recordedLines(result)) writeLine(io.stdout, line);
-      if (dataset.warnings.length > 0) writeLine(io.stdout, `Data quirks repaired: ${dataset.warnings.length} (listed in the report).`);
-      writeLine(
-        io.stdout,
-        `Budget compliance ${percent(result.budgetCompliance)} % of ${result.compliance.reduce((sum, entry) => sum + entry.packages, 0)} packages; took ${(result.elapsedMs / 1000).toFixed(1)} s on ${result.threads} thread(s).`,
-      );
-      if (options.report !== undefined) writeLine(io.stdout, `Report: ${join(options.report, 'report.md')}`);
+      if (options.report !== undefined && !globals.json) writeLine(io.stdout, `Report: ${join(options.report, 'report.md')}`);
     });
 }
 

@@ -17,7 +17,9 @@ import { containableAnswer, containsPhrase, evidenceRecall, packageCredit, type 
 import { recordedScript, SESSION_SUMMARY_KEY } from './recorded.js';
 import { replayConversation, replayTurns } from './replay.js';
 
-export type LocomoManagerName = 'local' | 'recorded';
+/** The memory managers a LoCoMo run can replay with: the engine's own, or the dataset's recorded memory. */
+export const LOCOMO_MANAGERS = ['local', 'recorded'] as const;
+export type LocomoManagerName = (typeof LOCOMO_MANAGERS)[number];
 
 export const SYSTEMS = ['strata', 'bm25-greedy', 'recency'] as const;
 export type SystemName = (typeof SYSTEMS)[number];

@@ -157,3 +157,40 @@ export function budgetCompliance(packages: ReadonlyArray<{ tokens: number; budge
   }
   return { compliance: within / packages.length, meanFill: fill / packages.length };
 }
+
+/** Rendered tokens of a system's packages at one budget. */
+export interface TokenUsage {
+  system: string;
+  budget: number;
+  /** Packages measured (one per QA item); at least 1. */
+  packages: number;
+  /** Mean rendered tokens of a package, chat overhead included. */
+  mean: number;
+  /** Largest rendered tokens of a package. */
+  max: number;
+  /** Mean share of the budget a package fills: mean / budget. */
+  meanFill: number;
+}
+
+/** Mean and largest package tokens per system and budget, in the order systems and budgets first appear. */
+export function tokenUsage(packages: ReadonlyArray<Pick<ItemScore, 'system' | 'budget' | 'tokens'>>): TokenUsage[] {
+  const groups = new Map<string, { system: string; budget: number; tokens: number[] }>();
+  for (const pkg of packages) {
+    const key = `${pkg.system}\u0000${pkg.budget}`;
+    const group = groups.get(key) ?? { system: pkg.system, budget: pkg.budget, tokens: [] };
+    group.tokens.push(pkg.tokens);
+    groups.set(key, group);
+  }
+  const systems = [...new Set(packages.map((pkg) => pkg.system))];
+  const budgets = [...new Set(packages.map((pkg) => pkg.budget))];
+  const rows: TokenUsage[] = [];
+  for (const system of systems) {
+    for (const budget of budgets) {
+      const group = groups.get(`${system}\u0000${budget}`);
+      if (group === undefined) continue;
+      const mean = group.tokens.reduce((sum, value) => sum + value, 0) / group.tokens.length;
+      rows.push({ system, budget, packages: group.tokens.length, mean, max: group.tokens.reduce((largest, value) => Math.max(largest, value), 0), meanFill: mean / budget });
+    }
+  }
+  return rows;
+}

@@ -8,6 +8,7 @@ import type { LocomoRunResult } from './run-locomo.js';
 import type { CorrectionReport } from './dataset.js';
 import { locomoCharts, type LocomoCharts } from '../charts/locomo-charts.js';
 import { markdownImage, type ReportChart, type ReportContent } from '../charts/report-chart.js';
+import { runSeries, seriesTokens, type SystemSeries } from './series.js';
 
 export interface Table {
   title: string;
@@ -33,6 +34,12 @@ export function numberingNote(): string {
     .join(', ')}. Headline: 1–4; 5 reported separately.`;
 }
 
+/** "Categories 1–4", "All categories" or "Category 5 (adversarial)": a category label as a heading. */
+export function categoryHeading(category: CategoryLabel): string {
+  const name = categoryName(category);
+  return category === '1-4' || category === 'all' ? `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}` : `Category ${category} (${name})`;
+}
+
 /** ER@B and answer containment of the three systems per budget, for one category label. */
 export function recallTable(result: LocomoRunResult, category: CategoryLabel): Table {
   const rows = result.budgets.map((budget) => {
@@ -49,7 +56,7 @@ export function recallTable(result: LocomoRunResult, category: CategoryLabel): T
   });
   const first = row(result, 'strata', result.budgets[0] ?? 0, category);
   return {
-    title: `${category === '1-4' || category === 'all' ? `${categoryName(category)[0]?.toUpperCase() ?? ''}${categoryName(category).slice(1)}` : `Category ${category} (${categoryName(category)})`}: ER@B % over ${first?.n ?? 0} items with evidence; answer containment % over ${first?.answerItems ?? 0} items whose answer is in the transcript`,
+    title: `${categoryHeading(category)}: ER@B % over ${first?.n ?? 0} items with evidence; answer containment % over ${first?.answerItems ?? 0} items whose answer is in the transcript`,
     columns: [
       { header: 'budget', align: 'right' },
       { header: 'ER strata', align: 'right' },
@@ -102,6 +109,30 @@ export function complianceTable(result: LocomoRunResult): Table {
     title: 'Budget compliance (rendered tokens ≤ budget, chat overhead included)',
     columns: [{ header: 'system' }, { header: 'packages', align: 'right' }, { header: 'within budget %', align: 'right' }, { header: 'mean fill %', align: 'right' }],
     rows: result.compliance.map((entry) => [entry.system, String(entry.packages), percent(entry.compliance), percent(entry.meanFill)]),
+  };
+}
+
+/** Mean and largest rendered tokens of each series' packages per budget, and the mean fill. */
+export function tokenTable(series: readonly SystemSeries[], budgets: readonly number[]): Table {
+  const rows: string[][] = [];
+  for (const entry of series) {
+    for (const budget of budgets) {
+      const usage = seriesTokens(entry, budget);
+      if (usage === undefined) continue;
+      rows.push([entry.label, String(budget), String(usage.packages), usage.mean.toFixed(1), String(usage.max), percent(usage.meanFill)]);
+    }
+  }
+  return {
+    title: 'Tokens used against budget (rendered tokens of the packages, chat overhead included)',
+    columns: [
+      { header: 'system' },
+      { header: 'budget', align: 'right' },
+      { header: 'packages', align: 'right' },
+      { header: 'mean tokens', align: 'right' },
+      { header: 'max tokens', align: 'right' },
+      { header: 'mean fill %', align: 'right' },
+    ],
+    rows,
   };
 }
 
@@ -173,35 +204,61 @@ export interface ReportContext {
   warnings: readonly string[];
 }
 
-/** The whole run as a Markdown report, showing each chart after the tables it draws. */
-export function markdownReport(result: LocomoRunResult, context: ReportContext, charts: LocomoCharts = locomoCharts(result)): string {
-  const sections: string[] = [
-    `# LoCoMo evidence recall at a budget — ${context.file}`,
-    `Manager \`${result.manager}\`, tokenizer \`${result.tokenizer}\`, budgets ${result.budgets.join(', ')}; ${result.conversations.length} conversations, ${result.conversations.reduce((sum, entry) => sum + entry.qaItems, 0)} QA items; ${(result.elapsedMs / 1000).toFixed(1)} s on ${result.threads} thread(s).`,
+/** The first lines of a report: what was run, the numbering, the credit rule and the evidence used. */
+export function reportPreamble(title: string, runLine: string, context: ReportContext): string[] {
+  return [
+    `# ${title}`,
+    runLine,
     numberingNote(),
     'ER@B = |E ∩ P| / |E| per QA item, averaged. Credit rule: message items (any tier), turn summaries and single-source facts credit their messages; multi-source facts and session summaries credit nothing and are shown as session-level recall. AC = answer containment.',
     correctionLines(context.corrections, context.correctionsFile).join('\n'),
   ];
+}
+
+/** A Markdown section: a heading at `level` (2: `##`), the table, and the chart drawing it, if any. */
+export function tableSection(table: Table, level: number, chart: ReportChart | null = null): string {
+  const section = `${'#'.repeat(level)} ${table.title}\n\n${markdownTable(table)}`;
+  return chart === null ? section : `${section}\n\n${markdownImage(chart)}`;
+}
+
+/** The tables of one run, each followed by the chart drawing it, and its recorded-memory notes; headings at `level`. */
+export function runSections(result: LocomoRunResult, charts: LocomoCharts, level: number): string[] {
   const tables: Array<[Table, ReportChart | null]> = [
     [recallTable(result, '1-4'), null],
     [recallTable(result, 'all'), charts.overall],
     [recallTable(result, '5'), null],
     [categoryTable(result), charts.byCategory],
     [complianceTable(result), null],
+    [tokenTable(runSeries(result), result.budgets), charts.tokens],
     [conversationTable(result), null],
   ];
-  for (const [table, chart] of tables) {
-    sections.push(`## ${table.title}\n\n${markdownTable(table)}`);
-    if (chart !== null) sections.push(markdownImage(chart));
-  }
+  const sections = tables.map(([table, chart]) => tableSection(table, level, chart));
   const recorded = recordedLines(result);
-  if (recorded.length > 0) sections.push(`## Recorded memory\n\n${recorded.map((line) => line.trim()).join('\n\n')}`);
-  if (context.warnings.length > 0) sections.push(`## Data quirks repaired\n\n${context.warnings.map((line) => `- ${line}`).join('\n')}`);
+  if (recorded.length > 0) sections.push(`${'#'.repeat(level)} Recorded memory\n\n${recorded.map((line) => line.trim()).join('\n\n')}`);
+  return sections;
+}
+
+/** The data-quirks section, when there are any. */
+export function warningSections(warnings: readonly string[]): string[] {
+  return warnings.length === 0 ? [] : [`## Data quirks repaired\n\n${warnings.map((line) => `- ${line}`).join('\n')}`];
+}
+
+/** The whole run as a Markdown report, showing each chart after the table it draws. */
+export function markdownReport(result: LocomoRunResult, context: ReportContext, charts: LocomoCharts = locomoCharts(result)): string {
+  const sections = [
+    ...reportPreamble(
+      `LoCoMo evidence recall at a budget — ${context.file}`,
+      `Manager \`${result.manager}\`, tokenizer \`${result.tokenizer}\`, budgets ${result.budgets.join(', ')}; ${result.conversations.length} conversations, ${result.conversations.reduce((sum, entry) => sum + entry.qaItems, 0)} QA items; ${(result.elapsedMs / 1000).toFixed(1)} s on ${result.threads} thread(s).`,
+      context,
+    ),
+    ...runSections(result, charts, 2),
+    ...warningSections(context.warnings),
+  ];
   return `${sections.join('\n\n')}\n`;
 }
 
 /** `report.md` of a run and the SVG charts it shows (write both with `writeReportFolder`). */
 export function locomoReport(result: LocomoRunResult, context: ReportContext): ReportContent {
   const charts = locomoCharts(result);
-  return { markdown: markdownReport(result, context, charts), charts: [charts.overall, charts.byCategory] };
+  return { markdown: markdownReport(result, context, charts), charts: [charts.overall, charts.byCategory, charts.tokens] };
 }

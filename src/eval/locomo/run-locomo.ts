@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { StrataError, type StrataErrorCode } from '../../core/errors.js';
 import type { LocomoDataset, LocomoSample } from './dataset.js';
 import { evaluateConversation, SYSTEMS, type ConversationResult, type EvaluateSettings, type RecordedStats } from './evaluate.js';
-import { aggregate, budgetCompliance, type ResultRow } from './metrics.js';
+import { aggregate, budgetCompliance, tokenUsage, type ResultRow, type TokenUsage } from './metrics.js';
 import { replayTurns } from './replay.js';
 import type { WorkerReply, WorkerTask } from './worker.js';
 
@@ -21,7 +21,15 @@ export interface LocomoRunOptions extends EvaluateSettings {
   /** Conversations evaluated at once (default 1; worker threads are used when above 1 and available). */
   concurrency?: number;
   /** Overall progress in work units (a replayed turn or an assembled question-budget pair). */
-  onProgress?: (progress: { done: number; total: number; sampleId: string; phase: 'replay' | 'assemble' }) => void;
+  onProgress?: (progress: LocomoProgress) => void;
+}
+
+/** How far a run is, in work units: every replayed turn and every assembled question-budget pair. */
+export interface LocomoProgress {
+  done: number;
+  total: number;
+  sampleId: string;
+  phase: 'replay' | 'assemble';
 }
 
 export interface SystemCompliance {
@@ -40,6 +48,8 @@ export interface LocomoRunResult {
   budgetCompliance: number;
   compliance: SystemCompliance[];
   results: ResultRow[];
+  /** Rendered tokens of the packages per system and budget (mean, largest, mean fill). */
+  tokens: TokenUsage[];
   conversations: Array<Omit<ConversationResult, 'scores' | 'recorded'>>;
   /** Summed over conversations (recorded manager only). */
   recorded: RecordedStats | null;
@@ -201,6 +211,7 @@ export async function runLocomo(options: LocomoRunOptions): Promise<LocomoRunRes
     budgetCompliance: budgetCompliance(scores.map((score) => ({ tokens: score.tokens, budget: score.budget }))).compliance,
     compliance,
     results: aggregate(scores),
+    tokens: tokenUsage(scores),
     conversations: results.map(({ scores: _scores, recorded: _recorded, ...rest }) => rest),
     recorded: sumRecorded(results),
     threads: url !== null && threads > 1 ? threads : 1,

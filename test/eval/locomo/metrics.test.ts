@@ -8,6 +8,7 @@ import {
   evidenceRecall,
   itemCredit,
   packageCredit,
+  tokenUsage,
   type ItemScore,
 } from '../../../src/eval/locomo/metrics.js';
 
@@ -103,5 +104,25 @@ describe('budgetCompliance', () => {
   it('is the share of packages within budget, with their mean fill', () => {
     expect(budgetCompliance([{ tokens: 900, budget: 1000 }, { tokens: 1001, budget: 1000 }])).toEqual({ compliance: 0.5, meanFill: (0.9 + 1.001) / 2 });
     expect(budgetCompliance([])).toEqual({ compliance: 1, meanFill: 0 });
+  });
+});
+
+describe('tokenUsage', () => {
+  it('keeps the mean, the largest and the mean fill of the packages per system and budget, in first-seen order', () => {
+    const packages = [
+      { system: 'strata', budget: 1000, tokens: 900 },
+      { system: 'recency', budget: 1000, tokens: 1000 },
+      { system: 'strata', budget: 1000, tokens: 600 },
+      { system: 'strata', budget: 500, tokens: 480 },
+      { system: 'recency', budget: 500, tokens: 470 },
+      { system: 'recency', budget: 1000, tokens: 990 },
+    ];
+    expect(tokenUsage(packages)).toEqual([
+      { system: 'strata', budget: 1000, packages: 2, mean: 750, max: 900, meanFill: 0.75 },
+      { system: 'strata', budget: 500, packages: 1, mean: 480, max: 480, meanFill: 0.96 },
+      { system: 'recency', budget: 1000, packages: 2, mean: 995, max: 1000, meanFill: 0.995 },
+      { system: 'recency', budget: 500, packages: 1, mean: 470, max: 470, meanFill: 0.94 },
+    ]);
+    expect(tokenUsage([])).toEqual([]);
   });
 });
