@@ -34,6 +34,7 @@ export interface TenantRepositories {
   readonly facts: FactRepository;
   readonly artifacts: ArtifactRepository;
   readonly search: ArchiveSearch;
+  readonly retries: RetryRepository;
 }
 
 export interface TenantStore extends TenantRepositories {
@@ -115,6 +116,51 @@ export interface ArtifactRepository {
   listLatest(options: { sessionId: string }): Promise<Artifact[]>;
   /** Restore an artifact exactly as exported (ids and versions kept). */
   restore(options: { artifact: Artifact }): Promise<void>;
+}
+
+/** A turn waiting for its memory to be written again (its memory manager fell back and may succeed later). */
+export interface MemoryRetry {
+  sessionId: string;
+  turn: number;
+  /** Attempts made so far, the first (failed) one included (at least 1). */
+  attempts: number;
+  /**
+   * ISO-8601 time at or after which the next attempt is due. Times are compared as written, so
+   * give every time in the same UTC form `Date.prototype.toISOString()` produces.
+   */
+  nextAttemptAt: string;
+  /** Why the turn fell back: `timeout`, `unavailable` … (the manager's fallback reason). */
+  reason: string;
+  /** The last failure's message. */
+  lastError: string;
+  /** When the turn was first queued; replacing the entry keeps the first value. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The persisted memory-retry queue: turns stored with a raw fallback whose memory should be written
+ * again later. Entries survive a restart and go away with their session.
+ */
+export interface RetryRepository {
+  /**
+   * Queue a turn, or replace its entry (attempts, next attempt, reason, last error, updatedAt; the
+   * first createdAt is kept). The turn's summary must be stored (`turns.upsert`) first.
+   */
+  put(options: { retry: MemoryRetry }): Promise<void>;
+  /**
+   * Entries due at `now` or earlier, ordered by session then turn (oldest turn first), at most
+   * `limit`; one session when `sessionId` is given.
+   */
+  listDue(options: { now: string; limit: number; sessionId?: string }): Promise<MemoryRetry[]>;
+  /** Every entry of a session, oldest turn first. */
+  list(options: { sessionId: string }): Promise<MemoryRetry[]>;
+  /** The earliest `nextAttemptAt` in the tenant, or null when the queue is empty. */
+  nextDue(): Promise<string | null>;
+  /** Remove a turn's entry (no error when absent). */
+  remove(options: { sessionId: string; turn: number }): Promise<void>;
+  /** Entries in the tenant, or in one session when `sessionId` is given (default: the whole tenant). */
+  count(options?: { sessionId?: string }): Promise<number>;
 }
 
 export interface SearchHit {

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { replayFactEvents } from '../../src/core/diff.js';
+import { isStrataError } from '../../src/core/errors.js';
 import type {
   Artifact,
   ArtifactVersion,
@@ -19,7 +20,7 @@ import type {
   Tier,
   TurnSummary,
 } from '../../src/core/types.js';
-import type { SearchHit, Store, TenantRepositories, TenantStore } from '../../src/store/store.js';
+import type { MemoryRetry, SearchHit, Store, TenantRepositories, TenantStore } from '../../src/store/store.js';
 
 export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
@@ -129,6 +130,21 @@ export function makeTurnSummary(sessionId: string, turn: number, fields: Partial
     windowExtension: 0,
     tokens: 40 + turn,
     createdAt: at(turn * 10 + 1),
+    ...fields,
+  };
+}
+
+/** A memory-retry queue entry for a turn that timed out once, due 5 minutes after the turn. */
+export function makeRetry(sessionId: string, turn: number, fields: Partial<MemoryRetry> = {}): MemoryRetry {
+  return {
+    sessionId,
+    turn,
+    attempts: 1,
+    nextAttemptAt: at(turn * 10 + 5),
+    reason: 'timeout',
+    lastError: 'The memory model did not answer within 30000 ms.',
+    createdAt: at(turn * 10 + 1),
+    updatedAt: at(turn * 10 + 1),
     ...fields,
   };
 }
@@ -556,6 +572,213 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(everywhere).toEqual(expect.arrayContaining([a1, a3, b2]));
         expect(await tenant.turns.listByStatus({ status: 'pending-retry', limit: 2 })).toHaveLength(2);
         expect(await tenant.turns.listByStatus({ status: 'summarised', limit: 10 })).toEqual([a2]);
+      });
+    });
+
+    describe('memory retries', () => {
+      /** A session with `turns` exchanges, each stored with a pending-retry summary. */
+      async function seedPending(repositories: TenantRepositories, sessionId: string, turns = 4): Promise<void> {
+        await seedSession(repositories, sessionId, GARDEN.slice(0, turns));
+        for (let turn = 1; turn <= turns; turn += 1) {
+          await repositories.turns.upsert({ summary: makeTurnSummary(sessionId, turn, { status: 'pending-retry' }) });
+        }
+      }
+
+      it('put queues a turn; a second put replaces attempts, next attempt, reason and last error, keeping createdAt', async () => {
+        await seedPending(tenant, 's-r');
+        expect(await tenant.retries.list({ sessionId: 's-r' })).toEqual([]);
+        const first = makeRetry('s-r', 2);
+        await tenant.retries.put({ retry: first });
+        expect(await tenant.retries.list({ sessionId: 's-r' })).toEqual([first]);
+
+        const second = makeRetry('s-r', 2, {
+          attempts: 2,
+          nextAttemptAt: at(60),
+          reason: 'unavailable',
+          lastError: 'connect ECONNREFUSED 127.0.0.1:11434',
+          createdAt: at(55),
+          updatedAt: at(55),
+        });
+        await tenant.retries.put({ retry: second });
+        expect(await tenant.retries.list({ sessionId: 's-r' })).toEqual([{ ...second, createdAt: first.createdAt }]);
+        expect(await tenant.retries.count()).toBe(1);
+      });
+
+      it('listDue returns entries due at now or earlier (inclusive), by session then turn, up to limit', async () => {
+        await seedPending(tenant, 's-b', 3);
+        await seedPending(tenant, 's-a', 4);
+        const a1 = makeRetry('s-a', 1, { nextAttemptAt: at(5) });
+        const a2 = makeRetry('s-a', 2, { nextAttemptAt: at(30) });
+        const a3 = makeRetry('s-a', 3, { nextAttemptAt: at(10) });
+        const a4 = makeRetry('s-a', 4, { nextAttemptAt: at(1) });
+        const b1 = makeRetry('s-b', 1, { nextAttemptAt: at(10) });
+        const b3 = makeRetry('s-b', 3, { nextAttemptAt: at(20) });
+        for (const retry of [b3, a3, a1, b1, a4, a2]) await tenant.retries.put({ retry });
+
+        // Session then turn order, not due-time order: a turn's diff builds on the turns before it.
+        expect(await tenant.retries.listDue({ now: at(20), limit: 10 })).toEqual([a1, a3, a4, b1, b3]);
+        expect(await tenant.retries.listDue({ now: at(10), limit: 10 })).toEqual([a1, a3, a4, b1]);
+        expect(await tenant.retries.listDue({ now: at(30), limit: 10 })).toEqual([a1, a2, a3, a4, b1, b3]);
+        expect(await tenant.retries.listDue({ now: at(0), limit: 10 })).toEqual([]);
+        expect(await tenant.retries.listDue({ now: at(20), limit: 2 })).toEqual([a1, a3]);
+        expect(await tenant.retries.listDue({ now: at(20), limit: 10, sessionId: 's-b' })).toEqual([b1, b3]);
+        expect(await tenant.retries.listDue({ now: at(20), limit: 1, sessionId: 's-b' })).toEqual([b1]);
+        expect(await tenant.retries.listDue({ now: at(10), limit: 10, sessionId: 's-a' })).toEqual([a1, a3, a4]);
+        expect(await tenant.retries.listDue({ now: at(30), limit: 10, sessionId: 'nobody' })).toEqual([]);
+      });
+
+      it('list returns every entry of one session, oldest turn first, due or not', async () => {
+        await seedPending(tenant, 's-a');
+        await seedPending(tenant, 's-b', 1);
+        const entries = [4, 1, 3].map((turn) => makeRetry('s-a', turn, { nextAttemptAt: at(1000 - turn) }));
+        for (const retry of entries) await tenant.retries.put({ retry });
+        await tenant.retries.put({ retry: makeRetry('s-b', 1) });
+        expect(await tenant.retries.list({ sessionId: 's-a' })).toEqual([entries[1], entries[2], entries[0]]);
+        expect(await tenant.retries.list({ sessionId: 'nobody' })).toEqual([]);
+      });
+
+      it('nextDue is the earliest nextAttemptAt in the tenant, and null when the queue is empty', async () => {
+        expect(await tenant.retries.nextDue()).toBeNull();
+        await seedPending(tenant, 's-a', 2);
+        await seedPending(tenant, 's-b', 1);
+        await tenant.retries.put({ retry: makeRetry('s-a', 2, { nextAttemptAt: at(30) }) });
+        await tenant.retries.put({ retry: makeRetry('s-b', 1, { nextAttemptAt: at(12) }) });
+        await tenant.retries.put({ retry: makeRetry('s-a', 1, { nextAttemptAt: at(45) }) });
+        expect(await tenant.retries.nextDue()).toBe(at(12));
+        await tenant.retries.remove({ sessionId: 's-b', turn: 1 });
+        expect(await tenant.retries.nextDue()).toBe(at(30));
+        await tenant.retries.put({ retry: makeRetry('s-a', 2, { attempts: 2, nextAttemptAt: at(90) }) });
+        expect(await tenant.retries.nextDue()).toBe(at(45));
+        await tenant.retries.remove({ sessionId: 's-a', turn: 1 });
+        await tenant.retries.remove({ sessionId: 's-a', turn: 2 });
+        expect(await tenant.retries.nextDue()).toBeNull();
+      });
+
+      it('remove deletes one entry and is harmless when the entry is absent', async () => {
+        await seedPending(tenant, 's-r', 2);
+        await tenant.retries.put({ retry: makeRetry('s-r', 1) });
+        await tenant.retries.put({ retry: makeRetry('s-r', 2) });
+        await tenant.retries.remove({ sessionId: 's-r', turn: 1 });
+        expect(await tenant.retries.list({ sessionId: 's-r' })).toEqual([makeRetry('s-r', 2)]);
+        await tenant.retries.remove({ sessionId: 's-r', turn: 1 });
+        await tenant.retries.remove({ sessionId: 's-r', turn: 99 });
+        await tenant.retries.remove({ sessionId: 'nobody', turn: 1 });
+        expect(await tenant.retries.list({ sessionId: 's-r' })).toEqual([makeRetry('s-r', 2)]);
+      });
+
+      it('count counts the whole tenant, or one session', async () => {
+        expect(await tenant.retries.count()).toBe(0);
+        await seedPending(tenant, 's-a', 3);
+        await seedPending(tenant, 's-b', 2);
+        for (const turn of [1, 2, 3]) await tenant.retries.put({ retry: makeRetry('s-a', turn) });
+        await tenant.retries.put({ retry: makeRetry('s-b', 2) });
+        await tenant.retries.put({ retry: makeRetry('s-a', 2, { attempts: 3 }) });
+        expect(await tenant.retries.count()).toBe(4);
+        expect(await tenant.retries.count({})).toBe(4);
+        expect(await tenant.retries.count({ sessionId: 's-a' })).toBe(3);
+        expect(await tenant.retries.count({ sessionId: 's-b' })).toBe(1);
+        expect(await tenant.retries.count({ sessionId: 'nobody' })).toBe(0);
+      });
+
+      it('storing the turn summary again (the retry succeeded) keeps the entry until it is removed', async () => {
+        await seedPending(tenant, 's-r', 1);
+        await tenant.retries.put({ retry: makeRetry('s-r', 1) });
+        await tenant.turns.upsert({ summary: makeTurnSummary('s-r', 1, { status: 'summarised' }) });
+        expect(await tenant.retries.list({ sessionId: 's-r' })).toEqual([makeRetry('s-r', 1)]);
+      });
+
+      it('put refuses a turn that is not stored (unknown session, or no turn summary) with STORE_FAILURE', async () => {
+        await seedSession(tenant, 's-r', GARDEN.slice(0, 2));
+        await tenant.turns.upsert({ summary: makeTurnSummary('s-r', 1, { status: 'pending-retry' }) });
+        // Turn 2 has messages but no summary; turn 9 does not exist at all.
+        for (const retry of [makeRetry('s-none', 1), makeRetry('s-r', 2), makeRetry('s-r', 9)]) {
+          const error: unknown = await tenant.retries.put({ retry }).then(
+            () => null,
+            (failure: unknown) => failure,
+          );
+          expect(isStrataError(error, 'STORE_FAILURE')).toBe(true);
+          expect((error as Error).message).toContain(retry.sessionId);
+        }
+        expect(await tenant.retries.count()).toBe(0);
+        expect(await tenant.retries.nextDue()).toBeNull();
+      });
+
+      it("keeps tenants apart: another tenant sees nothing, cannot remove and cannot queue into B's session", async () => {
+        const alpha = tenant;
+        const beta = store.tenant('tenant-beta');
+        await seedPending(beta, 'beta-only', 2);
+        const entry = makeRetry('beta-only', 1, { nextAttemptAt: at(3) });
+        await beta.retries.put({ retry: entry });
+
+        expect(await alpha.retries.listDue({ now: at(1000), limit: 10 })).toEqual([]);
+        expect(await alpha.retries.listDue({ now: at(1000), limit: 10, sessionId: 'beta-only' })).toEqual([]);
+        expect(await alpha.retries.list({ sessionId: 'beta-only' })).toEqual([]);
+        expect(await alpha.retries.nextDue()).toBeNull();
+        expect(await alpha.retries.count()).toBe(0);
+        expect(await alpha.retries.count({ sessionId: 'beta-only' })).toBe(0);
+
+        await alpha.retries.remove({ sessionId: 'beta-only', turn: 1 });
+        await expect(alpha.retries.put({ retry: makeRetry('beta-only', 1, { attempts: 9, nextAttemptAt: at(999) }) })).rejects.toThrow();
+        await expect(alpha.retries.put({ retry: makeRetry('beta-only', 2) })).rejects.toThrow();
+
+        expect(await beta.retries.list({ sessionId: 'beta-only' })).toEqual([entry]);
+        expect(await beta.retries.nextDue()).toBe(at(3));
+
+        // The same session id in both tenants: each queue holds only its own entries.
+        await seedPending(alpha, 'beta-only', 1);
+        await alpha.retries.put({ retry: makeRetry('beta-only', 1, { lastError: 'alpha timed out' }) });
+        expect((await alpha.retries.list({ sessionId: 'beta-only' })).map((retry) => retry.lastError)).toEqual(['alpha timed out']);
+        expect(await beta.retries.list({ sessionId: 'beta-only' })).toEqual([entry]);
+        await alpha.sessions.delete({ sessionId: 'beta-only' });
+        expect(await beta.retries.list({ sessionId: 'beta-only' })).toEqual([entry]);
+      });
+
+      it('deleting a session removes its entries and leaves other sessions queued; a re-created session starts empty', async () => {
+        await seedPending(tenant, 's-gone', 2);
+        await seedPending(tenant, 's-kept', 2);
+        for (const sessionId of ['s-gone', 's-kept']) {
+          for (const turn of [1, 2]) await tenant.retries.put({ retry: makeRetry(sessionId, turn) });
+        }
+        expect(await tenant.sessions.delete({ sessionId: 's-gone' })).toBe(true);
+
+        expect(await tenant.retries.list({ sessionId: 's-gone' })).toEqual([]);
+        expect(await tenant.retries.count({ sessionId: 's-gone' })).toBe(0);
+        expect(await tenant.retries.listDue({ now: at(1000), limit: 10 })).toEqual([makeRetry('s-kept', 1), makeRetry('s-kept', 2)]);
+        expect(await tenant.retries.count()).toBe(2);
+
+        await tenant.sessions.create({ session: makeSession('s-gone') });
+        expect(await tenant.retries.list({ sessionId: 's-gone' })).toEqual([]);
+      });
+
+      it('commits with a transaction, and a rolled-back transaction leaves no entry and no change', async () => {
+        await seedPending(tenant, 's-tx', 1);
+        const kept = makeRetry('s-tx', 1);
+        await tenant.transaction(async (repositories) => {
+          await repositories.retries.put({ retry: kept });
+          expect(await repositories.retries.count()).toBe(1);
+        });
+        expect(await tenant.retries.list({ sessionId: 's-tx' })).toEqual([kept]);
+
+        const failure = new Error('memory manager timed out again');
+        const attempt = tenant.transaction(async (repositories) => {
+          const messages = makeExchange('s-tx', 2, 'Should the fence get a second coat?', 'Yes, after four hours.');
+          await repositories.messages.append({ sessionId: 's-tx', messages, updatedAt: at(20) });
+          await repositories.turns.upsert({ summary: makeTurnSummary('s-tx', 2, { status: 'pending-retry' }) });
+          await repositories.retries.put({ retry: makeRetry('s-tx', 2) });
+          await repositories.retries.put({ retry: makeRetry('s-tx', 1, { attempts: 2, nextAttemptAt: at(70), updatedAt: at(21) }) });
+          expect(await repositories.retries.listDue({ now: at(1000), limit: 10 })).toHaveLength(2);
+          throw failure;
+        });
+        await expect(attempt).rejects.toBe(failure);
+        expect(await tenant.retries.list({ sessionId: 's-tx' })).toEqual([kept]);
+        expect(await tenant.retries.nextDue()).toBe(kept.nextAttemptAt);
+
+        const removal = tenant.transaction(async (repositories) => {
+          await repositories.retries.remove({ sessionId: 's-tx', turn: 1 });
+          throw failure;
+        });
+        await expect(removal).rejects.toBe(failure);
+        expect(await tenant.retries.count()).toBe(1);
       });
     });
 

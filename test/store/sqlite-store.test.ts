@@ -7,7 +7,17 @@ import { StrataError, isStrataError } from '../../src/core/errors.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { FactScript, at, describeStoreContract, makeExchange, makeSession, makeVersion, seedSession } from '../contract/store-contract.js';
+import {
+  FactScript,
+  at,
+  describeStoreContract,
+  makeExchange,
+  makeRetry,
+  makeSession,
+  makeTurnSummary,
+  makeVersion,
+  seedSession,
+} from '../contract/store-contract.js';
 
 const MIGRATED_AT = '2025-03-01T08:00:00.000Z';
 
@@ -94,6 +104,9 @@ describe('SQLite store', () => {
       language: 'markdown',
       version: makeVersion(2, messages[3]!.id, '- sage green paint\n- rollers'),
     });
+    await tenant.turns.upsert({ summary: makeTurnSummary('s1', 2, { status: 'pending-retry' }) });
+    const retry = makeRetry('s1', 2, { attempts: 2, nextAttemptAt: at(40), reason: 'unavailable', lastError: 'connect ECONNREFUSED' });
+    await tenant.retries.put({ retry });
     const before = {
       session: await tenant.sessions.get({ sessionId: 's1' }),
       turns: await tenant.turns.list({ sessionId: 's1' }),
@@ -109,6 +122,9 @@ describe('SQLite store', () => {
     expect(await reopened.facts.list({ sessionId: 's1' })).toEqual(script.current());
     expect(await reopened.facts.listEvents({ sessionId: 's1' })).toEqual(before.events);
     expect((await reopened.artifacts.list({ sessionId: 's1' }))[0]?.versions).toEqual([version]);
+    expect(await reopened.retries.list({ sessionId: 's1' })).toEqual([retry]);
+    expect(await reopened.retries.listDue({ now: at(40), limit: 10 })).toEqual([retry]);
+    expect(await reopened.retries.nextDue()).toBe(at(40));
     const hits = await reopened.search.messages({ sessionId: 's1', query: 'painted kitchen', limit: 5 });
     expect(hits.map((hit) => hit.messageId)).toContain(messages[0]!.id);
   });
@@ -127,7 +143,7 @@ describe('SQLite store', () => {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .all()
         .map((row) => (row as { name: string }).name);
-      expect(tables).toEqual(expect.arrayContaining(['tenants', 'sessions', 'messages', 'turns', 'facts', 'fact_events', 'artifacts', 'artifact_versions']));
+      expect(tables).toEqual(expect.arrayContaining(['tenants', 'sessions', 'messages', 'turns', 'facts', 'fact_events', 'artifacts', 'artifact_versions', 'memory_retries']));
       expect(tables).not.toContain('messages_fts');
     } finally {
       raw.close();
@@ -161,6 +177,62 @@ describe('SQLite store', () => {
       expect(await store.tenant('acme').search.messages({ sessionId: 's1', query: 'globex', limit: 5 })).toEqual([]);
     } finally {
       await store.close();
+    }
+  });
+
+  it('upgrades a version-3 database to the memory-retry queue, keeping its data', async () => {
+    const file = newPath();
+    const previous = open(file);
+    const tenant = previous.tenant('acme');
+    const messages = await seedSession(tenant, 's1', [
+      ['The staging server is in Frankfurt.', 'Noted: staging runs in Frankfurt.'],
+      ['Deploys happen on Tuesdays.', 'Tuesday deploys, understood.'],
+    ]);
+    for (const turn of [1, 2]) await tenant.turns.upsert({ summary: makeTurnSummary('s1', turn, { status: turn === 2 ? 'pending-retry' : 'summarised' }) });
+    const before = { session: await tenant.sessions.get({ sessionId: 's1' }), turns: await tenant.turns.list({ sessionId: 's1' }) };
+    await previous.close();
+
+    // Bring the file back to what the previous build (schema version 3) left behind.
+    const raw = new Database(file);
+    raw.exec('DROP TABLE memory_retries; DELETE FROM schema_migrations WHERE version > 3;');
+    raw.close();
+
+    const upgraded = open(file, '2026-01-01T00:00:00.000Z');
+    const reopened = upgraded.tenant('acme');
+    expect(await reopened.sessions.get({ sessionId: 's1' })).toEqual(before.session);
+    expect(await reopened.messages.list({ sessionId: 's1' })).toEqual(messages);
+    expect(await reopened.turns.list({ sessionId: 's1' })).toEqual(before.turns);
+    expect((await reopened.search.messages({ sessionId: 's1', query: 'Frankfurt', limit: 5 })).map((hit) => hit.messageId).sort()).toEqual([messages[0]!.id, messages[1]!.id]);
+    expect(await reopened.retries.count()).toBe(0);
+    await reopened.retries.put({ retry: makeRetry('s1', 2) });
+    expect(await reopened.retries.listDue({ now: at(100), limit: 10 })).toEqual([makeRetry('s1', 2)]);
+    await upgraded.close();
+
+    const check = new Database(file, { readonly: true });
+    try {
+      expect(check.prepare('SELECT version, applied_at FROM schema_migrations WHERE version >= 3 ORDER BY version').all()).toEqual([
+        { version: 3, applied_at: MIGRATED_AT },
+        { version: 4, applied_at: '2026-01-01T00:00:00.000Z' },
+      ]);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(4);
+    } finally {
+      check.close();
+    }
+  });
+
+  it('finds the earliest next attempt through the memory_retries_due index', async () => {
+    const file = newPath();
+    await open(file).close();
+    const raw = new Database(file, { readonly: true });
+    try {
+      const plan = raw
+        .prepare('EXPLAIN QUERY PLAN SELECT min(next_attempt_at) FROM memory_retries WHERE tenant_id = ?')
+        .all('acme')
+        .map((row) => (row as { detail: string }).detail)
+        .join('\n');
+      expect(plan).toContain('memory_retries_due');
+    } finally {
+      raw.close();
     }
   });
 
@@ -228,6 +300,12 @@ describe('SQLite store', () => {
     expect(isStrataError(orphan, 'STORE_FAILURE')).toBe(true);
     expect((orphan as StrataError).details['code']).toBe('SQLITE_CONSTRAINT_FOREIGNKEY');
     expect(await tenant.messages.list({ sessionId: 'no-such-session' })).toEqual([]);
+
+    // A retry entry needs its turn's summary; the message says to store the turn first.
+    const unqueued = await failureOf(() => tenant.retries.put({ retry: makeRetry('s1', 1) }));
+    expect(isStrataError(unqueued, 'STORE_FAILURE')).toBe(true);
+    expect((unqueued as StrataError).details['code']).toBe('SQLITE_CONSTRAINT_FOREIGNKEY');
+    expect((unqueued as StrataError).message).toMatch(/turn 1 of session "s1".*turns\.upsert/u);
   });
 
   it('reports a lock held by another process as STORE_FAILURE (SQLITE_BUSY) after the busy timeout', async () => {

@@ -175,6 +175,27 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 4,
+    name: 'persisted memory-retry queue',
+    // Keyed to the turn row, so deleting a session (which cascades to its turns) empties its queue.
+    change: `
+      CREATE TABLE memory_retries (
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        attempts INTEGER NOT NULL CHECK (attempts >= 1),
+        next_attempt_at TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        last_error TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, session_id, turn),
+        FOREIGN KEY (tenant_id, session_id, turn) REFERENCES turns (tenant_id, session_id, turn) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX memory_retries_due ON memory_retries (tenant_id, next_attempt_at);
+    `,
+  },
 ];
 
 /** Apply every migration newer than the database's version, each in its own transaction. */

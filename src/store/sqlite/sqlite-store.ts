@@ -5,6 +5,7 @@ import { createArtifactRepository } from './artifacts.js';
 import { createFactRepository } from './facts.js';
 import { createMessageRepository } from './messages.js';
 import { migrate } from './migrations.js';
+import { createRetryRepository } from './retries.js';
 import type { Run } from './run.js';
 import { createArchiveSearch } from './search.js';
 import { TenantSearchIndex } from './search-index.js';
@@ -89,6 +90,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
     facts: createFactRepository(db, tenantId, run),
     artifacts: createArtifactRepository(db, tenantId, run),
     search: createArchiveSearch(db, tenantId, run, index),
+    retries: createRetryRepository(db, tenantId, run),
   });
 
   const tenants = new Map<string, TenantStore>();
