@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Fact } from '../core/types.js';
 import type { KnownArtifact, TurnMemory } from '../managers/memory-manager.js';
-import { managerFailure, parseManagerOutput, type ManagerOutcome, type MemoryState, type RawTurn } from './write-path.js';
+import type { MemoryState, RawTurn } from './memory-state.js';
+import { managerFailure, parseManagerOutput, type ManagerOutcome } from './write-path.js';
 
 export type WorkerRequest =
   | { type: 'start'; facts: Fact[]; nextSequence: number; artifacts: Array<[string, KnownArtifact & { id: string }]> }
@@ -31,11 +32,17 @@ export interface ManagerPipeline {
 
 /**
  * Whether a parsed answer changes the memory state exactly as the raw answer did in the worker: the
- * parts the state is advanced with (the diff, the artifacts) read the same after parsing.
+ * parts the state is advanced with (the diff, the artifacts) read the same after parsing, and it is no
+ * fallback (the engine then leaves the diff out; the worker applies every diff it gets).
  */
 function appliesAlike(output: unknown, memory: TurnMemory): boolean {
   const raw = output as Partial<TurnMemory>;
-  return JSON.stringify(raw.diff) === JSON.stringify(memory.diff) && JSON.stringify(raw.artifacts) === JSON.stringify(memory.artifacts);
+  return (
+    raw.fallback === undefined &&
+    memory.fallback === undefined &&
+    JSON.stringify(raw.diff) === JSON.stringify(memory.diff) &&
+    JSON.stringify(raw.artifacts) === JSON.stringify(memory.artifacts)
+  );
 }
 
 /** The compiled worker script, or null when running from sources (tests), where imports stay on one thread. */

@@ -9,7 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { createLocalMemoryManager } from '../managers/local/index.js';
 import type { TurnMemory } from '../managers/memory-manager.js';
 import type { TurnOutcome, WorkerReply, WorkerRequest } from './manager-pipeline.js';
-import { advanceState, turnRequest, type MemoryState, type RawTurn } from './write-path.js';
+import { advanceState, turnRequest, type MemoryState, type RawTurn } from './memory-state.js';
 
 const port = parentPort;
 if (port === null) throw new Error('manager-worker.js must run as a worker thread.');

@@ -1,12 +1,14 @@
-import { applyDiff } from '../core/diff.js';
 import { StrataError } from '../core/errors.js';
 import { limitWords } from '../core/text.js';
 import type { ArtifactVersion, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
-import type { KnownArtifact, MemoryManager, ProcessTurnOptions, TurnMemory } from '../managers/memory-manager.js';
+import type { KnownArtifact, MemoryManager, TurnMemory } from '../managers/memory-manager.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories, TierUpdate } from '../store/store.js';
+import { advanceState, turnRequest, type MemoryState, type RawTurn } from './memory-state.js';
 import type { CheckedMessage } from './message-input.js';
 import { turnMemorySchema } from './turn-memory-schema.js';
+
+export { advanceState, turnRequest, type MemoryState, type RawTurn } from './memory-state.js';
 
 /** What the write path needs, injected. */
 export interface WriteContext {
@@ -14,21 +16,6 @@ export interface WriteContext {
   manager: MemoryManager;
   now: () => string;
   newId: () => string;
-}
-
-/** A turn's raw messages as stored. */
-export interface RawTurn {
-  turn: number;
-  messages: Message[];
-  /** The messages' tier-3 counts were made with this memory's tokenizer (true for turns just stored). */
-  countedHere?: boolean;
-}
-
-/** The memory state a run of turns evolves: the facts, the next event number, the artifacts. */
-export interface MemoryState {
-  facts: Fact[];
-  nextSequence: number;
-  artifacts: Map<string, KnownArtifact & { id: string }>;
 }
 
 /** Everything derived from one turn, ready to persist. */
@@ -155,18 +142,6 @@ function fallbackSummary(raw: RawTurn, status: TurnStatus, context: WriteContext
 /** The manager's validated result for a turn, or why there is none. */
 export type ManagerOutcome = { memory: TurnMemory; failure?: undefined } | { memory?: undefined; failure: StrataError };
 
-/** What a memory manager is asked about one stored turn. */
-export function turnRequest(raw: RawTurn, state: MemoryState, fallbackTime: string): ProcessTurnOptions {
-  return {
-    sessionId: raw.messages[0]?.sessionId ?? '',
-    turn: raw.turn,
-    messages: raw.messages.map((message) => ({ id: message.id, role: message.role, speaker: message.speaker, content: message.content })),
-    facts: state.facts,
-    artifacts: [...state.artifacts.values()],
-    timestamp: raw.messages[0]?.createdAt ?? fallbackTime,
-  };
-}
-
 /** Parse a manager's answer at the boundary: only a result matching the schema is ever used. */
 export function parseManagerOutput(output: unknown, managerName: string): ManagerOutcome {
   const parsed = turnMemorySchema.safeParse(output);
@@ -194,48 +169,6 @@ export async function runManager(raw: RawTurn, state: MemoryState, context: Writ
   } catch (error) {
     return { failure: managerFailure(error, context.manager.name, raw.turn) };
   }
-}
-
-function isEmptyDiff(diff: TurnMemory['diff']): boolean {
-  return diff.add.length === 0 && diff.update.length === 0 && diff.remove.length === 0;
-}
-
-/**
- * Apply a turn's memory to the state: the base-truth diff (validated) and the artifact drafts.
- * Pure apart from `newId`; the import worker runs the same function to keep its copy of the state.
- */
-export function advanceState(
-  raw: RawTurn,
-  state: MemoryState,
-  memory: TurnMemory,
-  options: { actor: string; now: string; newId: () => string },
-): { applied: ReturnType<typeof applyDiff>; drafts: Array<{ artifactId: string; draft: TurnMemory['artifacts'][number] }> } {
-  // An empty diff changes nothing (applyDiff would only copy the facts): most turns add no fact.
-  const applied: ReturnType<typeof applyDiff> = isEmptyDiff(memory.diff)
-    ? { facts: state.facts, events: [], upserted: [], removedIds: [] }
-    : applyDiff({
-        sessionId: raw.messages[0]?.sessionId ?? '',
-        facts: state.facts,
-        diff: memory.diff,
-        exchange: raw.messages.map((message) => message.content).join('\n'),
-        exchangeMessageIds: raw.messages.map((message) => message.id),
-        turn: raw.turn,
-        actor: options.actor,
-        now: options.now,
-        newId: options.newId,
-        firstSequence: state.nextSequence,
-      });
-  state.facts = applied.facts;
-  state.nextSequence += applied.events.length;
-  const messageIds = new Set(raw.messages.map((message) => message.id));
-  const drafts: Array<{ artifactId: string; draft: TurnMemory['artifacts'][number] }> = [];
-  for (const draft of memory.artifacts) {
-    if (!messageIds.has(draft.messageId)) continue;
-    const artifactId = state.artifacts.get(draft.name)?.id ?? options.newId();
-    state.artifacts.set(draft.name, { id: artifactId, name: draft.name, kind: draft.kind, language: draft.language, latest: draft.content });
-    drafts.push({ artifactId, draft });
-  }
-  return { applied, drafts };
 }
 
 /**
