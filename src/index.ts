@@ -11,6 +11,7 @@
  */
 export {
   createMemory,
+  type ChatOptions,
   type ContextOptions,
   type ExportOptions,
   type ImportOptions,
@@ -23,6 +24,7 @@ export {
   type Sessions,
 } from './memory/create-memory.js';
 export type { MessageInput } from './memory/message-input.js';
+export type { ChatMemoryOutcome, ChatResult, ChatStream } from './memory/chat-turn.js';
 export type { Settings } from './memory/config.js';
 export type { SessionExport } from './memory/export-schema.js';
 export type {

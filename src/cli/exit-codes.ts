@@ -27,6 +27,7 @@ const USAGE_CODES: ReadonlySet<StrataErrorCode> = new Set<StrataErrorCode>([
   'IMPORT_INVALID',
   'INVALID_CONFIG',
   'SESSION_EXISTS',
+  'MODEL_NOT_CONFIGURED',
 ]);
 
 /** Commander errors that are not failures: help or version was asked for and shown. */

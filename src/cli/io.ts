@@ -14,6 +14,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Directory relative paths (files, `--db`) are resolved against. */
   cwd: string;
+  /** Where interactive input comes from (`strata chat`); default: nothing to read. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 let pipesGuarded = false;
@@ -32,7 +34,7 @@ function ignoreClosedPipes(): void {
 /** The real process: its streams, environment and working directory. */
 export function processIo(): CliIo {
   ignoreClosedPipes();
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stdin: process.stdin };
 }
 
 /** Write one line (a newline is added). */

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { registerChatCommand } from './commands/chat.js';
 import { registerContextCommand } from './commands/context.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEvalCommand } from './commands/eval.js';
@@ -41,6 +42,7 @@ export function createProgram(io: CliIo): Command {
   registerFactsCommand(program, io);
   registerExportCommand(program, io);
   registerEvalCommand(program, io, [registerEvalLocomo]);
+  registerChatCommand(program, io);
   return program;
 }
 

@@ -23,6 +23,15 @@ export const settingsSchema = z.strictObject({
    * (default true). Variable: STRATA_IMPORT_WORKER (true/false).
    */
   importWorker: z.boolean().default(true),
+  /** Budget of the context package a chat turn sends to the chat model (default 30,000 tokens). Variable: STRATA_CONTEXT_BUDGET. */
+  contextBudget: z.number().int().min(1).max(10_000_000).default(30_000),
+  /**
+   * How long a chat turn waits for the session's previous memory work before it proceeds on stale memory
+   * (default 10,000 ms). Variable: STRATA_MEMORY_WAIT_MS.
+   */
+  memoryWaitMs: z.number().int().min(0).max(600_000).default(10_000),
+  /** First wait before a flagged turn's memory is retried; doubles per attempt up to 5 minutes (default 2,000 ms). Variable: STRATA_RETRY_BASE_MS. */
+  retryBaseMs: z.number().int().min(1).max(600_000).default(2_000),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -38,9 +47,12 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   durability: 'STRATA_DURABILITY',
   busyTimeoutMs: 'STRATA_BUSY_TIMEOUT_MS',
   importWorker: 'STRATA_IMPORT_WORKER',
+  contextBudget: 'STRATA_CONTEXT_BUDGET',
+  memoryWaitMs: 'STRATA_MEMORY_WAIT_MS',
+  retryBaseMs: 'STRATA_RETRY_BASE_MS',
 };
 
-const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs']);
+const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'retryBaseMs']);
 const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker']);
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 

@@ -3,17 +3,23 @@ import { replayFactEvents } from '../core/diff.js';
 import { StrataError } from '../core/errors.js';
 import { loneSurrogateIndex } from '../core/text.js';
 import type { Artifact, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
-import { assembleContext, type AssemblerSettings } from '../context/assembler.js';
+import { assembleContext, validateBudget, type AssemblerSettings } from '../context/assembler.js';
 import type { ContextPackage } from '../context/context-package.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
+import type { ChatModel } from '../providers/chat-model/chat-model.js';
+import { readModelSettings, requireModelSettings, type ModelSettings } from '../providers/model-settings.js';
+import { createOpenAiChatModel } from '../providers/openai/openai-chat-model.js';
 import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
 import type { Tokenizer, TokenizerName } from '../providers/tokenizer/tokenizer.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { Store, TenantStore } from '../store/store.js';
+import type { MemoryRetry, Store, TenantStore } from '../store/store.js';
 import { resolveSettings, type Settings } from './config.js';
 import type { SessionExport } from './export-schema.js';
+import { chatTurn, completeChat, type ChatResult, type ChatStream } from './chat-turn.js';
 import { KeyedMutex } from './keyed-mutex.js';
-import { checkMessageInput, toTimestamp, type CheckedMessage, type MessageInput } from './message-input.js';
+import { MemoryGate } from './memory-gate.js';
+import { createRetryRunner, retryDelay, type RetryOutcome } from './retry-runner.js';
+import { checkContent, checkMessageInput, toTimestamp, type CheckedMessage, type MessageInput } from './message-input.js';
 import { parseJsonText, planImport, withNewIds } from './session-import.js';
 import { toMarkdown, toSessionExport, type SessionSnapshot } from './session-export.js';
 import { mostTurns } from './import-size.js';
@@ -56,6 +62,13 @@ export interface MemoryOptions {
   clock?: () => Date;
   /** Id source (default: random UUIDs). */
   newId?: () => string;
+  /**
+   * The chat model `session.chat()` answers with (default: an OpenAI-compatible model from
+   * STRATA_CHAT_MODEL, STRATA_CHAT_BASE_URL and STRATA_CHAT_API_KEY; none when STRATA_CHAT_MODEL is unset).
+   */
+  chatModel?: ChatModel;
+  /** Told about failures of background memory work (retries of flagged turns); they are retried regardless. */
+  onBackgroundError?: (error: unknown) => void;
   /** Assembler tuning (recall share, coverage share …). */
   assembler?: Omit<AssemblerSettings, 'rawWindowTurns'>;
   /** Environment to read `STRATA_*` from (default `process.env`). */
@@ -91,6 +104,15 @@ export interface ContextOptions {
   query?: string;
 }
 
+export interface ChatOptions {
+  /** Stream the reply (default false: resolve with the whole reply). */
+  stream?: boolean;
+  /** Budget of the context package (default: the `contextBudget` setting, 30,000 tokens). */
+  budget?: number;
+  /** Cancels the model call; nothing is stored then. */
+  signal?: AbortSignal;
+}
+
 export interface ExportOptions {
   format: 'json' | 'markdown';
 }
@@ -122,6 +144,14 @@ export interface SessionHandle {
   record(input: RecordInput): Promise<RecordResult>;
   /** Assemble a context package within `budget` tokens. */
   context(options: ContextOptions): Promise<ContextPackage>;
+  /**
+   * One live chat turn. Phase 1 waits for the session's previous memory work (up to `memoryWaitMs`, then
+   * proceeds on stale memory and says so), assembles the package with the message as the query and asks
+   * the chat model; phase 2 (memory) runs after the reply is stored (`result.memory`). With `stream: true`
+   * the reply can be read as it is written; the turn is stored once it has been read to its end.
+   */
+  chat(userMessage: string, options: ChatOptions & { stream: true }): ChatStream;
+  chat(userMessage: string, options?: ChatOptions & { stream?: false }): Promise<ChatResult>;
   /** The base-truth document, now or as it stood at the end of a past turn. */
   facts(options?: { atTurn?: number }): Promise<Fact[]>;
   factEvents(): Promise<FactEvent[]>;
@@ -149,10 +179,13 @@ export interface Memory {
   readonly settings: Settings;
   readonly tokenizer: Tokenizer;
   readonly sessions: Sessions;
+  /** The chat model `session.chat()` uses; fails with MODEL_NOT_CONFIGURED, naming the variables to set, when there is none. */
+  chatModelName(): string;
   close(): Promise<void>;
 }
 
 const IMPORT_CHUNK_TURNS = 200;
+const RETRY_MAX_DELAY_MS = 5 * 60_000;
 /** Imports at least this long are worth starting a worker thread for (it takes about half a second to load). */
 const WORKER_MIN_TURNS = 400;
 
@@ -166,6 +199,32 @@ function lazyLocalManager(): MemoryManager {
     name: 'local',
     processTurn: async (turn) => {
       loaded ??= import('../managers/local/index.js').then((module) => module.createLocalMemoryManager());
+      return (await loaded).processTurn(turn);
+    },
+  };
+}
+
+/** An OpenAI-compatible chat model from settings read from the environment. */
+function openAiModel(settings: ModelSettings): ChatModel {
+  return createOpenAiChatModel({
+    baseUrl: settings.baseUrl,
+    model: settings.model,
+    role: settings.role,
+    headers: settings.headers,
+    timeoutMs: settings.timeoutMs,
+    ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+  });
+}
+
+/** The model manager over the configured memory model, loaded on the first turn like the local one. */
+function lazyModelManager(settings: ModelSettings, tokenizer: Tokenizer): MemoryManager {
+  let loaded: Promise<MemoryManager> | undefined;
+  return {
+    name: `model:${settings.model}`,
+    processTurn: async (turn) => {
+      loaded ??= import('../managers/model/index.js').then((module) =>
+        module.createModelMemoryManager({ model: openAiModel(settings), tokenizer, timeoutMs: settings.timeoutMs, name: `model:${settings.model}` }),
+      );
       return (await loaded).processTurn(turn);
     },
   };
@@ -208,8 +267,22 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const clock = options.clock ?? (() => new Date());
   const now = (): string => clock().toISOString();
   const newId = options.newId ?? randomUUID;
-  const context: WriteContext = { tokenizer, manager: options.manager ?? lazyLocalManager(), now, newId };
+  const environment = options.env ?? process.env;
+  // With STRATA_MEMORY_MODEL set, the model manager writes memory; otherwise the local manager does.
+  const memoryModel = options.manager === undefined ? readModelSettings(environment).memory : null;
+  const localInCharge = options.manager === undefined && memoryModel === null;
+  const manager = options.manager ?? (memoryModel === null ? lazyLocalManager() : lazyModelManager(memoryModel, tokenizer));
+  const context: WriteContext = { tokenizer, manager, now, newId };
   const mutex = new KeyedMutex();
+  const gate = new MemoryGate();
+  let chatModel: ChatModel | null | undefined = options.chatModel;
+  const requireChatModel = (): ChatModel => {
+    if (chatModel === undefined) {
+      const configured = readModelSettings(environment).chat;
+      chatModel = configured === null ? null : openAiModel(configured);
+    }
+    return chatModel ?? openAiModel(requireModelSettings(null, 'chat'));
+  };
   const assemblerSettings: AssemblerSettings = { ...options.assembler, rawWindowTurns: settings.rawWindowTurns };
 
   const requireSession = async (sessionId: string): Promise<Session> => {
@@ -222,20 +295,111 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     return session;
   };
 
+  /** Persist a derived turn, queueing it for a background retry when its manager asked for one. */
+  const persistDerived = async (derived: DerivedTurn, options: { retried?: boolean } = {}): Promise<void> => {
+    await repositories.transaction(async (tx) => {
+      await writeDerivedTurns(tx, [derived]);
+      if (derived.retry !== null) {
+        const existing = (await tx.retries.list({ sessionId: derived.sessionId })).find((entry) => entry.turn === derived.turn);
+        if (existing === undefined) {
+          const time = clock();
+          await tx.retries.put({
+            retry: {
+              sessionId: derived.sessionId,
+              turn: derived.turn,
+              attempts: 1,
+              nextAttemptAt: new Date(time.getTime() + retryDelay(1, settings.retryBaseMs, RETRY_MAX_DELAY_MS)).toISOString(),
+              reason: derived.retry.reason,
+              lastError: derived.retry.message,
+              createdAt: time.toISOString(),
+              updatedAt: time.toISOString(),
+            },
+          });
+        }
+      } else if (options.retried === true) {
+        await tx.retries.remove({ sessionId: derived.sessionId, turn: derived.turn });
+      }
+    });
+    if (derived.retry !== null) retries.schedule();
+  };
+
+  /** Derive one stored turn unless that already happened (a resumed run may have reached it first). */
+  const deriveStored = async (raw: RawTurn): Promise<RecordResult> => {
+    const sessionId = raw.messages[0]?.sessionId ?? '';
+    const messageIds = raw.messages.map((message) => message.id);
+    const current = await repositories.turns.get({ sessionId, turn: raw.turn });
+    if (current !== null && current.status !== 'pending-retry') {
+      const events = (await repositories.facts.listEvents({ sessionId, upToTurn: raw.turn })).filter((event) => event.turn === raw.turn);
+      return { turn: raw.turn, messageIds, status: current.status, summary: current, factEvents: events, problem: null };
+    }
+    try {
+      const derived = await deriveTurn(raw, await loadMemoryState(repositories, sessionId), context);
+      await persistDerived(derived);
+      return { turn: raw.turn, messageIds, status: derived.status, summary: derived.summary, factEvents: derived.events, problem: derived.failure?.message ?? null };
+    } catch (error) {
+      // The raw turn is committed; its memory stays pending so it can be derived again.
+      const pending = await repositories.turns.get({ sessionId, turn: raw.turn });
+      if (pending === null) throw error;
+      return { turn: raw.turn, messageIds, status: 'pending-retry', summary: pending, factEvents: [], problem: `The turn is stored but its memory was not: ${(error as Error).message}` };
+    }
+  };
+
   /**
    * Derive the memory of turns whose raw messages were stored but whose memory was not (the process
-   * stopped in between, or writing it failed), in turn order. Runs under the session lock.
+   * stopped in between, or writing it failed), in turn order. Turns in the retry queue are left to it.
+   * Runs as the session's memory work (behind the gate).
    */
   const resumePending = async (sessionId: string): Promise<void> => {
     const pending = await repositories.turns.listByStatus({ sessionId, status: 'pending-retry', limit: 1000 });
     if (pending.length === 0) return;
-    const state = await loadMemoryState(repositories, sessionId);
+    const queued = new Set((await repositories.retries.list({ sessionId })).map((entry) => entry.turn));
     for (const summary of pending) {
+      if (queued.has(summary.turn)) continue;
       const messages = await repositories.messages.listByTurns({ sessionId, fromTurn: summary.turn, toTurn: summary.turn });
       if (messages.length === 0) continue;
-      const derived = await deriveTurn({ turn: summary.turn, messages }, state, context);
-      await repositories.transaction((tx) => writeDerivedTurns(tx, [derived]));
+      await deriveStored({ turn: summary.turn, messages });
     }
+  };
+
+  /** Try a queued turn again; a success replaces its fallback memory and applies its diff. */
+  const retryTurn = async (entry: MemoryRetry): Promise<{ outcome: RetryOutcome; message?: string }> => {
+    const { sessionId, turn } = entry;
+    const messages = await repositories.messages.listByTurns({ sessionId, fromTurn: turn, toTurn: turn });
+    const current = await repositories.turns.get({ sessionId, turn });
+    if (messages.length === 0 || current === null || current.status !== 'pending-retry') {
+      await repositories.retries.remove({ sessionId, turn });
+      return { outcome: 'ended' };
+    }
+    const derived = await deriveTurn({ turn, messages }, await loadMemoryState(repositories, sessionId), context);
+    if (derived.retry !== null) return { outcome: 'again', message: derived.retry.message };
+    // Its artifacts were stored with the fallback.
+    await persistDerived({ ...derived, artifacts: [] }, { retried: true });
+    return { outcome: derived.status === 'summarised' ? 'summarised' : 'ended' };
+  };
+
+  const retries = createRetryRunner({
+    repositories,
+    gate,
+    retryTurn,
+    now: clock,
+    baseDelayMs: settings.retryBaseMs,
+    maxDelayMs: RETRY_MAX_DELAY_MS,
+    onError: (error) => options.onBackgroundError?.(error),
+  });
+  retries.schedule();
+
+  /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
+  const storeTurn = (sessionId: string, checked: CheckedMessage[]): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }> =>
+    mutex.run(sessionId, async () => {
+      const session = await requireSession(sessionId);
+      const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context));
+      if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
+      return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw)) };
+    });
+
+  const assemble = async (sessionId: string, budget: number, query: string | undefined): Promise<ContextPackage> => {
+    const session = await requireSession(sessionId);
+    return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: assemblerSettings });
   };
 
   const snapshot = async (sessionId: string): Promise<SessionSnapshot> => {
@@ -253,52 +417,57 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const handle = (sessionId: string): SessionHandle => ({
     id: sessionId,
     info: () => requireSession(sessionId),
-    record: (input) =>
-      mutex.run(sessionId, async () => {
-        if (typeof input !== 'object' || input === null) {
-          throw new StrataError('INVALID_INPUT', 'record() takes { user?, assistant?, timestamp? }.');
-        }
-        const createdAt = input.timestamp === undefined ? now() : toTimestamp(input.timestamp, 'The turn timestamp');
-        const checked: CheckedMessage[] = [];
-        if (input.user !== undefined) checked.push(checkMessageInput(input.user, 'user', createdAt, settings.maxMessageBytes));
-        if (input.assistant !== undefined) checked.push(checkMessageInput(input.assistant, 'assistant', createdAt, settings.maxMessageBytes));
-        if (checked.length === 0) throw new StrataError('INVALID_INPUT', 'record() needs a user message, an assistant message, or both.');
-        const session = await requireSession(sessionId);
-        await resumePending(sessionId);
-        const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context));
-        if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
-        let derived: DerivedTurn;
-        try {
-          derived = await deriveTurn(raw, await loadMemoryState(repositories, sessionId), context);
-          await repositories.transaction((tx) => writeDerivedTurns(tx, [derived]));
-        } catch (error) {
-          // The raw turn is committed; its memory stays pending so it can be derived again.
-          const pending = await repositories.turns.get({ sessionId, turn: raw.turn });
-          if (pending === null) throw error;
-          return {
-            turn: raw.turn,
-            messageIds: raw.messages.map((message) => message.id),
-            status: 'pending-retry',
-            summary: pending,
-            factEvents: [],
-            problem: `The turn is stored but its memory was not: ${(error as Error).message}`,
-          };
-        }
-        return {
-          turn: raw.turn,
-          messageIds: raw.messages.map((message) => message.id),
-          status: derived.status,
-          summary: derived.summary,
-          factEvents: derived.events,
-          problem: derived.failure?.message ?? null,
-        };
-      }),
-    context: ({ budget, query }) =>
-      mutex.run(sessionId, async () => {
-        const session = await requireSession(sessionId);
-        await resumePending(sessionId);
-        return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: assemblerSettings });
-      }),
+    record: async (input) => {
+      if (typeof input !== 'object' || input === null) {
+        throw new StrataError('INVALID_INPUT', 'record() takes { user?, assistant?, timestamp? }.');
+      }
+      const createdAt = input.timestamp === undefined ? now() : toTimestamp(input.timestamp, 'The turn timestamp');
+      const checked: CheckedMessage[] = [];
+      if (input.user !== undefined) checked.push(checkMessageInput(input.user, 'user', createdAt, settings.maxMessageBytes));
+      if (input.assistant !== undefined) checked.push(checkMessageInput(input.assistant, 'assistant', createdAt, settings.maxMessageBytes));
+      if (checked.length === 0) throw new StrataError('INVALID_INPUT', 'record() needs a user message, an assistant message, or both.');
+      await requireSession(sessionId);
+      // Turns an earlier run left underived go first, so memory is derived in turn order.
+      void gate.enqueue(sessionId, () => resumePending(sessionId)).catch(() => undefined);
+      const stored = await storeTurn(sessionId, checked);
+      return stored.memory;
+    },
+    context: async ({ budget, query }) => {
+      await requireSession(sessionId);
+      await gate.enqueue(sessionId, () => resumePending(sessionId));
+      return assemble(sessionId, budget, query);
+    },
+    chat: ((userMessage: string, chatOptions: ChatOptions = {}) => {
+      const chatModel = requireChatModel();
+      const content = checkContent(userMessage, 'The user message', settings.maxMessageBytes);
+      const budget = chatOptions.budget === undefined ? settings.contextBudget : validateBudget(chatOptions.budget);
+      let memory: Promise<RecordResult> | undefined;
+      const stream = chatTurn({
+        userMessage: content,
+        chatModel,
+        budget,
+        ...(chatOptions.signal === undefined ? {} : { signal: chatOptions.signal }),
+        steps: {
+          settle: () => gate.settle(sessionId, { boundMs: settings.memoryWaitMs }),
+          assemble: async (query) => assemble(sessionId, budget, query),
+          store: async ({ user, assistant }) => {
+            const createdAt = now();
+            const stored = await storeTurn(sessionId, [
+              checkMessageInput(user, 'user', createdAt, settings.maxMessageBytes),
+              checkMessageInput(assistant, 'assistant', createdAt, settings.maxMessageBytes),
+            ]);
+            memory = stored.memory;
+            return { turn: stored.raw.turn, messageIds: stored.raw.messages.map((message) => message.id) };
+          },
+          remember: async (turn) => {
+            const result = await (memory ?? Promise.reject(new StrataError('STORE_FAILURE', `Turn ${turn} was not stored.`)));
+            return { turn: result.turn, status: result.status, problem: result.problem };
+          },
+          monotonic: () => performance.now(),
+        },
+      });
+      return chatOptions.stream === true ? stream : completeChat(stream);
+    }) as SessionHandle['chat'],
     facts: async (factOptions = {}) => {
       await requireSession(sessionId);
       const atTurn = factOptions.atTurn;
@@ -391,7 +560,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       const source = importOptions.source ?? 'the import';
       const value = typeof importOptions.data === 'string' ? parseJsonText(importOptions.data, source) : importOptions.data;
       // The worker thread takes a while to load: start it before the input is checked and planned.
-      const workerUrl = options.manager === undefined && settings.importWorker && mostTurns(value) >= WORKER_MIN_TURNS ? managerWorkerUrl() : null;
+      const workerUrl = localInCharge && settings.importWorker && mostTurns(value) >= WORKER_MIN_TURNS ? managerWorkerUrl() : null;
       const started = workerUrl === null ? null : startManagerPipeline(workerUrl, context.manager.name);
       try {
         const plan = planImport(value, { now: now(), maxBytes: settings.maxMessageBytes, source });
@@ -448,7 +617,10 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     settings,
     tokenizer,
     sessions,
+    chatModelName: () => requireChatModel().model,
     close: async () => {
+      await retries.close();
+      await gate.drain();
       if (ownsStore) await store.close();
     },
   };

@@ -1,4 +1,16 @@
 import { z } from 'zod';
+import type { StrataErrorCode } from '../core/errors.js';
+
+/** Failure codes a manager's fallback may name; any other becomes MEMORY_MANAGER_FAILURE. */
+const FALLBACK_CODES: ReadonlySet<string> = new Set<StrataErrorCode>([
+  'MODEL_TIMEOUT',
+  'MODEL_FAILURE',
+  'MODEL_RATE_LIMITED',
+  'MODEL_OUTPUT_INVALID',
+  'MODEL_NOT_CONFIGURED',
+  'MODEL_ABORTED',
+  'MEMORY_MANAGER_FAILURE',
+]);
 
 const kind = z.enum(['fact', 'constraint', 'goal', 'preference', 'exception']);
 const entry = z.object({
@@ -36,4 +48,16 @@ export const turnMemorySchema = z.object({
       messageId: z.string(),
     }),
   ),
+  /** Present only when the manager fell back to raw memory (see `TurnFallback`); never dropped by the parse. */
+  fallback: z
+    .object({
+      reason: z.enum(['malformed', 'timeout', 'unavailable', 'rejected']),
+      retry: z.boolean(),
+      code: z
+        .string()
+        .min(1)
+        .transform((code): StrataErrorCode => (FALLBACK_CODES.has(code) ? (code as StrataErrorCode) : 'MEMORY_MANAGER_FAILURE')),
+      message: z.string(),
+    })
+    .optional(),
 });

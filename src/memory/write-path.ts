@@ -31,6 +31,8 @@ export interface DerivedTurn {
   artifacts: Array<{ artifactId: string; name: string; kind: KnownArtifact['kind']; language: string | null; version: Omit<ArtifactVersion, 'artifactId' | 'version'> }>;
   /** Why the memory manager's work was not used, when it was not. */
   failure: StrataError | null;
+  /** Set when the manager fell back but may succeed later: the turn joins the retry queue. */
+  retry: { reason: string; message: string } | null;
 }
 
 const USER_SUMMARY_WORDS = 25;
@@ -205,9 +207,13 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
       removedIds: [],
       artifacts: [],
       failure: outcome.failure,
+      retry: null,
     };
   }
-  const memory = outcome.memory;
+  // A fallback never changes the document, whatever diff came with it.
+  const fallback = outcome.memory.fallback;
+  const memory = fallback === undefined ? outcome.memory : { ...outcome.memory, diff: { add: [], update: [], remove: [] } };
+  const status: TurnStatus = fallback === undefined ? 'summarised' : fallback.retry ? 'pending-retry' : 'fallback-raw';
   const now = context.now();
   const count = turnCounter(raw, context.tokenizer);
   const byId = new Map(memory.messages.map((entry) => [entry.messageId, entry]));
@@ -232,7 +238,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
     userSummary,
     assistantSummary,
     depth: memory.depth,
-    status: 'summarised',
+    status,
     windowExtension: memory.windowExtension,
     tokens: count(userSummary) + count(assistantSummary),
     createdAt: raw.messages[0]?.createdAt ?? now,
@@ -241,7 +247,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
   return {
     sessionId,
     turn: raw.turn,
-    status: 'summarised',
+    status,
     summary,
     tierUpdates,
     events: applied.events,
@@ -254,8 +260,17 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
       language: draft.language,
       version: { turn: raw.turn, messageId: draft.messageId, content: draft.content, tokens: context.tokenizer.count(draft.content), createdAt: now },
     })),
-    failure: null,
+    failure: fallback === undefined ? null : fallbackError(fallback, context.manager.name, raw.turn),
+    retry: fallback?.retry === true ? { reason: fallback.reason, message: fallback.message } : null,
   };
+}
+
+/** The failure behind a manager's fallback, as an error the turn's result can show. */
+function fallbackError(fallback: NonNullable<TurnMemory['fallback']>, managerName: string, turn: number): StrataError {
+  const next = fallback.retry ? 'it will be retried in the background' : 'the raw exchange stands in for its memory';
+  return new StrataError(fallback.code, `The ${managerName} memory manager fell back on turn ${turn} (${fallback.reason}): ${fallback.message} — ${next}.`, {
+    details: { reason: fallback.reason, retry: fallback.retry },
+  });
 }
 
 /** Run the memory manager on one stored turn and turn its answer into what to persist. */

@@ -9,7 +9,7 @@ export interface CapturedIo extends CliIo {
   err(): string;
 }
 
-export function captureIo(options: { cwd: string; env?: Record<string, string | undefined>; stderrIsTty?: boolean }): CapturedIo {
+export function captureIo(options: { cwd: string; env?: Record<string, string | undefined>; stderrIsTty?: boolean; stdin?: NodeJS.ReadableStream }): CapturedIo {
   const stdout: string[] = [];
   const stderr: string[] = [];
   return {
@@ -17,6 +17,7 @@ export function captureIo(options: { cwd: string; env?: Record<string, string | 
     stderr: { write: (text: string) => void stderr.push(text), isTTY: options.stderrIsTty === true, columns: 100 },
     env: options.env ?? {},
     cwd: options.cwd,
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     out: () => stdout.join(''),
     err: () => stderr.join(''),
   };
@@ -33,7 +34,7 @@ export interface Workspace {
   dir: string;
   db: string;
   /** Run `strata <args…> --db <db>` with a fresh capturing io. */
-  run(args: string[], options?: { env?: Record<string, string | undefined>; stderrIsTty?: boolean; noDb?: boolean }): Promise<RunResult>;
+  run(args: string[], options?: { env?: Record<string, string | undefined>; stderrIsTty?: boolean; noDb?: boolean; stdin?: NodeJS.ReadableStream }): Promise<RunResult>;
   /** Write a file into the folder and return its path. */
   write(name: string, content: string): string;
   cleanup(): void;
@@ -46,7 +47,7 @@ export function createWorkspace(): Workspace {
     dir,
     db,
     run: async (args, options = {}) => {
-      const io = captureIo({ cwd: dir, env: options.env ?? {}, stderrIsTty: options.stderrIsTty === true });
+      const io = captureIo({ cwd: dir, env: options.env ?? {}, stderrIsTty: options.stderrIsTty === true, ...(options.stdin === undefined ? {} : { stdin: options.stdin }) });
       const code = await main(['node', 'strata', ...args, ...(options.noDb === true ? [] : ['--db', db])], io);
       return { code, stdout: io.out(), stderr: io.err() };
     },

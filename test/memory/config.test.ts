@@ -39,6 +39,9 @@ describe('settings', () => {
       durability: 'full',
       busyTimeoutMs: 5000,
       importWorker: true,
+      contextBudget: 30_000,
+      memoryWaitMs: 10_000,
+      retryBaseMs: 2_000,
     });
   });
 

@@ -1,0 +1,124 @@
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import type { Memory, SessionHandle } from '../../memory/create-memory.js';
+import { parseJsonText, planImport } from '../../memory/session-import.js';
+import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
+import { formatNumber, plural } from '../format.js';
+import { writeJson, writeLine, type CliIo } from '../io.js';
+import { globalOptions, withMemory } from '../open-memory.js';
+import { integerOption } from '../parse.js';
+import { readInputFile } from '../read-input.js';
+
+interface ChatCommandOptions {
+  budget?: number;
+  replay?: string;
+  title?: string;
+}
+
+const EXIT_WORDS: ReadonlySet<string> = new Set(['/exit', '/quit']);
+
+async function openSession(memory: Memory, sessionId: string | undefined, title: string | undefined): Promise<SessionHandle> {
+  if (sessionId !== undefined) return memory.sessions.open(sessionId);
+  return memory.sessions.create(title === undefined ? {} : { title });
+}
+
+/** `[turn 3 · context 1,204 / 30,000 tokens · memory fresh]`. */
+function turnLine(result: { turn: number; contextTokens: number; budget: number; staleMemory: boolean }): string {
+  return `[turn ${result.turn} · context ${formatNumber(result.contextTokens)} / ${formatNumber(result.budget)} tokens · memory ${result.staleMemory ? 'stale (the previous turn was still being remembered)' : 'fresh'}]`;
+}
+
+/** The interactive loop: one turn per line of input until end of input or /exit. */
+async function interactive(session: SessionHandle, io: CliIo, options: { budget?: number; json: boolean }): Promise<ExitCode> {
+  const input = io.stdin;
+  if (input === undefined) throw new CliError('strata chat needs an input to read messages from.', EXIT.usage);
+  const lines = createInterface({ input, crlfDelay: Infinity, terminal: false });
+  const prompt = (): void => {
+    if (io.stdout.isTTY === true && !options.json) io.stdout.write('you> ');
+  };
+  let turns = 0;
+  let failures = 0;
+  if (!options.json) writeLine(io.stderr, `Chatting in session ${session.id}; type /exit or press Ctrl-D to leave.`);
+  prompt();
+  for await (const line of lines) {
+    const text = line.trim();
+    if (EXIT_WORDS.has(text)) break;
+    if (text === '') {
+      prompt();
+      continue;
+    }
+    try {
+      const stream = session.chat(text, { stream: true, ...(options.budget === undefined ? {} : { budget: options.budget }) });
+      if (!options.json) io.stdout.write('assistant> ');
+      for await (const piece of stream) if (!options.json) io.stdout.write(piece);
+      const result = await stream.result;
+      turns += 1;
+      if (options.json) {
+        writeJson(io.stdout, { turn: result.turn, reply: result.reply, contextTokens: result.contextTokens, budget: result.budget, staleMemory: result.staleMemory });
+      } else {
+        writeLine(io.stdout);
+        writeLine(io.stdout, turnLine(result));
+      }
+    } catch (error) {
+      // One failed call does not end the conversation: nothing was stored for it, the next line is a new try.
+      failures += 1;
+      if (!options.json) writeLine(io.stdout);
+      writeLine(io.stderr, `strata: ${(error as Error).message}`);
+    }
+    prompt();
+  }
+  lines.close();
+  if (!options.json) writeLine(io.stderr, `${plural(turns, 'turn')} stored in session ${session.id}.`);
+  return turns === 0 && failures > 0 ? EXIT.failure : EXIT.ok;
+}
+
+/** Replay a recorded conversation through the configured memory manager, turn by turn. */
+async function replay(session: SessionHandle, file: string, io: CliIo, json: boolean): Promise<ExitCode> {
+  const source = file;
+  const plan = planImport(parseJsonText(readInputFile(file, io.cwd), source), { now: new Date().toISOString(), maxBytes: Number.MAX_SAFE_INTEGER, source });
+  if (plan.kind !== 'messages') {
+    throw new CliError(`${file} is a Strata export; replay takes recorded messages ([{ "role", "content" }]). Use \`strata import\` for exports.`, EXIT.usage);
+  }
+  if (plan.instructions !== '') await session.setInstructions(plan.instructions);
+  const counts = new Map<string, number>();
+  for (const [index, turn] of plan.turns.entries()) {
+    const user = turn.find((message) => message.role === 'user');
+    const assistant = turn.find((message) => message.role === 'assistant');
+    const result = await session.record({
+      ...(user === undefined ? {} : { user: { content: user.content, speaker: user.speaker } }),
+      ...(assistant === undefined ? {} : { assistant: { content: assistant.content, speaker: assistant.speaker } }),
+    });
+    counts.set(result.status, (counts.get(result.status) ?? 0) + 1);
+    if (!json) {
+      const changes = result.factEvents.filter((event) => event.op !== 'reject' && event.op !== 'warning').length;
+      const problem = result.problem === null ? '' : ` — ${result.problem}`;
+      writeLine(io.stdout, `turn ${result.turn} (${index + 1}/${plan.turns.length}): ${result.status}, ${plural(changes, 'fact change')}${problem}`);
+    }
+  }
+  const facts = (await session.facts()).length;
+  const statuses = Object.fromEntries(counts);
+  if (json) writeJson(io.stdout, { sessionId: session.id, turns: plan.turns.length, statuses, facts });
+  else writeLine(io.stdout, `Replayed ${plural(plan.turns.length, 'turn')} into session ${session.id}: ${[...counts].map(([status, count]) => `${count} ${status}`).join(', ')}; ${plural(facts, 'fact')} in the base truth.`);
+  return EXIT.ok;
+}
+
+export function registerChatCommand(program: Command, io: CliIo): void {
+  program
+    .command('chat')
+    .description('chat with memory against the configured chat model (STRATA_CHAT_MODEL …), or --replay a recorded conversation through the memory manager')
+    .argument('[session]', 'session to continue (default: a new session)')
+    .option('--budget <tokens>', 'context budget per turn (default: STRATA_CONTEXT_BUDGET, else 30000)', integerOption(1))
+    .option('--replay <file>', 'run recorded user and assistant messages through the configured memory manager (STRATA_MEMORY_MODEL, else local)')
+    .option('--title <title>', 'title of a new session')
+    .action(async (sessionId: string | undefined, options: ChatCommandOptions, command: Command) => {
+      const globals = globalOptions(command);
+      const code = await withMemory(globals, io, async (memory) => {
+        // Check the model before anything is created, so a misconfigured run leaves no empty session behind.
+        const model = options.replay === undefined ? memory.chatModelName() : null;
+        if (model !== null && !globals.json) writeLine(io.stderr, `Chat model: ${model}`);
+        const session = await openSession(memory, sessionId, options.title);
+        if (options.replay !== undefined) return replay(session, options.replay, io, globals.json);
+        return interactive(session, io, { json: globals.json, ...(options.budget === undefined ? {} : { budget: options.budget }) });
+      });
+      if (code !== EXIT.ok) throw new CliError('No turn could be stored: every call to the chat model failed.', code);
+    });
+}

@@ -1,0 +1,150 @@
+/**
+ * Phase 1 of a live chat turn: wait (boundedly) for the session's memory work, assemble the package
+ * with the user's message as the query, stream the chat model's reply to the caller as it arrives,
+ * then store the exchange and hand it to phase 2. The caller sees the reply at once; memory work
+ * never delays it longer than the bound.
+ */
+import { StrataError, isStrataError } from '../core/errors.js';
+import type { ChatMessage } from '../core/types.js';
+import type { ContextPackage } from '../context/context-package.js';
+import type { ChatModel, ChatUsage } from '../providers/chat-model/chat-model.js';
+import type { GateWait } from './memory-gate.js';
+
+/** What the chat loop needs from the engine, one function per step. */
+export interface ChatTurnSteps {
+  /** Wait for the session's earlier memory work, up to the bound. */
+  settle(): Promise<GateWait>;
+  /** The context package for the user's message. */
+  assemble(query: string): Promise<ContextPackage>;
+  /** Store both messages of the turn (raw, in one transaction); resolves once they are durable. */
+  store(exchange: { user: string; assistant: string; staleMemory: boolean }): Promise<{ turn: number; messageIds: string[] }>;
+  /** Start phase 2 for the stored turn; its outcome is reported through the returned promise. */
+  remember(turn: number): Promise<ChatMemoryOutcome>;
+  /** Time in milliseconds, for the overhead figures. */
+  monotonic(): number;
+}
+
+/** How phase 2 ended for a turn. */
+export interface ChatMemoryOutcome {
+  turn: number;
+  /** `summarised`, or `fallback-raw` / `pending-retry` when memory work failed (the turn is stored either way). */
+  status: string;
+  problem: string | null;
+}
+
+/** The outcome of a chat turn once the reply is complete and stored. */
+export interface ChatResult {
+  /** The assistant's reply as streamed. */
+  reply: string;
+  turn: number;
+  /** Ids of the stored user and assistant messages. */
+  messageIds: string[];
+  /** Rendered tokens of the context package sent to the model, and its budget. */
+  contextTokens: number;
+  budget: number;
+  /** True when the session's previous memory work had not finished within the bound. */
+  staleMemory: boolean;
+  /** Time phase 1 waited for the previous memory work. */
+  lockWaitMs: number;
+  /** Strata's own time before the model call: waiting, assembly and bookkeeping, in milliseconds. */
+  overheadMs: number;
+  /** Tokens the chat model billed. */
+  usage: ChatUsage;
+  /** Phase 2 of this turn; resolves when its memory is written (or has failed visibly). */
+  memory: Promise<ChatMemoryOutcome>;
+}
+
+/** A streamed reply: iterate for text as it arrives; `result` resolves once the reply is stored. */
+export interface ChatStream extends AsyncIterable<string> {
+  readonly result: Promise<ChatResult>;
+}
+
+export interface ChatTurnOptions {
+  userMessage: string;
+  chatModel: ChatModel;
+  budget: number;
+  steps: ChatTurnSteps;
+  signal?: AbortSignal;
+}
+
+/** The messages sent to the chat model: the package (memory and recent turns), then the user's message. */
+export function chatRequest(pkg: ContextPackage, userMessage: string): ChatMessage[] {
+  return [...pkg.render(), { role: 'user', content: userMessage }];
+}
+
+/**
+ * Run one chat turn. The returned stream starts the model call when iterated; the reply must be read to
+ * its end for the turn to be stored (leaving the loop early cancels the call and stores nothing).
+ */
+export function chatTurn(options: ChatTurnOptions): ChatStream {
+  const { steps, chatModel, userMessage } = options;
+  let resolveResult: (result: ChatResult) => void = () => undefined;
+  let rejectResult: (error: unknown) => void = () => undefined;
+  const result = new Promise<ChatResult>((resolve, reject) => {
+    resolveResult = resolve;
+    rejectResult = reject;
+  });
+  // A caller that only reads the text must not see an unhandled rejection from `result`.
+  result.catch(() => undefined);
+  let started = false;
+
+  async function* run(): AsyncGenerator<string> {
+    if (started) throw new StrataError('INVALID_INPUT', 'A chat reply can be read only once; call session.chat() again for a new turn.');
+    started = true;
+    let completed = false;
+    try {
+      const start = steps.monotonic();
+      const wait = await steps.settle();
+      const pkg = await steps.assemble(userMessage);
+      const overheadMs = steps.monotonic() - start;
+      let reply = '';
+      let usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
+      for await (const event of chatModel.stream({ messages: chatRequest(pkg, userMessage), ...(options.signal === undefined ? {} : { signal: options.signal }) })) {
+        if (event.type === 'delta') {
+          reply += event.text;
+          if (event.text !== '') yield event.text;
+        } else {
+          reply = event.text;
+          usage = event.usage;
+        }
+      }
+      if (reply.trim() === '') {
+        throw new StrataError('MODEL_OUTPUT_INVALID', `The chat model "${chatModel.model}" returned an empty reply; nothing was stored. Try again, or check the model's configuration.`);
+      }
+      const stored = await steps.store({ user: userMessage, assistant: reply, staleMemory: wait.stale });
+      const memory = steps.remember(stored.turn);
+      memory.catch(() => undefined);
+      completed = true;
+      resolveResult({
+        reply,
+        turn: stored.turn,
+        messageIds: stored.messageIds,
+        contextTokens: pkg.tokens,
+        budget: pkg.budget,
+        staleMemory: wait.stale,
+        lockWaitMs: wait.waitedMs,
+        overheadMs,
+        usage,
+        memory,
+      });
+    } catch (error) {
+      completed = true;
+      rejectResult(isStrataError(error) ? error : new StrataError('MODEL_FAILURE', `The chat turn failed: ${(error as Error).message}`, { cause: error }));
+      throw error;
+    } finally {
+      if (!completed) rejectResult(new StrataError('MODEL_ABORTED', 'The reply was not read to its end, so the turn was not stored.'));
+    }
+  }
+
+  const iterable = run();
+  return {
+    result,
+    [Symbol.asyncIterator]: () => iterable,
+  };
+}
+
+/** Read a chat stream to its end and return the result (the non-streaming form of `session.chat`). */
+export async function completeChat(stream: ChatStream): Promise<ChatResult> {
+  for await (const piece of stream) void piece;
+  return stream.result;
+}

@@ -1,0 +1,116 @@
+/**
+ * The background side of the persisted retry queue: turns whose memory manager fell back but may succeed
+ * later (a timeout, an endpoint down) are tried again with exponential backoff until they are summarised.
+ * Each session's turns are retried oldest first, behind its other memory work, and a session stops at its
+ * first turn that fails again, so their diffs are applied in turn order. The queue lives in the store, so
+ * it survives a restart: a new memory picks it up on open.
+ */
+import type { MemoryRetry, TenantRepositories } from '../store/store.js';
+import type { MemoryGate } from './memory-gate.js';
+
+/** How one retried turn ended. */
+export type RetryOutcome = 'summarised' | 'again' | 'ended';
+
+export interface RetryRunnerOptions {
+  repositories: Pick<TenantRepositories, 'retries'>;
+  gate: MemoryGate;
+  /** Try the turn again and persist the result; says whether it is done, should be tried again, or gave up for good. */
+  retryTurn: (entry: MemoryRetry) => Promise<{ outcome: RetryOutcome; message?: string }>;
+  now: () => Date;
+  /** First wait in milliseconds; doubles per attempt up to `maxDelayMs`. */
+  baseDelayMs: number;
+  /** Longest wait between attempts (default 5 minutes). */
+  maxDelayMs?: number;
+  /** Called when a pass fails for a reason outside the turns (the store is gone …); the runner tries again later. */
+  onError?: (error: unknown) => void;
+  /** Called after each retried turn. */
+  onRetried?: (entry: MemoryRetry, outcome: RetryOutcome) => void;
+}
+
+export interface RetryRunner {
+  /** Look at the queue and plan the next pass (call after queueing a turn, and on open). */
+  schedule(): void;
+  /** Run every due retry now and wait for them (tests, and `close()` does not). */
+  runDue(): Promise<void>;
+  /** Stop planning passes and wait for a running one. */
+  close(): Promise<void>;
+}
+
+const DUE_BATCH = 100;
+const SOONEST_MS = 20;
+
+/** The wait before attempt `attempts + 1`. */
+export function retryDelay(attempts: number, baseDelayMs: number, maxDelayMs: number): number {
+  return Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, Math.min(30, attempts - 1)));
+}
+
+export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
+  const maxDelayMs = options.maxDelayMs ?? 5 * 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let closed = false;
+
+  const retrySession = async (entries: readonly MemoryRetry[]): Promise<void> => {
+    for (const entry of entries) {
+      if (closed) return;
+      const { outcome, message } = await options.retryTurn(entry);
+      options.onRetried?.(entry, outcome);
+      if (outcome !== 'again') continue;
+      const attempts = entry.attempts + 1;
+      const now = options.now();
+      await options.repositories.retries.put({
+        retry: {
+          ...entry,
+          attempts,
+          nextAttemptAt: new Date(now.getTime() + retryDelay(attempts, options.baseDelayMs, maxDelayMs)).toISOString(),
+          lastError: message ?? entry.lastError,
+          updatedAt: now.toISOString(),
+        },
+      });
+      // Later turns wait for this one, so diffs land in turn order.
+      return;
+    }
+  };
+
+  const pass = async (): Promise<void> => {
+    const due = await options.repositories.retries.listDue({ now: options.now().toISOString(), limit: DUE_BATCH });
+    const bySession = new Map<string, MemoryRetry[]>();
+    for (const entry of due) bySession.set(entry.sessionId, [...(bySession.get(entry.sessionId) ?? []), entry]);
+    await Promise.all([...bySession].map(([sessionId, entries]) => options.gate.enqueue(sessionId, () => retrySession(entries))));
+  };
+
+  const runDue = (): Promise<void> => {
+    running ??= pass()
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        running = undefined;
+        schedule();
+      });
+    return running;
+  };
+
+  const plan = async (): Promise<void> => {
+    const next = await options.repositories.retries.nextDue();
+    if (next === null || closed) return;
+    const wait = Math.max(SOONEST_MS, Date.parse(next) - options.now().getTime());
+    clearTimeout(timer);
+    timer = setTimeout(() => void runDue(), wait);
+    // A queued retry must not keep a finished program alive; the queue is persisted for the next start.
+    timer.unref();
+  };
+
+  function schedule(): void {
+    if (closed || running !== undefined) return;
+    plan().catch((error: unknown) => options.onError?.(error));
+  }
+
+  return {
+    schedule,
+    runDue,
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

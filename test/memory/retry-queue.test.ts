@@ -1,0 +1,135 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemory, type Memory, type SessionHandle } from '../../src/memory/create-memory.js';
+import { retryDelay } from '../../src/memory/retry-runner.js';
+import type { RecordedRequest, ScriptedStep } from '../support/scripted-openai-server.js';
+import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../support/scripted-openai-server.js';
+import { temporaryFolder } from '../support/memory-fixtures.js';
+import { MEDIUM_ASSISTANT, MEDIUM_USER, dataOf } from '../managers/model/model-fixtures.js';
+
+const servers: ScriptedServer[] = [];
+const memories: Memory[] = [];
+const cleanups: Array<() => void> = [];
+
+afterEach(async () => {
+  await Promise.all(memories.splice(0).map((memory) => memory.close()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+async function serve(script: ScriptEntry[]): Promise<ScriptedServer> {
+  const server = await startScriptedServer({ script });
+  servers.push(server);
+  return server;
+}
+
+/** A well-formed memory answer for whatever exchange the request carries. */
+function goodAnswer(request: RecordedRequest): ScriptedStep {
+  const [user, assistant] = dataOf(request).exchange;
+  return {
+    json: {
+      userSummary: 'Support app move: $40,000 budget, March 15 deadline.',
+      assistantSummary: 'Confirmed the budget and the deadline.',
+      messages: [
+        { id: user?.id ?? '', tier1: 'budget = $40,000; deadline = March 15', tier2: 'Moving the support app; $40,000, March 15.' },
+        { id: assistant?.id ?? '', tier1: 'confirmed = plan', tier2: 'Confirmed the plan.' },
+      ],
+      diff: { add: [{ key: 'deadline', text: 'deadline: March 15', kind: 'constraint', sourceMessageIds: [user?.id ?? ''] }], update: [], remove: [] },
+    },
+  };
+}
+
+function modelEnv(server: ScriptedServer, extra: Record<string, string> = {}): Record<string, string> {
+  return { STRATA_MEMORY_MODEL: 'scripted-memory', STRATA_MEMORY_BASE_URL: server.baseUrl, STRATA_MEMORY_TIMEOUT_MS: '300', ...extra };
+}
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 500; attempt += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`Gave up waiting until ${what}.`);
+}
+
+async function statuses(session: SessionHandle): Promise<string[]> {
+  return (await session.turns()).map((turn) => turn.status);
+}
+
+describe('the persisted retry queue', () => {
+  it('retries with backoff: 1×, 2×, 4× the base delay, capped', () => {
+    expect([1, 2, 3, 4].map((attempts) => retryDelay(attempts, 1000, 5000))).toEqual([1000, 2000, 4000, 5000]);
+  });
+
+  it('flags a turn whose memory model timed out, keeps its raw memory, and summarises it once the model answers', async () => {
+    // Timeouts first (the client retries none), then good answers.
+    const server = await serve([{ hang: true }, { hang: true }, goodAnswer]);
+    const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '10' }) });
+    memories.push(memory);
+    const session = await memory.sessions.create();
+    const result = await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT });
+    expect(result.status).toBe('pending-retry');
+    expect(result.problem).toMatch(/timeout/u);
+    expect(result.factEvents).toEqual([]);
+    // The turn is stored and readable at once, with its raw exchange as the summary.
+    expect((await session.messages()).length).toBe(2);
+    expect(result.summary.userSummary.startsWith('We are moving the support app')).toBe(true);
+
+    await until(async () => (await statuses(session))[0] === 'summarised', 'the flagged turn is summarised');
+    expect((await session.facts()).map((fact) => fact.text)).toEqual(['deadline: March 15']);
+    const turn = (await session.turns())[0];
+    expect(turn?.userSummary).toBe('Support app move: $40,000 budget, March 15 deadline.');
+    // One request per attempt: the first call, one failed retry, one successful retry.
+    expect(server.requests.length).toBe(3);
+  });
+
+  it('survives a restart: a turn queued by one process is summarised by the next', async () => {
+    const folder = temporaryFolder();
+    cleanups.push(folder.cleanup);
+    const path = join(folder.path, 'strata.db');
+    const down = await serve([{ hang: true }]);
+    const first = createMemory({ path, env: modelEnv(down, { STRATA_RETRY_BASE_MS: '600000' }) });
+    const session = await first.sessions.create({ title: 'Restart' });
+    expect((await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT })).status).toBe('pending-retry');
+    await first.close();
+
+    const up = await serve([goodAnswer]);
+    // The next process starts after the retry is due (its clock is an hour later).
+    const later = new Date(Date.now() + 3_600_000);
+    const second = createMemory({ path, env: modelEnv(up), clock: () => later });
+    memories.push(second);
+    const reopened = await second.sessions.open(session.id);
+    await until(async () => (await statuses(reopened))[0] === 'summarised', 'the restarted memory summarises the queued turn');
+    expect((await reopened.facts()).map((fact) => fact.text)).toEqual(['deadline: March 15']);
+    expect(up.requests.length).toBe(1);
+  });
+
+  it('applies retried diffs in turn order, and later turns wait behind an earlier failing one', async () => {
+    let healthy = false;
+    const server = await serve([]);
+    const answer = (request: RecordedRequest): ScriptedStep => (healthy ? goodAnswer(request) : { hang: true });
+    for (let index = 0; index < 12; index += 1) server.push(answer);
+    const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '10' }) });
+    memories.push(memory);
+    const session = await memory.sessions.create();
+    await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT });
+    await session.record({ user: `${MEDIUM_USER} Actually, the deadline changed to March 20.`, assistant: 'Updated: the deadline is March 20.' });
+    expect(await statuses(session)).toEqual(['pending-retry', 'pending-retry']);
+    healthy = true;
+    await until(async () => (await statuses(session)).every((status) => status === 'summarised'), 'both turns are summarised');
+    const adds = (await session.factEvents()).filter((event) => event.op === 'add' || event.op === 'update');
+    expect(adds.map((event) => event.turn)).toEqual([...adds.map((event) => event.turn)].sort((a, b) => a - b));
+  });
+
+  it('ends a turn as fallback-raw, without retrying, when the model answers garbage twice', async () => {
+    const server = await serve([{ malformed: 'not-json' }, { malformed: 'truncated' }]);
+    const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '10' }) });
+    memories.push(memory);
+    const session = await memory.sessions.create();
+    const result = await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT });
+    expect(result.status).toBe('fallback-raw');
+    expect(await session.facts()).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.requests.length).toBe(2);
+    expect(await statuses(session)).toEqual(['fallback-raw']);
+  });
+});
