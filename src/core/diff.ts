@@ -253,9 +253,20 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
   return { facts: [...facts.values()], events, upserted: [...upserted.values()], removedIds };
 }
 
-/** Rebuild the base-truth document from its events, optionally as it stood at the end of a turn. */
+/**
+ * Rebuild the base-truth document from its events, optionally as it stood at the end of a turn.
+ * An `add` of a fact id that an earlier event removed (an undo) brings the fact back with its first
+ * creation turn and time; an `update` or `consolidate` with no new text removes the fact.
+ */
 export function replayFactEvents(events: readonly FactEvent[], options: { atTurn?: number } = {}): Fact[] {
   const facts = new Map<string, Fact>();
+  /** Facts removed so far, so one added back keeps its creation turn. */
+  const gone = new Map<string, Fact>();
+  const drop = (id: string): void => {
+    const fact = facts.get(id);
+    if (fact !== undefined) gone.set(id, fact);
+    facts.delete(id);
+  };
   const ordered = [...events].sort((a, b) => a.sequence - b.sequence);
   for (const event of ordered) {
     if (options.atTurn !== undefined && event.turn > options.atTurn) continue;
@@ -263,6 +274,8 @@ export function replayFactEvents(events: readonly FactEvent[], options: { atTurn
     switch (event.op) {
       case 'add': {
         if (event.newText === null) throw new StrataError('INVALID_INPUT', `fact event ${event.id} adds no text`);
+        const earlier = gone.get(event.factId);
+        gone.delete(event.factId);
         facts.set(event.factId, {
           id: event.factId,
           sessionId: event.sessionId,
@@ -271,9 +284,9 @@ export function replayFactEvents(events: readonly FactEvent[], options: { atTurn
           kind: event.kind,
           pinned: event.kind === 'exception',
           sourceMessageIds: event.sourceMessageIds,
-          createdTurn: event.turn,
+          createdTurn: earlier?.createdTurn ?? event.turn,
           updatedTurn: event.turn,
-          createdAt: event.createdAt,
+          createdAt: earlier?.createdAt ?? event.createdAt,
           updatedAt: event.createdAt,
         });
         break;
@@ -283,7 +296,7 @@ export function replayFactEvents(events: readonly FactEvent[], options: { atTurn
         const fact = facts.get(event.factId);
         if (fact === undefined) break;
         if (event.newText === null) {
-          facts.delete(event.factId);
+          drop(event.factId);
           break;
         }
         facts.set(event.factId, {
@@ -298,7 +311,7 @@ export function replayFactEvents(events: readonly FactEvent[], options: { atTurn
         break;
       }
       case 'remove':
-        facts.delete(event.factId);
+        drop(event.factId);
         break;
       case 'reject':
       case 'warning':

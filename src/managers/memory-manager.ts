@@ -1,6 +1,7 @@
 import type { FactDiff } from '../core/diff.js';
 import type { StrataErrorCode } from '../core/errors.js';
 import type { ArtifactKind, Fact, Role, Tier, TurnDepth } from '../core/types.js';
+import type { ConsolidateOptions, ConsolidationResult } from './model/consolidate-facts.js';
 
 /** One message of the turn being processed (already stored at tier 3). */
 export interface TurnMessageInput {
@@ -107,4 +108,12 @@ export interface MemoryManager {
   /** Recorded as the actor of the fact events it causes. */
   readonly name: string;
   processTurn(options: ProcessTurnOptions): Promise<TurnMemory>;
+  /**
+   * Optional: propose a consolidation of the base-truth document (merge redundant facts, remove
+   * superseded ones), already validated. The engine calls it after every `consolidateEveryTurns`-th turn
+   * (default 15; 0 turns it off) once that turn's memory is written, applies `accepted` changes as
+   * `consolidate` fact events and records why a `rejected` or `failed` one changed nothing. Managers
+   * without it (local, recorded) never consolidate. It should not throw for a model failure.
+   */
+  consolidate?(options: ConsolidateOptions): Promise<ConsolidationResult>;
 }

@@ -32,6 +32,11 @@ export const settingsSchema = z.strictObject({
   memoryWaitMs: z.number().int().min(0).max(600_000).default(10_000),
   /** First wait before a flagged turn's memory is retried; doubles per attempt up to 5 minutes (default 2,000 ms). Variable: STRATA_RETRY_BASE_MS. */
   retryBaseMs: z.number().int().min(1).max(600_000).default(2_000),
+  /**
+   * Consolidate a session's facts after every N-th turn when the memory manager can (the model manager);
+   * 0 turns consolidation off (default 15). Variable: STRATA_CONSOLIDATE_EVERY_TURNS.
+   */
+  consolidateEveryTurns: z.number().int().min(0).max(1_000_000).default(15),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -50,9 +55,10 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   contextBudget: 'STRATA_CONTEXT_BUDGET',
   memoryWaitMs: 'STRATA_MEMORY_WAIT_MS',
   retryBaseMs: 'STRATA_RETRY_BASE_MS',
+  consolidateEveryTurns: 'STRATA_CONSOLIDATE_EVERY_TURNS',
 };
 
-const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'retryBaseMs']);
+const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'retryBaseMs', 'consolidateEveryTurns']);
 const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker']);
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 

@@ -6,6 +6,7 @@ import type { Artifact, Fact, FactEvent, Message, Session, TurnStatus, TurnSumma
 import { assembleContext, validateBudget, type AssemblerSettings } from '../context/assembler.js';
 import type { ContextPackage } from '../context/context-package.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
+import type { ModelMemoryManager } from '../managers/model/index.js';
 import type { ChatModel } from '../providers/chat-model/chat-model.js';
 import { readModelSettings, requireModelSettings, type ModelSettings } from '../providers/model-settings.js';
 import { createOpenAiChatModel } from '../providers/openai/openai-chat-model.js';
@@ -23,6 +24,8 @@ import { checkContent, checkMessageInput, toTimestamp, type CheckedMessage, type
 import { parseJsonText, planImport, withNewIds } from './session-import.js';
 import { toMarkdown, toSessionExport, type SessionSnapshot } from './session-export.js';
 import { mostTurns } from './import-size.js';
+import { consolidateAfterTurn } from './consolidation.js';
+import { undoFactEvent } from './undo-fact-event.js';
 import { managerWorkerUrl, startManagerPipeline } from './manager-pipeline.js';
 import {
   completeTurn,
@@ -54,6 +57,8 @@ export interface MemoryOptions {
   busyTimeoutMs?: number;
   /** Analyse large imports in a worker thread when the local manager is in charge (default true). */
   importWorker?: boolean;
+  /** Consolidate facts after every N-th turn when the manager can (the model manager); 0 = never (default 15). */
+  consolidateEveryTurns?: number;
   /** Another store (default: the SQLite store at `path`). Not closed by `close()`. */
   store?: Store;
   /** Who writes memory (default: the local rule-based manager). */
@@ -154,6 +159,12 @@ export interface SessionHandle {
   chat(userMessage: string, options?: ChatOptions & { stream?: false }): Promise<ChatResult>;
   /** The base-truth document, now or as it stood at the end of a past turn. */
   facts(options?: { atTurn?: number }): Promise<Fact[]>;
+  /**
+   * Revert one add, update, remove or consolidate event by appending a compensating event (actor `user`,
+   * reason `undo of event <id>`); returns it. Fails with INVALID_INPUT for an unknown id, a reject or
+   * warning event, or an event whose fact a later event changed (undo that one first).
+   */
+  undoFactEvent(eventId: string): Promise<FactEvent>;
   factEvents(): Promise<FactEvent[]>;
   messages(): Promise<Message[]>;
   turns(): Promise<TurnSummary[]>;
@@ -218,15 +229,15 @@ function openAiModel(settings: ModelSettings): ChatModel {
 
 /** The model manager over the configured memory model, loaded on the first turn like the local one. */
 function lazyModelManager(settings: ModelSettings, tokenizer: Tokenizer): MemoryManager {
-  let loaded: Promise<MemoryManager> | undefined;
+  let loaded: Promise<ModelMemoryManager> | undefined;
+  const load = (): Promise<ModelMemoryManager> =>
+    (loaded ??= import('../managers/model/index.js').then((module) =>
+      module.createModelMemoryManager({ model: openAiModel(settings), tokenizer, timeoutMs: settings.timeoutMs, name: `model:${settings.model}` }),
+    ));
   return {
     name: `model:${settings.model}`,
-    processTurn: async (turn) => {
-      loaded ??= import('../managers/model/index.js').then((module) =>
-        module.createModelMemoryManager({ model: openAiModel(settings), tokenizer, timeoutMs: settings.timeoutMs, name: `model:${settings.model}` }),
-      );
-      return (await loaded).processTurn(turn);
-    },
+    processTurn: async (turn) => (await load()).processTurn(turn),
+    consolidate: async (consolidation) => (await load()).consolidate(consolidation),
   };
 }
 
@@ -256,6 +267,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       durability: options.durability,
       busyTimeoutMs: options.busyTimeoutMs,
       importWorker: options.importWorker,
+      consolidateEveryTurns: options.consolidateEveryTurns,
     },
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
@@ -335,7 +347,9 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     try {
       const derived = await deriveTurn(raw, await loadMemoryState(repositories, sessionId), context);
       await persistDerived(derived);
-      return { turn: raw.turn, messageIds, status: derived.status, summary: derived.summary, factEvents: derived.events, problem: derived.failure?.message ?? null };
+      const consolidated = await consolidateAfterTurn({ repositories, manager, sessionId, turn: raw.turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: options.onBackgroundError });
+      const factEvents = [...derived.events, ...consolidated];
+      return { turn: raw.turn, messageIds, status: derived.status, summary: derived.summary, factEvents, problem: derived.failure?.message ?? null };
     } catch (error) {
       // The raw turn is committed; its memory stays pending so it can be derived again.
       const pending = await repositories.turns.get({ sessionId, turn: raw.turn });
@@ -480,6 +494,10 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     factEvents: async () => {
       await requireSession(sessionId);
       return repositories.facts.listEvents({ sessionId });
+    },
+    undoFactEvent: async (eventId) => {
+      await requireSession(sessionId);
+      return gate.enqueue(sessionId, () => undoFactEvent({ repositories, sessionId, eventId, now, newId }));
     },
     messages: async () => {
       await requireSession(sessionId);

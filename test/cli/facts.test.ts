@@ -63,3 +63,45 @@ describe('strata facts', () => {
     expect(result.stderr).toContain('missing-session');
   });
 });
+
+describe('strata facts --undo', () => {
+  async function events(): Promise<Array<{ id: string; op: string; turn: number; actor: string; reason: string; newText: string | null }>> {
+    return JSON.parse((await ws.run(['facts', sessionId, '--events', '--json'])).stdout) as Awaited<ReturnType<typeof events>>;
+  }
+
+  it('reverts an update with a new user event and keeps the history', async () => {
+    const [added, updated] = await events();
+    const result = await ws.run(['facts', sessionId, '--undo', updated?.id ?? '']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Undid event ${updated?.id ?? ''} with event \\S+ \\(update\\): monthly budget: \\$1,200 → monthly budget: \\$900`, 'u'));
+    expect((await ws.run(['facts', sessionId])).stdout).toContain('monthly budget: $900');
+
+    const after = await events();
+    expect(after.slice(0, 2)).toEqual([added, updated]);
+    expect(after[2]).toMatchObject({ op: 'update', actor: 'user', reason: `undo of event ${updated?.id ?? ''}`, newText: 'monthly budget: $900', turn: 4 });
+    // The document at turn 3 still shows the correction; the undo belongs to the latest turn.
+    expect((await ws.run(['facts', sessionId, '--at-turn', '3'])).stdout).toContain('$1,200');
+  });
+
+  it('prints the undo event with --json', async () => {
+    const [added, updated] = await events();
+    const undone = JSON.parse((await ws.run(['facts', sessionId, '--undo', updated?.id ?? '', '--json'])).stdout) as { op: string; actor: string; reason: string };
+    expect(undone).toMatchObject({ op: 'update', actor: 'user', reason: `undo of event ${updated?.id ?? ''}` });
+    // Undoing the undo brings the correction back; the add is behind two later events now.
+    const redo = await ws.run(['--json', 'facts', sessionId, '--undo', (await events())[2]?.id ?? '']);
+    expect(redo.code).toBe(0);
+    expect((await ws.run(['facts', sessionId])).stdout).toContain('$1,200');
+    const refused = await ws.run(['facts', sessionId, '--undo', added?.id ?? '']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/changed after event .* first/u);
+  });
+
+  it('exits 2 for an unknown event and 3 for an unknown session', async () => {
+    const unknown = await ws.run(['facts', sessionId, '--undo', 'no-such-event']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No fact event "no-such-event"');
+    expect(unknown.stderr).toContain('--events --json');
+    const missing = await ws.run(['facts', 'missing-session', '--undo', 'no-such-event']);
+    expect(missing.code).toBe(3);
+  });
+});

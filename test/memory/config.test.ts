@@ -42,6 +42,7 @@ describe('settings', () => {
       contextBudget: 30_000,
       memoryWaitMs: 10_000,
       retryBaseMs: 2_000,
+      consolidateEveryTurns: 15,
     });
   });
 

@@ -27,10 +27,17 @@ export function registerFactsCommand(program: Command, io: CliIo): void {
     .argument('<session>', 'session id')
     .option('--at-turn <n>', 'the document at the end of turn n', integerOption(0))
     .option('--events', 'list the fact events (every change, with its turn, actor and reason) instead')
-    .action(async (sessionId: string, options: { atTurn?: number; events?: boolean }, command: Command) => {
+    .option('--undo <event>', 'revert one add, update, remove or consolidate event with a new event (see --events --json for ids)')
+    .action(async (sessionId: string, options: { atTurn?: number; events?: boolean; undo?: string }, command: Command) => {
       const globals = globalOptions(command);
       await withMemory(globals, io, async (memory) => {
         const handle = await memory.sessions.open(sessionId);
+        if (options.undo !== undefined) {
+          const event = await handle.undoFactEvent(options.undo);
+          if (globals.json) writeJson(io.stdout, event);
+          else writeLine(io.stdout, `Undid event ${options.undo} with event ${event.id} (${event.op}): ${change(event)}`);
+          return;
+        }
         if (options.events === true) {
           const all = await handle.factEvents();
           const events = options.atTurn === undefined ? all : all.filter((event) => event.turn <= (options.atTurn ?? 0));

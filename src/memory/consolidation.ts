@@ -1,0 +1,128 @@
+/**
+ * Consolidation every N turns: the memory manager proposes merges and removals of the base-truth
+ * document, already validated; the engine applies an accepted proposal as `consolidate` fact events and
+ * records why a rejected or failed one changed nothing.
+ *
+ * The record of a consolidation that changed nothing:
+ * - `rejected` (the proposal broke a rule, e.g. it dropped a pinned exception or removed a fact without
+ *   a reason): one `reject` event per problem, with no fact, key `consolidation`, and the reason
+ *   `consolidation rejected, document kept as it was: <problem>`;
+ * - `failed` (the model gave no usable answer): one `warning` event, key `consolidation`, reason
+ *   `consolidation failed, document kept as it was: <error>`.
+ */
+import { StrataError, isStrataError } from '../core/errors.js';
+import type { Fact, FactEvent } from '../core/types.js';
+import type { MemoryManager } from '../managers/memory-manager.js';
+import type { ConsolidationResult } from '../managers/model/consolidate-facts.js';
+import type { TenantStore } from '../store/store.js';
+
+/** The key of the events that record a consolidation that changed nothing. */
+export const CONSOLIDATION_KEY = 'consolidation';
+
+export interface ConsolidateAfterTurnOptions {
+  repositories: TenantStore;
+  manager: MemoryManager;
+  sessionId: string;
+  /** The turn whose memory was just written. */
+  turn: number;
+  /** Consolidate after every N-th turn; 0 never does (the `consolidateEveryTurns` setting, default 15). */
+  everyTurns: number;
+  now: () => string;
+  newId: () => string;
+  /** Told when consolidation itself broke (the store failed, the manager threw); the turn is unaffected. */
+  onError?: (error: unknown) => void;
+}
+
+/** Whether the turn is one after which the session's facts are consolidated. */
+export function consolidationDue(turn: number, everyTurns: number, manager: MemoryManager): boolean {
+  return everyTurns > 0 && turn > 0 && turn % everyTurns === 0 && typeof manager.consolidate === 'function';
+}
+
+type EventFields = Omit<FactEvent, 'id' | 'sessionId' | 'sequence' | 'turn' | 'actor' | 'createdAt'>;
+
+function eventFields(result: ConsolidationResult): EventFields[] {
+  const nothingChanged = (op: 'reject' | 'warning', reason: string): EventFields => ({
+    factId: null,
+    op,
+    key: CONSOLIDATION_KEY,
+    kind: 'fact',
+    oldText: null,
+    newText: null,
+    reason,
+    sourceMessageIds: [],
+  });
+  switch (result.outcome) {
+    case 'accepted':
+      return result.changes.map((change) => ({ ...change }));
+    case 'rejected':
+      return result.problems.map((problem) => nothingChanged('reject', `consolidation rejected, document kept as it was: ${problem}`));
+    case 'failed':
+      return [nothingChanged('warning', `consolidation failed, document kept as it was: ${result.error.message}`)];
+  }
+}
+
+/** The document after the accepted changes: the facts rewritten and the ids removed. */
+function projection(facts: readonly Fact[], events: readonly FactEvent[]): { upserts: Fact[]; removedIds: string[] } {
+  const byId = new Map(facts.map((fact) => [fact.id, fact]));
+  const upserts = new Map<string, Fact>();
+  const removedIds: string[] = [];
+  for (const event of events) {
+    if (event.op !== 'consolidate' || event.factId === null) continue;
+    const fact = byId.get(event.factId);
+    if (fact === undefined) continue;
+    if (event.newText === null) {
+      upserts.delete(fact.id);
+      removedIds.push(fact.id);
+      continue;
+    }
+    const next: Fact = {
+      ...fact,
+      text: event.newText,
+      kind: event.kind,
+      pinned: event.kind === 'exception',
+      sourceMessageIds: event.sourceMessageIds,
+      updatedTurn: event.turn,
+      updatedAt: event.createdAt,
+    };
+    byId.set(fact.id, next);
+    upserts.set(fact.id, next);
+  }
+  return { upserts: [...upserts.values()], removedIds };
+}
+
+/**
+ * After a turn's memory is written: when the turn is due (every `everyTurns` turns) and the manager can
+ * consolidate, ask it and record the outcome as fact events of that turn (actor: the manager's name;
+ * sequence numbers continue the session's). Returns the events written; never throws (failures go to
+ * `onError` and leave the document as it was).
+ */
+export async function consolidateAfterTurn(options: ConsolidateAfterTurnOptions): Promise<FactEvent[]> {
+  const { repositories, manager, sessionId, turn } = options;
+  if (!consolidationDue(turn, options.everyTurns, manager) || manager.consolidate === undefined) return [];
+  try {
+    const facts = await repositories.facts.list({ sessionId });
+    let result: ConsolidationResult;
+    try {
+      result = await manager.consolidate({ facts, turn });
+    } catch (error) {
+      const failure = isStrataError(error)
+        ? error
+        : new StrataError('MEMORY_MANAGER_FAILURE', `The ${manager.name} memory manager failed to consolidate at turn ${turn}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      result = { outcome: 'failed', error: failure };
+    }
+    const fields = eventFields(result);
+    if (fields.length === 0) return [];
+    return await repositories.transaction(async (tx) => {
+      // Behind the session's memory gate nothing else writes its facts; the model's answer fits the document read above.
+      let sequence = (await tx.facts.lastSequence({ sessionId })) + 1;
+      const createdAt = options.now();
+      const events = fields.map((field): FactEvent => ({ id: options.newId(), sessionId, sequence: sequence++, turn, actor: manager.name, createdAt, ...field }));
+      const { upserts, removedIds } = projection(facts, events);
+      await tx.facts.apply({ sessionId, events, upserts, removedIds });
+      return events;
+    });
+  } catch (error) {
+    options.onError?.(error);
+    return [];
+  }
+}
