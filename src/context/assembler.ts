@@ -3,6 +3,7 @@ import { compareText } from '../core/text.js';
 import type { Fact, FactKind, Message, Session, TurnSummary } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
+import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
@@ -40,6 +41,11 @@ export interface AssemblerSettings {
    * small budget full of facts still shows the latest exchange.
    */
   windowFloorShare?: number;
+  /**
+   * Share of the budget the artifact versions the query refers to may take together, ahead of the
+   * base-truth document (default 0.5); a version that does not fit is shown as a truncated head.
+   */
+  artifactShare?: number;
 }
 
 export interface AssembleContextOptions {
@@ -58,7 +64,7 @@ const PAGE_TURNS = 64;
 const MAX_RECALL_HITS = 400;
 const KIND_RANK: Readonly<Record<FactKind, number>> = { exception: 0, constraint: 1, goal: 2, preference: 3, fact: 4 };
 /** Sections in the order items are dropped when the exact count is over budget. */
-const DROP_ORDER: readonly SectionName[] = ['recalled', 'history', 'window', 'facts', 'instructions', 'pinned'];
+const DROP_ORDER: readonly SectionName[] = ['recalled', 'history', 'window', 'facts', 'artifacts', 'instructions', 'pinned'];
 
 export function validateBudget(budget: unknown): number {
   if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1 || budget > MAX_BUDGET) {
@@ -161,6 +167,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const query = options.query?.trim() ?? '';
   const coverageShare = Math.min(1, Math.max(0, options.settings?.coverageShare ?? 0.5));
   const windowFloorShare = Math.min(1, Math.max(0, options.settings?.windowFloorShare ?? 0.15));
+  const artifactShare = Math.min(1, Math.max(0, options.settings?.artifactShare ?? 0.5));
 
   const shortCounts = new Map<string, number>();
   const countShort = (text: string): number => {
@@ -202,6 +209,9 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
       warnings.push(`The session instructions (${tokens} tokens) did not fit a budget of ${budget} tokens.`);
     }
   }
+
+  // Artifact versions the query asks for ("the version from turn 3"), ahead of everything but layer 1.
+  if (query !== '') await addArtifactVersions(assembly, { repositories, sessionId, query, tokenizer, share: artifactShare, warnings });
 
   // The raw window: newest turn first; a turn that does not fit verbatim degrades.
   const lastTurn = last.turn;
@@ -359,10 +369,11 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
 }
 
 function sortSections(assembly: Assembly): ContextSection[] {
-  const order: SectionName[] = ['instructions', 'pinned', 'facts', 'history', 'recalled', 'window'];
+  const order: SectionName[] = ['instructions', 'pinned', 'artifacts', 'facts', 'history', 'recalled', 'window'];
   // Stable sort: items of one turn keep their message order.
   const byTurn = (a: ContextItem, b: ContextItem): number => (a.turn ?? 0) - (b.turn ?? 0);
-  return order.map((name) => {
+  // The artifacts section is listed only when the query referred to a version that made it in.
+  return order.filter((name) => name !== 'artifacts' || assembly.items(name).length > 0).map((name) => {
     const items = [...assembly.items(name)];
     // Facts were chosen freshest first; they read better in the order they were established.
     if (name === 'history' || name === 'recalled' || name === 'facts') items.sort(byTurn);

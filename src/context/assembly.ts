@@ -3,7 +3,7 @@ import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../providers/tokenizer/tok
 import type { ContextItem, Omission, SectionName } from './context-package.js';
 import { KIND_HEADERS, SECTION_HEADERS } from './render.js';
 
-const SYSTEM_SECTIONS: ReadonlySet<SectionName> = new Set(['instructions', 'pinned', 'facts', 'history', 'recalled']);
+const SYSTEM_SECTIONS: ReadonlySet<SectionName> = new Set(['instructions', 'pinned', 'artifacts', 'facts', 'history', 'recalled']);
 /** A blank line between blocks of the system message costs at most this much. */
 const BLOCK_SEPARATOR = 2;
 

@@ -1,9 +1,10 @@
 import type { ChatMessage, FactKind, Tier } from '../core/types.js';
 
-export type SectionName = 'instructions' | 'pinned' | 'facts' | 'window' | 'history' | 'recalled';
+/** `artifacts` holds the artifact versions the query refers to; a package lists it only when it has items. */
+export type SectionName = 'instructions' | 'pinned' | 'artifacts' | 'facts' | 'window' | 'history' | 'recalled';
 
 /** What an item of a package shows. */
-export type ItemKind = 'instructions' | 'fact' | 'message' | 'turn-summary';
+export type ItemKind = 'instructions' | 'fact' | 'message' | 'turn-summary' | 'artifact';
 
 /** One line (or message) of a context package, with where it came from. */
 export interface ContextItem {

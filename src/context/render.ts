@@ -3,6 +3,7 @@ import type { ContextItem, ContextSection, SectionName } from './context-package
 
 export const SECTION_HEADERS: Readonly<Record<Exclude<SectionName, 'instructions' | 'window'>, string>> = {
   pinned: '## Pinned exceptions (never violate these)',
+  artifacts: '## Artifact versions the user refers to',
   facts: '## What this conversation has established',
   history: '## Earlier in the conversation',
   recalled: '## Recalled from older turns',
