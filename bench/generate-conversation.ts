@@ -1,15 +1,5 @@
 /** A deterministic generator of long, varied task conversations for benchmarks. */
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.js';
 
 const PEOPLE = ['Maya', 'Tomás', 'Lena', 'Jonas', 'Priya', 'Kwame'];
 const PLACES = ['Berlin', 'Lisbon', 'Frankfurt', 'Toronto', 'Osaka'];
@@ -27,9 +17,17 @@ export interface GeneratedMessage {
   content: string;
 }
 
+export interface GenerateOptions {
+  /** Share of assistant replies that are a short acknowledgement (default 0.5); the rest are 40 words or more, or code. */
+  shortReplyShare?: number;
+}
+
 /** `messageCount` messages alternating user/assistant, with constraints, corrections, small talk and code. */
-export function generateConversation(messageCount: number, seed = 42): GeneratedMessage[] {
-  const next = random(seed);
+export function generateConversation(messageCount: number, seed = 42, options: GenerateOptions = {}): GeneratedMessage[] {
+  const shortReplyShare = options.shortReplyShare ?? 0.5;
+  const longShare = (1 - shortReplyShare) * 0.7;
+  const planShare = (1 - shortReplyShare) * 0.2;
+  const next = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const messages: GeneratedMessage[] = [];
   for (let index = 0; messages.length < messageCount; index += 1) {
@@ -47,10 +45,10 @@ export function generateConversation(messageCount: number, seed = 42): Generated
     else user = `I prefer short answers. What is the status of ${thing}, and who owns it now that ${person} moved to ${place}?`;
     let assistant: string;
     const size = next();
-    if (size < 0.5) assistant = `Noted. I will track ${thing} with ${person} and report back.`;
-    else if (size < 0.85) {
+    if (size < shortReplyShare) assistant = `Noted. I will track ${thing} with ${person} and report back.`;
+    else if (size < shortReplyShare + longShare) {
       assistant = `Here is where ${thing} stands. ${person} owns it from ${place}. The last deploy raised the error rate by 2 percent, so I suggest a rollback window on Thursday and a follow-up review. The budget line stays at $${amount.toLocaleString('en-US')} unless finance objects.`;
-    } else if (size < 0.95) {
+    } else if (size < shortReplyShare + longShare + planShare) {
       assistant = `A longer plan for ${thing}: ${Array.from({ length: 12 }, (_, step) => `Step ${step + 1}: review item ${step + 1} with ${pick(PEOPLE)} and record the outcome in the tracker.`).join(' ')}`;
     } else {
       assistant = `Here is the script for ${thing}:\n\`\`\`ts\nexport async function check${index}(): Promise<number> {\n  const response = await fetch('https://status.example/${index}');\n  return response.status;\n}\n\`\`\``;

@@ -3,17 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemory } from '../src/memory/create-memory.js';
 import { generateConversation } from './generate-conversation.js';
-
-/** Percentile of sorted samples (nearest rank). */
-function percentile(sorted: readonly number[], share: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? Number.NaN;
-}
-
-function summarise(samples: number[]): { p50: number; p95: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
-}
+import { summarise } from './percentile.js';
+import { printTable } from './print-table.js';
 
 const MESSAGES = Number(process.env.STRATA_BENCH_MESSAGES ?? 10_000);
 const QUERIES = ['budget for the billing service', 'who owns the search index', 'error rate after the deploy', 'migrations during business hours', 'review in Lisbon'];
@@ -64,10 +55,7 @@ async function main(): Promise<void> {
     const bytes = statSync(path).size + (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
     rows.push(['database size', `${(bytes / 1024 / 1024).toFixed(2)} MB for ${info.messageCount.toLocaleString('en-US')} messages = ${((bytes / info.messageCount) * 100 / 1024).toFixed(1)} KB per 100 messages`]);
 
-    const width = Math.max(...rows.map(([name]) => name.length));
-    console.log(`Strata benchmark — ${MESSAGES.toLocaleString('en-US')} generated messages, node ${process.version}`);
-    console.log('-'.repeat(width + 50));
-    for (const [name, value] of rows) console.log(`${name.padEnd(width)}  ${value}`);
+    printTable(`Strata benchmark — ${MESSAGES.toLocaleString('en-US')} generated messages, node ${process.version}`, rows);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
