@@ -6,7 +6,7 @@
  * 10 % HTTP 500) while the faults last. A third of well-formed answers carry an ungrounded entry.
  */
 import type { RecordedRequest, ScriptedStep } from '../test/support/scripted-openai-server.js';
-import { exchangeKey, exchangeOf, memoryAnswer } from './memory-answer.js';
+import { NO_CONSOLIDATION, exchangeKey, exchangeOf, memoryAnswer } from './memory-answer.js';
 import { seededRandom } from './seeded-random.js';
 
 export type TurnFault = 'timeout' | 'malformed-twice' | 'malformed-once' | 'server-error' | 'none';
@@ -71,8 +71,11 @@ export function createFaultMixResponder(seed: number): FaultMixResponder {
 
   return {
     answer: (request) => {
+      const exchange = exchangeOf(request);
+      // Consolidations (every 15 turns) are answered at once: the faults are per turn.
+      if (exchange.length === 0) return NO_CONSOLIDATION;
       if (!faulting) return wellFormed(request);
-      const key = exchangeKey(exchangeOf(request).map((message) => message.content));
+      const key = exchangeKey(exchange.map((message) => message.content));
       if (current !== null && key === current.key) {
         current.attempts += 1;
         return currentTurn(request, current.fault, current.attempts);

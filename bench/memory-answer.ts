@@ -41,6 +41,9 @@ function topicOf(text: string): string {
   return /\bthe ([a-z]+ [a-z]+)\b/u.exec(text)?.[1] ?? 'conversation';
 }
 
+/** The answer to a consolidation request (its data block has no exchange): nothing to merge, remove or rewrite. */
+export const NO_CONSOLIDATION: ScriptedStep = { json: { merge: [], remove: [], update: [] } };
+
 /** An entry no exchange of the generated conversation supports. */
 const UNGROUNDED_ENTRY = { key: 'approved budget', text: 'approved budget: $987,654 signed off by Ingrid Halvorsen', kind: 'constraint' as const };
 
