@@ -101,6 +101,16 @@ export interface TurnMemory {
    * (local, recorded) never set it.
    */
   fallback?: TurnFallback;
+  /** Model calls this turn cost (absent for managers that call no model): attempts, malformed-answer retries and tokens. */
+  usage?: TurnUsage;
+}
+
+/** What one turn cost a model-backed manager. */
+export interface TurnUsage {
+  calls: number;
+  retries: number;
+  promptTokens: number;
+  completionTokens: number;
 }
 
 /** Who writes memory: `local` (rule-based, offline), `model` (an LLM) or `recorded` (replayed). */

@@ -37,6 +37,10 @@ export const settingsSchema = z.strictObject({
    * 0 turns consolidation off (default 15). Variable: STRATA_CONSOLIDATE_EVERY_TURNS.
    */
   consolidateEveryTurns: z.number().int().min(0).max(1_000_000).default(15),
+  /** Write a base-truth snapshot to the log every N turns (default 15; 0 = never). Variable: STRATA_SNAPSHOT_EVERY_TURNS. */
+  snapshotEveryTurns: z.number().int().min(0).max(1_000_000).default(15),
+  /** Least severe log level written (default `warn`; `silent` writes nothing). Variable: STRATA_LOG_LEVEL. */
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -56,9 +60,11 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   memoryWaitMs: 'STRATA_MEMORY_WAIT_MS',
   retryBaseMs: 'STRATA_RETRY_BASE_MS',
   consolidateEveryTurns: 'STRATA_CONSOLIDATE_EVERY_TURNS',
+  snapshotEveryTurns: 'STRATA_SNAPSHOT_EVERY_TURNS',
+  logLevel: 'STRATA_LOG_LEVEL',
 };
 
-const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'retryBaseMs', 'consolidateEveryTurns']);
+const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns']);
 const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker']);
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 

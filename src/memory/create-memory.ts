@@ -18,7 +18,9 @@ import { resolveSettings, type Settings } from './config.js';
 import type { SessionExport } from './export-schema.js';
 import { chatTurn, completeChat, type ChatResult, type ChatStream } from './chat-turn.js';
 import { KeyedMutex } from './keyed-mutex.js';
+import { MemoryCounters, type MemoryCounterSet } from './memory-counters.js';
 import { MemoryGate } from './memory-gate.js';
+import { createMemoryLogger, type MemoryLogger } from './memory-logger.js';
 import { createRetryRunner, retryDelay, type RetryOutcome } from './retry-runner.js';
 import { checkContent, checkMessageInput, toTimestamp, type CheckedMessage, type MessageInput } from './message-input.js';
 import { parseJsonText, planImport, withNewIds } from './session-import.js';
@@ -74,6 +76,8 @@ export interface MemoryOptions {
   chatModel?: ChatModel;
   /** Told about failures of background memory work (retries of flagged turns); they are retried regardless. */
   onBackgroundError?: (error: unknown) => void;
+  /** Structured logs (default: pino, JSON lines on stderr at the `logLevel` setting). */
+  logger?: MemoryLogger;
   /** Assembler tuning (recall share, coverage share …). */
   assembler?: Omit<AssemblerSettings, 'rawWindowTurns'>;
   /** Environment to read `STRATA_*` from (default `process.env`). */
@@ -107,6 +111,12 @@ export interface ContextOptions {
   budget: number;
   /** Optional: ranks older material by BM25. */
   query?: string;
+}
+
+/** What `memory.stats()` reports. */
+export interface MemoryStats extends MemoryCounterSet {
+  /** Flagged turns waiting in the persisted retry queue now. */
+  pendingRetries: number;
 }
 
 export interface ChatOptions {
@@ -192,6 +202,8 @@ export interface Memory {
   readonly sessions: Sessions;
   /** The chat model `session.chat()` uses; fails with MODEL_NOT_CONFIGURED, naming the variables to set, when there is none. */
   chatModelName(): string;
+  /** Counters since this memory was opened, of all sessions or one, with the retry queue's current size. */
+  stats(options?: { sessionId?: string }): Promise<MemoryStats>;
   close(): Promise<void>;
 }
 
@@ -287,6 +299,8 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const context: WriteContext = { tokenizer, manager, now, newId };
   const mutex = new KeyedMutex();
   const gate = new MemoryGate();
+  const counters = new MemoryCounters();
+  const logger = options.logger ?? createMemoryLogger(settings.logLevel);
   let chatModel: ChatModel | null | undefined = options.chatModel;
   const requireChatModel = (): ChatModel => {
     if (chatModel === undefined) {
@@ -335,6 +349,34 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     if (derived.retry !== null) retries.schedule();
   };
 
+  /** Count and log what deriving a turn cost and gave; write a base-truth snapshot every N turns. */
+  const account = async (derived: DerivedTurn, options: { retried: boolean }): Promise<void> => {
+    const { sessionId, turn, usage } = derived;
+    counters.add(sessionId, {
+      memoryModelCalls: usage?.calls ?? 0,
+      memoryModelRetries: usage?.retries ?? 0,
+      fallbacks: derived.failure !== null && !options.retried ? 1 : 0,
+      retryAttempts: options.retried ? 1 : 0,
+      retriesSucceeded: options.retried && derived.status === 'summarised' ? 1 : 0,
+      tokens: { memoryPrompt: usage?.promptTokens ?? 0, memoryCompletion: usage?.completionTokens ?? 0 },
+    });
+    if (derived.failure !== null) {
+      logger.warn(
+        { sessionId, turn, status: derived.status, code: derived.failure.code, retry: derived.retry !== null, retried: options.retried },
+        options.retried ? 'retried turn memory failed again' : 'turn memory fell back to the raw exchange',
+      );
+      return;
+    }
+    logger.debug({ sessionId, turn, status: derived.status, factEvents: derived.events.length, modelCalls: usage?.calls ?? 0 }, options.retried ? 'flagged turn summarised' : 'turn memory written');
+    if (settings.snapshotEveryTurns > 0 && turn % settings.snapshotEveryTurns === 0 && logger.isLevelEnabled?.('info') !== false) {
+      const facts = await repositories.facts.list({ sessionId });
+      logger.info(
+        { sessionId, turn, facts: facts.map((fact) => ({ id: fact.id, key: fact.key, kind: fact.kind, pinned: fact.pinned, text: fact.text, sourceMessageIds: fact.sourceMessageIds })) },
+        'base-truth snapshot',
+      );
+    }
+  };
+
   /** Derive one stored turn unless that already happened (a resumed run may have reached it first). */
   const deriveStored = async (raw: RawTurn): Promise<RecordResult> => {
     const sessionId = raw.messages[0]?.sessionId ?? '';
@@ -347,6 +389,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     try {
       const derived = await deriveTurn(raw, await loadMemoryState(repositories, sessionId), context);
       await persistDerived(derived);
+      await account(derived, { retried: false });
       const consolidated = await consolidateAfterTurn({ repositories, manager, sessionId, turn: raw.turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: options.onBackgroundError });
       const factEvents = [...derived.events, ...consolidated];
       return { turn: raw.turn, messageIds, status: derived.status, summary: derived.summary, factEvents, problem: derived.failure?.message ?? null };
@@ -385,9 +428,13 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       return { outcome: 'ended' };
     }
     const derived = await deriveTurn({ turn, messages }, await loadMemoryState(repositories, sessionId), context);
-    if (derived.retry !== null) return { outcome: 'again', message: derived.retry.message };
+    if (derived.retry !== null) {
+      await account(derived, { retried: true });
+      return { outcome: 'again', message: derived.retry.message };
+    }
     // Its artifacts were stored with the fallback.
     await persistDerived({ ...derived, artifacts: [] }, { retried: true });
+    await account(derived, { retried: true });
     return { outcome: derived.status === 'summarised' ? 'summarised' : 'ended' };
   };
 
@@ -408,6 +455,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       const session = await requireSession(sessionId);
       const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context));
       if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
+      counters.add(sessionId, { turns: 1 });
       return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw)) };
     });
 
@@ -480,6 +528,21 @@ export function createMemory(options: MemoryOptions = {}): Memory {
           monotonic: () => performance.now(),
         },
       });
+      stream.result.then(
+        (result) => {
+          counters.add(sessionId, {
+            chatTurns: 1,
+            lockWaits: result.lockWaitMs > 0 ? 1 : 0,
+            lockWaitMs: result.lockWaitMs,
+            staleTurns: result.staleMemory ? 1 : 0,
+            tokens: { context: result.contextTokens, chatPrompt: result.usage.promptTokens, chatCompletion: result.usage.completionTokens },
+          });
+          const details = { sessionId, turn: result.turn, contextTokens: result.contextTokens, overheadMs: result.overheadMs, lockWaitMs: result.lockWaitMs };
+          if (result.staleMemory) logger.warn(details, 'chat turn proceeded on stale memory: the previous turn was still being remembered');
+          else logger.debug(details, 'chat turn');
+        },
+        (error: unknown) => logger.warn({ sessionId, error: (error as Error).message }, 'chat turn failed; nothing was stored'),
+      );
       return chatOptions.stream === true ? stream : completeChat(stream);
     }) as SessionHandle['chat'],
     facts: async (factOptions = {}) => {
@@ -636,6 +699,12 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     tokenizer,
     sessions,
     chatModelName: () => requireChatModel().model,
+    stats: async (statsOptions = {}) => {
+      const sessionId = statsOptions.sessionId;
+      if (sessionId !== undefined) await requireSession(sessionId);
+      const pendingRetries = await repositories.retries.count(sessionId === undefined ? {} : { sessionId });
+      return { ...counters.read(sessionId), pendingRetries };
+    },
     close: async () => {
       await retries.close();
       await gate.drain();

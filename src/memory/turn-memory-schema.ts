@@ -60,4 +60,12 @@ export const turnMemorySchema = z.object({
       message: z.string(),
     })
     .optional(),
+  usage: z
+    .object({
+      calls: z.number().int().min(0),
+      retries: z.number().int().min(0),
+      promptTokens: z.number().int().min(0),
+      completionTokens: z.number().int().min(0),
+    })
+    .optional(),
 });

@@ -1,7 +1,7 @@
 import { StrataError } from '../core/errors.js';
 import { limitWords } from '../core/text.js';
 import type { ArtifactVersion, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
-import type { KnownArtifact, MemoryManager, TurnMemory } from '../managers/memory-manager.js';
+import type { KnownArtifact, MemoryManager, TurnMemory, TurnUsage } from '../managers/memory-manager.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories, TierUpdate } from '../store/store.js';
 import { advanceState, turnRequest, type MemoryState, type RawTurn } from './memory-state.js';
@@ -33,6 +33,8 @@ export interface DerivedTurn {
   failure: StrataError | null;
   /** Set when the manager fell back but may succeed later: the turn joins the retry queue. */
   retry: { reason: string; message: string } | null;
+  /** Model calls and tokens the turn cost, when its manager reports them. */
+  usage: TurnUsage | null;
 }
 
 const USER_SUMMARY_WORDS = 25;
@@ -208,6 +210,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
       artifacts: [],
       failure: outcome.failure,
       retry: null,
+      usage: null,
     };
   }
   // A fallback never changes the document, whatever diff came with it.
@@ -262,6 +265,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
     })),
     failure: fallback === undefined ? null : fallbackError(fallback, context.manager.name, raw.turn),
     retry: fallback?.retry === true ? { reason: fallback.reason, message: fallback.message } : null,
+    usage: outcome.memory.usage ?? null,
   };
 }
 

@@ -43,6 +43,8 @@ describe('settings', () => {
       memoryWaitMs: 10_000,
       retryBaseMs: 2_000,
       consolidateEveryTurns: 15,
+      snapshotEveryTurns: 15,
+      logLevel: 'warn',
     });
   });
 

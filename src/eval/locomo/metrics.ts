@@ -3,7 +3,8 @@
  * `design/evaluation.md` §3.
  *
  * Credit rule: an item credits a message only if it carries that message's own content — a message item
- * (any tier), a turn-summary item, or a fact with exactly one source. Other items (facts with several
+ * (any tier), a turn-summary item, an artifact version (verbatim content of its message), or a fact with
+ * exactly one source. Other items (facts with several
  * sources, session-level summaries) credit nothing for ER; what they point at is reported separately as
  * session-level recall.
  */
@@ -16,6 +17,7 @@ export function itemCredit(item: Pick<ContextItem, 'kind' | 'sourceMessageIds'>)
   switch (item.kind) {
     case 'message':
     case 'turn-summary':
+    case 'artifact': // an artifact version is verbatim content of the one message it came from
       return { credited: item.sourceMessageIds, sessionLevel: [] };
     case 'fact':
       return item.sourceMessageIds.length === 1 ? { credited: item.sourceMessageIds, sessionLevel: [] } : { credited: [], sessionLevel: item.sourceMessageIds };

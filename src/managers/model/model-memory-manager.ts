@@ -9,7 +9,7 @@ import { wordCount } from '../../core/text.js';
 import type { MemoryManager, ProcessTurnOptions, TurnMemory } from '../memory-manager.js';
 import { consolidateFacts, type ConsolidateOptions, type ConsolidationResult } from './consolidate-facts.js';
 import { mergePartialResults } from './merge-partial-results.js';
-import { emptyStats, type ModelManagerStats } from './model-stats.js';
+import { addStats, emptyStats, type ModelManagerStats } from './model-stats.js';
 import { parseTurnOutput, type ParsedTurnOutput } from './parse-turn-output.js';
 import { planCalls } from './plan-calls.js';
 import { summarizeTurnPrompt, type PromptMessage } from './prompts/summarize-turn-prompt.js';
@@ -100,7 +100,7 @@ export function createModelMemoryManager(settings: ModelMemoryManagerSettings): 
   const stats = emptyStats();
   const schemaTokens = tokenizer.count(JSON.stringify(TURN_OUTPUT_SCHEMA.jsonSchema));
 
-  async function summarise(options: ProcessTurnOptions, calls: readonly PromptMessage[][]): Promise<ParsedTurnOutput[] | StrataError> {
+  async function summarise(options: ProcessTurnOptions, calls: readonly PromptMessage[][], turnStats: ModelManagerStats): Promise<ParsedTurnOutput[] | StrataError> {
     const showing = (role: 'user' | 'assistant'): number => calls.filter((call) => call.some((message) => message.role === role)).length;
     const limits = shareSummaryLimits(TURN_LIMITS, showing('user'), showing('assistant'));
     const turn = `turn ${options.turn} of session ${options.sessionId}`;
@@ -113,7 +113,7 @@ export function createModelMemoryManager(settings: ModelMemoryManagerSettings): 
         check: (text) => parseTurnOutput(text, { messages: call.map((message) => ({ id: message.id, role: message.role, words: wordCount(message.content) })), limits }),
         timeoutMs: resolved.timeoutMs,
         temperature: resolved.temperature,
-        stats,
+        stats: turnStats,
         purpose: calls.length === 1 ? turn : `part ${index + 1} of ${calls.length} of ${turn}`,
       });
       // A failed part fails the turn: the remaining parts are not asked for.
@@ -132,13 +132,17 @@ export function createModelMemoryManager(settings: ModelMemoryManagerSettings): 
         return local;
       }
       const calls = planCalls(options.messages, contentBudget(options, resolved, schemaTokens), tokenizer);
-      const parts = await summarise(options, calls);
+      // This turn's calls are counted on their own, so the engine can attribute them to the session.
+      const turnStats = emptyStats();
+      const parts = await summarise(options, calls, turnStats);
+      addStats(stats, turnStats);
+      const usage = { calls: turnStats.calls, retries: turnStats.retries, promptTokens: turnStats.promptTokens, completionTokens: turnStats.completionTokens };
       if (parts instanceof StrataError) {
         stats.fallbacks += 1;
-        return fallbackMemory(options, local, fallbackFor(parts));
+        return { ...fallbackMemory(options, local, fallbackFor(parts)), usage };
       }
       const whole = options.messages.map((message) => ({ id: message.id, words: wordCount(message.content) }));
-      return modelMemory(local, mergePartialResults(parts, whole, TURN_LIMITS));
+      return { ...modelMemory(local, mergePartialResults(parts, whole, TURN_LIMITS)), usage };
     },
     stats: () => ({ ...stats }),
     consolidate: (options) => consolidateFacts(options, resolved, stats),

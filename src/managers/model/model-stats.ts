@@ -17,3 +17,13 @@ export interface ModelManagerStats {
 export function emptyStats(): ModelManagerStats {
   return { calls: 0, retries: 0, fallbacks: 0, promptTokens: 0, completionTokens: 0, skippedShort: 0 };
 }
+
+/** Add `more` into `total`, field by field. */
+export function addStats(total: ModelManagerStats, more: ModelManagerStats): void {
+  total.calls += more.calls;
+  total.retries += more.retries;
+  total.fallbacks += more.fallbacks;
+  total.promptTokens += more.promptTokens;
+  total.completionTokens += more.completionTokens;
+  total.skippedShort += more.skippedShort;
+}

@@ -21,6 +21,7 @@ describe('the credit rule', () => {
     expect(itemCredit(item('message', ['m1'], 3)).credited).toEqual(['m1']);
     expect(itemCredit(item('message', ['m2'], 1)).credited).toEqual(['m2']);
     expect(itemCredit(item('turn-summary', ['m3', 'm4'])).credited).toEqual(['m3', 'm4']);
+    expect(itemCredit(item('artifact', ['m9'])).credited).toEqual(['m9']);
     expect(itemCredit(item('fact', ['m5']))).toEqual({ credited: ['m5'], sessionLevel: [] });
   });
 

@@ -39,6 +39,7 @@ describe('model memory manager: the summarised turn', () => {
       windowExtension: 0,
       diff: GOOD.diff,
       artifacts: [],
+      usage: { calls: 1, retries: 0, promptTokens: 900, completionTokens: 120 },
     });
     expect(memory.fallback).toBeUndefined();
     expect(server.requests).toHaveLength(1);

@@ -1,0 +1,23 @@
+/**
+ * Structured logs of the engine, written with pino. The engine only needs the few methods below, so
+ * an application can pass its own pino logger (or a child of it); by default JSON lines go to stderr
+ * at the `logLevel` setting (`warn`: fallbacks, stale turns and retry failures only).
+ */
+import { pino } from 'pino';
+
+/** The part of a pino logger the engine uses. */
+export interface MemoryLogger {
+  error(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+  debug(details: object, message: string): void;
+  /** Whether records of `level` are written (pino has it); when absent, everything is assumed written. */
+  isLevelEnabled?(level: string): boolean;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** The default logger: pino, JSON lines on stderr (synchronous, so nothing is lost when a CLI exits). */
+export function createMemoryLogger(level: LogLevel): MemoryLogger {
+  return pino({ name: 'strata', level }, pino.destination({ dest: 2, sync: true }));
+}
