@@ -74,6 +74,11 @@ export interface TurnSummary {
   windowExtension: number;
   tokens: number;
   createdAt: string;
+  /**
+   * True when the turn was answered in a live chat before the previous turn's memory was written (the
+   * session lock's bound passed). Once set it stays set; absent means false.
+   */
+  staleMemory?: boolean;
 }
 
 export interface Fact {

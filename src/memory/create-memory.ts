@@ -450,10 +450,10 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   retries.schedule();
 
   /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
-  const storeTurn = (sessionId: string, checked: CheckedMessage[]): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }> =>
+  const storeTurn = (sessionId: string, checked: CheckedMessage[], staleMemory = false): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }> =>
     mutex.run(sessionId, async () => {
       const session = await requireSession(sessionId);
-      const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context));
+      const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context, { staleMemory }));
       if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
       counters.add(sessionId, { turns: 1 });
       return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw)) };
@@ -512,12 +512,13 @@ export function createMemory(options: MemoryOptions = {}): Memory {
         steps: {
           settle: () => gate.settle(sessionId, { boundMs: settings.memoryWaitMs }),
           assemble: async (query) => assemble(sessionId, budget, query),
-          store: async ({ user, assistant }) => {
+          store: async ({ user, assistant, staleMemory }) => {
             const createdAt = now();
-            const stored = await storeTurn(sessionId, [
-              checkMessageInput(user, 'user', createdAt, settings.maxMessageBytes),
-              checkMessageInput(assistant, 'assistant', createdAt, settings.maxMessageBytes),
-            ]);
+            const stored = await storeTurn(
+              sessionId,
+              [checkMessageInput(user, 'user', createdAt, settings.maxMessageBytes), checkMessageInput(assistant, 'assistant', createdAt, settings.maxMessageBytes)],
+              staleMemory,
+            );
             memory = stored.memory;
             return { turn: stored.raw.turn, messageIds: stored.raw.messages.map((message) => message.id) };
           },

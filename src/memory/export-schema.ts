@@ -32,6 +32,7 @@ const turn = z.strictObject({
   assistantSummary: z.string(),
   depth: z.enum(['short', 'medium', 'long', 'code']),
   status: z.enum(['summarised', 'fallback-raw', 'pending-retry']),
+  staleMemory: z.boolean().optional(),
   windowExtension: count,
   tokens: count,
   createdAt: time,

@@ -50,7 +50,7 @@ export async function writeRawTurns(
   session: Session,
   turns: readonly (readonly CheckedMessage[])[],
   context: WriteContext,
-  options: { pendingSummaries?: boolean } = {},
+  options: { pendingSummaries?: boolean; staleMemory?: boolean } = {},
 ): Promise<RawTurn[]> {
   const last = await repositories.messages.last({ sessionId: session.id });
   let position = last.position;
@@ -93,6 +93,7 @@ export async function writeRawTurns(
         windowExtension: 0,
         tokens: 0,
         createdAt: turn.messages[0]?.createdAt ?? context.now(),
+        ...(options.staleMemory === true ? { staleMemory: true } : {}),
       },
     });
   }

@@ -534,6 +534,18 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(await tenant.turns.list({ sessionId: 's-tl' })).toEqual([done]);
       });
 
+      it('keeps a stale-memory mark once set, through later summaries of the turn', async () => {
+        await seedSession(tenant, 's-tl', GARDEN.slice(0, 2));
+        const pending = makeTurnSummary('s-tl', 1, { status: 'pending-retry', staleMemory: true });
+        await tenant.turns.upsert({ summary: pending });
+        expect((await tenant.turns.get({ sessionId: 's-tl', turn: 1 }))?.staleMemory).toBe(true);
+        await tenant.turns.upsert({ summary: makeTurnSummary('s-tl', 1, { status: 'summarised' }) });
+        expect(await tenant.turns.get({ sessionId: 's-tl', turn: 1 })).toEqual(makeTurnSummary('s-tl', 1, { status: 'summarised', staleMemory: true }));
+        await seedSession(tenant, 's-fresh', GARDEN.slice(0, 2));
+        await tenant.turns.upsert({ summary: makeTurnSummary('s-fresh', 1) });
+        expect((await tenant.turns.get({ sessionId: 's-fresh', turn: 1 }))?.staleMemory).toBeUndefined();
+      });
+
       it('get returns null for an unknown turn', async () => {
         await seedSession(tenant, 's-tl', GARDEN.slice(0, 1));
         expect(await tenant.turns.get({ sessionId: 's-tl', turn: 5 })).toBeNull();

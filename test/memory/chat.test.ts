@@ -213,6 +213,11 @@ describe('the session lock between phase 2 and the next phase 1', () => {
       [2, 'summarised'],
     ]);
     expect((await session.turns()).map((turn) => turn.status)).toEqual(['summarised', 'summarised']);
+    // The mark is kept with the turn, through memory work and through an export and import.
+    expect((await session.turns()).map((turn) => turn.staleMemory ?? false)).toEqual([false, true]);
+    const copy = await memory.sessions.import({ data: await session.export({ format: 'json' }), newIds: true });
+    const imported = await memory.sessions.open(copy.sessionId);
+    expect((await imported.turns()).map((turn) => turn.staleMemory ?? false)).toEqual([false, true]);
   });
 
   it('never makes one session wait for another', async () => {

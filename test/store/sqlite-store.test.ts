@@ -180,7 +180,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue and the stale-memory mark, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -194,7 +194,7 @@ describe('SQLite store', () => {
 
     // Bring the file back to what the previous build (schema version 3) left behind.
     const raw = new Database(file);
-    raw.exec('DROP TABLE memory_retries; DELETE FROM schema_migrations WHERE version > 3;');
+    raw.exec('DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; DELETE FROM schema_migrations WHERE version > 3;');
     raw.close();
 
     const upgraded = open(file, '2026-01-01T00:00:00.000Z');
@@ -213,8 +213,9 @@ describe('SQLite store', () => {
       expect(check.prepare('SELECT version, applied_at FROM schema_migrations WHERE version >= 3 ORDER BY version').all()).toEqual([
         { version: 3, applied_at: MIGRATED_AT },
         { version: 4, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 5, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(4);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(5);
     } finally {
       check.close();
     }

@@ -196,6 +196,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX memory_retries_due ON memory_retries (tenant_id, next_attempt_at);
     `,
   },
+  {
+    version: 5,
+    name: 'turns answered on stale memory',
+    change: `ALTER TABLE turns ADD COLUMN stale_memory INTEGER NOT NULL DEFAULT 0 CHECK (stale_memory IN (0, 1));`,
+  },
 ];
 
 /** Apply every migration newer than the database's version, each in its own transaction. */

@@ -15,6 +15,7 @@ interface TurnRow {
   window_extension: number;
   tokens: number;
   created_at: string;
+  stale_memory: number;
 }
 
 function toSummary(row: TurnRow): TurnSummary {
@@ -29,17 +30,19 @@ function toSummary(row: TurnRow): TurnSummary {
     windowExtension: row.window_extension,
     tokens: row.tokens,
     createdAt: row.created_at,
+    ...(row.stale_memory === 1 ? { staleMemory: true } : {}),
   };
 }
 
 export function createTurnRepository(db: Database.Database, tenantId: string, run: Run): TurnRepository {
   const upsert = db.prepare(`INSERT INTO turns
-    (tenant_id, session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    (tenant_id, session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at, stale_memory)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (tenant_id, session_id, turn) DO UPDATE SET
       message_ids = excluded.message_ids, user_summary = excluded.user_summary,
       assistant_summary = excluded.assistant_summary, depth = excluded.depth, status = excluded.status,
-      window_extension = excluded.window_extension, tokens = excluded.tokens`);
+      window_extension = excluded.window_extension, tokens = excluded.tokens,
+      stale_memory = max(turns.stale_memory, excluded.stale_memory)`);
   const get = db.prepare<[string, string, number], TurnRow>(
     'SELECT * FROM turns WHERE tenant_id = ? AND session_id = ? AND turn = ?',
   );
@@ -76,6 +79,7 @@ export function createTurnRepository(db: Database.Database, tenantId: string, ru
           summary.windowExtension,
           summary.tokens,
           summary.createdAt,
+          summary.staleMemory === true ? 1 : 0,
         );
       }),
     get: ({ sessionId, turn }) =>
