@@ -1,6 +1,6 @@
 import { StrataError } from '../core/errors.js';
 import { compareText } from '../core/text.js';
-import type { Fact, FactKind, Message, Session, TurnSummary } from '../core/types.js';
+import type { Fact, FactKind, Message, Session } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
 import { addArtifactVersions } from './artifact-versions.js';
@@ -8,6 +8,7 @@ import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
 import { renderSections } from './render.js';
+import { groupByTurn, storeTurnReader, type TurnReader } from './turn-reader.js';
 import { messageLine, turnOptions, type TurnMaterial, type TurnOption } from './turn-options.js';
 
 /** Tuning of the assembler; every field has a default. */
@@ -57,6 +58,8 @@ export interface AssembleContextOptions {
   query?: string;
   tokenizer: Tokenizer;
   settings?: AssemblerSettings;
+  /** Where older turns are read from (default: the store, page by page). */
+  turnReader?: TurnReader;
 }
 
 export const MAX_BUDGET = 10_000_000;
@@ -117,32 +120,14 @@ function windowItem(message: Message, countShort: (text: string) => number): Con
   };
 }
 
-function groupByTurn(messages: readonly Message[], summaries: readonly TurnSummary[]): Map<number, TurnMaterial> {
-  const turns = new Map<number, TurnMaterial>();
-  for (const message of messages) {
-    const material = turns.get(message.turn) ?? { turn: message.turn, summary: null, messages: [] };
-    material.messages.push(message);
-    turns.set(message.turn, material);
-  }
-  for (const summary of summaries) {
-    const material = turns.get(summary.turn);
-    if (material !== undefined) material.summary = summary;
-  }
-  return turns;
-}
-
 /** Turns older than `fromTurn`, newest first, read page by page. */
-function olderTurns(repositories: TenantRepositories, sessionId: string, fromTurn: number): () => Promise<TurnMaterial | null> {
+function olderTurns(reader: TurnReader, sessionId: string, fromTurn: number): () => Promise<TurnMaterial | null> {
   let cursor = fromTurn;
   let buffer: TurnMaterial[] = [];
   return async () => {
     while (buffer.length === 0 && cursor >= 1) {
       const low = Math.max(1, cursor - PAGE_TURNS + 1);
-      const [messages, summaries] = await Promise.all([
-        repositories.messages.listByTurns({ sessionId, fromTurn: low, toTurn: cursor }),
-        repositories.turns.listBefore({ sessionId, beforeTurn: cursor + 1, limit: cursor - low + 1 }),
-      ]);
-      buffer = [...groupByTurn(messages, summaries).values()].sort((a, b) => b.turn - a.turn);
+      buffer = (await reader.read({ sessionId, fromTurn: low, toTurn: cursor })).reverse();
       cursor = low - 1;
     }
     return buffer.shift() ?? null;
@@ -165,6 +150,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const queryWindowShare = Math.min(1, Math.max(0, options.settings?.queryWindowShare ?? 0.15));
   const recallDetailShare = Math.min(1, Math.max(0, options.settings?.recallDetailShare ?? 0.7));
   const query = options.query?.trim() ?? '';
+  const turnReader = options.turnReader ?? storeTurnReader(repositories);
   const coverageShare = Math.min(1, Math.max(0, options.settings?.coverageShare ?? 0.5));
   const windowFloorShare = Math.min(1, Math.max(0, options.settings?.windowFloorShare ?? 0.15));
   const artifactShare = Math.min(1, Math.max(0, options.settings?.artifactShare ?? 0.5));
@@ -278,9 +264,15 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   if (query !== '' && windowStart > 1 && recallLimit > 0) {
     const reserve = Math.floor(assembly.remaining() * recallShare);
     const hits = await repositories.search.messages({ sessionId, query, limit: recallLimit, maxTurn: windowStart - 1 });
-    const messages = new Map(
-      (await repositories.messages.getMany({ sessionId, messageIds: hits.map((hit) => hit.messageId) })).map((message) => [message.id, message]),
-    );
+    // A memory's turn reader keeps the hits' turns warm between calls; without one, read just the hits.
+    const hitTurns = hits.map((hit) => hit.turn);
+    const messages = new Map<string, Message>();
+    if (hits.length > 0 && options.turnReader !== undefined) {
+      const read = await turnReader.read({ sessionId, fromTurn: Math.min(...hitTurns), toTurn: Math.max(...hitTurns) });
+      for (const material of read) for (const message of material.messages) messages.set(message.id, message);
+    } else if (hits.length > 0) {
+      for (const message of await repositories.messages.getMany({ sessionId, messageIds: hits.map((hit) => hit.messageId) })) messages.set(message.id, message);
+    }
     const recalled: Array<{ message: Message; line: ContextItem & { cost: number } }> = [];
     let spent = 0;
     for (const hit of hits) {
@@ -318,7 +310,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
 
   // Layer 4: older turns, newest first. First cover as many turns as the coverage share allows in
   // their cheapest form, then upgrade the newest to richer tiers, then keep covering older turns.
-  const next = olderTurns(repositories, sessionId, windowStart - 1);
+  const next = olderTurns(turnReader, sessionId, windowStart - 1);
   const chosen: Array<{ options: TurnOption[]; index: number }> = [];
   const coverageLimit = assembly.used + Math.floor(assembly.remaining() * coverageShare);
   let pending: TurnMaterial | null = null;

@@ -4,6 +4,7 @@ import { StrataError } from '../core/errors.js';
 import { loneSurrogateIndex } from '../core/text.js';
 import type { Artifact, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
 import { assembleContext, validateBudget, type AssemblerSettings } from '../context/assembler.js';
+import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
 import type { ContextPackage } from '../context/context-package.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ModelMemoryManager } from '../managers/model/index.js';
@@ -300,6 +301,8 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const mutex = new KeyedMutex();
   const gate = new MemoryGate();
   const counters = new MemoryCounters();
+  // Older turns stay in memory between packages; every write below tells the cache which turn changed.
+  const turnReader = new CachedTurnReader(storeTurnReader(repositories));
   const logger = options.logger ?? createMemoryLogger(settings.logLevel);
   let chatModel: ChatModel | null | undefined = options.chatModel;
   const requireChatModel = (): ChatModel => {
@@ -346,6 +349,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
         await tx.retries.remove({ sessionId: derived.sessionId, turn: derived.turn });
       }
     });
+    turnReader.forget(derived.sessionId, derived.turn);
     if (derived.retry !== null) retries.schedule();
   };
 
@@ -456,12 +460,13 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context, { staleMemory }));
       if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
       counters.add(sessionId, { turns: 1 });
+      turnReader.forget(sessionId, raw.turn);
       return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw)) };
     });
 
   const assemble = async (sessionId: string, budget: number, query: string | undefined): Promise<ContextPackage> => {
     const session = await requireSession(sessionId);
-    return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: assemblerSettings });
+    return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: assemblerSettings, turnReader });
   };
 
   const snapshot = async (sessionId: string): Promise<SessionSnapshot> => {
@@ -585,7 +590,9 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     },
     delete: () =>
       mutex.run(sessionId, async () => {
+        turnReader.forget(sessionId);
         if (!(await repositories.sessions.delete({ sessionId }))) await requireSession(sessionId);
+        turnReader.forget(sessionId);
       }),
     export: async ({ format }) => {
       if (format !== 'json' && format !== 'markdown') {

@@ -2,6 +2,7 @@ import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { StrataError } from '../../core/errors.js';
 import type { ChatMessage } from '../../core/types.js';
+import { cachedLineCounter } from './line-count-cache.js';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, type Tokenizer, type TokenizerName } from './tokenizer.js';
 
 const ENCODINGS = { o200k_base: o200k, cl100k_base: cl100k } as const;
@@ -19,7 +20,9 @@ export function createGptTokenizer(settings: GptTokenizerSettings = {}): Tokeniz
   if (encoding === undefined) {
     throw new StrataError('TOKENIZER_UNKNOWN', `Unknown tokenizer "${String(name)}"; use "o200k_base" or "cl100k_base".`);
   }
-  const count = (text: string): number => (text === '' ? 0 : encoding.countTokens(text, PLAIN_TEXT));
+  const countDirectly = (text: string): number => (text === '' ? 0 : encoding.countTokens(text, PLAIN_TEXT));
+  // Long texts (a rendered package) are counted line by line with cached counts; the total is exact.
+  const count = cachedLineCounter(countDirectly);
   const roleTokens = new Map<string, number>();
   const countRole = (role: string): number => {
     let tokens = roleTokens.get(role);

@@ -1,0 +1,94 @@
+/**
+ * How the assembler reads older turns: page by page from the store, or through a cache that keeps
+ * each session's turns in memory between calls. Older turns rarely change (only when their memory is
+ * written or retried), so the memory that owns the writes tells the cache which turns to forget.
+ */
+import type { Message, TurnSummary } from '../core/types.js';
+import type { TenantRepositories } from '../store/store.js';
+import type { TurnMaterial } from './turn-options.js';
+
+/** Turns `fromTurn`..`toTurn` of a session with their messages and summaries, oldest first. */
+export interface TurnReader {
+  read(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<TurnMaterial[]>;
+}
+
+export function groupByTurn(messages: readonly Message[], summaries: readonly TurnSummary[]): Map<number, TurnMaterial> {
+  const turns = new Map<number, TurnMaterial>();
+  for (const message of messages) {
+    const material = turns.get(message.turn) ?? { turn: message.turn, summary: null, messages: [] };
+    material.messages.push(message);
+    turns.set(message.turn, material);
+  }
+  for (const summary of summaries) {
+    const material = turns.get(summary.turn);
+    if (material !== undefined) material.summary = summary;
+  }
+  return turns;
+}
+
+/** Reads straight from the store. */
+export function storeTurnReader(repositories: TenantRepositories): TurnReader {
+  return {
+    read: async ({ sessionId, fromTurn, toTurn }) => {
+      const [messages, summaries] = await Promise.all([
+        repositories.messages.listByTurns({ sessionId, fromTurn, toTurn }),
+        repositories.turns.listBefore({ sessionId, beforeTurn: toTurn + 1, limit: toTurn - fromTurn + 1 }),
+      ]);
+      return [...groupByTurn(messages, summaries).values()].sort((a, b) => a.turn - b.turn);
+    },
+  };
+}
+
+/**
+ * Keeps what `inner` read, per session, for the sessions used most recently. Call `forget` for every
+ * turn whose messages, tiers or summary are written, and for a deleted session.
+ */
+export class CachedTurnReader implements TurnReader {
+  /** Per session: turn → material, or null for a turn known to have no messages. */
+  private readonly sessions = new Map<string, Map<number, TurnMaterial | null>>();
+  /** Bumped by every `forget`: a read that overlapped a write does not fill the cache with what it read. */
+  private generation = 0;
+
+  constructor(
+    private readonly inner: TurnReader,
+    private readonly maxSessions = 16,
+  ) {}
+
+  async read(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<TurnMaterial[]> {
+    const { sessionId, fromTurn, toTurn } = options;
+    let turns = this.sessions.get(sessionId);
+    if (turns === undefined) {
+      if (this.sessions.size >= this.maxSessions) {
+        const oldest = this.sessions.keys().next().value;
+        if (oldest !== undefined) this.sessions.delete(oldest);
+      }
+      turns = new Map();
+    } else {
+      // Most recently used last.
+      this.sessions.delete(sessionId);
+    }
+    this.sessions.set(sessionId, turns);
+    let complete = true;
+    for (let turn = fromTurn; turn <= toTurn && complete; turn += 1) complete = turns.has(turn);
+    if (!complete) {
+      const generation = this.generation;
+      const read = await this.inner.read(options);
+      if (generation !== this.generation) return read;
+      for (let turn = fromTurn; turn <= toTurn; turn += 1) turns.set(turn, null);
+      for (const material of read) turns.set(material.turn, material);
+    }
+    const result: TurnMaterial[] = [];
+    for (let turn = fromTurn; turn <= toTurn; turn += 1) {
+      const material = turns.get(turn);
+      if (material !== undefined && material !== null) result.push(material);
+    }
+    return result;
+  }
+
+  /** Forget one turn of a session (its memory was written), or the whole session. */
+  forget(sessionId: string, turn?: number): void {
+    this.generation += 1;
+    if (turn === undefined) this.sessions.delete(sessionId);
+    else this.sessions.get(sessionId)?.delete(turn);
+  }
+}

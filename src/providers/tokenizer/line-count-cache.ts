@@ -1,0 +1,47 @@
+/**
+ * Exact token counts of long texts from cached counts of their lines. The encodings' pre-tokenizer
+ * (the regular expression that cuts text into pieces before byte-pair encoding) never joins a line
+ * break to a following character that is neither whitespace nor "/", so a text cut right after such a
+ * line break has exactly the tokens of its parts. A context package repeats most of its lines from
+ * one call to the next, so their counts are worth keeping.
+ */
+
+/** Texts shorter than this are counted directly: splitting them costs more than it saves. */
+const MIN_SPLIT_LENGTH = 256;
+
+/**
+ * Cut `text` right after every line break that is followed by a character other than whitespace or
+ * "/". The pieces joined give back the text.
+ */
+export function splitAtSafeLineBreaks(text: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  for (let index = text.indexOf('\n'); index >= 0 && index + 1 < text.length; index = text.indexOf('\n', index + 1)) {
+    const next = text[index + 1] ?? '';
+    if (next === '/' || /\s/u.test(next)) continue;
+    pieces.push(text.slice(start, index + 1));
+    start = index + 1;
+  }
+  pieces.push(text.slice(start));
+  return pieces;
+}
+
+/** A counter that counts long texts piece by piece, remembering up to `maxEntries` piece counts. */
+export function cachedLineCounter(countText: (text: string) => number, maxEntries = 50_000): (text: string) => number {
+  const counts = new Map<string, number>();
+  const countPiece = (piece: string): number => {
+    let tokens = counts.get(piece);
+    if (tokens === undefined) {
+      tokens = countText(piece);
+      if (counts.size >= maxEntries) counts.clear();
+      counts.set(piece, tokens);
+    }
+    return tokens;
+  };
+  return (text) => {
+    if (text.length < MIN_SPLIT_LENGTH) return countText(text);
+    let total = 0;
+    for (const piece of splitAtSafeLineBreaks(text)) total += countPiece(piece);
+    return total;
+  };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { CachedTurnReader, type TurnReader } from '../../src/context/turn-reader.js';
+import type { TurnMaterial } from '../../src/context/turn-options.js';
+
+function material(turn: number, label: string): TurnMaterial {
+  return { turn, summary: null, messages: [{ id: `${label}-${turn}` } as TurnMaterial['messages'][number]] };
+}
+
+/** A reader over a mutable store of turns, counting its reads. */
+function countingReader(labels: Map<number, string>): TurnReader & { reads: number; gate?: Promise<void> } {
+  const reader = {
+    reads: 0,
+    gate: undefined as Promise<void> | undefined,
+    read: async ({ fromTurn, toTurn }: { sessionId: string; fromTurn: number; toTurn: number }) => {
+      reader.reads += 1;
+      const snapshot = new Map(labels);
+      await reader.gate;
+      const result: TurnMaterial[] = [];
+      for (let turn = fromTurn; turn <= toTurn; turn += 1) {
+        const label = snapshot.get(turn);
+        if (label !== undefined) result.push(material(turn, label));
+      }
+      return result;
+    },
+  };
+  return reader;
+}
+
+const ids = (materials: TurnMaterial[]): string[] => materials.map((entry) => entry.messages[0]?.id ?? '');
+
+describe('CachedTurnReader', () => {
+  it('reads a range once, and again only for turns it was told changed', async () => {
+    const labels = new Map([
+      [1, 'old'],
+      [2, 'old'],
+      [4, 'old'],
+    ]);
+    const inner = countingReader(labels);
+    const cache = new CachedTurnReader(inner);
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 4 }))).toEqual(['old-1', 'old-2', 'old-4']);
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 2, toTurn: 4 }))).toEqual(['old-2', 'old-4']);
+    expect(inner.reads).toBe(1);
+    labels.set(2, 'new');
+    cache.forget('s', 2);
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 4 }))).toEqual(['old-1', 'new-2', 'old-4']);
+    expect(inner.reads).toBe(2);
+    // Another session is read on its own.
+    await cache.read({ sessionId: 't', fromTurn: 1, toTurn: 1 });
+    expect(inner.reads).toBe(3);
+  });
+
+  it('does not keep what a read saw when a write happened while it ran', async () => {
+    const labels = new Map([[1, 'old']]);
+    const inner = countingReader(labels);
+    const cache = new CachedTurnReader(inner);
+    let release: () => void = () => undefined;
+    inner.gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    const reading = cache.read({ sessionId: 's', fromTurn: 1, toTurn: 1 });
+    labels.set(1, 'new');
+    cache.forget('s', 1);
+    release();
+    expect(ids(await reading)).toEqual(['old-1']);
+    inner.gate = undefined;
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 1 }))).toEqual(['new-1']);
+  });
+
+  it('keeps a bounded number of sessions, dropping the least recently used', async () => {
+    const inner = countingReader(new Map([[1, 'x']]));
+    const cache = new CachedTurnReader(inner, 2);
+    for (const session of ['a', 'b', 'a', 'c', 'a']) await cache.read({ sessionId: session, fromTurn: 1, toTurn: 1 });
+    // a, b, (a cached), c evicts b, (a cached).
+    expect(inner.reads).toBe(3);
+    await cache.read({ sessionId: 'b', fromTurn: 1, toTurn: 1 });
+    expect(inner.reads).toBe(4);
+  });
+});
