@@ -9,7 +9,7 @@ import type { ContextItem, ContextPackage, ContextSection, SectionName } from '.
 import { factRelevance } from './fact-relevance.js';
 import { renderSections } from './render.js';
 import { groupByTurn, storeTurnReader, type TurnReader } from './turn-reader.js';
-import { messageLine, turnOptions, type TurnMaterial, type TurnOption } from './turn-options.js';
+import { messageLine, plainTurnOptions, turnOptions, type TurnMaterial, type TurnOption } from './turn-options.js';
 
 /** Tuning of the assembler; every field has a default. */
 export interface AssemblerSettings {
@@ -318,7 +318,9 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const cover = async (limit: number): Promise<void> => {
     for (let material = pending ?? (await next()); material !== null; material = await next()) {
       pending = null;
-      const options = turnOptions(material, countShort, { excluded: recalledIds });
+      const options = material.messages.some((message) => recalledIds.has(message.id))
+        ? turnOptions(material, countShort, { excluded: recalledIds })
+        : plainTurnOptions(material, countShort);
       const cheapest = options[options.length - 1];
       if (cheapest === undefined) {
         oldestCovered = material.turn;
@@ -366,7 +368,8 @@ function sortSections(assembly: Assembly): ContextSection[] {
   const byTurn = (a: ContextItem, b: ContextItem): number => (a.turn ?? 0) - (b.turn ?? 0);
   // The artifacts section is listed only when the query referred to a version that made it in.
   return order.filter((name) => name !== 'artifacts' || assembly.items(name).length > 0).map((name) => {
-    const items = [...assembly.items(name)];
+    // Copies: items may be shared with cached turn options, and the caller owns what it gets.
+    const items = assembly.items(name).map((item) => ({ ...item }));
     // Facts were chosen freshest first; they read better in the order they were established.
     if (name === 'history' || name === 'recalled' || name === 'facts') items.sort(byTurn);
     if (name === 'window') items.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));

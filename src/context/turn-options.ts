@@ -124,3 +124,19 @@ export function turnOptions(
   }
   return kept;
 }
+
+/** Options of turns shown with no message excluded, per material object: a memory's cached turns keep theirs. */
+const PLAIN_OPTIONS = new WeakMap<TurnMaterial, TurnOption[]>();
+
+/**
+ * `turnOptions` with nothing excluded, remembered for the material object (its texts and counts never
+ * change: a changed turn is read again as a new object). Callers must not modify the result.
+ */
+export function plainTurnOptions(material: TurnMaterial, countShort: CountShort): TurnOption[] {
+  let options = PLAIN_OPTIONS.get(material);
+  if (options === undefined) {
+    options = turnOptions(material, countShort, { excluded: new Set() });
+    PLAIN_OPTIONS.set(material, options);
+  }
+  return options;
+}
