@@ -46,8 +46,11 @@ export function storeTurnReader(repositories: TenantRepositories): TurnReader {
 export class CachedTurnReader implements TurnReader {
   /** Per session: turn → material, or null for a turn known to have no messages. */
   private readonly sessions = new Map<string, Map<number, TurnMaterial | null>>();
-  /** Bumped by every `forget`: a read that overlapped a write does not fill the cache with what it read. */
+  /** Bumped by every `forget`; a read keeps nothing about a turn forgotten while it ran. */
   private generation = 0;
+  /** Per session: when it was last forgotten whole, and when each turn was, while reads are in flight. */
+  private readonly forgotten = new Map<string, { all: number; turns: Map<number, number> }>();
+  private reading = 0;
 
   constructor(
     private readonly inner: TurnReader,
@@ -68,26 +71,54 @@ export class CachedTurnReader implements TurnReader {
       this.sessions.delete(sessionId);
     }
     this.sessions.set(sessionId, turns);
-    let complete = true;
-    for (let turn = fromTurn; turn <= toTurn && complete; turn += 1) complete = turns.has(turn);
-    if (!complete) {
-      const generation = this.generation;
-      const read = await this.inner.read(options);
-      if (generation !== this.generation) return read;
-      for (let turn = fromTurn; turn <= toTurn; turn += 1) turns.set(turn, null);
-      for (const material of read) turns.set(material.turn, material);
+    // Read only the runs of turns not cached yet.
+    const missing: Array<[number, number]> = [];
+    for (let turn = fromTurn; turn <= toTurn; turn += 1) {
+      if (turns.has(turn)) continue;
+      const last = missing[missing.length - 1];
+      if (last !== undefined && last[1] === turn - 1) last[1] = turn;
+      else missing.push([turn, turn]);
     }
+    // What was read is returned even for turns a concurrent write keeps out of the cache.
+    const fetched = new Map<number, TurnMaterial>();
+    for (const [low, high] of missing) for (const material of await this.fill(sessionId, turns, low, high)) fetched.set(material.turn, material);
     const result: TurnMaterial[] = [];
     for (let turn = fromTurn; turn <= toTurn; turn += 1) {
-      const material = turns.get(turn);
+      const material = turns.get(turn) ?? fetched.get(turn);
       if (material !== undefined && material !== null) result.push(material);
     }
     return result;
   }
 
+  /** Read turns from the store and cache those no write touched meanwhile; returns what was read. */
+  private async fill(sessionId: string, turns: Map<number, TurnMaterial | null>, fromTurn: number, toTurn: number): Promise<TurnMaterial[]> {
+    const start = this.generation;
+    this.reading += 1;
+    let read: TurnMaterial[];
+    try {
+      read = await this.inner.read({ sessionId, fromTurn, toTurn });
+    } finally {
+      this.reading -= 1;
+    }
+    const forgotten = this.forgotten.get(sessionId);
+    if (this.reading === 0) this.forgotten.clear();
+    if (forgotten !== undefined && forgotten.all > start) return read;
+    const changed = (turn: number): boolean => (forgotten?.turns.get(turn) ?? 0) > start;
+    const byTurn = new Map(read.map((material) => [material.turn, material]));
+    // Turns still cached keep their objects (and what was derived from them).
+    for (let turn = fromTurn; turn <= toTurn; turn += 1) if (!changed(turn) && !turns.has(turn)) turns.set(turn, byTurn.get(turn) ?? null);
+    return read;
+  }
+
   /** Forget one turn of a session (its memory was written), or the whole session. */
   forget(sessionId: string, turn?: number): void {
     this.generation += 1;
+    if (this.reading > 0) {
+      const entry = this.forgotten.get(sessionId) ?? { all: 0, turns: new Map<number, number>() };
+      if (turn === undefined) entry.all = this.generation;
+      else entry.turns.set(turn, this.generation);
+      this.forgotten.set(sessionId, entry);
+    }
     if (turn === undefined) this.sessions.delete(sessionId);
     else this.sessions.get(sessionId)?.delete(turn);
   }

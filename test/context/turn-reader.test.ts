@@ -66,6 +66,29 @@ describe('CachedTurnReader', () => {
     expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 1 }))).toEqual(['new-1']);
   });
 
+  it('keeps the other turns of a read that overlapped a write of one turn', async () => {
+    const labels = new Map([
+      [1, 'old'],
+      [2, 'old'],
+    ]);
+    const inner = countingReader(labels);
+    const cache = new CachedTurnReader(inner);
+    let release: () => void = () => undefined;
+    inner.gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    const reading = cache.read({ sessionId: 's', fromTurn: 1, toTurn: 2 });
+    labels.set(2, 'new');
+    cache.forget('s', 2);
+    release();
+    await reading;
+    inner.gate = undefined;
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 1 }))).toEqual(['old-1']);
+    expect(inner.reads).toBe(1);
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 2 }))).toEqual(['old-1', 'new-2']);
+    expect(inner.reads).toBe(2);
+  });
+
   it('keeps a bounded number of sessions, dropping the least recently used', async () => {
     const inner = countingReader(new Map([[1, 'x']]));
     const cache = new CachedTurnReader(inner, 2);
