@@ -83,6 +83,19 @@ export function matchFact(facts: readonly Fact[], key: string, threshold = 0.6):
   return best;
 }
 
+/** Normalised fact texts, remembered: every add compares itself with the whole document. Bounded. */
+const NORMALIZED_TEXTS = new Map<string, string>();
+
+function normalizedFactText(text: string): string {
+  let normalized = NORMALIZED_TEXTS.get(text);
+  if (normalized === undefined) {
+    normalized = normalizeText(text);
+    if (NORMALIZED_TEXTS.size >= 20_000) NORMALIZED_TEXTS.clear();
+    NORMALIZED_TEXTS.set(text, normalized);
+  }
+  return normalized;
+}
+
 function newest(facts: readonly Fact[]): Fact | undefined {
   return [...facts].sort((a, b) => b.updatedTurn - a.updatedTurn || compareText(a.id, b.id))[0];
 }
@@ -173,10 +186,13 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
     event({ factId: fact.id, op: 'add', key, kind, oldText: null, newText: text, reason, sourceMessageIds: sources });
   };
 
-  const exchangeWords = new Set(words(options.exchange));
+  let exchangeWords: ReadonlySet<string> | undefined;
   /** A removal is supported when the exchange names what it removes: a content word of the fact's key. */
-  const mentioned = (fact: Fact): boolean =>
-    words(`${fact.key} ${fact.text}`).some((word) => !STOPWORDS.has(word) && exchangeWords.has(word));
+  const mentioned = (fact: Fact): boolean => {
+    exchangeWords ??= new Set(words(options.exchange));
+    const named = exchangeWords;
+    return words(`${fact.key} ${fact.text}`).some((word) => !STOPWORDS.has(word) && named.has(word));
+  };
 
   for (const entry of options.diff.remove) {
     const key = normalizeText(entry.key);
@@ -226,7 +242,7 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
     if (valid === null) continue;
     const current = [...facts.values()];
     const normalized = normalizeText(valid.text);
-    const same = current.find((fact) => normalizeText(fact.text) === normalized);
+    const same = current.find((fact) => normalizedFactText(fact.text) === normalized);
     if (same !== undefined) {
       // Said again: nothing to add, but a stronger kind (an exception gets pinned) is taken.
       if (KIND_STRENGTH[entry.kind] > KIND_STRENGTH[same.kind]) update(same, same.text, entry.kind, valid.sources, `restated as ${entry.kind}`);
