@@ -18,15 +18,24 @@ export function stemWord(word: string): string {
   return word;
 }
 
-function stems(text: string): Set<string> {
-  const result = new Set<string>();
-  for (const word of words(text)) if (!STOPWORDS.has(word)) result.add(stemWord(word));
+/** Stemmed content words by fact text: the document changes little between packages. Bounded; cleared when full. */
+const FACT_STEMS = new Map<string, ReadonlySet<string>>();
+
+function stems(text: string): ReadonlySet<string> {
+  let result = FACT_STEMS.get(text);
+  if (result === undefined) {
+    const found = new Set<string>();
+    for (const word of words(text)) if (!STOPWORDS.has(word)) found.add(stemWord(word));
+    result = found;
+    if (FACT_STEMS.size >= 20_000) FACT_STEMS.clear();
+    FACT_STEMS.set(text, result);
+  }
   return result;
 }
 
 /**
  * The relevance of every fact to `query` (0 when it shares no content word), keyed by fact id.
- * Facts are few enough (hundreds to a few thousand) to score in memory on every call.
+ * Facts are few enough (hundreds to a few thousand) to score in memory on every call; their words are remembered.
  */
 export function factRelevance(facts: readonly Fact[], query: string): Map<string, number> {
   const terms = [...new Set(queryTerms(query).map(stemWord))];

@@ -269,6 +269,19 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
   return { facts: [...facts.values()], events, upserted: [...upserted.values()], removedIds };
 }
 
+/** A fact as an `update` or `consolidate` event leaves it: the event's text, kind and sources, pinned when an exception. */
+export function revisedFact(fact: Fact, event: FactEvent, text: string): Fact {
+  return {
+    ...fact,
+    text,
+    kind: event.kind,
+    pinned: event.kind === 'exception',
+    sourceMessageIds: event.sourceMessageIds,
+    updatedTurn: event.turn,
+    updatedAt: event.createdAt,
+  };
+}
+
 /**
  * Rebuild the base-truth document from its events, optionally as it stood at the end of a turn.
  * An `add` of a fact id that an earlier event removed (an undo) brings the fact back with its first
@@ -315,15 +328,7 @@ export function replayFactEvents(events: readonly FactEvent[], options: { atTurn
           drop(event.factId);
           break;
         }
-        facts.set(event.factId, {
-          ...fact,
-          text: event.newText,
-          kind: event.kind,
-          pinned: event.kind === 'exception',
-          sourceMessageIds: event.sourceMessageIds,
-          updatedTurn: event.turn,
-          updatedAt: event.createdAt,
-        });
+        facts.set(event.factId, revisedFact(fact, event, event.newText));
         break;
       }
       case 'remove':

@@ -86,11 +86,8 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
   });
   // A caller that only reads the text must not see an unhandled rejection from `result`.
   result.catch(() => undefined);
-  let started = false;
-
+  // One generator: reading the reply a second time finds it finished.
   async function* run(): AsyncGenerator<string> {
-    if (started) throw new StrataError('INVALID_INPUT', 'A chat reply can be read only once; call session.chat() again for a new turn.');
-    started = true;
     let completed = false;
     try {
       const start = steps.monotonic();

@@ -10,6 +10,7 @@
  * - `failed` (the model gave no usable answer): one `warning` event, key `consolidation`, reason
  *   `consolidation failed, document kept as it was: <error>`.
  */
+import { revisedFact } from '../core/diff.js';
 import { StrataError, isStrataError } from '../core/errors.js';
 import type { Fact, FactEvent } from '../core/types.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
@@ -75,15 +76,7 @@ function projection(facts: readonly Fact[], events: readonly FactEvent[]): { ups
       removedIds.push(fact.id);
       continue;
     }
-    const next: Fact = {
-      ...fact,
-      text: event.newText,
-      kind: event.kind,
-      pinned: event.kind === 'exception',
-      sourceMessageIds: event.sourceMessageIds,
-      updatedTurn: event.turn,
-      updatedAt: event.createdAt,
-    };
+    const next = revisedFact(fact, event, event.newText);
     byId.set(fact.id, next);
     upserts.set(fact.id, next);
   }

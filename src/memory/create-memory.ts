@@ -9,7 +9,7 @@ import type { ContextPackage } from '../context/context-package.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ModelMemoryManager } from '../managers/model/index.js';
 import type { ChatModel } from '../providers/chat-model/chat-model.js';
-import { readModelSettings, requireModelSettings, type ModelSettings } from '../providers/model-settings.js';
+import { readModelSettings, requireModelSettings, type ModelSettings, type ModelSettingsByRole } from '../providers/model-settings.js';
 import { createOpenAiChatModel } from '../providers/openai/openai-chat-model.js';
 import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
 import type { Tokenizer, TokenizerName } from '../providers/tokenizer/tokenizer.js';
@@ -293,8 +293,11 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const now = (): string => clock().toISOString();
   const newId = options.newId ?? randomUUID;
   const environment = options.env ?? process.env;
+  // Read once, when first needed (at once unless a manager is given).
+  let modelSettings: ModelSettingsByRole | undefined;
+  const models = (): ModelSettingsByRole => (modelSettings ??= readModelSettings(environment));
   // With STRATA_MEMORY_MODEL set, the model manager writes memory; otherwise the local manager does.
-  const memoryModel = options.manager === undefined ? readModelSettings(environment).memory : null;
+  const memoryModel = options.manager === undefined ? models().memory : null;
   const localInCharge = options.manager === undefined && memoryModel === null;
   const manager = options.manager ?? (memoryModel === null ? lazyLocalManager() : lazyModelManager(memoryModel, tokenizer));
   const context: WriteContext = { tokenizer, manager, now, newId };
@@ -307,7 +310,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   let chatModel: ChatModel | null | undefined = options.chatModel;
   const requireChatModel = (): ChatModel => {
     if (chatModel === undefined) {
-      const configured = readModelSettings(environment).chat;
+      const configured = models().chat;
       chatModel = configured === null ? null : openAiModel(configured);
     }
     return chatModel ?? openAiModel(requireModelSettings(null, 'chat'));
@@ -493,14 +496,13 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       if (input.user !== undefined) checked.push(checkMessageInput(input.user, 'user', createdAt, settings.maxMessageBytes));
       if (input.assistant !== undefined) checked.push(checkMessageInput(input.assistant, 'assistant', createdAt, settings.maxMessageBytes));
       if (checked.length === 0) throw new StrataError('INVALID_INPUT', 'record() needs a user message, an assistant message, or both.');
-      await requireSession(sessionId);
-      // Turns an earlier run left underived go first, so memory is derived in turn order.
+      // (storeTurn reports an unknown session.) Turns an earlier run left underived go first, so memory is derived in turn order.
       void gate.enqueue(sessionId, () => resumePending(sessionId)).catch(() => undefined);
       const stored = await storeTurn(sessionId, checked);
       return stored.memory;
     },
     context: async ({ budget, query }) => {
-      await requireSession(sessionId);
+      // (assemble reports an unknown session.)
       await gate.enqueue(sessionId, () => resumePending(sessionId));
       return assemble(sessionId, budget, query);
     },

@@ -30,11 +30,6 @@ export class MemoryGate {
     return result;
   }
 
-  /** Whether the session has memory work queued or running. */
-  busy(sessionId: string): boolean {
-    return this.tails.has(sessionId);
-  }
-
   /** Wait for the session's queued memory work, at most `boundMs` milliseconds. */
   async settle(sessionId: string, options: { boundMs: number }): Promise<GateWait> {
     const tail = this.tails.get(sessionId);

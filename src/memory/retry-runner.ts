@@ -30,8 +30,6 @@ export interface RetryRunnerOptions {
 export interface RetryRunner {
   /** Look at the queue and plan the next pass (call after queueing a turn, and on open). */
   schedule(): void;
-  /** Run every due retry now and wait for them (tests, and `close()` does not). */
-  runDue(): Promise<void>;
   /** Stop planning passes and wait for a running one. */
   close(): Promise<void>;
 }
@@ -75,7 +73,11 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
   const pass = async (): Promise<void> => {
     const due = await options.repositories.retries.listDue({ now: options.now().toISOString(), limit: DUE_BATCH });
     const bySession = new Map<string, MemoryRetry[]>();
-    for (const entry of due) bySession.set(entry.sessionId, [...(bySession.get(entry.sessionId) ?? []), entry]);
+    for (const entry of due) {
+      const entries = bySession.get(entry.sessionId);
+      if (entries === undefined) bySession.set(entry.sessionId, [entry]);
+      else entries.push(entry);
+    }
     await Promise.all([...bySession].map(([sessionId, entries]) => options.gate.enqueue(sessionId, () => retrySession(entries))));
   };
 
@@ -106,7 +108,6 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
 
   return {
     schedule,
-    runDue,
     close: async () => {
       closed = true;
       clearTimeout(timer);

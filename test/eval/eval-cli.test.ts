@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RetentionJson } from '../../src/eval/retention-output.js';
 import { createWorkspace, type Workspace } from '../cli/helpers.js';
 
 let ws: Workspace;
@@ -11,20 +12,6 @@ beforeEach(() => {
 afterEach(() => ws.cleanup());
 
 const ROOT = resolve(import.meta.dirname, '../..');
-
-interface RetentionJson {
-  meanScore: number;
-  budgetCompliance: number;
-  conversations: Array<{
-    id: string;
-    budget: number;
-    score: number;
-    tokenReduction: number;
-    originalTokens: number;
-    contextTokens: number;
-    facts: Array<{ id: string; tier: number; status: string }>;
-  }>;
-}
 
 /**
  * Three turns and a large budget, so the whole conversation sits in the raw window: the statuses depend

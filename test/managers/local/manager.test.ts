@@ -3,26 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isStrataError } from '../../../src/core/errors.js';
 import { routeTurn } from '../../../src/core/routing.js';
 import { createLocalMemoryManager } from '../../../src/managers/local/index.js';
-import type { ProcessTurnOptions } from '../../../src/managers/memory-manager.js';
-
-function options(user: string, assistant: string, extra: Partial<ProcessTurnOptions> = {}): ProcessTurnOptions {
-  return {
-    sessionId: 'session',
-    turn: 4,
-    messages: [
-      { id: 'm-user', role: 'user', speaker: null, content: user },
-      { id: 'm-assistant', role: 'assistant', speaker: null, content: assistant },
-    ],
-    facts: [],
-    artifacts: [],
-    timestamp: '2024-05-08T10:00:00Z',
-    ...extra,
-  };
-}
-
-const MEDIUM_USER =
-  'We are moving the support app to a new host next month. The budget is $40,000 for the whole project and the deadline is March 15. ' +
-  'We must never store full card numbers anywhere in the new system, and I would prefer PostgreSQL 16 for the database.';
+import { MEDIUM_USER, turnRequest as options } from '../../support/turn-request.js';
 
 describe('createLocalMemoryManager', () => {
   it("is named 'local' and returns one memory per message, in order", async () => {

@@ -1,5 +1,4 @@
 import { afterEach, expect } from 'vitest';
-import type { ProcessTurnOptions } from '../../../src/managers/memory-manager.js';
 import { createOpenAiChatModel, type OpenAiChatModelSettings } from '../../../src/providers/openai/openai-chat-model.js';
 import { DATA_CLOSE, DATA_OPEN } from '../../../src/managers/model/prompt-data.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptEntry } from '../../support/scripted-openai-server.js';
@@ -26,27 +25,9 @@ export function scriptedModel(server: ScriptedServer | string, settings: Partial
   return createOpenAiChatModel({ baseUrl, model: 'scripted-memory', role: 'memory', maxRetries: 0, fetch, ...settings });
 }
 
-/** A user message of 40+ words: a medium exchange, which goes to the model. */
-export const MEDIUM_USER =
-  'We are moving the support app to a new host next month. The budget is $40,000 for the whole project and the deadline is March 15. ' +
-  'We must never store full card numbers anywhere in the new system, and I would prefer PostgreSQL 16 for the database.';
+export { MEDIUM_USER, turnRequest as turnOptions } from '../../support/turn-request.js';
 
 export const MEDIUM_ASSISTANT = 'Understood: a $40,000 budget, the March 15 deadline, no card numbers stored, and PostgreSQL 16.';
-
-export function turnOptions(user: string, assistant: string, extra: Partial<ProcessTurnOptions> = {}): ProcessTurnOptions {
-  return {
-    sessionId: 'session-1',
-    turn: 3,
-    messages: [
-      { id: 'm-user', role: 'user', speaker: null, content: user },
-      { id: 'm-assistant', role: 'assistant', speaker: null, content: assistant },
-    ],
-    facts: [],
-    artifacts: [],
-    timestamp: '2024-05-08T10:00:00Z',
-    ...extra,
-  };
-}
 
 /** The parts of a well-formed answer for the medium exchange, as the parser returns them. */
 export const GOOD = {
