@@ -41,8 +41,30 @@ export function tierText(message: Message, tier: Tier): { text: string; tokens: 
   return { text: message.content, tokens: message.tokens.tier3, tier: 3 };
 }
 
-/** A history or recall line for one message at a tier. */
-export function messageLine(message: Message, tier: Tier, countShort: CountShort): ContextItem & { cost: number } {
+export type Line = ContextItem & { cost: number };
+
+/** Lines built per message object, by requested tier: a memory's cached turns keep theirs between calls. */
+const LINES = new WeakMap<Message, Array<Line | undefined>>();
+
+/**
+ * A history or recall line for one message at a tier, remembered for the message object (its texts and
+ * counts never change: a changed message is read again as a new object). Callers must not modify the result.
+ */
+export function messageLine(message: Message, tier: Tier, countShort: CountShort): Line {
+  let lines = LINES.get(message);
+  if (lines === undefined) {
+    lines = [];
+    LINES.set(message, lines);
+  }
+  let line = lines[tier];
+  if (line === undefined) {
+    line = buildMessageLine(message, tier, countShort);
+    lines[tier] = line;
+  }
+  return line;
+}
+
+function buildMessageLine(message: Message, tier: Tier, countShort: CountShort): Line {
   const shown = tierText(message, tier);
   const prefix = `[turn ${message.turn}] ${speakerLabel(message)}:`;
   const prefixTokens = turnPrefixTokens(message.turn, speakerLabel(message), countShort);

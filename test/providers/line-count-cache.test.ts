@@ -32,6 +32,21 @@ describe('counting long texts line by line', () => {
     });
   }
 
+  it('counts a text or line once and then looks it up, short texts included', () => {
+    let calls = 0;
+    const cached = cachedLineCounter((text) => {
+      calls += 1;
+      return o200k.countTokens(text, PLAIN);
+    }, 1000);
+    const long = Array.from({ length: 40 }, (_, index) => `[turn ${index}] the budget is $${index * 10}.`).join('\n');
+    for (const text of ['- never store card numbers', long]) {
+      const first = cached(text);
+      const before = calls;
+      expect(cached(text)).toBe(first);
+      expect(calls).toBe(before);
+    }
+  });
+
   it('is what the tokenizer uses, on a rendered package-like text', () => {
     const lines = Array.from({ length: 400 }, (_, index) => `[turn ${index}] Maya: the budget for item ${index} is $${index * 10}.`);
     const text = `## Earlier turns\n${lines.join('\n')}\n\n## Facts\n- budget: $45,000\n- never store card numbers`;

@@ -6,7 +6,7 @@
  * one call to the next, so their counts are worth keeping.
  */
 
-/** Texts shorter than this are counted directly: splitting them costs more than it saves. */
+/** Texts shorter than this are looked up whole: splitting them costs more than it saves. */
 const MIN_SPLIT_LENGTH = 256;
 
 /**
@@ -26,7 +26,19 @@ export function splitAtSafeLineBreaks(text: string): string[] {
   return pieces;
 }
 
-/** A counter that counts long texts piece by piece, remembering up to `maxEntries` piece counts. */
+/**
+ * A copy of `text` that does not keep alive the string it was cut from: V8 represents a slice as a
+ * view of its parent, so a cached line would otherwise hold a whole rendered package in memory.
+ * UTF-16 round-trips every code unit exactly.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
+}
+
+/**
+ * A counter that remembers up to `maxEntries` counts: of short texts whole, of long texts piece by piece.
+ * Facts, window messages and package lines recur from one call to the next, so most counts are lookups.
+ */
 export function cachedLineCounter(countText: (text: string) => number, maxEntries = 50_000): (text: string) => number {
   const counts = new Map<string, number>();
   const countPiece = (piece: string): number => {
@@ -34,12 +46,12 @@ export function cachedLineCounter(countText: (text: string) => number, maxEntrie
     if (tokens === undefined) {
       tokens = countText(piece);
       if (counts.size >= maxEntries) counts.clear();
-      counts.set(piece, tokens);
+      counts.set(detached(piece), tokens);
     }
     return tokens;
   };
   return (text) => {
-    if (text.length < MIN_SPLIT_LENGTH) return countText(text);
+    if (text.length < MIN_SPLIT_LENGTH) return countPiece(text);
     let total = 0;
     for (const piece of splitAtSafeLineBreaks(text)) total += countPiece(piece);
     return total;

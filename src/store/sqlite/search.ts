@@ -28,8 +28,9 @@ export function ftsExpression(terms: readonly string[]): string | null {
 
 export function createArchiveSearch(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): ArchiveSearch {
   const statements = new Map<string, { search: Database.Statement<[string, string, string, number, number], SearchRow>; frequency: Database.Statement<[string], number> }>();
-  // Rank inside FTS5 first (materialised), then keep the session: driving the join from messages would
-  // run one MATCH per message row.
+  // Rank inside FTS5 first (materialised), then look each hit up by its rowid (CROSS JOIN fixes that
+  // order): driving the join from the session's messages instead scans all of them and builds a
+  // temporary index over the hits, which costs more even when the session is a small part of the tenant.
   const prepared = (table: string) => {
     let found = statements.get(table);
     if (found === undefined) {
@@ -39,7 +40,7 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
              SELECT rowid AS seq, bm25(${table}) AS rank FROM ${table} WHERE ${table} MATCH ?
            )
            SELECT m.id AS id, m.turn AS turn, hits.rank AS rank
-             FROM hits JOIN messages m ON m.seq = hits.seq
+             FROM hits CROSS JOIN messages m ON m.seq = hits.seq
             WHERE m.tenant_id = ? AND m.session_id = ? AND m.turn <= ?
             ORDER BY hits.rank, m.position LIMIT ?`,
         ),
