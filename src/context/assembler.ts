@@ -265,11 +265,21 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     const reserve = Math.floor(assembly.remaining() * recallShare);
     const hits = await repositories.search.messages({ sessionId, query, limit: recallLimit, maxTurn: windowStart - 1 });
     // A memory's turn reader keeps the hits' turns warm between calls; without one, read just the hits.
-    const hitTurns = hits.map((hit) => hit.turn);
     const messages = new Map<string, Message>();
     if (hits.length > 0 && options.turnReader !== undefined) {
-      const read = await turnReader.read({ sessionId, fromTurn: Math.min(...hitTurns), toTurn: Math.max(...hitTurns) });
-      for (const material of read) for (const message of material.messages) messages.set(message.id, message);
+      let fromTurn = Infinity;
+      let toTurn = 0;
+      for (const hit of hits) {
+        fromTurn = Math.min(fromTurn, hit.turn);
+        toTurn = Math.max(toTurn, hit.turn);
+      }
+      // Index the read turns by number and keep only the hits' messages: hashing every id costs more.
+      const turns = new Map<number, TurnMaterial>();
+      for (const material of await turnReader.read({ sessionId, fromTurn, toTurn })) turns.set(material.turn, material);
+      for (const hit of hits) {
+        const message = turns.get(hit.turn)?.messages.find((candidate) => candidate.id === hit.messageId);
+        if (message !== undefined) messages.set(message.id, message);
+      }
     } else if (hits.length > 0) {
       for (const message of await repositories.messages.getMany({ sessionId, messageIds: hits.map((hit) => hit.messageId) })) messages.set(message.id, message);
     }
