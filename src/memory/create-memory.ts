@@ -30,6 +30,7 @@ import { mostTurns } from './import-size.js';
 import { consolidateAfterTurn } from './consolidation.js';
 import { undoFactEvent } from './undo-fact-event.js';
 import { managerWorkerUrl, startManagerPipeline } from './manager-pipeline.js';
+import { MemoryStateCache } from './memory-state-cache.js';
 import {
   completeTurn,
   deriveTurn,
@@ -306,6 +307,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const counters = new MemoryCounters();
   // Older turns stay in memory between packages; every write below tells the cache which turn changed.
   const turnReader = new CachedTurnReader(storeTurnReader(repositories));
+  const states = new MemoryStateCache();
   const logger = options.logger ?? createMemoryLogger(settings.logLevel);
   let chatModel: ChatModel | null | undefined = options.chatModel;
   const requireChatModel = (): ChatModel => {
@@ -394,8 +396,10 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       return { turn: raw.turn, messageIds, status: current.status, summary: current, factEvents: events, problem: null };
     }
     try {
-      const derived = await deriveTurn(raw, await loadMemoryState(repositories, sessionId), context);
+      const state = await states.take(repositories, sessionId);
+      const derived = await deriveTurn(raw, state, context);
       await persistDerived(derived);
+      states.keep(sessionId, state);
       await account(derived, { retried: false });
       const consolidated = await consolidateAfterTurn({ repositories, manager, sessionId, turn: raw.turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: options.onBackgroundError });
       const factEvents = [...derived.events, ...consolidated];
@@ -593,6 +597,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     delete: () =>
       mutex.run(sessionId, async () => {
         turnReader.forget(sessionId);
+        states.forget(sessionId);
         if (!(await repositories.sessions.delete({ sessionId }))) await requireSession(sessionId);
         turnReader.forget(sessionId);
       }),
@@ -620,6 +625,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       }
       for (const artifact of data.artifacts) await tx.artifacts.restore({ artifact });
     });
+    states.forget(data.session.id);
     return { sessionId: data.session.id, messages: data.messages.length, turns: data.turns.length, skipped: 0 };
   };
 

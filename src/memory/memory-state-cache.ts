@@ -1,0 +1,40 @@
+/**
+ * The memory states of recently used sessions, kept between turns so deriving a turn does not read the
+ * whole base-truth document and every artifact again. A kept state is used only while the session's
+ * fact-event sequence still ends where the state does: an undo, a consolidation, a retried turn or
+ * another process writing fact events makes it read afresh.
+ */
+import type { TenantRepositories } from '../store/store.js';
+import type { MemoryState } from './memory-state.js';
+import { loadMemoryState } from './write-path.js';
+
+export class MemoryStateCache {
+  private readonly states = new Map<string, MemoryState>();
+
+  constructor(private readonly maxSessions = 16) {}
+
+  /**
+   * The session's current state; the caller owns it (and may advance it) until it hands it back with
+   * `keep`. Until then the session has no kept state, so a failed write can never leave one behind.
+   */
+  async take(repositories: TenantRepositories, sessionId: string): Promise<MemoryState> {
+    const kept = this.states.get(sessionId);
+    this.states.delete(sessionId);
+    if (kept !== undefined && (await repositories.facts.lastSequence({ sessionId })) === kept.nextSequence - 1) return kept;
+    return loadMemoryState(repositories, sessionId);
+  }
+
+  /** Keep a state whose turn is written; the least recently kept session goes first when full. */
+  keep(sessionId: string, state: MemoryState): void {
+    this.states.delete(sessionId);
+    if (this.states.size >= this.maxSessions) {
+      const oldest = this.states.keys().next().value;
+      if (oldest !== undefined) this.states.delete(oldest);
+    }
+    this.states.set(sessionId, state);
+  }
+
+  forget(sessionId: string): void {
+    this.states.delete(sessionId);
+  }
+}

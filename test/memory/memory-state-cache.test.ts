@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryStateCache } from '../../src/memory/memory-state-cache.js';
+import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+import { makeSession } from '../contract/store-contract.js';
+import { testMemory } from '../support/memory-fixtures.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+async function openStore(): Promise<Store> {
+  const store = createSqliteStore({ path: ':memory:' });
+  cleanups.push(() => store.close());
+  await store.tenant('t').sessions.create({ session: makeSession('s1') });
+  return store;
+}
+
+describe('the memory state kept between turns', () => {
+  it('hands a kept state back while no fact event was written, and reads afresh once one was', async () => {
+    const repositories = (await openStore()).tenant('t');
+    const cache = new MemoryStateCache();
+    const first = await cache.take(repositories, 's1');
+    cache.keep('s1', first);
+    const second = await cache.take(repositories, 's1');
+    expect(second).toBe(first);
+
+    // The taker owns the state: taken twice without `keep`, the second taker gets its own copy.
+    expect(await cache.take(repositories, 's1')).not.toBe(second);
+
+    cache.keep('s1', second);
+    await repositories.facts.apply({
+      sessionId: 's1',
+      events: [
+        {
+          id: 'e1', sessionId: 's1', sequence: 1, factId: 'f1', op: 'add', key: 'budget', kind: 'constraint', oldText: null,
+          newText: 'budget: $40,000', turn: 1, actor: 'user', reason: 'written elsewhere', sourceMessageIds: [], createdAt: '2026-03-01T09:00:00.000Z',
+        },
+      ],
+      upserts: [
+        {
+          id: 'f1', sessionId: 's1', key: 'budget', text: 'budget: $40,000', kind: 'constraint', pinned: false, sourceMessageIds: [],
+          createdTurn: 1, updatedTurn: 1, createdAt: '2026-03-01T09:00:00.000Z', updatedAt: '2026-03-01T09:00:00.000Z',
+        },
+      ],
+      removedIds: [],
+    });
+    const fresh = await cache.take(repositories, 's1');
+    expect(fresh).not.toBe(second);
+    expect(fresh.nextSequence).toBe(2);
+    expect(fresh.facts.map((fact) => fact.text)).toEqual(['budget: $40,000']);
+  });
+
+  it('lets a turn after an undo build on the document as it now stands', async () => {
+    const { memory, cleanup } = testMemory();
+    cleanups.push(cleanup);
+    const session = await memory.sessions.create({ title: 'Undo then go on' });
+    await session.record({ user: 'We must never store full card numbers in the logs.', assistant: 'Understood.' });
+    const added = (await session.factEvents()).find((event) => event.op === 'add');
+    expect(added).toBeDefined();
+    await session.undoFactEvent(added?.id ?? '');
+    expect(await session.facts()).toEqual([]);
+
+    const next = await session.record({ user: 'The budget for the move is $40,000 and it must not grow.', assistant: 'Noted, $40,000.' });
+    expect(next.status).toBe('summarised');
+    expect(next.problem).toBeNull();
+    const facts = await session.facts();
+    expect(facts.some((fact) => fact.text.includes('$40,000'))).toBe(true);
+    expect(facts.some((fact) => fact.text.includes('card numbers'))).toBe(false);
+    const sequences = (await session.factEvents()).map((event) => event.sequence);
+    expect(sequences).toEqual(sequences.map((_, index) => index + 1));
+  });
+});
