@@ -69,14 +69,18 @@ export type FallbackReason = 'malformed' | 'timeout' | 'unavailable' | 'rejected
  * - when `retry` is true, put the turn in the persisted retry queue: later (with backoff) call
  *   `processTurn` again for the same messages and the facts as they stand then; a result without
  *   `fallback` marks the turn `summarised`, replaces its tiers and summaries and applies its diff (in
- *   turn order); a fallback with `retry` true keeps it queued, one with `retry` false ends it as
- *   `fallback-raw`. Its artifacts were stored the first time: do not add them again;
+ *   turn order); a fallback with `retry` true keeps it queued (a `malformed` one only up to a bound on
+ *   its attempts, then it ends as `fallback-raw`), one with `retry` false ends it as `fallback-raw`.
+ *   Its artifacts were stored the first time: do not add them again;
  * - parse the field at the boundary like the rest of the result (a schema that drops unknown fields
  *   would silently store a fallback turn as `summarised`).
  */
 export interface TurnFallback {
   reason: FallbackReason;
-  /** True when trying the turn again later may succeed (`timeout`, `unavailable`); false for `malformed` and `rejected`. */
+  /**
+   * True when trying the turn again later may succeed (`timeout`, `unavailable`, `malformed`); false for
+   * `rejected`. The engine tries a `malformed` turn a bounded number of times, the others until they succeed.
+   */
   retry: boolean;
   /** The code of the failure behind the fallback (`MODEL_OUTPUT_INVALID`, `MODEL_TIMEOUT`, `MODEL_FAILURE` …). */
   code: StrataErrorCode;

@@ -211,6 +211,11 @@ export interface Memory {
 
 const IMPORT_CHUNK_TURNS = 200;
 const RETRY_MAX_DELAY_MS = 5 * 60_000;
+/**
+ * Attempts of a turn whose memory model keeps answering it with malformed JSON (each attempt asks twice):
+ * with the default backoff the last comes about a quarter of an hour after the first; then it ends `fallback-raw`.
+ */
+const MALFORMED_ATTEMPTS = 10;
 /** Imports at least this long are worth starting a worker thread for (it takes about half a second to load). */
 const WORKER_MIN_TURNS = 400;
 
@@ -439,6 +444,13 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       return { outcome: 'ended' };
     }
     const derived = await deriveTurn({ turn, messages }, await loadMemoryState(repositories, sessionId), context);
+    if (derived.retry !== null && derived.retry.reason === 'malformed' && entry.attempts + 1 >= MALFORMED_ATTEMPTS) {
+      // A model that garbles this turn every time will not be asked forever: the raw exchange stays.
+      const final: DerivedTurn = { ...derived, status: 'fallback-raw', summary: { ...derived.summary, status: 'fallback-raw' }, retry: null, artifacts: [] };
+      await persistDerived(final, { retried: true });
+      await account(final, { retried: true });
+      return { outcome: 'ended' };
+    }
     if (derived.retry !== null) {
       await account(derived, { retried: true });
       return { outcome: 'again', message: derived.retry.message };

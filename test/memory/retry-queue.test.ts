@@ -120,16 +120,36 @@ describe('the persisted retry queue', () => {
     expect(adds.map((event) => event.turn)).toEqual([...adds.map((event) => event.turn)].sort((a, b) => a - b));
   });
 
-  it('ends a turn as fallback-raw, without retrying, when the model answers garbage twice', async () => {
-    const server = await serve([{ malformed: 'not-json' }, { malformed: 'truncated' }]);
+  it('queues a turn the model answered with garbage twice, and summarises it once the model answers well', async () => {
+    const server = await serve([{ malformed: 'not-json' }, { malformed: 'truncated' }, goodAnswer]);
     const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '10' }) });
     memories.push(memory);
     const session = await memory.sessions.create();
     const result = await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT });
-    expect(result.status).toBe('fallback-raw');
-    expect(await session.facts()).toEqual([]);
+    expect(result.status).toBe('pending-retry');
+    expect(result.problem).toMatch(/malformed/u);
+    expect(result.factEvents).toEqual([]);
+    await until(async () => (await statuses(session))[0] === 'summarised', 'the garbled turn is summarised');
+    expect((await session.facts()).map((fact) => fact.text)).toEqual(['deadline: March 15']);
+    expect(server.requests.length).toBe(3);
+    expect(await memory.stats()).toMatchObject({ pendingRetries: 0 });
+  });
+
+  it('gives a turn the model garbles every time a bounded number of attempts, then ends it as fallback-raw', async () => {
+    const server = await serve([]);
+    for (let index = 0; index < 40; index += 1) server.push({ malformed: 'not-json' });
+    const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '1' }) });
+    memories.push(memory);
+    const session = await memory.sessions.create();
+    expect((await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT })).status).toBe('pending-retry');
+    await until(async () => (await statuses(session))[0] === 'fallback-raw', 'the turn ends as fallback-raw');
+    // Ten attempts of two requests each (the answer is asked for again once per attempt), then no more.
+    expect(server.requests.length).toBe(20);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.requests.length).toBe(2);
-    expect(await statuses(session)).toEqual(['fallback-raw']);
+    expect(server.requests.length).toBe(20);
+    expect(await memory.stats()).toMatchObject({ pendingRetries: 0 });
+    expect(await session.facts()).toEqual([]);
+    const turn = (await session.turns())[0];
+    expect(turn?.userSummary.startsWith('We are moving the support app')).toBe(true);
   });
 });

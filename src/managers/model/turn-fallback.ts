@@ -5,15 +5,16 @@ import type { ProcessTurnOptions, TurnFallback, TurnMemory } from '../memory-man
 import { TURN_LIMITS } from './turn-limits.js';
 
 /**
- * How a failed model call is reported for a turn: malformed answers are final (`fallback-raw`);
- * time-outs, unreachable endpoints, 5xx and 429 are retried later (`pending-retry`); requests the
- * endpoint refuses for good (401, 403, 404, other 4xx) are final until its settings change.
+ * How a failed model call is reported for a turn: time-outs, unreachable endpoints, 5xx and 429 are
+ * retried later (`pending-retry`), and so are malformed answers (a model that garbled one answer twice
+ * often answers the next attempt well; the engine bounds those attempts); requests the endpoint
+ * refuses for good (401, 403, 404, other 4xx) are final until its settings change.
  */
 export function fallbackFor(error: StrataError): TurnFallback {
   const base = { code: error.code, message: error.message };
   switch (error.code) {
     case 'MODEL_OUTPUT_INVALID':
-      return { reason: 'malformed', retry: false, ...base };
+      return { reason: 'malformed', retry: true, ...base };
     case 'MODEL_TIMEOUT':
       return { reason: 'timeout', retry: true, ...base };
     case 'MODEL_RATE_LIMITED':

@@ -104,7 +104,7 @@ describe('model memory manager: malformed answers', () => {
     const manager = createModelMemoryManager({ model: scriptedModel(server) });
     const memory = await manager.processTurn(TURN);
     const offline = await local.processTurn(TURN);
-    expect(memory.fallback).toMatchObject({ reason: 'malformed', retry: false, code: 'MODEL_OUTPUT_INVALID' });
+    expect(memory.fallback).toMatchObject({ reason: 'malformed', retry: true, code: 'MODEL_OUTPUT_INVALID' });
     expect(memory.fallback?.message).toContain('unusable JSON 2 times');
     expect(memory.diff).toEqual({ add: [], update: [], remove: [] });
     expect(memory.userSummary).toBe(`${MEDIUM_USER.split(' ').slice(0, 25).join(' ')}…`);
@@ -118,7 +118,7 @@ describe('model memory manager: malformed answers', () => {
   it('treats truncated JSON as malformed', async () => {
     const server = await serve([{ malformed: 'truncated' }, { malformed: 'truncated' }]);
     const memory = await createModelMemoryManager({ model: scriptedModel(server) }).processTurn(TURN);
-    expect(memory.fallback).toMatchObject({ reason: 'malformed', retry: false });
+    expect(memory.fallback).toMatchObject({ reason: 'malformed', retry: true });
     expect(memory.fallback?.message).toContain('not valid JSON');
   });
 
@@ -128,7 +128,7 @@ describe('model memory manager: malformed answers', () => {
     const server = await serve([{ json: numberText }, { json: unknownId }, { malformed: 'wrong-shape' }, { json: goodAnswer() }]);
     const manager = createModelMemoryManager({ model: scriptedModel(server) });
     const first = await manager.processTurn(TURN);
-    expect(first.fallback).toMatchObject({ reason: 'malformed', retry: false });
+    expect(first.fallback).toMatchObject({ reason: 'malformed', retry: true });
     expect(first.fallback?.message).toContain('cites unknown message ids: m-elsewhere');
     expect(first.diff).toEqual({ add: [], update: [], remove: [] });
     const second = await manager.processTurn(TURN);
@@ -139,7 +139,7 @@ describe('model memory manager: malformed answers', () => {
   it('treats an HTTP response that is not a chat completion as malformed', async () => {
     const server = await serve([{ raw: '<html>proxy error</html>' }, { raw: '{"choices": []}' }]);
     const memory = await createModelMemoryManager({ model: scriptedModel(server) }).processTurn(TURN);
-    expect(memory.fallback).toMatchObject({ reason: 'malformed', retry: false, code: 'MODEL_OUTPUT_INVALID' });
+    expect(memory.fallback).toMatchObject({ reason: 'malformed', retry: true, code: 'MODEL_OUTPUT_INVALID' });
     expect(server.requests).toHaveLength(2);
   });
 });
