@@ -9,7 +9,7 @@ import type { ContextItem, ContextPackage, ContextSection, SectionName } from '.
 import { factRelevance } from './fact-relevance.js';
 import { renderSections } from './render.js';
 import { groupByTurn, storeTurnReader, type TurnReader } from './turn-reader.js';
-import { messageLine, plainTurnOptions, turnOptions, type TurnMaterial, type TurnOption } from './turn-options.js';
+import { keptTurnOptions, messageLine, turnOptions, type TurnMaterial, type TurnOption } from './turn-options.js';
 
 /** Tuning of the assembler; every field has a default. */
 export interface AssemblerSettings {
@@ -328,9 +328,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const cover = async (limit: number): Promise<void> => {
     for (let material = pending ?? (await next()); material !== null; material = await next()) {
       pending = null;
-      const options = material.messages.some((message) => recalledIds.has(message.id))
-        ? turnOptions(material, countShort, { excluded: recalledIds })
-        : plainTurnOptions(material, countShort);
+      const options = keptTurnOptions(material, countShort, recalledIds);
       const cheapest = options[options.length - 1];
       if (cheapest === undefined) {
         oldestCovered = material.turn;

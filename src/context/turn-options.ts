@@ -147,18 +147,26 @@ export function turnOptions(
   return kept;
 }
 
-/** Options of turns shown with no message excluded, per material object: a memory's cached turns keep theirs. */
-const PLAIN_OPTIONS = new WeakMap<TurnMaterial, TurnOption[]>();
+/** Options of turns per material object, by the ids of its messages left out: a memory's cached turns keep theirs. */
+const KEPT_OPTIONS = new WeakMap<TurnMaterial, Map<string, TurnOption[]>>();
 
 /**
- * `turnOptions` with nothing excluded, remembered for the material object (its texts and counts never
- * change: a changed turn is read again as a new object). Callers must not modify the result.
+ * `turnOptions` (top tier as required) without the turn's messages in `excluded`, remembered for the
+ * material object and the messages left out (its texts and counts never change: a changed turn is
+ * read again as a new object). Callers must not modify the result.
  */
-export function plainTurnOptions(material: TurnMaterial, countShort: CountShort): TurnOption[] {
-  let options = PLAIN_OPTIONS.get(material);
+export function keptTurnOptions(material: TurnMaterial, countShort: CountShort, excluded: ReadonlySet<string> = new Set()): TurnOption[] {
+  let byExcluded = KEPT_OPTIONS.get(material);
+  if (byExcluded === undefined) {
+    byExcluded = new Map();
+    KEPT_OPTIONS.set(material, byExcluded);
+  }
+  let key = '';
+  for (const message of material.messages) if (excluded.has(message.id)) key += `${message.id} `;
+  let options = byExcluded.get(key);
   if (options === undefined) {
-    options = turnOptions(material, countShort, { excluded: new Set() });
-    PLAIN_OPTIONS.set(material, options);
+    options = turnOptions(material, countShort, { excluded });
+    byExcluded.set(key, options);
   }
   return options;
 }
