@@ -57,11 +57,12 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
    * weight, yet scoring it costs the most, so such words are dropped while rarer ones remain.
    */
   const selectTerms = (query: string, frequency: Database.Statement<[string], number>): string[] => {
+    const total = documents.get(tenantId) ?? 0;
+    // A term no message holds adds nothing to any score, so small indexes need no counting at all.
+    if (total < PRUNE_FROM_DOCUMENTS) return queryTerms(query);
     const counted = queryTerms(query)
       .map((term) => ({ term, frequency: frequency.get(quote(term)) ?? 0 }))
       .filter((entry) => entry.frequency > 0);
-    const total = documents.get(tenantId) ?? 0;
-    if (total < PRUNE_FROM_DOCUMENTS) return counted.map((entry) => entry.term);
     const limit = total * COMMON_TERM_SHARE;
     const rare = counted.filter((entry) => entry.frequency <= limit);
     const kept = rare.length > 0 ? rare : [...counted].sort((a, b) => a.frequency - b.frequency).slice(0, KEEP_WHEN_ALL_COMMON);
