@@ -1,14 +1,15 @@
 /**
- * Phase-1 overhead bench: chat turns on a 1,000-turn session against a scripted chat model that answers
- * at once, with the local memory manager; `overheadMs` is Strata's time before the model call (waiting
+ * Phase-1 overhead bench: chat turns on a 1,000-turn session against a scripted chat model (on another
+ * thread) that answers at once, with the local memory manager; `overheadMs` is Strata's time before the model call (waiting
  * for the previous turn's memory, assembly, bookkeeping).
  */
+import { once } from 'node:events';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { createMemory } from '../src/memory/create-memory.js';
 import { createOpenAiChatModel } from '../src/providers/openai/openai-chat-model.js';
 import { generateConversation } from './generate-conversation.js';
 import { summarise } from './percentile.js';
-import { startChoosingServer } from './scripted-memory-model.js';
 
 const SESSION_TURNS = 1_000;
 const CHAT_TURNS = 220;
@@ -21,8 +22,10 @@ function figures(samples: readonly number[]): string {
 }
 
 export async function runChatOverhead(folder: string): Promise<Array<[string, string]>> {
-  const server = await startChoosingServer(() => ({ reply: REPLY }));
-  const chatModel = createOpenAiChatModel({ baseUrl: server.baseUrl, model: 'scripted-chat', role: 'chat', maxRetries: 0, fetch });
+  // The model answers from another thread, as a real one answers from another process.
+  const server = new Worker(new URL('./scripted-chat-worker.js', import.meta.url), { workerData: REPLY });
+  const [baseUrl] = (await once(server, 'message')) as [string];
+  const chatModel = createOpenAiChatModel({ baseUrl, model: 'scripted-chat', role: 'chat', maxRetries: 0, fetch });
   const memory = createMemory({ path: join(folder, 'chat-overhead.db'), env: { STRATA_LOG_LEVEL: 'silent' }, chatModel });
   try {
     const imported = await memory.sessions.import({ data: generateConversation(SESSION_TURNS * 2), title: 'Chat overhead' });
@@ -47,6 +50,7 @@ export async function runChatOverhead(folder: string): Promise<Array<[string, st
     ];
   } finally {
     await memory.close();
-    await server.close();
+    server.postMessage('close');
+    await once(server, 'exit');
   }
 }
