@@ -336,6 +336,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
 
   /** Persist a derived turn, queueing it for a background retry when its manager asked for one. */
   const persistDerived = async (derived: DerivedTurn, options: { retried?: boolean } = {}): Promise<void> => {
+    // Derived memory can be redone from the raw turn and its pending entry, both committed durably before.
     await repositories.transaction(async (tx) => {
       await writeDerivedTurns(tx, [derived]);
       if (derived.retry !== null) {
@@ -358,7 +359,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       } else if (options.retried === true) {
         await tx.retries.remove({ sessionId: derived.sessionId, turn: derived.turn });
       }
-    });
+    }, { durable: false });
     turnReader.forget(derived.sessionId, derived.turn);
     if (derived.retry !== null) retries.schedule();
   };

@@ -42,7 +42,16 @@ export interface TenantStore extends TenantRepositories {
    * Run `work` atomically: everything it writes through `repositories` commits together or not at all.
    * Other calls on the store wait until the transaction ends.
    */
-  transaction<T>(work: (repositories: TenantRepositories) => Promise<T>): Promise<T>;
+  transaction<T>(work: (repositories: TenantRepositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
+}
+
+export interface TransactionOptions {
+  /**
+   * False for a write that can be redone from data already durable (a turn's derived memory, whose raw
+   * messages and pending turn-log entry were committed durably before): the store may skip syncing it
+   * to disk, so a power cut can lose it, never what was written durably. Default true.
+   */
+  durable?: boolean;
 }
 
 export interface SessionRepository {

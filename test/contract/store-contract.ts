@@ -1156,6 +1156,25 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(await tenant.search.messages({ sessionId: 's-tx', query: 'primer prime', limit: 5 })).toHaveLength(2);
       });
 
+      it('commits and rolls back a transaction marked not durable like any other', async () => {
+        await seedSession(tenant, 's-tx', GARDEN.slice(0, 1));
+        await tenant.transaction(async (repositories) => {
+          await repositories.turns.upsert({ summary: makeTurnSummary('s-tx', 1, { userSummary: 'Derived again.' }) });
+        }, { durable: false });
+        expect((await tenant.turns.get({ sessionId: 's-tx', turn: 1 }))?.userSummary).toBe('Derived again.');
+        const attempt = tenant.transaction(async (repositories) => {
+          await repositories.turns.upsert({ summary: makeTurnSummary('s-tx', 1, { userSummary: 'Never kept.' }) });
+          throw new Error('abort');
+        }, { durable: false });
+        await expect(attempt).rejects.toThrow('abort');
+        expect((await tenant.turns.get({ sessionId: 's-tx', turn: 1 }))?.userSummary).toBe('Derived again.');
+        // A durable transaction after it still commits.
+        await tenant.transaction(async (repositories) => {
+          await repositories.sessions.update({ sessionId: 's-tx', title: 'After', updatedAt: at(30) });
+        });
+        expect((await tenant.sessions.get({ sessionId: 's-tx' }))?.title).toBe('After');
+      });
+
       it('rolls back everything on a thrown error (session counters too) and rethrows the original error', async () => {
         const seeded = await seedSession(tenant, 's-tx', GARDEN.slice(0, 1));
         const before = await tenant.sessions.get({ sessionId: 's-tx' });

@@ -49,13 +49,14 @@ function wrapFailure(error: unknown, path: string): unknown {
 /** The zero-configuration store: one SQLite file in WAL mode, migrated on open. */
 export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
   const path = settings.path ?? './strata.db';
+  const fullSync = settings.durability !== 'normal';
   let db: Database.Database;
   let opened: Database.Database | undefined;
   try {
     db = opened = new Database(path);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(settings.busyTimeoutMs ?? 5000))}`);
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${settings.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+    db.pragma(`synchronous = ${fullSync ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     migrate(db, (settings.now ?? (() => new Date().toISOString()))());
   } catch (error) {
@@ -105,16 +106,20 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
       const inside = repositories(tenantId, direct, index);
       tenant = {
         ...repositories(tenantId, gated, index),
-        async transaction(work) {
+        async transaction(work, options = {}) {
           while (active !== null) await active;
           ensureOpen();
           let release: () => void = () => undefined;
           active = new Promise((resolve) => {
             release = resolve;
           });
+          // In WAL mode a commit without a sync is still atomic; the next synced commit makes it durable too.
+          const relaxed = options.durable === false && fullSync;
           try {
+            if (relaxed) db.pragma('synchronous = NORMAL');
             db.exec('BEGIN IMMEDIATE');
           } catch (error) {
+            if (relaxed) db.pragma('synchronous = FULL');
             active = null;
             release();
             throw wrapFailure(error, path);
@@ -129,6 +134,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
             index.reset();
             throw wrapFailure(error, path);
           } finally {
+            if (relaxed) db.pragma('synchronous = FULL');
             active = null;
             release();
           }
