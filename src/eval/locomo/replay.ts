@@ -99,10 +99,28 @@ export interface ReplayOptions {
   onTurn?: (done: number, total: number) => void;
 }
 
+/**
+ * Ids in the order they are made (zero-padded, so they sort that way too) and a clock that steps one
+ * millisecond per reading from `start`: orderings that fall back on ids or times (equal scores, equal
+ * turns) then come out the same in every run, and so do the published figures.
+ */
+function reproducibleSources(start: string): { newId: () => string; clock: () => Date } {
+  let count = 0;
+  let time = Date.parse(start);
+  if (Number.isNaN(time)) time = 0;
+  return {
+    newId: () => `m-${String((count += 1)).padStart(8, '0')}`,
+    clock: () => new Date((time += 1)),
+  };
+}
+
 /** Replay `sample` into a fresh in-memory store and return the session with its id maps. */
 export async function replayConversation(sample: LocomoSample, options: ReplayOptions = {}): Promise<ReplayedConversation> {
+  const sources = reproducibleSources(sample.sessions[0]?.timestamp ?? '');
   const memory = createMemory({
     env: {},
+    newId: sources.newId,
+    clock: sources.clock,
     ...options.memory,
     path: ':memory:',
     ...(options.manager === undefined ? {} : { manager: options.manager }),

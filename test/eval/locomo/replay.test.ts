@@ -57,6 +57,25 @@ describe('replayConversation', () => {
     const pkg = await replayed.session.context({ budget: 4000 });
     expect(pkg.render().at(-1)).toEqual({ role: 'assistant', content: 'Bob: Cats will be cats. I am visiting Oslo in 2024.' });
   });
+
+  it('gives the same ids, memory and package in every run, so published figures reproduce', async () => {
+    const sample = mini();
+    const runs: unknown[] = [];
+    for (let run = 0; run < 2; run += 1) {
+      const replay = await replayConversation(sample);
+      try {
+        const pkg = await replay.session.context({ budget: 300, query: 'What is the name of the cat?' });
+        runs.push({ messages: await replay.session.messages(), facts: await replay.session.facts(), events: await replay.session.factEvents(), pkg: pkg.toJSON() });
+      } finally {
+        await replay.close();
+      }
+    }
+    expect(runs[1]).toEqual(runs[0]);
+    // The session takes the first id; messages, facts and events take theirs in the order they are made.
+    const ids = (runs[0] as { messages: Array<{ id: string }> }).messages.map((message) => message.id);
+    expect(ids.slice(0, 2)).toEqual(['m-00000002', 'm-00000003']);
+    expect(ids.every((id) => /^m-\d{8}$/u.test(id))).toBe(true);
+  });
 });
 
 describe('recordedScript', () => {
