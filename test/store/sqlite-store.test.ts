@@ -390,6 +390,30 @@ describe('SQLite store', () => {
     }
   });
 
+  it('on a large index, scores a long query by its six rarest terms', async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    stores.push(store);
+    const tenant = store.tenant('acme');
+    // 1,000 turns of filler: past the size from which terms are counted and pruned.
+    const exchanges: Array<[string, string]> = Array.from({ length: 1000 }, (_, index) => [`Status update ${index} for the team.`, 'Thanks, noted.']);
+    // Eight query words; "alpha" … "foxtrot" appear once each, "garden" and "harbour" five times each.
+    const rare = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
+    rare.forEach((word, index) => {
+      exchanges[index * 10] = [`The ${word} plan is ready.`, 'Thanks, noted.'];
+    });
+    for (let index = 0; index < 5; index += 1) {
+      exchanges[100 + index] = ['The garden plan is ready.', 'Thanks, noted.'];
+      exchanges[200 + index] = ['The harbour plan is ready.', 'Thanks, noted.'];
+    }
+    await seedSession(tenant, 's1', exchanges);
+    const hits = await tenant.search.messages({ sessionId: 's1', query: 'alpha bravo charlie delta echo foxtrot garden harbour', limit: 50 });
+    const turns = hits.map((hit) => hit.turn).sort((a, b) => a - b);
+    expect(turns).toEqual([1, 11, 21, 31, 41, 51]);
+    // A shorter query keeps every term that is not common.
+    const short = await tenant.search.messages({ sessionId: 's1', query: 'alpha garden', limit: 50 });
+    expect(short.map((hit) => hit.turn).sort((a, b) => a - b)).toEqual([1, 101, 102, 103, 104, 105]);
+  });
+
   it('works with :memory:', async () => {
     const store = createSqliteStore({ path: ':memory:' });
     stores.push(store);

@@ -16,6 +16,11 @@ const COMMON_TERM_SHARE = 0.2;
 const PRUNE_FROM_DOCUMENTS = 2000;
 /** How many of the rarest terms are kept when every term is common. */
 const KEEP_WHEN_ALL_COMMON = 2;
+/**
+ * Most terms scored on a large index, rarest first: a long query (a chat message as the query) matches
+ * most messages through its commoner words, which BM25 weighs least yet costs the most to score.
+ */
+const MAX_SCORED_TERMS = 6;
 
 function quote(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
@@ -54,7 +59,8 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
 
   /**
    * The query's content words worth scoring. BM25 gives a word in a fifth of the tenant's messages little
-   * weight, yet scoring it costs the most, so such words are dropped while rarer ones remain.
+   * weight, yet scoring it costs the most, so such words are dropped while rarer ones remain, and at most
+   * the six rarest are kept.
    */
   const selectTerms = (query: string, frequency: Database.Statement<[string], number>): string[] => {
     const total = documents.get(tenantId) ?? 0;
@@ -65,7 +71,8 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
       .filter((entry) => entry.frequency > 0);
     const limit = total * COMMON_TERM_SHARE;
     const rare = counted.filter((entry) => entry.frequency <= limit);
-    const kept = rare.length > 0 ? rare : [...counted].sort((a, b) => a.frequency - b.frequency).slice(0, KEEP_WHEN_ALL_COMMON);
+    const rarest = (entries: typeof counted, count: number) => [...entries].sort((a, b) => a.frequency - b.frequency).slice(0, count);
+    const kept = rare.length > 0 ? (rare.length > MAX_SCORED_TERMS ? rarest(rare, MAX_SCORED_TERMS) : rare) : rarest(counted, KEEP_WHEN_ALL_COMMON);
     return kept.map((entry) => entry.term);
   };
 
