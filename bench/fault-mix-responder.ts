@@ -1,7 +1,8 @@
 /**
  * The memory model of the fault-mix bench, as a scripted-server step chooser. Each turn gets a seeded
  * fault for its own calls: 30 % time-outs, 30 % malformed JSON (half malformed again on the one retry,
- * so the turn ends fallback-raw; half answered well on the retry), 10 % HTTP 500, 30 % well-formed.
+ * so the turn is queued for a background retry; half answered well on the retry), 10 % HTTP 500,
+ * 30 % well-formed.
  * Background retries of earlier turns meet the transient faults at the same rates (30 % time-out,
  * 10 % HTTP 500) while the faults last. A third of well-formed answers carry an ungrounded entry.
  */

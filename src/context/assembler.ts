@@ -377,7 +377,7 @@ function sortSections(assembly: Assembly): ContextSection[] {
   // The artifacts section is listed only when the query referred to a version that made it in.
   return order.filter((name) => name !== 'artifacts' || assembly.items(name).length > 0).map((name) => {
     // Copies: items may be shared with cached turn options, and the caller owns what it gets.
-    const items = assembly.items(name).map((item) => ({ ...item }));
+    const items = assembly.items(name).map((item) => ({ ...item, sourceMessageIds: [...item.sourceMessageIds] }));
     // Facts were chosen freshest first; they read better in the order they were established.
     if (name === 'history' || name === 'recalled' || name === 'facts') items.sort(byTurn);
     if (name === 'window') items.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));

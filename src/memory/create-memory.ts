@@ -14,7 +14,7 @@ import { createOpenAiChatModel } from '../providers/openai/openai-chat-model.js'
 import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
 import type { Tokenizer, TokenizerName } from '../providers/tokenizer/tokenizer.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { MemoryRetry, Store, TenantStore } from '../store/store.js';
+import type { MemoryRetry, Store, TenantRepositories, TenantStore } from '../store/store.js';
 import { resolveSettings, type Settings } from './config.js';
 import type { SessionExport } from './export-schema.js';
 import { chatTurn, completeChat, type ChatResult, type ChatStream } from './chat-turn.js';
@@ -313,6 +313,8 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   // Older turns stay in memory between packages; every write below tells the cache which turn changed.
   const turnReader = new CachedTurnReader(storeTurnReader(repositories));
   const states = new MemoryStateCache();
+  /** Sessions whose chat turns have looked for turns an earlier run left underived. */
+  const resumeChecked = new Set<string>();
   const logger = options.logger ?? createMemoryLogger(settings.logLevel);
   let chatModel: ChatModel | null | undefined = options.chatModel;
   const requireChatModel = (): ChatModel => {
@@ -335,31 +337,37 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   };
 
   /** Persist a derived turn, queueing it for a background retry when its manager asked for one. */
+  /** Put a turn whose manager asked for a retry in the queue, unless it is there already (call inside a transaction). */
+  const queueRetry = async (tx: TenantRepositories, derived: DerivedTurn): Promise<void> => {
+    if (derived.retry === null) return;
+    const existing = (await tx.retries.list({ sessionId: derived.sessionId })).find((entry) => entry.turn === derived.turn);
+    if (existing !== undefined) return;
+    const time = clock();
+    await tx.retries.put({
+      retry: {
+        sessionId: derived.sessionId,
+        turn: derived.turn,
+        attempts: 1,
+        nextAttemptAt: new Date(time.getTime() + retryDelay(1, settings.retryBaseMs, RETRY_MAX_DELAY_MS)).toISOString(),
+        reason: derived.retry.reason,
+        lastError: derived.retry.message,
+        createdAt: time.toISOString(),
+        updatedAt: time.toISOString(),
+      },
+    });
+  };
+
   const persistDerived = async (derived: DerivedTurn, options: { retried?: boolean } = {}): Promise<void> => {
-    // Derived memory can be redone from the raw turn and its pending entry, both committed durably before.
+    // Derived memory can be redone from the raw turn and its pending entry, both committed durably before;
+    // a new retry-queue entry cannot, since only the queue brings a flagged turn back.
     await repositories.transaction(async (tx) => {
       await writeDerivedTurns(tx, [derived]);
       if (derived.retry !== null) {
-        const existing = (await tx.retries.list({ sessionId: derived.sessionId })).find((entry) => entry.turn === derived.turn);
-        if (existing === undefined) {
-          const time = clock();
-          await tx.retries.put({
-            retry: {
-              sessionId: derived.sessionId,
-              turn: derived.turn,
-              attempts: 1,
-              nextAttemptAt: new Date(time.getTime() + retryDelay(1, settings.retryBaseMs, RETRY_MAX_DELAY_MS)).toISOString(),
-              reason: derived.retry.reason,
-              lastError: derived.retry.message,
-              createdAt: time.toISOString(),
-              updatedAt: time.toISOString(),
-            },
-          });
-        }
+        await queueRetry(tx, derived);
       } else if (options.retried === true) {
         await tx.retries.remove({ sessionId: derived.sessionId, turn: derived.turn });
       }
-    }, { durable: false });
+    }, { durable: derived.retry !== null });
     turnReader.forget(derived.sessionId, derived.turn);
     if (derived.retry !== null) retries.schedule();
   };
@@ -436,7 +444,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   };
 
   /** Try a queued turn again; a success replaces its fallback memory and applies its diff. */
-  const retryTurn = async (entry: MemoryRetry): Promise<{ outcome: RetryOutcome; message?: string }> => {
+  const retryTurn = async (entry: MemoryRetry): Promise<{ outcome: RetryOutcome; message?: string; reason?: string }> => {
     const { sessionId, turn } = entry;
     const messages = await repositories.messages.listByTurns({ sessionId, fromTurn: turn, toTurn: turn });
     const current = await repositories.turns.get({ sessionId, turn });
@@ -445,7 +453,8 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       return { outcome: 'ended' };
     }
     const derived = await deriveTurn({ turn, messages }, await loadMemoryState(repositories, sessionId), context);
-    if (derived.retry !== null && derived.retry.reason === 'malformed' && entry.attempts + 1 >= MALFORMED_ATTEMPTS) {
+    // `attempts` counts the attempts in a row that failed for the entry's reason.
+    if (derived.retry !== null && derived.retry.reason === 'malformed' && entry.reason === 'malformed' && entry.attempts + 1 >= MALFORMED_ATTEMPTS) {
       // A model that garbles this turn every time will not be asked forever: the raw exchange stays.
       const final: DerivedTurn = { ...derived, status: 'fallback-raw', summary: { ...derived.summary, status: 'fallback-raw' }, retry: null, artifacts: [] };
       await persistDerived(final, { retried: true });
@@ -454,7 +463,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     }
     if (derived.retry !== null) {
       await account(derived, { retried: true });
-      return { outcome: 'again', message: derived.retry.message };
+      return { outcome: 'again', message: derived.retry.message, reason: derived.retry.reason };
     }
     // Its artifacts were stored with the fallback.
     await persistDerived({ ...derived, artifacts: [] }, { retried: true });
@@ -534,7 +543,17 @@ export function createMemory(options: MemoryOptions = {}): Memory {
         budget,
         ...(chatOptions.signal === undefined ? {} : { signal: chatOptions.signal }),
         steps: {
-          settle: () => gate.settle(sessionId, { boundMs: settings.memoryWaitMs }),
+          settle: async () => {
+            // Turns an earlier run left underived are derived first, as record() and context() do; this
+            // process leaves none behind unless writing them failed, so a session is checked once.
+            if (!resumeChecked.has(sessionId)) {
+              resumeChecked.add(sessionId);
+              if ((await repositories.turns.listByStatus({ sessionId, status: 'pending-retry', limit: 1 })).length > 0) {
+                void gate.enqueue(sessionId, () => resumePending(sessionId)).catch(() => undefined);
+              }
+            }
+            return gate.settle(sessionId, { boundMs: settings.memoryWaitMs });
+          },
           assemble: async (query) => assemble(sessionId, budget, query),
           store: async ({ user, assistant, staleMemory }) => {
             const createdAt = now();
@@ -684,6 +703,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
         const id = newId();
         const total = plan.turns.length;
         const pipeline = total >= WORKER_MIN_TURNS ? started : null;
+        let queued = false;
         // Fewer turns than the messages promised: the worker is not worth its start.
         if (pipeline === null) await started?.close();
         await mutex.run(id, () =>
@@ -710,11 +730,17 @@ export function createMemory(options: MemoryOptions = {}): Memory {
                 importOptions.onProgress?.({ done: start + derived.length, total });
               }
               await writeDerivedTurns(tx, derived);
+              for (const turn of derived) {
+                if (turn.retry === null) continue;
+                await queueRetry(tx, turn);
+                queued = true;
+              }
               // Let timers (a progress bar, a server's other requests) run between chunks.
               await new Promise((resolve) => setImmediate(resolve));
             }
           }),
         );
+        if (queued) retries.schedule();
         return { sessionId: id, messages: plan.messageCount, turns: total, skipped: plan.skipped };
       } finally {
         await started?.close();

@@ -24,8 +24,13 @@ export class MemoryStateCache {
     return loadMemoryState(repositories, sessionId);
   }
 
-  /** Keep a state whose turn is written; the least recently kept session goes first when full. */
+  /**
+   * Keep a state whose turn is written; the least recently kept session goes first when full. Its facts
+   * are put in the order the store lists them (turn created, then id), so a turn derives the same memory
+   * from a kept state as from a fresh read.
+   */
   keep(sessionId: string, state: MemoryState): void {
+    state.facts = [...state.facts].sort((a, b) => a.createdTurn - b.createdTurn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.states.delete(sessionId);
     if (this.states.size >= this.maxSessions) {
       const oldest = this.states.keys().next().value;

@@ -68,8 +68,10 @@ export function advanceState(
   const drafts: Array<{ artifactId: string; draft: TurnMemory['artifacts'][number] }> = [];
   for (const draft of memory.artifacts) {
     if (!messageIds.has(draft.messageId)) continue;
-    const artifactId = state.artifacts.get(draft.name)?.id ?? options.newId();
-    state.artifacts.set(draft.name, { id: artifactId, name: draft.name, kind: draft.kind, language: draft.language, latest: draft.content });
+    const known = state.artifacts.get(draft.name);
+    const artifactId = known?.id ?? options.newId();
+    // A new version keeps the artifact's kind and language, as the store does.
+    state.artifacts.set(draft.name, { id: artifactId, name: draft.name, kind: known?.kind ?? draft.kind, language: known === undefined ? draft.language : known.language, latest: draft.content });
     drafts.push({ artifactId, draft });
   }
   return { applied, drafts };

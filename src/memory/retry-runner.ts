@@ -14,8 +14,11 @@ export type RetryOutcome = 'summarised' | 'again' | 'ended';
 export interface RetryRunnerOptions {
   repositories: Pick<TenantRepositories, 'retries'>;
   gate: MemoryGate;
-  /** Try the turn again and persist the result; says whether it is done, should be tried again, or gave up for good. */
-  retryTurn: (entry: MemoryRetry) => Promise<{ outcome: RetryOutcome; message?: string }>;
+  /**
+   * Try the turn again and persist the result; says whether it is done, should be tried again, or gave up
+   * for good, and for `again` why this attempt failed.
+   */
+  retryTurn: (entry: MemoryRetry) => Promise<{ outcome: RetryOutcome; message?: string; reason?: string }>;
   now: () => Date;
   /** First wait in milliseconds; doubles per attempt up to `maxDelayMs`. */
   baseDelayMs: number;
@@ -51,14 +54,17 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
   const retrySession = async (entries: readonly MemoryRetry[]): Promise<void> => {
     for (const entry of entries) {
       if (closed) return;
-      const { outcome, message } = await options.retryTurn(entry);
+      const { outcome, message, reason } = await options.retryTurn(entry);
       options.onRetried?.(entry, outcome);
       if (outcome !== 'again') continue;
-      const attempts = entry.attempts + 1;
+      // A new kind of failure starts a new run of attempts (and of backoff): `attempts` counts the
+      // attempts in a row that failed for `reason`.
+      const attempts = reason === undefined || reason === entry.reason ? entry.attempts + 1 : 1;
       const now = options.now();
       await options.repositories.retries.put({
         retry: {
           ...entry,
+          reason: reason ?? entry.reason,
           attempts,
           nextAttemptAt: new Date(now.getTime() + retryDelay(attempts, options.baseDelayMs, maxDelayMs)).toISOString(),
           lastError: message ?? entry.lastError,

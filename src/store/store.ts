@@ -131,14 +131,14 @@ export interface ArtifactRepository {
 export interface MemoryRetry {
   sessionId: string;
   turn: number;
-  /** Attempts made so far, the first (failed) one included (at least 1). */
+  /** Attempts in a row that failed for `reason`, the first (failed) one included (at least 1). */
   attempts: number;
   /**
    * ISO-8601 time at or after which the next attempt is due. Times are compared as written, so
    * give every time in the same UTC form `Date.prototype.toISOString()` produces.
    */
   nextAttemptAt: string;
-  /** Why the turn fell back: `timeout`, `unavailable` … (the manager's fallback reason). */
+  /** Why the turn's latest attempt fell back: `timeout`, `malformed` … (the manager's fallback reason). */
   reason: string;
   /** The last failure's message. */
   lastError: string;

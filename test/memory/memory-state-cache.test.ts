@@ -53,6 +53,27 @@ describe('the memory state kept between turns', () => {
     expect(fresh.facts.map((fact) => fact.text)).toEqual(['budget: $40,000']);
   });
 
+  it('keeps facts in the order the store lists them, so a kept state and a fresh read agree', async () => {
+    const repositories = (await openStore()).tenant('t');
+    const fact = (id: string, key: string) => ({
+      id, sessionId: 's1', key, text: `${key}: set`, kind: 'fact' as const, pinned: false, sourceMessageIds: [],
+      createdTurn: 1, updatedTurn: 1, createdAt: '2026-03-01T09:00:00.000Z', updatedAt: '2026-03-01T09:00:00.000Z',
+    });
+    const event = (sequence: number, factId: string, key: string) => ({
+      id: `e${sequence}`, sessionId: 's1', sequence, factId, op: 'add' as const, key, kind: 'fact' as const, oldText: null,
+      newText: `${key}: set`, turn: 1, actor: 'local', reason: 'added', sourceMessageIds: [], createdAt: '2026-03-01T09:00:00.000Z',
+    });
+    // Added in this order within one turn; the store lists them by id.
+    const added = [fact('f-b', 'budget'), fact('f-a', 'deadline')];
+    await repositories.facts.apply({ sessionId: 's1', events: [event(1, 'f-b', 'budget'), event(2, 'f-a', 'deadline')], upserts: added, removedIds: [] });
+    const cache = new MemoryStateCache();
+    cache.keep('s1', { facts: added, nextSequence: 3, artifacts: new Map() });
+    const kept = await cache.take(repositories, 's1');
+    const fresh = await new MemoryStateCache().take(repositories, 's1');
+    expect(kept.facts.map((entry) => entry.id)).toEqual(['f-a', 'f-b']);
+    expect(kept.facts).toEqual(fresh.facts);
+  });
+
   it('lets a turn after an undo build on the document as it now stands', async () => {
     const { memory, cleanup } = testMemory();
     cleanups.push(cleanup);

@@ -99,6 +99,26 @@ describe('record() and context()', () => {
     }
   });
 
+  it('gives the caller a package it may change without changing the next one', async () => {
+    const { memory } = setup();
+    const session = await memory.sessions.create({ title: 'Owned packages' });
+    // Twelve turns: the older six are shown as history and recall lines, which the memory keeps between packages.
+    for (const turn of [...PLANNING_TURNS, ...PLANNING_TURNS]) await session.record(turn);
+    const options = { budget: 1500, query: 'budget deadline' };
+    const first = await session.context(options);
+    expect(first.sections.find((section) => section.name === 'history')?.items.length).toBeGreaterThan(0);
+    const before = JSON.stringify(first.toJSON());
+    for (const section of first.sections) {
+      for (const item of section.items) {
+        item.text = 'changed';
+        item.sourceMessageIds.push('not-a-message');
+      }
+      section.items.reverse();
+    }
+    const second = await session.context(options);
+    expect(JSON.stringify(second.toJSON())).toBe(before);
+  });
+
   it('rebuilds the base-truth document as it stood at a past turn', async () => {
     const { memory } = setup();
     const session = await memory.sessions.create({ title: 'Timeline' });

@@ -3,7 +3,9 @@ import { createMemory } from '../../src/memory/create-memory.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store, TenantStore } from '../../src/store/store.js';
 import { join } from 'node:path';
+import { createOpenAiChatModel } from '../../src/providers/openai/openai-chat-model.js';
 import { sequentialIds, steppingClock, temporaryFolder } from '../support/memory-fixtures.js';
+import { startScriptedServer } from '../support/scripted-openai-server.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -28,10 +30,10 @@ function failingStore(path: string): { store: Store; failFrom: (count: number) =
         const tenant = inner.tenant(tenantId);
         const store: TenantStore = {
           ...tenant,
-          transaction: async (work) => {
+          transaction: async (work, options) => {
             if (remaining <= 0) throw new Error('SQLITE_FULL: database or disk is full');
             remaining -= 1;
-            return tenant.transaction(work);
+            return tenant.transaction(work, options);
           },
         };
         wrapped.set(tenantId, store);
@@ -67,5 +69,31 @@ describe('turns whose memory was not written', () => {
     expect(pkg.sections.find((section) => section.name === 'pinned')?.items.length).toBeGreaterThan(0);
     const next = await reopened.record({ user: 'Next step?', assistant: 'Staging.' });
     expect(next.turn).toBe(2);
+  });
+
+  it('are derived before the first chat turn of the next run builds its package', async () => {
+    const folder = temporaryFolder();
+    cleanups.push(folder.cleanup);
+    const path = join(folder.path, 'strata.db');
+    const failing = failingStore(path);
+    const first = createMemory({ store: failing.store, env: {}, clock: steppingClock(), newId: sequentialIds('a') });
+    const session = await first.sessions.create({ title: 'Disk trouble, then chat' });
+    failing.failFrom(1);
+    expect((await session.record({ user: 'We must never deploy on Fridays.', assistant: 'Understood: no Friday deploys.' })).status).toBe('pending-retry');
+    await first.close();
+
+    const server = await startScriptedServer({ script: [{ reply: 'Staging first, on a Monday.' }] });
+    cleanups.push(() => server.close());
+    const chatModel = createOpenAiChatModel({ baseUrl: server.baseUrl, model: 'scripted-chat', role: 'chat', maxRetries: 0, fetch });
+    const second = createMemory({ path, env: {}, chatModel, clock: steppingClock('2026-04-01T00:00:00.000Z'), newId: sequentialIds('b') });
+    cleanups.push(() => second.close());
+    const reopened = await second.sessions.open(session.id);
+    const result = await reopened.chat('When do we deploy?');
+    expect(result.turn).toBe(2);
+    // The package the model got already held the rule derived from the earlier run's turn.
+    const sent = JSON.stringify(server.requests[0]?.body);
+    expect(sent).toMatch(/Pinned exceptions[^"]*Fridays/u);
+    await result.memory;
+    expect((await reopened.turns()).map((turn) => turn.status)).toEqual(['summarised', 'summarised']);
   });
 });

@@ -55,6 +55,22 @@ async function statuses(session: SessionHandle): Promise<string[]> {
   return (await session.turns()).map((turn) => turn.status);
 }
 
+/**
+ * Record a turn whose memory model times out `timeouts` times and then only garbles its answers, and wait
+ * until the turn has ended as fallback-raw.
+ */
+async function garbledTurn(timeouts: number): Promise<{ server: ScriptedServer; memory: Memory; session: SessionHandle }> {
+  const server = await serve([]);
+  for (let index = 0; index < timeouts; index += 1) server.push({ hang: true });
+  for (let index = 0; index < 40; index += 1) server.push({ malformed: 'not-json' });
+  const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '1' }) });
+  memories.push(memory);
+  const session = await memory.sessions.create();
+  expect((await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT })).status).toBe('pending-retry');
+  await until(async () => (await statuses(session))[0] === 'fallback-raw', 'the turn ends as fallback-raw');
+  return { server, memory, session };
+}
+
 describe('the persisted retry queue', () => {
   it('retries with backoff: 1×, 2×, 4× the base delay, capped', () => {
     expect([1, 2, 3, 4].map((attempts) => retryDelay(attempts, 1000, 5000))).toEqual([1000, 2000, 4000, 5000]);
@@ -135,14 +151,27 @@ describe('the persisted retry queue', () => {
     expect(await memory.stats()).toMatchObject({ pendingRetries: 0 });
   });
 
-  it('gives a turn the model garbles every time a bounded number of attempts, then ends it as fallback-raw', async () => {
-    const server = await serve([]);
-    for (let index = 0; index < 40; index += 1) server.push({ malformed: 'not-json' });
-    const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '1' }) });
+  it('queues an imported turn whose memory model timed out, and summarises it once the model answers', async () => {
+    const server = await serve([{ hang: true }, goodAnswer]);
+    const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '10' }) });
     memories.push(memory);
-    const session = await memory.sessions.create();
-    expect((await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT })).status).toBe('pending-retry');
-    await until(async () => (await statuses(session))[0] === 'fallback-raw', 'the turn ends as fallback-raw');
+    const imported = await memory.sessions.import({ data: [{ role: 'user', content: MEDIUM_USER }, { role: 'assistant', content: MEDIUM_ASSISTANT }] });
+    const session = await memory.sessions.open(imported.sessionId);
+    await until(async () => (await statuses(session))[0] === 'summarised', 'the imported turn is summarised');
+    expect((await session.facts()).map((fact) => fact.text)).toEqual(['deadline: March 15']);
+    expect(await memory.stats()).toMatchObject({ pendingRetries: 0 });
+  });
+
+  it('counts malformed attempts in a row: a turn that timed out before gets its ten malformed attempts in full', async () => {
+    // Three time-outs (the first at record time), then garbled answers only.
+    const { server, memory } = await garbledTurn(3);
+    // Three time-out attempts of one request each, then ten malformed attempts of two requests each.
+    expect(server.requests.length).toBe(3 + 20);
+    expect(await memory.stats()).toMatchObject({ pendingRetries: 0 });
+  });
+
+  it('gives a turn the model garbles every time a bounded number of attempts, then ends it as fallback-raw', async () => {
+    const { server, memory, session } = await garbledTurn(0);
     // Ten attempts of two requests each (the answer is asked for again once per attempt), then no more.
     expect(server.requests.length).toBe(20);
     await new Promise((resolve) => setTimeout(resolve, 100));

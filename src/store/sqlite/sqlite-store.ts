@@ -50,12 +50,14 @@ function wrapFailure(error: unknown, path: string): unknown {
 export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
   const path = settings.path ?? './strata.db';
   const fullSync = settings.durability !== 'normal';
+  // Commits may skip their sync only in WAL mode, where such a commit is still atomic.
+  let wal = false;
   let db: Database.Database;
   let opened: Database.Database | undefined;
   try {
     db = opened = new Database(path);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(settings.busyTimeoutMs ?? 5000))}`);
-    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    if (path !== ':memory:') wal = db.pragma('journal_mode = WAL', { simple: true }) === 'wal';
     db.pragma(`synchronous = ${fullSync ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     migrate(db, (settings.now ?? (() => new Date().toISOString()))());
@@ -67,6 +69,8 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
 
   let active: Promise<void> | null = null;
   let closed = false;
+  /** True while commits skip their sync (a relaxed transaction runs, or its end could not restore FULL). */
+  let syncRelaxed = false;
   const ensureOpen = (): void => {
     if (closed) throw new StrataError('STORE_FAILURE', 'The store is closed; create a new one with createMemory().');
   };
@@ -114,12 +118,30 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
             release = resolve;
           });
           // In WAL mode a commit without a sync is still atomic; the next synced commit makes it durable too.
-          const relaxed = options.durable === false && fullSync;
+          const relaxed = options.durable === false && fullSync && wal;
+          const restore = (): void => {
+            try {
+              if (syncRelaxed && !db.inTransaction) {
+                db.pragma('synchronous = FULL');
+                syncRelaxed = false;
+              }
+            } catch {
+              // A failure here must not keep the store locked; the next durable transaction tries again first.
+            }
+          };
           try {
-            if (relaxed) db.pragma('synchronous = NORMAL');
+            // A durable transaction never starts while the sync is still relaxed.
+            if (syncRelaxed && !relaxed) {
+              db.pragma('synchronous = FULL');
+              syncRelaxed = false;
+            }
+            if (relaxed) {
+              db.pragma('synchronous = NORMAL');
+              syncRelaxed = true;
+            }
             db.exec('BEGIN IMMEDIATE');
           } catch (error) {
-            if (relaxed) db.pragma('synchronous = FULL');
+            restore();
             active = null;
             release();
             throw wrapFailure(error, path);
@@ -134,7 +156,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
             index.reset();
             throw wrapFailure(error, path);
           } finally {
-            if (relaxed) db.pragma('synchronous = FULL');
+            restore();
             active = null;
             release();
           }
