@@ -1,13 +1,13 @@
 import { StrataError } from '../core/errors.js';
 import { compareText } from '../core/text.js';
-import type { Fact, FactKind, Message, Session } from '../core/types.js';
+import type { ChatMessage, Fact, FactKind, Message, Session } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
 import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
-import { renderSections } from './render.js';
+import { renderParts, renderSections } from './render.js';
 import { groupByTurn, storeTurnReader, type TurnReader } from './turn-reader.js';
 import { keptTurnOptions, messageLine, turnOptions, type TurnMaterial, type TurnOption } from './turn-options.js';
 
@@ -401,8 +401,11 @@ function dropIndex(section: ContextSection): number {
 /** Measure the rendering exactly and drop lowest-priority items until it fits. */
 function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnings: string[]): ContextPackage {
   const sections = sortSections(assembly);
-  let rendered = renderSections(sections);
-  let tokens = tokenizer.countMessages(rendered);
+  const measure = (): { messages: ChatMessage[]; tokens: number } => {
+    const parts = renderParts(sections);
+    return { messages: parts.messages, tokens: tokenizer.countMessages(parts.messages, { systemLines: parts.systemLines }) };
+  };
+  let { messages: rendered, tokens } = measure();
   while (tokens > budget) {
     // Drop from the least important non-empty section only, then measure again.
     const section = DROP_ORDER.map((name) => sections.find((candidate) => candidate.name === name)).find(
@@ -418,8 +421,7 @@ function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnin
       excess -= item.tokens + (section.name === 'window' ? 4 : 1);
     }
     section.tokens = section.items.reduce((sum, item) => sum + item.tokens, 0);
-    rendered = renderSections(sections);
-    tokens = tokenizer.countMessages(rendered);
+    ({ messages: rendered, tokens } = measure());
   }
   const final = sections;
   const messages = rendered;

@@ -18,37 +18,45 @@ export const KIND_HEADERS: Readonly<Record<FactKind, string>> = {
 };
 
 
-/** Render sections to chat messages: the memory as one system message, then the window verbatim. */
-export function renderSections(sections: readonly ContextSection[]): ChatMessage[] {
-  const blocks: string[] = [];
+/** A rendering in parts: the system message's lines (joined with `\n` they are its content) and the window. */
+export interface RenderedParts {
+  systemLines: string[];
+  window: ChatMessage[];
+  messages: ChatMessage[];
+}
+
+/** Render sections to chat messages: the memory as one system message (blocks apart by a blank line), then the window verbatim. */
+export function renderParts(sections: readonly ContextSection[]): RenderedParts {
+  const lines: string[] = [];
   const window: ChatMessage[] = [];
   for (const section of sections) {
     if (section.items.length === 0) continue;
-    switch (section.name) {
-      case 'instructions':
-        blocks.push(section.items.map((item) => item.text).join('\n'));
-        break;
-      case 'window':
-        for (const item of section.items) window.push({ role: item.role ?? 'user', content: item.text });
-        break;
-      case 'facts':
-        blocks.push(renderFacts(section.items));
-        break;
-      default:
-        blocks.push([SECTION_HEADERS[section.name], ...section.items.map((item) => item.text)].join('\n'));
+    if (section.name === 'window') {
+      for (const item of section.items) window.push({ role: item.role ?? 'user', content: item.text });
+      continue;
     }
+    if (lines.length > 0) lines.push('');
+    if (section.name === 'facts') {
+      addFactLines(lines, section.items);
+      continue;
+    }
+    if (section.name !== 'instructions') lines.push(SECTION_HEADERS[section.name]);
+    for (const item of section.items) lines.push(item.text);
   }
-  const messages: ChatMessage[] = [];
-  if (blocks.length > 0) messages.push({ role: 'system', content: blocks.join('\n\n') });
-  return [...messages, ...window];
+  const messages: ChatMessage[] = lines.length > 0 ? [{ role: 'system', content: lines.join('\n') }, ...window] : window;
+  return { systemLines: lines, window, messages };
 }
 
-function renderFacts(items: readonly ContextItem[]): string {
-  const lines = [SECTION_HEADERS.facts];
+export function renderSections(sections: readonly ContextSection[]): ChatMessage[] {
+  return renderParts(sections).messages;
+}
+
+function addFactLines(lines: string[], items: readonly ContextItem[]): void {
+  lines.push(SECTION_HEADERS.facts);
   for (const kind of FACT_KINDS) {
     const ofKind = items.filter((item) => item.factKind === kind);
     if (ofKind.length === 0) continue;
-    lines.push(KIND_HEADERS[kind], ...ofKind.map((item) => item.text));
+    lines.push(KIND_HEADERS[kind]);
+    for (const item of ofKind) lines.push(item.text);
   }
-  return lines.join('\n');
 }

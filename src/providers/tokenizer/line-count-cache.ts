@@ -57,3 +57,47 @@ export function cachedLineCounter(countText: (text: string) => number, maxEntrie
     return total;
   };
 }
+
+/** Whether a text cut right before `line` (after a line break) keeps its token count: it starts with neither whitespace nor "/". */
+function startsSafely(line: string): boolean {
+  const first = line[0];
+  return first !== undefined && first !== '/' && !/\s/u.test(first);
+}
+
+/**
+ * A counter of `lines.join('\n')` from cached counts of each line with its line break, cut where
+ * `splitAtSafeLineBreaks` would cut. The lines of a package are the same string objects from one call
+ * to the next, so each is looked up without hashing its text again; lines that cannot be cut apart
+ * (a blank line between blocks, a line starting with a space) are counted together.
+ */
+export function cachedJoinedLinesCounter(count: (text: string) => number, maxEntries = 50_000): (lines: readonly string[]) => number {
+  const withBreak = new Map<string, number>();
+  const lineWithBreak = (line: string): number => {
+    let tokens = withBreak.get(line);
+    if (tokens === undefined) {
+      tokens = count(`${line}\n`);
+      if (withBreak.size >= maxEntries) withBreak.clear();
+      withBreak.set(line, tokens);
+    }
+    return tokens;
+  };
+  return (lines) => {
+    let total = 0;
+    let run: string[] = [];
+    for (let index = 0; index < lines.length; index += 1) {
+      const line = lines[index] ?? '';
+      const next = lines[index + 1];
+      if (next === undefined) {
+        total += count(run.length === 0 ? line : [...run, line].join('\n'));
+      } else if (!startsSafely(next)) {
+        run.push(line);
+      } else if (run.length === 0) {
+        total += lineWithBreak(line);
+      } else {
+        total += count(`${[...run, line].join('\n')}\n`);
+        run = [];
+      }
+    }
+    return total;
+  };
+}
