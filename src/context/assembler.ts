@@ -370,6 +370,20 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   return finish(assembly, budget, tokenizer, warnings);
 }
 
+/** A copy of an item with its own source list, without the assembler's working fields (such as `cost`). */
+function copyItem(item: ContextItem): ContextItem {
+  return {
+    text: item.text,
+    tokens: item.tokens,
+    sourceMessageIds: [...item.sourceMessageIds],
+    kind: item.kind,
+    turn: item.turn,
+    tier: item.tier,
+    factKind: item.factKind,
+    role: item.role,
+  };
+}
+
 function sortSections(assembly: Assembly): ContextSection[] {
   const order: SectionName[] = ['instructions', 'pinned', 'artifacts', 'facts', 'history', 'recalled', 'window'];
   // Stable sort: items of one turn keep their message order.
@@ -377,7 +391,7 @@ function sortSections(assembly: Assembly): ContextSection[] {
   // The artifacts section is listed only when the query referred to a version that made it in.
   return order.filter((name) => name !== 'artifacts' || assembly.items(name).length > 0).map((name) => {
     // Copies: items may be shared with cached turn options, and the caller owns what it gets.
-    const items = assembly.items(name).map((item) => ({ ...item, sourceMessageIds: [...item.sourceMessageIds] }));
+    const items = assembly.items(name).map(copyItem);
     // Facts were chosen freshest first; they read better in the order they were established.
     if (name === 'history' || name === 'recalled' || name === 'facts') items.sort(byTurn);
     if (name === 'window') items.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
