@@ -5,7 +5,7 @@
  * another process writing fact events makes it read afresh.
  */
 import type { TenantRepositories } from '../store/store.js';
-import type { MemoryState } from './memory-state.js';
+import { inStoreOrder, type MemoryState } from './memory-state.js';
 import { loadMemoryState } from './write-path.js';
 
 export class MemoryStateCache {
@@ -30,7 +30,7 @@ export class MemoryStateCache {
    * from a kept state as from a fresh read.
    */
   keep(sessionId: string, state: MemoryState): void {
-    state.facts = [...state.facts].sort((a, b) => a.createdTurn - b.createdTurn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    state.facts = inStoreOrder(state.facts);
     this.states.delete(sessionId);
     if (this.states.size >= this.maxSessions) {
       const oldest = this.states.keys().next().value;

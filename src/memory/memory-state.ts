@@ -33,6 +33,11 @@ export function turnRequest(raw: RawTurn, state: MemoryState, fallbackTime: stri
   };
 }
 
+/** Facts in the order the store lists them: by the turn they were created in, then by id. */
+export function inStoreOrder(facts: readonly Fact[]): Fact[] {
+  return [...facts].sort((a, b) => a.createdTurn - b.createdTurn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 function isEmptyDiff(diff: TurnMemory['diff']): boolean {
   return diff.add.length === 0 && diff.update.length === 0 && diff.remove.length === 0;
 }
@@ -62,7 +67,8 @@ export function advanceState(
         newId: options.newId,
         firstSequence: state.nextSequence,
       });
-  state.facts = applied.facts;
+  // In the order the store lists facts, so the next turn sees the document as a fresh read would give it.
+  state.facts = applied.facts === state.facts ? state.facts : inStoreOrder(applied.facts);
   state.nextSequence += applied.events.length;
   const messageIds = new Set(raw.messages.map((message) => message.id));
   const drafts: Array<{ artifactId: string; draft: TurnMemory['artifacts'][number] }> = [];

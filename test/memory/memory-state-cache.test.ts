@@ -3,7 +3,7 @@ import { MemoryStateCache } from '../../src/memory/memory-state-cache.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { makeSession } from '../contract/store-contract.js';
-import { testMemory } from '../support/memory-fixtures.js';
+import { PLANNING_TURNS, testMemory } from '../support/memory-fixtures.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -72,6 +72,22 @@ describe('the memory state kept between turns', () => {
     const fresh = await new MemoryStateCache().take(repositories, 's1');
     expect(kept.facts.map((entry) => entry.id)).toEqual(['f-a', 'f-b']);
     expect(kept.facts).toEqual(fresh.facts);
+  });
+
+  it('derives the same document whether the turns are imported at once or recorded one by one', async () => {
+    const turns = [...PLANNING_TURNS, ...PLANNING_TURNS];
+    const imported = testMemory();
+    const recorded = testMemory();
+    cleanups.push(imported.cleanup, recorded.cleanup);
+    const data = turns.flatMap((turn) => [{ role: 'user', content: turn.user }, { role: 'assistant', content: turn.assistant }]);
+    const fromImport = await imported.memory.sessions.open((await imported.memory.sessions.import({ data })).sessionId);
+    const fromRecord = await recorded.memory.sessions.create();
+    for (const turn of turns) await fromRecord.record(turn);
+    const shape = async (session: typeof fromRecord) => ({
+      facts: (await session.facts()).map((fact) => [fact.key, fact.kind, fact.text, fact.createdTurn]),
+      events: (await session.factEvents()).map((event) => [event.op, event.key, event.turn, event.newText]),
+    });
+    expect(await shape(fromImport)).toEqual(await shape(fromRecord));
   });
 
   it('lets a turn after an undo build on the document as it now stands', async () => {
