@@ -3,7 +3,7 @@
  * tiers cut from the messages, one fact line copied from the first message (so it is grounded) and, on
  * request, one entry the exchange does not support (a number and a name it never mentions).
  */
-import { DATA_CLOSE, DATA_OPEN } from '../src/managers/model/prompt-data.js';
+import { dataBlockOf } from '../test/support/request-data.js';
 import type { RecordedRequest, ScriptedStep } from '../test/support/scripted-openai-server.js';
 
 export interface ExchangeMessage {
@@ -12,15 +12,10 @@ export interface ExchangeMessage {
   content: string;
 }
 
-/** The messages of the data block of a memory-model request. */
+/** The messages of the data block of a memory-model request (none when it has no data block, or no exchange in it). */
 export function exchangeOf(request: RecordedRequest): ExchangeMessage[] {
-  const messages = (request.body as { messages?: Array<{ role: string; content: string }> } | null)?.messages ?? [];
-  const user = messages.find((message) => message.role === 'user')?.content ?? '';
-  const start = user.indexOf(DATA_OPEN);
-  const end = user.lastIndexOf(DATA_CLOSE);
-  if (start < 0 || end < start) return [];
-  const data = JSON.parse(user.slice(start + DATA_OPEN.length, end)) as { exchange?: ExchangeMessage[] };
-  return data.exchange ?? [];
+  const data = dataBlockOf(request) as { exchange?: ExchangeMessage[] } | null;
+  return data?.exchange ?? [];
 }
 
 /** The exchange's texts with whitespace collapsed: recognises one turn's requests, retries included. */

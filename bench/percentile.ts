@@ -1,5 +1,5 @@
 /** Percentile of sorted samples (nearest rank). */
-export function percentile(sorted: readonly number[], share: number): number {
+function percentile(sorted: readonly number[], share: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? Number.NaN;
 }

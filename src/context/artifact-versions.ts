@@ -1,11 +1,12 @@
 import { parseArtifactReferences, resolveArtifactReferences, type ResolvedArtifactVersion } from '../core/artifact-reference.js';
+import { codeFence } from '../core/text.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { Assembly } from './assembly.js';
 import type { ContextItem } from './context-package.js';
 
 /** A truncated head shorter than this many tokens of content is not worth showing: the version is omitted instead. */
-export const MIN_ARTIFACT_HEAD_TOKENS = 24;
+const MIN_ARTIFACT_HEAD_TOKENS = 24;
 
 export interface ArtifactVersionOptions {
   repositories: TenantRepositories;
@@ -17,17 +18,11 @@ export interface ArtifactVersionOptions {
   warnings: string[];
 }
 
-/** A fence longer than any backtick run in the code, so the code cannot close it. */
-function fenceFor(content: string): string {
-  const longest = Math.max(0, ...[...content.matchAll(/`+/gu)].map((match) => match[0].length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
 /** `[artifact <name>, version N from turn T]` and the content (fenced for code). */
-export function artifactText(entry: ResolvedArtifactVersion, content: string, note: string | null): string {
+function artifactText(entry: ResolvedArtifactVersion, content: string, note: string | null): string {
   const label = `[artifact ${entry.name}, version ${entry.version.version} from turn ${entry.version.turn}${note === null ? '' : `; ${note}`}]`;
   if (entry.kind !== 'code') return `${label}\n${content}`;
-  const fence = fenceFor(content);
+  const fence = codeFence(content);
   return `${label}\n${fence}${entry.language ?? ''}\n${content}\n${fence}`;
 }
 

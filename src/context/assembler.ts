@@ -1,15 +1,15 @@
 import { StrataError } from '../core/errors.js';
 import { compareText } from '../core/text.js';
-import type { ChatMessage, Fact, FactKind, Message, Session } from '../core/types.js';
+import type { Fact, FactKind, Message, Session } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
 import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
-import { renderParts, renderSections } from './render.js';
-import { groupByTurn, storeTurnReader, type TurnReader } from './turn-reader.js';
-import { keptTurnOptions, messageLine, turnOptions, type TurnMaterial, type TurnOption } from './turn-options.js';
+import { measureSections } from './render.js';
+import { storeTurnReader, turnsInOrder, type TurnReader } from './turn-reader.js';
+import { keptTurnOptions, messageLine, turnOptions, type Line, type TurnMaterial, type TurnOption } from './turn-options.js';
 
 /** Tuning of the assembler; every field has a default. */
 export interface AssemblerSettings {
@@ -90,7 +90,7 @@ function rankFacts(facts: readonly Fact[], relevance: ReadonlyMap<string, number
   return [...facts].sort((a, b) => group(a) - group(b) || (relevance.get(b.id) ?? 0) - (relevance.get(a.id) ?? 0) || byKind(a, b));
 }
 
-function factItem(fact: Fact, tokenizer: Tokenizer): ContextItem & { cost: number } {
+function factItem(fact: Fact, tokenizer: Tokenizer): Line {
   const text = `- ${fact.text}`;
   const tokens = tokenizer.count(text);
   return {
@@ -127,10 +127,11 @@ function olderTurns(reader: TurnReader, sessionId: string, fromTurn: number): ()
   return async () => {
     while (buffer.length === 0 && cursor >= 1) {
       const low = Math.max(1, cursor - PAGE_TURNS + 1);
-      buffer = (await reader.read({ sessionId, fromTurn: low, toTurn: cursor })).reverse();
+      buffer = await reader.read({ sessionId, fromTurn: low, toTurn: cursor });
       cursor = low - 1;
     }
-    return buffer.shift() ?? null;
+    // Oldest first in the page: the newest is the last.
+    return buffer.pop() ?? null;
   };
 }
 
@@ -177,7 +178,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   let pinnedTokens = 0;
   for (const fact of facts.filter((candidate) => candidate.pinned)) {
     const item = factItem(fact, tokenizer);
-    const trial = tokenizer.countMessages(renderSections([{ name: 'pinned', tokens: 0, items: [...pinnedItems, item] }]));
+    const trial = measureSections([{ name: 'pinned', tokens: 0, items: [...pinnedItems, item] }], tokenizer).tokens;
     if (trial <= budget) {
       pinnedItems.push(item);
       pinnedTokens = trial;
@@ -210,12 +211,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const windowMaterials =
     lastTurn === 0 || windowStart > lastTurn
       ? []
-      : [
-          ...groupByTurn(
-            await repositories.messages.listByTurns({ sessionId, fromTurn: windowStart, toTurn: lastTurn }),
-            tail,
-          ).values(),
-        ].sort((a, b) => b.turn - a.turn);
+      : turnsInOrder(await repositories.messages.listByTurns({ sessionId, fromTurn: windowStart, toTurn: lastTurn }), tail).reverse();
   const verbatimOf = (material: TurnMaterial): { items: ContextItem[]; cost: number } => {
     const items = material.messages.map((message) => windowItem(message, countShort));
     return { items, cost: items.reduce((sum, item) => sum + assembly.windowCost(item), 0) };
@@ -231,7 +227,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const unpinned = facts.filter((fact) => !fact.pinned);
   const relevance = query === '' ? null : factRelevance(unpinned, query);
   const factLimit = relevance === null ? budget : assembly.used + Math.floor(budget * queryFactShare);
-  const deferred: Array<ContextItem & { cost: number }> = [];
+  const deferred: Array<Line> = [];
   for (const fact of rankFacts(unpinned, relevance)) {
     const item = factItem(fact, tokenizer);
     const cost = assembly.costOf('facts', item.cost, fact.kind);
@@ -283,7 +279,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     } else if (hits.length > 0) {
       for (const message of await repositories.messages.getMany({ sessionId, messageIds: hits.map((hit) => hit.messageId) })) messages.set(message.id, message);
     }
-    const recalled: Array<{ message: Message; line: ContextItem & { cost: number } }> = [];
+    const recalled: Array<{ message: Message; line: Line }> = [];
     let spent = 0;
     for (const hit of hits) {
       const message = messages.get(hit.messageId);
@@ -415,11 +411,7 @@ function dropIndex(section: ContextSection): number {
 /** Measure the rendering exactly and drop lowest-priority items until it fits. */
 function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnings: string[]): ContextPackage {
   const sections = sortSections(assembly);
-  const measure = (): { messages: ChatMessage[]; tokens: number } => {
-    const parts = renderParts(sections);
-    return { messages: parts.messages, tokens: tokenizer.countMessages(parts.messages, { systemLines: parts.systemLines }) };
-  };
-  let { messages: rendered, tokens } = measure();
+  let { messages: rendered, tokens } = measureSections(sections, tokenizer);
   while (tokens > budget) {
     // Drop from the least important non-empty section only, then measure again.
     const section = DROP_ORDER.map((name) => sections.find((candidate) => candidate.name === name)).find(
@@ -435,7 +427,7 @@ function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnin
       excess -= item.tokens + (section.name === 'window' ? 4 : 1);
     }
     section.tokens = section.items.reduce((sum, item) => sum + item.tokens, 0);
-    ({ messages: rendered, tokens } = measure());
+    ({ messages: rendered, tokens } = measureSections(sections, tokenizer));
   }
   const final = sections;
   const messages = rendered;

@@ -1,4 +1,5 @@
 import { FACT_KINDS, type ChatMessage, type FactKind } from '../core/types.js';
+import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { ContextItem, ContextSection, SectionName } from './context-package.js';
 
 export const SECTION_HEADERS: Readonly<Record<Exclude<SectionName, 'instructions' | 'window'>, string>> = {
@@ -18,15 +19,14 @@ export const KIND_HEADERS: Readonly<Record<FactKind, string>> = {
 };
 
 
-/** A rendering in parts: the system message's lines (joined with `\n` they are its content) and the window. */
+/** A rendering with the system message's lines (joined with `\n` they are its content). */
 export interface RenderedParts {
   systemLines: string[];
-  window: ChatMessage[];
   messages: ChatMessage[];
 }
 
 /** Render sections to chat messages: the memory as one system message (blocks apart by a blank line), then the window verbatim. */
-export function renderParts(sections: readonly ContextSection[]): RenderedParts {
+function renderParts(sections: readonly ContextSection[]): RenderedParts {
   const lines: string[] = [];
   const window: ChatMessage[] = [];
   for (const section of sections) {
@@ -44,7 +44,13 @@ export function renderParts(sections: readonly ContextSection[]): RenderedParts 
     for (const item of section.items) lines.push(item.text);
   }
   const messages: ChatMessage[] = lines.length > 0 ? [{ role: 'system', content: lines.join('\n') }, ...window] : window;
-  return { systemLines: lines, window, messages };
+  return { systemLines: lines, messages };
+}
+
+/** The rendered messages and their exact tokens, counted from the system message's lines. */
+export function measureSections(sections: readonly ContextSection[], tokenizer: Tokenizer): { messages: ChatMessage[]; tokens: number } {
+  const { messages, systemLines } = renderParts(sections);
+  return { messages, tokens: tokenizer.countMessages(messages, { systemLines }) };
 }
 
 export function renderSections(sections: readonly ContextSection[]): ChatMessage[] {

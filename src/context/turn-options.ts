@@ -82,7 +82,7 @@ function buildMessageLine(message: Message, tier: Tier, countShort: CountShort):
 }
 
 /** The one-line turn-log entry of a turn, or null when the turn has no usable summary. */
-export function summaryLine(material: TurnMaterial, countShort: CountShort): (ContextItem & { cost: number }) | null {
+export function summaryLine(material: TurnMaterial, countShort: CountShort): Line | null {
   const summary = material.summary;
   if (summary === null) return null;
   const user = material.messages.find((message) => message.role === 'user');
@@ -155,7 +155,7 @@ const KEPT_OPTIONS = new WeakMap<TurnMaterial, Map<string, TurnOption[]>>();
  * material object and the messages left out (its texts and counts never change: a changed turn is
  * read again as a new object). Callers must not modify the result.
  */
-export function keptTurnOptions(material: TurnMaterial, countShort: CountShort, excluded: ReadonlySet<string> = new Set()): TurnOption[] {
+export function keptTurnOptions(material: TurnMaterial, countShort: CountShort, excluded: ReadonlySet<string>): TurnOption[] {
   let byExcluded = KEPT_OPTIONS.get(material);
   if (byExcluded === undefined) {
     byExcluded = new Map();

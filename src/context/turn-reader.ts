@@ -12,7 +12,7 @@ export interface TurnReader {
   read(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<TurnMaterial[]>;
 }
 
-export function groupByTurn(messages: readonly Message[], summaries: readonly TurnSummary[]): Map<number, TurnMaterial> {
+function groupByTurn(messages: readonly Message[], summaries: readonly TurnSummary[]): Map<number, TurnMaterial> {
   const turns = new Map<number, TurnMaterial>();
   for (const message of messages) {
     const material = turns.get(message.turn) ?? { turn: message.turn, summary: null, messages: [] };
@@ -26,6 +26,11 @@ export function groupByTurn(messages: readonly Message[], summaries: readonly Tu
   return turns;
 }
 
+/** The turns `messages` belong to, each with its summary when there is one, oldest first. */
+export function turnsInOrder(messages: readonly Message[], summaries: readonly TurnSummary[]): TurnMaterial[] {
+  return [...groupByTurn(messages, summaries).values()].sort((a, b) => a.turn - b.turn);
+}
+
 /** Reads straight from the store. */
 export function storeTurnReader(repositories: TenantRepositories): TurnReader {
   return {
@@ -34,7 +39,7 @@ export function storeTurnReader(repositories: TenantRepositories): TurnReader {
         repositories.messages.listByTurns({ sessionId, fromTurn, toTurn }),
         repositories.turns.listBefore({ sessionId, beforeTurn: toTurn + 1, limit: toTurn - fromTurn + 1 }),
       ]);
-      return [...groupByTurn(messages, summaries).values()].sort((a, b) => a.turn - b.turn);
+      return turnsInOrder(messages, summaries);
     },
   };
 }

@@ -9,7 +9,7 @@
  * none, an unambiguous one), so ordinary talk about turns and versions adds nothing.
  */
 import { STOPWORDS } from './query-terms.js';
-import { normalizeText } from './text.js';
+import { compareText, words } from './text.js';
 import type { Artifact, ArtifactKind, ArtifactVersion } from './types.js';
 
 /** Which version a reference asks for: the one current at a turn, or one by its place in the history. */
@@ -36,7 +36,7 @@ export interface ResolvedArtifactVersion {
 }
 
 /** At most this many references are read from one text, and resolved. */
-export const MAX_ARTIFACT_REFERENCES = 4;
+const MAX_ARTIFACT_REFERENCES = 4;
 
 const VERSION_NOUNS: ReadonlySet<string> = new Set(['version', 'versions', 'draft', 'drafts', 'revision', 'iteration', 'attempt', 'take', 'copy', 'edition']);
 const NUMBERED_NOUNS: ReadonlySet<string> = new Set(['version', 'draft', 'revision', 'iteration', 'attempt']);
@@ -67,6 +67,14 @@ const LATEST: ReadonlySet<string> = new Set(['last', 'latest', 'newest', 'curren
 /** Words of an ordinal phrase, never part of a name. */
 const ORDINAL_WORDS: ReadonlySet<string> = new Set(['first', 'most', 'recent', ...Object.keys(NUMBER_WORDS), ...Object.keys(EARLIER), ...LATEST]);
 const BEFORE_ANCHORS: ReadonlySet<string> = new Set(['one', 'version', 'draft', 'revision', 'iteration']);
+const OF_OR_FOR: ReadonlySet<string> = new Set(['of', 'for']);
+const ARTICLES: ReadonlySet<string> = new Set(['a', 'an']);
+/** "before that / this / it / last". */
+const BEFORE_THAT: ReadonlySet<string> = new Set(['that', 'this', 'it', 'last']);
+/** "before the latest one / version / draft". */
+const BEFORE_THE_LATEST_NOUNS: ReadonlySet<string> = new Set(['one', 'version', 'draft']);
+/** Nouns an earlier version is named by, "one" included ("the one before"). */
+const EARLIER_NOUNS: ReadonlySet<string> = new Set([...VERSION_NOUNS, 'one']);
 
 interface Token {
   /** Lower-cased text; '' for a break (punctuation, line end). */
@@ -99,8 +107,9 @@ function numberOf(token: Token | undefined): number | null {
   return token?.kind === 'word' && /^\d{1,6}$/u.test(token.text) ? Number(token.text) : null;
 }
 
-function isWord(token: Token | undefined, words: ReadonlySet<string>): boolean {
-  return token?.kind === 'word' && words.has(token.text);
+/** Whether `token` is the word `words` names: one word, or any of a set. */
+function isWord(token: Token | undefined, words: ReadonlySet<string> | string): boolean {
+  return token?.kind === 'word' && (typeof words === 'string' ? token.text === words : words.has(token.text));
 }
 
 /** A word that may be part of a name: not a function word, a filler or a version noun. */
@@ -126,7 +135,7 @@ function wordsBefore(tokens: readonly Token[], index: number): Token[] {
 
 /** "of the cover letter" / "for parse_config" starting at `index`: the name words and where the phrase ends. */
 function ofClause(tokens: readonly Token[], index: number): { words: Token[]; end: number } {
-  if (!isWord(tokens[index], new Set(['of', 'for']))) return { words: [], end: index };
+  if (!isWord(tokens[index], OF_OR_FOR)) return { words: [], end: index };
   let position = index + 1;
   if (isWord(tokens[position], DETERMINERS)) position += 1;
   const words = wordsAfter(tokens, position);
@@ -152,8 +161,8 @@ interface Match {
 }
 
 function reference(tokens: readonly Token[], match: Match): ArtifactReference {
-  const nameHint = [...new Set(match.words.flatMap((word) => normalizeText(word.text).split(' ')))].filter(
-    (word) => word !== '' && !VERSION_NOUNS.has(word) && !FILLERS.has(word) && !ORDINAL_WORDS.has(word),
+  const nameHint = [...new Set(match.words.flatMap((word) => words(word.text)))].filter(
+    (word) => !VERSION_NOUNS.has(word) && !FILLERS.has(word) && !ORDINAL_WORDS.has(word),
   );
   const kindHint: ArtifactKind | null = nameHint.some((word) => CODE_NOUNS.has(word))
     ? 'code'
@@ -171,7 +180,7 @@ function reference(tokens: readonly Token[], match: Match): ArtifactReference {
 /** "the parser from turn 3", "turn 3's version", "the turn 3 version of the letter", anchored at "turn". */
 function turnMatch(tokens: readonly Token[], index: number): Match | null {
   const turn = numberOf(tokens[index + 1]);
-  if (!isWord(tokens[index], new Set(['turn'])) || turn === null || turn < 1) return null;
+  if (!isWord(tokens[index], 'turn') || turn === null || turn < 1) return null;
   const selector = { turn };
   const next = tokens[index + 2];
   if (next?.kind === 'possessive') {
@@ -187,7 +196,7 @@ function turnMatch(tokens: readonly Token[], index: number): Match | null {
     return { start: index - 1, end: Math.max(index + 3, of.end), words: of.words, selector, versionNoun: next?.text ?? null };
   }
   if (!isWord(tokens[index - 1], TURN_PREPOSITIONS)) return null;
-  const before = isWord(tokens[index - 1], new Set(['of'])) && isWord(tokens[index - 2], new Set(['as'])) ? index - 2 : index - 1;
+  const before = isWord(tokens[index - 1], 'of') && isWord(tokens[index - 2], 'as') ? index - 2 : index - 1;
   // The head: name words or a version noun ("the version", "the parser", "parse_config", "the one").
   const head: Token[] = [];
   for (let position = before - 1; head.length < 4; position -= 1) {
@@ -243,19 +252,19 @@ function ordinalMatch(tokens: readonly Token[], index: number): Match | null {
   else if (/^(?:[2-9]|[1-9]\d)(?:st|nd|rd|th)$/u.test(token.text)) ordinal = Number.parseInt(token.text, 10);
   else if (token.text in EARLIER) ordinal = EARLIER[token.text] ?? null;
   else if (LATEST.has(token.text)) ordinal = 'latest';
-  else if (token.text === 'most' && isWord(tokens[index + 1], new Set(['recent']))) {
+  else if (token.text === 'most' && isWord(tokens[index + 1], 'recent')) {
     ordinal = 'latest';
     width = 2;
   }
   if (ordinal === null) return null;
   const previous = tokens[index - 1];
   // "a first draft" is a new one; a reference is definite.
-  if (isWord(previous, new Set(['a', 'an']))) return null;
+  if (isWord(previous, ARTICLES)) return null;
   const owner = possessiveName(tokens, index);
   const between = wordsAfter(tokens, index + width);
   const noun = tokens[index + width + between.length];
   const earlier = token.text in EARLIER;
-  const nouns = earlier ? new Set([...VERSION_NOUNS, 'one']) : VERSION_NOUNS;
+  const nouns = earlier ? EARLIER_NOUNS : VERSION_NOUNS;
   let start = owner.length > 0 ? index - 1 - owner.length : index;
   if (owner.length === 0 && isWord(previous, DETERMINERS)) start -= 1;
   if (isWord(noun, nouns) && noun !== undefined) {
@@ -271,16 +280,16 @@ function ordinalMatch(tokens: readonly Token[], index: number): Match | null {
 
 /** "the one before that", "the version before the current one", anchored at "before". */
 function beforeMatch(tokens: readonly Token[], index: number): Match | null {
-  if (!isWord(tokens[index], new Set(['before'])) || !isWord(tokens[index - 1], BEFORE_ANCHORS)) return null;
+  if (!isWord(tokens[index], 'before') || !isWord(tokens[index - 1], BEFORE_ANCHORS)) return null;
   const next = tokens[index + 1];
   let end: number;
-  if (isWord(next, new Set(['that', 'this', 'it', 'last']))) {
+  if (isWord(next, BEFORE_THAT)) {
     const after = tokens[index + 2];
     // "the one before that date" is about something else.
     if (after?.kind === 'word' && !STOPWORDS.has(after.text) && !FILLERS.has(after.text)) return null;
     end = index + 2;
-  } else if (isWord(next, new Set(['the'])) && isWord(tokens[index + 2], LATEST)) {
-    end = index + 3 + (isWord(tokens[index + 3], new Set(['one', 'version', 'draft'])) ? 1 : 0);
+  } else if (isWord(next, 'the') && isWord(tokens[index + 2], LATEST)) {
+    end = index + 3 + (isWord(tokens[index + 3], BEFORE_THE_LATEST_NOUNS) ? 1 : 0);
   } else return null;
   const start = index - 1 - (isWord(tokens[index - 2], DETERMINERS) ? 1 : 0);
   return { start, end, words: [], selector: { ordinal: 'previous' }, versionNoun: tokens[index - 1]?.text ?? null };
@@ -313,7 +322,7 @@ function stem(word: string): string {
 }
 
 function nameWords(name: string): Set<string> {
-  return new Set(normalizeText(name).split(' ').filter((word) => word !== '').map(stem));
+  return new Set(words(name).map(stem));
 }
 
 function latestTurn(artifact: Artifact): number {
@@ -322,7 +331,7 @@ function latestTurn(artifact: Artifact): number {
 
 /** Most recently revised first; ties by name, so the order is stable. */
 function byRecency(a: Artifact, b: Artifact): number {
-  return latestTurn(b) - latestTurn(a) || b.versions.length - a.versions.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return latestTurn(b) - latestTurn(a) || b.versions.length - a.versions.length || compareText(a.name, b.name);
 }
 
 /** The version the selector asks for, or null. `exactTurn`: only a version made in that very turn. */

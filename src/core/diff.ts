@@ -153,18 +153,10 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
 
   const update = (fact: Fact, text: string, kind: FactKind, sources: string[], reason: string): void => {
     if (fact.text === text && fact.kind === kind) return;
-    const next: Fact = {
-      ...fact,
-      text,
-      kind,
-      pinned: kind === 'exception',
-      sourceMessageIds: sources,
-      updatedTurn: options.turn,
-      updatedAt: options.now,
-    };
+    event({ factId: fact.id, op: 'update', key: fact.key, kind, oldText: fact.text, newText: text, reason, sourceMessageIds: sources });
+    const next = revisedFact(fact, events[events.length - 1] as FactEvent, text);
     facts.set(fact.id, next);
     upserted.set(fact.id, next);
-    event({ factId: fact.id, op: 'update', key: fact.key, kind, oldText: fact.text, newText: text, reason, sourceMessageIds: sources });
   };
 
   const add = (key: string, text: string, kind: FactKind, sources: string[], reason: string): void => {
@@ -282,6 +274,11 @@ export function revisedFact(fact: Fact, event: FactEvent, text: string): Fact {
   };
 }
 
+/** Facts in the order a store lists them: by the turn they were created in, then by id. */
+export function inStoreOrder(facts: readonly Fact[]): Fact[] {
+  return [...facts].sort((a, b) => a.createdTurn - b.createdTurn || compareText(a.id, b.id));
+}
+
 /**
  * Rebuild the base-truth document from its events, optionally as it stood at the end of a turn.
  * An `add` of a fact id that an earlier event removed (an undo) brings the fact back with its first
@@ -339,5 +336,5 @@ export function replayFactEvents(events: readonly FactEvent[], options: { atTurn
         break;
     }
   }
-  return [...facts.values()].sort((a, b) => a.createdTurn - b.createdTurn || compareText(a.id, b.id));
+  return inStoreOrder([...facts.values()]);
 }

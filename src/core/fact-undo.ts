@@ -2,7 +2,7 @@
  * Undoing one fact event: the compensating event that puts the fact back as it stood before that event.
  * History is never rewritten; the undo is a new event. Pure.
  */
-import { replayFactEvents } from './diff.js';
+import { replayFactEvents, revisedFact } from './diff.js';
 import { StrataError } from './errors.js';
 import type { Fact, FactEvent, FactEventOp } from './types.js';
 
@@ -10,7 +10,7 @@ import type { Fact, FactEvent, FactEventOp } from './types.js';
 const UNDOABLE: ReadonlySet<FactEventOp> = new Set<FactEventOp>(['add', 'update', 'remove', 'consolidate']);
 
 /** The actor of every undo event. */
-export const UNDO_ACTOR = 'user';
+const UNDO_ACTOR = 'user';
 
 export interface PlanUndoOptions {
   /** Every fact event of the session. */
@@ -100,20 +100,9 @@ export function planUndo(options: PlanUndoOptions): UndoPlan {
     };
   }
 
-  const restored: Fact = {
-    ...(current ?? before),
-    text: before.text,
-    kind: before.kind,
-    pinned: before.kind === 'exception',
-    sourceMessageIds: before.sourceMessageIds,
-    createdTurn: current?.createdTurn ?? before.createdTurn,
-    createdAt: current?.createdAt ?? before.createdAt,
-    updatedTurn: options.turn,
-    updatedAt: options.now,
-  };
   const event: FactEvent =
     current === undefined
       ? { ...base, op: 'add', key: before.key, kind: before.kind, oldText: null, newText: before.text, sourceMessageIds: before.sourceMessageIds }
       : { ...base, op: 'update', key: current.key, kind: before.kind, oldText: current.text, newText: before.text, sourceMessageIds: before.sourceMessageIds };
-  return { event, upserts: [restored], removedIds: [] };
+  return { event, upserts: [revisedFact(current ?? before, event, before.text)], removedIds: [] };
 }

@@ -67,3 +67,10 @@ export function loneSurrogateIndex(text: string): number {
 export function compareText(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
+
+/** A Markdown code fence longer than any backtick run in `content` (at least three), so the content cannot close it. */
+export function codeFence(content: string): string {
+  let longest = 0;
+  for (const match of content.matchAll(/`+/gu)) longest = Math.max(longest, match[0].length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}

@@ -5,6 +5,7 @@ import { StrataError } from '../core/errors.js';
 import { createMemory } from '../memory/create-memory.js';
 import type { TokenizerName } from '../providers/tokenizer/tokenizer.js';
 import type { FactTier, LoadedConversation } from './key-fact-conversation.js';
+import { reproducibleSources } from './reproducible.js';
 import { originalTokenCount, scoreRetention, weightedScore, type FactResult, type FactStatus, type RetentionScore } from './retention.js';
 
 /** The retention of one conversation. */
@@ -72,16 +73,15 @@ export async function evaluateConversation(loaded: LoadedConversation, options: 
   try {
     const configFile = join(folder, 'settings.json');
     writeFileSync(configFile, '{}\n', 'utf8');
-    let time = REPLAY_START;
-    let nextId = 0;
+    const sources = reproducibleSources({ prefix: 'eval', width: 6, stepMs: 1000, start: REPLAY_START });
     const memory = createMemory({
       path: join(folder, 'eval.db'),
       env: {},
       configFile,
       tokenizer: options.tokenizer ?? 'o200k_base',
       durability: 'normal',
-      clock: () => new Date((time += 1000)),
-      newId: () => `eval-${String(++nextId).padStart(6, '0')}`,
+      clock: sources.clock,
+      newId: sources.newId,
     });
     try {
       const messages = conversation.messages.map(({ role, content }) => ({ role, content }));

@@ -16,10 +16,11 @@ export interface ChatTurnSteps {
   settle(): Promise<GateWait>;
   /** The context package for the user's message. */
   assemble(query: string): Promise<ContextPackage>;
-  /** Store both messages of the turn (raw, in one transaction); resolves once they are durable. */
-  store(exchange: { user: string; assistant: string; staleMemory: boolean }): Promise<{ turn: number; messageIds: string[] }>;
-  /** Start phase 2 for the stored turn; its outcome is reported through the returned promise. */
-  remember(turn: number): Promise<ChatMemoryOutcome>;
+  /**
+   * Store both messages of the turn (raw, in one transaction); resolves once they are durable, with
+   * phase 2 for the turn started and its outcome to come through `memory`.
+   */
+  store(exchange: { user: string; assistant: string; staleMemory: boolean }): Promise<{ turn: number; messageIds: string[]; memory: Promise<ChatMemoryOutcome> }>;
   /** Time in milliseconds, for the overhead figures. */
   monotonic(): number;
 }
@@ -62,13 +63,12 @@ export interface ChatStream extends AsyncIterable<string> {
 export interface ChatTurnOptions {
   userMessage: string;
   chatModel: ChatModel;
-  budget: number;
   steps: ChatTurnSteps;
   signal?: AbortSignal;
 }
 
 /** The messages sent to the chat model: the package (memory and recent turns), then the user's message. */
-export function chatRequest(pkg: ContextPackage, userMessage: string): ChatMessage[] {
+function chatRequest(pkg: ContextPackage, userMessage: string): ChatMessage[] {
   return [...pkg.render(), { role: 'user', content: userMessage }];
 }
 
@@ -109,7 +109,7 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
         throw new StrataError('MODEL_OUTPUT_INVALID', `The chat model "${chatModel.model}" returned an empty reply; nothing was stored. Try again, or check the model's configuration.`);
       }
       const stored = await steps.store({ user: userMessage, assistant: reply, staleMemory: wait.stale });
-      const memory = steps.remember(stored.turn);
+      const memory = stored.memory;
       memory.catch(() => undefined);
       completed = true;
       resolveResult({

@@ -11,14 +11,14 @@
  *   `consolidation failed, document kept as it was: <error>`.
  */
 import { revisedFact } from '../core/diff.js';
-import { StrataError, isStrataError } from '../core/errors.js';
 import type { Fact, FactEvent } from '../core/types.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ConsolidationResult } from '../managers/model/consolidate-facts.js';
 import type { TenantStore } from '../store/store.js';
+import { managerFailure } from './write-path.js';
 
 /** The key of the events that record a consolidation that changed nothing. */
-export const CONSOLIDATION_KEY = 'consolidation';
+const CONSOLIDATION_KEY = 'consolidation';
 
 export interface ConsolidateAfterTurnOptions {
   repositories: TenantStore;
@@ -35,7 +35,7 @@ export interface ConsolidateAfterTurnOptions {
 }
 
 /** Whether the turn is one after which the session's facts are consolidated. */
-export function consolidationDue(turn: number, everyTurns: number, manager: MemoryManager): boolean {
+function consolidationDue(turn: number, everyTurns: number, manager: MemoryManager): boolean {
   return everyTurns > 0 && turn > 0 && turn % everyTurns === 0 && typeof manager.consolidate === 'function';
 }
 
@@ -98,10 +98,7 @@ export async function consolidateAfterTurn(options: ConsolidateAfterTurnOptions)
     try {
       result = await manager.consolidate({ facts, turn });
     } catch (error) {
-      const failure = isStrataError(error)
-        ? error
-        : new StrataError('MEMORY_MANAGER_FAILURE', `The ${manager.name} memory manager failed to consolidate at turn ${turn}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      result = { outcome: 'failed', error: failure };
+      result = { outcome: 'failed', error: managerFailure(error, manager.name, turn, `failed to consolidate at turn ${turn}`) };
     }
     const fields = eventFields(result);
     if (fields.length === 0) return [];

@@ -22,7 +22,7 @@ import { KeyedMutex } from './keyed-mutex.js';
 import { MemoryCounters, type MemoryCounterSet } from './memory-counters.js';
 import { MemoryGate } from './memory-gate.js';
 import { createMemoryLogger, type MemoryLogger } from './memory-logger.js';
-import { createRetryRunner, retryDelay, type RetryOutcome } from './retry-runner.js';
+import { createRetryRunner, firstRetry, type RetryOutcome } from './retry-runner.js';
 import { checkContent, checkMessageInput, toTimestamp, type CheckedMessage, type MessageInput } from './message-input.js';
 import { parseJsonText, planImport, withNewIds } from './session-import.js';
 import { toMarkdown, toSessionExport, type SessionSnapshot } from './session-export.js';
@@ -210,7 +210,6 @@ export interface Memory {
 }
 
 const IMPORT_CHUNK_TURNS = 200;
-const RETRY_MAX_DELAY_MS = 5 * 60_000;
 /**
  * Attempts of a turn whose memory model keeps answering it with malformed JSON (each attempt asks twice):
  * with the default backoff the last comes about a quarter of an hour after the first; then it ends `fallback-raw`.
@@ -336,27 +335,16 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     return session;
   };
 
-  /** Persist a derived turn, queueing it for a background retry when its manager asked for one. */
-  /** Put a turn whose manager asked for a retry in the queue, unless it is there already (call inside a transaction). */
+  /**
+   * Put a turn whose manager asked for a retry in the queue (call inside a transaction). Only a first
+   * derivation gets here: a turn already queued is retried by the runner, which keeps its entry.
+   */
   const queueRetry = async (tx: TenantRepositories, derived: DerivedTurn): Promise<void> => {
     if (derived.retry === null) return;
-    const existing = (await tx.retries.list({ sessionId: derived.sessionId })).find((entry) => entry.turn === derived.turn);
-    if (existing !== undefined) return;
-    const time = clock();
-    await tx.retries.put({
-      retry: {
-        sessionId: derived.sessionId,
-        turn: derived.turn,
-        attempts: 1,
-        nextAttemptAt: new Date(time.getTime() + retryDelay(1, settings.retryBaseMs, RETRY_MAX_DELAY_MS)).toISOString(),
-        reason: derived.retry.reason,
-        lastError: derived.retry.message,
-        createdAt: time.toISOString(),
-        updatedAt: time.toISOString(),
-      },
-    });
+    await tx.retries.put({ retry: firstRetry({ sessionId: derived.sessionId, turn: derived.turn, ...derived.retry }, { now: clock(), baseDelayMs: settings.retryBaseMs }) });
   };
 
+  /** Persist a derived turn, queueing it for a background retry when its manager asked for one. */
   const persistDerived = async (derived: DerivedTurn, options: { retried?: boolean } = {}): Promise<void> => {
     // Derived memory can be redone from the raw turn and its pending entry, both committed durably before;
     // a new retry-queue entry cannot, since only the queue brings a flagged turn back.
@@ -477,7 +465,6 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     retryTurn,
     now: clock,
     baseDelayMs: settings.retryBaseMs,
-    maxDelayMs: RETRY_MAX_DELAY_MS,
     onError: (error) => options.onBackgroundError?.(error),
   });
   retries.schedule();
@@ -536,11 +523,9 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       const chatModel = requireChatModel();
       const content = checkContent(userMessage, 'The user message', settings.maxMessageBytes);
       const budget = chatOptions.budget === undefined ? settings.contextBudget : validateBudget(chatOptions.budget);
-      let memory: Promise<RecordResult> | undefined;
       const stream = chatTurn({
         userMessage: content,
         chatModel,
-        budget,
         ...(chatOptions.signal === undefined ? {} : { signal: chatOptions.signal }),
         steps: {
           settle: async () => {
@@ -557,17 +542,14 @@ export function createMemory(options: MemoryOptions = {}): Memory {
           assemble: async (query) => assemble(sessionId, budget, query),
           store: async ({ user, assistant, staleMemory }) => {
             const createdAt = now();
-            const stored = await storeTurn(
-              sessionId,
-              [checkMessageInput(user, 'user', createdAt, settings.maxMessageBytes), checkMessageInput(assistant, 'assistant', createdAt, settings.maxMessageBytes)],
-              staleMemory,
-            );
-            memory = stored.memory;
-            return { turn: stored.raw.turn, messageIds: stored.raw.messages.map((message) => message.id) };
-          },
-          remember: async (turn) => {
-            const result = await (memory ?? Promise.reject(new StrataError('STORE_FAILURE', `Turn ${turn} was not stored.`)));
-            return { turn: result.turn, status: result.status, problem: result.problem };
+            // The user message was checked when the turn began.
+            const question: CheckedMessage = { role: 'user', content: user, speaker: null, externalId: null, createdAt };
+            const stored = await storeTurn(sessionId, [question, checkMessageInput(assistant, 'assistant', createdAt, settings.maxMessageBytes)], staleMemory);
+            return {
+              turn: stored.raw.turn,
+              messageIds: stored.raw.messages.map((message) => message.id),
+              memory: stored.memory.then((result) => ({ turn: result.turn, status: result.status, problem: result.problem })),
+            };
           },
           monotonic: () => performance.now(),
         },
@@ -628,10 +610,10 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     },
     delete: () =>
       mutex.run(sessionId, async () => {
+        if (!(await repositories.sessions.delete({ sessionId }))) await requireSession(sessionId);
+        // A read in flight meanwhile caches nothing: the reader drops what a forget overtook.
         turnReader.forget(sessionId);
         states.forget(sessionId);
-        if (!(await repositories.sessions.delete({ sessionId }))) await requireSession(sessionId);
-        turnReader.forget(sessionId);
       }),
     export: async ({ format }) => {
       if (format !== 'json' && format !== 'markdown') {

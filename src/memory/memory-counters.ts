@@ -34,7 +34,7 @@ export interface MemoryCounterSet {
   };
 }
 
-export function emptyCounters(): MemoryCounterSet {
+function emptyCounters(): MemoryCounterSet {
   return {
     turns: 0,
     chatTurns: 0,
@@ -85,9 +85,5 @@ export class MemoryCounters {
   read(sessionId?: string): MemoryCounterSet {
     if (sessionId === undefined) return copy(this.all);
     return copy(this.sessions.get(sessionId) ?? emptyCounters());
-  }
-
-  forget(sessionId: string): void {
-    this.sessions.delete(sessionId);
   }
 }

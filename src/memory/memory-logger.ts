@@ -4,10 +4,10 @@
  * at the `logLevel` setting (`warn`: fallbacks, stale turns and retry failures only).
  */
 import { pino } from 'pino';
+import type { Settings } from './config.js';
 
 /** The part of a pino logger the engine uses. */
 export interface MemoryLogger {
-  error(details: object, message: string): void;
   warn(details: object, message: string): void;
   info(details: object, message: string): void;
   debug(details: object, message: string): void;
@@ -15,9 +15,7 @@ export interface MemoryLogger {
   isLevelEnabled?(level: string): boolean;
 }
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-
 /** The default logger: pino, JSON lines on stderr (synchronous, so nothing is lost when a CLI exits). */
-export function createMemoryLogger(level: LogLevel): MemoryLogger {
+export function createMemoryLogger(level: Settings['logLevel']): MemoryLogger {
   return pino({ name: 'strata', level }, pino.destination({ dest: 2, sync: true }));
 }

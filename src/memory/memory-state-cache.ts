@@ -5,7 +5,8 @@
  * another process writing fact events makes it read afresh.
  */
 import type { TenantRepositories } from '../store/store.js';
-import { inStoreOrder, type MemoryState } from './memory-state.js';
+import { inStoreOrder } from '../core/diff.js';
+import type { MemoryState } from './memory-state.js';
 import { loadMemoryState } from './write-path.js';
 
 export class MemoryStateCache {

@@ -2,7 +2,7 @@
  * The memory state a run of turns evolves, and how one turn's memory advances it. Kept apart from
  * the write path so the import worker, which only advances its own copy, loads no schema library.
  */
-import { applyDiff } from '../core/diff.js';
+import { applyDiff, inStoreOrder } from '../core/diff.js';
 import type { Fact, Message } from '../core/types.js';
 import type { KnownArtifact, ProcessTurnOptions, TurnMemory } from '../managers/memory-manager.js';
 
@@ -31,11 +31,6 @@ export function turnRequest(raw: RawTurn, state: MemoryState, fallbackTime: stri
     artifacts: [...state.artifacts.values()],
     timestamp: raw.messages[0]?.createdAt ?? fallbackTime,
   };
-}
-
-/** Facts in the order the store lists them: by the turn they were created in, then by id. */
-export function inStoreOrder(facts: readonly Fact[]): Fact[] {
-  return [...facts].sort((a, b) => a.createdTurn - b.createdTurn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 function isEmptyDiff(diff: TurnMemory['diff']): boolean {

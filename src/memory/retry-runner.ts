@@ -22,12 +22,10 @@ export interface RetryRunnerOptions {
   now: () => Date;
   /** First wait in milliseconds; doubles per attempt up to `maxDelayMs`. */
   baseDelayMs: number;
-  /** Longest wait between attempts (default 5 minutes). */
+  /** Longest wait between attempts (default `RETRY_MAX_DELAY_MS`, 5 minutes). */
   maxDelayMs?: number;
   /** Called when a pass fails for a reason outside the turns (the store is gone …); the runner tries again later. */
   onError?: (error: unknown) => void;
-  /** Called after each retried turn. */
-  onRetried?: (entry: MemoryRetry, outcome: RetryOutcome) => void;
 }
 
 export interface RetryRunner {
@@ -40,13 +38,34 @@ export interface RetryRunner {
 const DUE_BATCH = 100;
 const SOONEST_MS = 20;
 
+/** Longest wait between attempts. */
+export const RETRY_MAX_DELAY_MS = 5 * 60_000;
+
 /** The wait before attempt `attempts + 1`. */
 export function retryDelay(attempts: number, baseDelayMs: number, maxDelayMs: number): number {
   return Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, Math.min(30, attempts - 1)));
 }
 
+/** The queue entry of a turn whose first attempt failed for `reason`: due after the base delay. */
+export function firstRetry(
+  failure: { sessionId: string; turn: number; reason: string; message: string },
+  options: { now: Date; baseDelayMs: number },
+): MemoryRetry {
+  const time = options.now.toISOString();
+  return {
+    sessionId: failure.sessionId,
+    turn: failure.turn,
+    attempts: 1,
+    nextAttemptAt: new Date(options.now.getTime() + retryDelay(1, options.baseDelayMs, RETRY_MAX_DELAY_MS)).toISOString(),
+    reason: failure.reason,
+    lastError: failure.message,
+    createdAt: time,
+    updatedAt: time,
+  };
+}
+
 export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
-  const maxDelayMs = options.maxDelayMs ?? 5 * 60_000;
+  const maxDelayMs = options.maxDelayMs ?? RETRY_MAX_DELAY_MS;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let closed = false;
@@ -55,7 +74,6 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
     for (const entry of entries) {
       if (closed) return;
       const { outcome, message, reason } = await options.retryTurn(entry);
-      options.onRetried?.(entry, outcome);
       if (outcome !== 'again') continue;
       // A new kind of failure starts a new run of attempts (and of backoff): `attempts` counts the
       // attempts in a row that failed for `reason`.

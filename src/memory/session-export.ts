@@ -1,3 +1,4 @@
+import { codeFence } from '../core/text.js';
 import { FACT_KINDS, type Artifact, type Fact, type FactEvent, type Message, type Session, type TurnSummary } from '../core/types.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, type SessionExport } from './export-schema.js';
 
@@ -31,12 +32,6 @@ const KIND_TITLES: Readonly<Record<Fact['kind'], string>> = {
 
 function cell(text: string): string {
   return text.replace(/\|/gu, '\\|').replace(/\s*\n\s*/gu, ' ');
-}
-
-function fence(content: string): string {
-  let ticks = '```';
-  while (content.includes(ticks)) ticks += '`';
-  return ticks;
 }
 
 /** A readable Markdown export: the memory first, then the turn log, artifacts and the transcript. */
@@ -77,7 +72,7 @@ export function toMarkdown(snapshot: SessionSnapshot): string {
     for (const artifact of snapshot.artifacts) {
       lines.push(`### ${artifact.name}${artifact.language === null ? '' : ` (${artifact.language})`}`, '');
       for (const version of artifact.versions) {
-        const ticks = fence(version.content);
+        const ticks = codeFence(version.content);
         lines.push(`Version ${version.version}, turn ${version.turn}:`, '', `${ticks}${artifact.language ?? ''}`, version.content, ticks, '');
       }
     }

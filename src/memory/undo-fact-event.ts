@@ -23,12 +23,9 @@ export async function undoFactEvent(options: UndoFactEventOptions): Promise<Fact
     throw new StrataError('INVALID_INPUT', 'Name the fact event to undo by its id; list them with `strata facts <session> --events --json` or session.factEvents().');
   }
   return repositories.transaction(async (tx) => {
-    const [session, events, facts, lastSequence] = await Promise.all([
-      tx.sessions.get({ sessionId }),
-      tx.facts.listEvents({ sessionId }),
-      tx.facts.list({ sessionId }),
-      tx.facts.lastSequence({ sessionId }),
-    ]);
+    const [session, events, facts] = await Promise.all([tx.sessions.get({ sessionId }), tx.facts.listEvents({ sessionId }), tx.facts.list({ sessionId })]);
+    // Events come in sequence order: the last one holds the session's last sequence.
+    const lastSequence = events.at(-1)?.sequence ?? 0;
     const latestEventTurn = events.reduce((latest, event) => Math.max(latest, event.turn), 0);
     const plan = planUndo({
       events,

@@ -159,10 +159,11 @@ export function parseManagerOutput(output: unknown, managerName: string): Manage
   };
 }
 
-export function managerFailure(error: unknown, managerName: string, turn: number): StrataError {
+/** A manager's failure as a StrataError; `doing` says what failed ("failed on turn 3" by default). */
+export function managerFailure(error: unknown, managerName: string, turn: number, doing = `failed on turn ${turn}`): StrataError {
   return error instanceof StrataError
     ? error
-    : new StrataError('MEMORY_MANAGER_FAILURE', `The ${managerName} memory manager failed on turn ${turn}: ${error instanceof Error ? error.message : String(error)}`, {
+    : new StrataError('MEMORY_MANAGER_FAILURE', `The ${managerName} memory manager ${doing}: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
       });
 }

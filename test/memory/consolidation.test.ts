@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
 import type { FactEvent } from '../../src/core/types.js';
-import { DATA_CLOSE, DATA_OPEN } from '../../src/managers/model/prompt-data.js';
 import { createMemory, type Memory } from '../../src/memory/create-memory.js';
 import type { RecordedRequest, ScriptedServer } from '../support/scripted-openai-server.js';
 import { sequentialIds, steppingClock } from '../support/memory-fixtures.js';
+import { dataBlockOf } from '../support/request-data.js';
 import { dataOf, goodAnswer, MEDIUM_ASSISTANT, MEDIUM_USER, serve } from '../managers/model/model-fixtures.js';
 
 const memories: Memory[] = [];
@@ -42,9 +42,7 @@ const TURN_ONE = (request: RecordedRequest) => {
 
 /** The fact ids by key, as the consolidation request shows them to the model. */
 function idsIn(request: RecordedRequest): Record<string, string> {
-  const body = request.body as { messages: Array<{ role: string; content: string }> };
-  const user = body.messages.find((message) => message.role === 'user')?.content ?? '';
-  const data = JSON.parse(user.slice(user.indexOf(DATA_OPEN) + DATA_OPEN.length, user.lastIndexOf(DATA_CLOSE))) as { facts: Array<{ id: string; key: string }> };
+  const data = dataBlockOf(request) as { facts: Array<{ id: string; key: string }> };
   return Object.fromEntries(data.facts.map((fact) => [fact.key, fact.id]));
 }
 

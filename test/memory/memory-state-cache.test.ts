@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStateCache } from '../../src/memory/memory-state-cache.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { makeSession } from '../contract/store-contract.js';
+import { FactScript, makeSession } from '../contract/store-contract.js';
 import { PLANNING_TURNS, testMemory } from '../support/memory-fixtures.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -31,22 +31,8 @@ describe('the memory state kept between turns', () => {
     expect(await cache.take(repositories, 's1')).not.toBe(second);
 
     cache.keep('s1', second);
-    await repositories.facts.apply({
-      sessionId: 's1',
-      events: [
-        {
-          id: 'e1', sessionId: 's1', sequence: 1, factId: 'f1', op: 'add', key: 'budget', kind: 'constraint', oldText: null,
-          newText: 'budget: $40,000', turn: 1, actor: 'user', reason: 'written elsewhere', sourceMessageIds: [], createdAt: '2026-03-01T09:00:00.000Z',
-        },
-      ],
-      upserts: [
-        {
-          id: 'f1', sessionId: 's1', key: 'budget', text: 'budget: $40,000', kind: 'constraint', pinned: false, sourceMessageIds: [],
-          createdTurn: 1, updatedTurn: 1, createdAt: '2026-03-01T09:00:00.000Z', updatedAt: '2026-03-01T09:00:00.000Z',
-        },
-      ],
-      removedIds: [],
-    });
+    // Written past the cache, straight into the store.
+    await repositories.facts.apply(new FactScript('s1').add(1, 'f1', 'budget', 'budget: $40,000', 'constraint', []).flush());
     const fresh = await cache.take(repositories, 's1');
     expect(fresh).not.toBe(second);
     expect(fresh.nextSequence).toBe(2);
@@ -55,19 +41,11 @@ describe('the memory state kept between turns', () => {
 
   it('keeps facts in the order the store lists them, so a kept state and a fresh read agree', async () => {
     const repositories = (await openStore()).tenant('t');
-    const fact = (id: string, key: string) => ({
-      id, sessionId: 's1', key, text: `${key}: set`, kind: 'fact' as const, pinned: false, sourceMessageIds: [],
-      createdTurn: 1, updatedTurn: 1, createdAt: '2026-03-01T09:00:00.000Z', updatedAt: '2026-03-01T09:00:00.000Z',
-    });
-    const event = (sequence: number, factId: string, key: string) => ({
-      id: `e${sequence}`, sessionId: 's1', sequence, factId, op: 'add' as const, key, kind: 'fact' as const, oldText: null,
-      newText: `${key}: set`, turn: 1, actor: 'local', reason: 'added', sourceMessageIds: [], createdAt: '2026-03-01T09:00:00.000Z',
-    });
-    // Added in this order within one turn; the store lists them by id.
-    const added = [fact('f-b', 'budget'), fact('f-a', 'deadline')];
-    await repositories.facts.apply({ sessionId: 's1', events: [event(1, 'f-b', 'budget'), event(2, 'f-a', 'deadline')], upserts: added, removedIds: [] });
+    // Added in this order within one turn (events 1 and 2); the store lists them by id.
+    const batch = new FactScript('s1').add(1, 'f-b', 'budget', 'budget: set', 'fact', []).add(1, 'f-a', 'deadline', 'deadline: set', 'fact', []).flush();
+    await repositories.facts.apply(batch);
     const cache = new MemoryStateCache();
-    cache.keep('s1', { facts: added, nextSequence: 3, artifacts: new Map() });
+    cache.keep('s1', { facts: batch.upserts, nextSequence: 3, artifacts: new Map() });
     const kept = await cache.take(repositories, 's1');
     const fresh = await new MemoryStateCache().take(repositories, 's1');
     expect(kept.facts.map((entry) => entry.id)).toEqual(['f-a', 'f-b']);

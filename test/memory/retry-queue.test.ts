@@ -43,6 +43,19 @@ function modelEnv(server: ScriptedServer, extra: Record<string, string> = {}): R
   return { STRATA_MEMORY_MODEL: 'scripted-memory', STRATA_MEMORY_BASE_URL: server.baseUrl, STRATA_MEMORY_TIMEOUT_MS: '300', ...extra };
 }
 
+/** A memory on a fresh in-memory store whose memory model is `server`, retrying after `baseMs` (then 2×, 4× …). */
+function memoryOn(server: ScriptedServer, baseMs = '10'): Memory {
+  const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: baseMs }) });
+  memories.push(memory);
+  return memory;
+}
+
+/** `memoryOn(server, baseMs)` and a new session in it. */
+async function open(server: ScriptedServer, baseMs = '10'): Promise<{ memory: Memory; session: SessionHandle }> {
+  const memory = memoryOn(server, baseMs);
+  return { memory, session: await memory.sessions.create() };
+}
+
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let attempt = 0; attempt < 500; attempt += 1) {
     if (await check()) return;
@@ -63,9 +76,7 @@ async function garbledTurn(timeouts: number): Promise<{ server: ScriptedServer; 
   const server = await serve([]);
   for (let index = 0; index < timeouts; index += 1) server.push({ hang: true });
   for (let index = 0; index < 40; index += 1) server.push({ malformed: 'not-json' });
-  const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '1' }) });
-  memories.push(memory);
-  const session = await memory.sessions.create();
+  const { memory, session } = await open(server, '1');
   expect((await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT })).status).toBe('pending-retry');
   await until(async () => (await statuses(session))[0] === 'fallback-raw', 'the turn ends as fallback-raw');
   return { server, memory, session };
@@ -79,9 +90,7 @@ describe('the persisted retry queue', () => {
   it('flags a turn whose memory model timed out, keeps its raw memory, and summarises it once the model answers', async () => {
     // Timeouts first (the client retries none), then good answers.
     const server = await serve([{ hang: true }, { hang: true }, goodAnswer]);
-    const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '10' }) });
-    memories.push(memory);
-    const session = await memory.sessions.create();
+    const { session } = await open(server);
     const result = await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT });
     expect(result.status).toBe('pending-retry');
     expect(result.problem).toMatch(/timeout/u);
@@ -124,9 +133,7 @@ describe('the persisted retry queue', () => {
     const server = await serve([]);
     const answer = (request: RecordedRequest): ScriptedStep => (healthy ? goodAnswer(request) : { hang: true });
     for (let index = 0; index < 12; index += 1) server.push(answer);
-    const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '10' }) });
-    memories.push(memory);
-    const session = await memory.sessions.create();
+    const { session } = await open(server);
     await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT });
     await session.record({ user: `${MEDIUM_USER} Actually, the deadline changed to March 20.`, assistant: 'Updated: the deadline is March 20.' });
     expect(await statuses(session)).toEqual(['pending-retry', 'pending-retry']);
@@ -138,9 +145,7 @@ describe('the persisted retry queue', () => {
 
   it('queues a turn the model answered with garbage twice, and summarises it once the model answers well', async () => {
     const server = await serve([{ malformed: 'not-json' }, { malformed: 'truncated' }, goodAnswer]);
-    const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '10' }) });
-    memories.push(memory);
-    const session = await memory.sessions.create();
+    const { memory, session } = await open(server);
     const result = await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT });
     expect(result.status).toBe('pending-retry');
     expect(result.problem).toMatch(/malformed/u);
@@ -153,8 +158,7 @@ describe('the persisted retry queue', () => {
 
   it('queues an imported turn whose memory model timed out, and summarises it once the model answers', async () => {
     const server = await serve([{ hang: true }, goodAnswer]);
-    const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: '10' }) });
-    memories.push(memory);
+    const memory = memoryOn(server);
     const imported = await memory.sessions.import({ data: [{ role: 'user', content: MEDIUM_USER }, { role: 'assistant', content: MEDIUM_ASSISTANT }] });
     const session = await memory.sessions.open(imported.sessionId);
     await until(async () => (await statuses(session))[0] === 'summarised', 'the imported turn is summarised');

@@ -7,24 +7,21 @@ import { applyCorrections, parseLocomo, type CorrectionReport } from '../../eval
 import { isStrataError } from '../../core/errors.js';
 import { managersReport, managersTables } from '../../eval/locomo/managers-report.js';
 import {
-  categoryTable,
-  complianceTable,
-  conversationTable,
   correctionLines,
   locomoReport,
   numberingNote,
   percent,
-  recallTable,
+  qaItemCount,
   recordedLines,
-  tokenTable,
+  runTables,
+  runTiming,
   type ReportContext,
   type Table,
 } from '../../eval/locomo/report.js';
 import { writeReportFolder } from '../../eval/charts/write-report-folder.js';
 import type { ReportContent } from '../../eval/charts/report-chart.js';
-import { DEFAULT_BUDGETS, runLocomo, type LocomoProgress, type LocomoRunResult } from '../../eval/locomo/run-locomo.js';
+import { DEFAULT_BUDGETS, type LocomoProgress, type LocomoRunResult } from '../../eval/locomo/run-locomo.js';
 import { checkManagers, runLocomoManagers, type LocomoComparison } from '../../eval/locomo/run-managers.js';
-import { runSeries } from '../../eval/locomo/series.js';
 import type { LocomoManagerName } from '../../eval/locomo/evaluate.js';
 import { resolveSettings } from '../../memory/config.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -59,7 +56,7 @@ export function parseBudgets(text: string): number[] {
  * `local,recorded` → ['local', 'recorded']: managers named once each, kept in the given order. A bad list
  * becomes a usage error (exit 2) naming the bad value.
  */
-export function parseManagers(text: string): LocomoManagerName[] {
+function parseManagers(text: string): LocomoManagerName[] {
   const names = text.split(',').map((part) => part.trim());
   if (names.includes('')) throw new InvalidArgumentError(`Expected manager names separated by commas, such as local,recorded (got an empty name in "${text}")`);
   try {
@@ -93,17 +90,8 @@ export function locomoJson(result: LocomoRunResult): unknown {
 }
 
 /** The `--json` document of runs with several managers: `{"numbering", "tokenizer", "runs": [<locomoJson of each run>]}`. */
-export function managersJson(comparison: LocomoComparison): unknown {
+function managersJson(comparison: LocomoComparison): unknown {
   return { numbering: comparison.numbering, tokenizer: comparison.tokenizer, runs: comparison.runs.map(locomoJson) };
-}
-
-/** Run `work` with the progress bar showing, and take the bar down however it ends. */
-async function withBar<T>(bar: { stop: () => void }, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } finally {
-    bar.stop();
-  }
 }
 
 function printTable(io: CliIo, table: Table): void {
@@ -152,34 +140,20 @@ async function writeLocomoReport(folder: string, shown: string, report: ReportCo
   }
 }
 
-function itemCount(result: LocomoRunResult): number {
-  return result.conversations.reduce((sum, entry) => sum + entry.qaItems, 0);
-}
-
 function complianceLine(result: LocomoRunResult): string {
   return `${percent(result.budgetCompliance)} % of ${result.compliance.reduce((sum, entry) => sum + entry.packages, 0)} packages`;
 }
 
 /** The human output of a one-manager run. */
 function printRun(io: CliIo, result: LocomoRunResult, file: string, context: ReportContext): void {
-  writeLine(io.stdout, `LoCoMo evidence recall at a budget — ${file}: ${result.conversations.length} conversations, ${itemCount(result)} QA items; manager ${result.manager}, tokenizer ${result.tokenizer}`);
+  writeLine(io.stdout, `LoCoMo evidence recall at a budget — ${file}: ${result.conversations.length} conversations, ${qaItemCount(result)} QA items; manager ${result.manager}, tokenizer ${result.tokenizer}`);
   writeLine(io.stdout, numberingNote());
   for (const line of correctionLines(context.corrections, context.correctionsFile)) writeLine(io.stdout, line);
   writeLine(io.stdout);
-  for (const table of [
-    recallTable(result, '1-4'),
-    recallTable(result, 'all'),
-    recallTable(result, '5'),
-    categoryTable(result),
-    complianceTable(result),
-    tokenTable(runSeries(result), result.budgets),
-    conversationTable(result),
-  ]) {
-    printTable(io, table);
-  }
+  for (const { table } of runTables(result)) printTable(io, table);
   for (const line of recordedLines(result)) writeLine(io.stdout, line);
   if (context.warnings.length > 0) writeLine(io.stdout, `Data quirks repaired: ${context.warnings.length} (listed in the report).`);
-  writeLine(io.stdout, `Budget compliance ${complianceLine(result)}; took ${(result.elapsedMs / 1000).toFixed(1)} s on ${result.threads} thread(s).`);
+  writeLine(io.stdout, `Budget compliance ${complianceLine(result)}; took ${runTiming(result)}.`);
 }
 
 /** The human output of runs with several managers: the side-by-side tables, then what differs per run. */
@@ -188,7 +162,7 @@ function printComparison(io: CliIo, comparison: LocomoComparison, file: string, 
   const first = runs[0];
   writeLine(
     io.stdout,
-    `LoCoMo evidence recall at a budget — ${file}: ${first?.conversations.length ?? 0} conversations, ${first === undefined ? 0 : itemCount(first)} QA items; managers ${runs.map((run) => run.manager).join(' and ')} side by side, tokenizer ${comparison.tokenizer}`,
+    `LoCoMo evidence recall at a budget — ${file}: ${first?.conversations.length ?? 0} conversations, ${first === undefined ? 0 : qaItemCount(first)} QA items; managers ${runs.map((run) => run.manager).join(' and ')} side by side, tokenizer ${comparison.tokenizer}`,
   );
   writeLine(io.stdout, numberingNote());
   for (const line of correctionLines(context.corrections, context.correctionsFile)) writeLine(io.stdout, line);
@@ -200,7 +174,7 @@ function printComparison(io: CliIo, comparison: LocomoComparison, file: string, 
   writeLine(io.stdout, `Budget compliance: ${runs.map((run) => `${run.manager} run ${complianceLine(run)}`).join('; ')}.`);
   writeLine(
     io.stdout,
-    `Took ${(comparison.elapsedMs / 1000).toFixed(1)} s (${runs.map((run) => `${run.manager} ${(run.elapsedMs / 1000).toFixed(1)} s on ${run.threads} thread(s)`).join(', ')}). Per-manager tables by category, compliance and conversations: --report.`,
+    `Took ${(comparison.elapsedMs / 1000).toFixed(1)} s (${runs.map((run) => `${run.manager} ${runTiming(run)}`).join(', ')}). Per-manager tables by category, compliance and conversations: --report.`,
   );
 }
 
@@ -271,21 +245,17 @@ export function registerEvalLocomo(evalCommand: Command, io: CliIo): void {
         ...(configFile === undefined ? {} : { configFile }),
         concurrency: options.threads ?? Math.min(availableParallelism(), dataset.samples.length),
       };
-      const folder = options.report === undefined ? null : resolve(io.cwd, options.report);
-      const [single] = managers;
-      if (managers.length === 1 && single !== undefined) {
-        const result = await withBar(bar, () => runLocomo({ ...settings, manager: single, onProgress: (progress) => bar.update({ ...progress, manager: single }) }));
-        if (folder !== null) await writeLocomoReport(folder, options.report ?? folder, locomoReport(result, context), { ...result, corrections, warnings: dataset.warnings });
-        if (globals.json) writeJson(io.stdout, locomoJson(result));
-        else printRun(io, result, file, context);
-      } else {
-        const comparison = await withBar(bar, () => runLocomoManagers({ ...settings, managers, onProgress: bar.update }));
-        if (folder !== null) {
-          await writeLocomoReport(folder, options.report ?? folder, managersReport(comparison, context), { ...comparison, corrections, warnings: dataset.warnings });
-        }
-        if (globals.json) writeJson(io.stdout, managersJson(comparison));
-        else printComparison(io, comparison, file, context);
+      // One manager's run is the comparison's only run, exactly as `runLocomo` returns it; the bar comes down however the runs end.
+      const comparison = await runLocomoManagers({ ...settings, managers, onProgress: bar.update }).finally(bar.stop);
+      const [first] = comparison.runs;
+      const single = comparison.runs.length === 1 ? first : undefined;
+      if (options.report !== undefined) {
+        const report = single === undefined ? managersReport(comparison, context) : locomoReport(single, context);
+        await writeLocomoReport(resolve(io.cwd, options.report), options.report, report, { ...(single ?? comparison), corrections, warnings: dataset.warnings });
       }
+      if (globals.json) writeJson(io.stdout, single === undefined ? managersJson(comparison) : locomoJson(single));
+      else if (single === undefined) printComparison(io, comparison, file, context);
+      else printRun(io, single, file, context);
       if (options.report !== undefined && !globals.json) writeLine(io.stdout, `Report: ${join(options.report, 'report.md')}`);
     });
 }

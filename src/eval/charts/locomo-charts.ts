@@ -132,7 +132,7 @@ export function locomoCharts(result: LocomoRunResult, suffix?: string): LocomoCh
 }
 
 /** The charts comparing runs with several managers. */
-export interface ManagerCharts {
+interface ManagerCharts {
   /** ER@B against budget with a strata line per manager and the baselines: categories 1–4 and all. */
   overall: ReportChart;
   /** Tokens against budget with strata per manager and the baselines. */

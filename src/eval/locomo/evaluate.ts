@@ -24,6 +24,9 @@ export type LocomoManagerName = (typeof LOCOMO_MANAGERS)[number];
 export const SYSTEMS = ['strata', 'bm25-greedy', 'recency'] as const;
 export type SystemName = (typeof SYSTEMS)[number];
 
+/** The systems other than the engine: they pack the raw turns, so they do not depend on the manager. */
+export const BASELINES = SYSTEMS.filter((system) => system !== 'strata');
+
 /** Settings of a conversation's evaluation; plain data, so a worker thread can receive them. */
 export interface EvaluateSettings {
   budgets: number[];

@@ -6,12 +6,24 @@
 import { locomoCharts, managerCharts } from '../charts/locomo-charts.js';
 import type { ReportContent } from '../charts/report-chart.js';
 import type { CategoryLabel } from './metrics.js';
-import { categoryHeading, percent, reportPreamble, runSections, tableSection, tokenTable, warningSections, type ReportContext, type Table } from './report.js';
+import {
+  categoryHeading,
+  percent,
+  qaItemCount,
+  reportPreamble,
+  runSections,
+  runTiming,
+  tableSection,
+  tokenTable,
+  warningSections,
+  type ReportContext,
+  type Table,
+} from './report.js';
 import type { LocomoComparison } from './run-managers.js';
 import { managerSeries, seriesRow } from './series.js';
 
 /** ER@B and answer containment per budget for one category label: strata per manager, then the baselines. */
-export function managersRecallTable(comparison: LocomoComparison, category: CategoryLabel): Table {
+function managersRecallTable(comparison: LocomoComparison, category: CategoryLabel): Table {
   const series = managerSeries(comparison.runs);
   const rows = comparison.budgets.map((budget) => {
     const cells = series.map((entry) => seriesRow(entry, budget, category));
@@ -29,14 +41,12 @@ export function managersRecallTable(comparison: LocomoComparison, category: Cate
   };
 }
 
-/** Mean and largest package tokens per budget: strata per manager, then the baselines. */
-export function managersTokenTable(comparison: LocomoComparison): Table {
-  return tokenTable(managerSeries(comparison.runs), comparison.budgets);
-}
-
-/** The tables every output of a comparison starts with (categories 1–4 and all, then tokens). */
-export function managersTables(comparison: LocomoComparison): Table[] {
-  return [managersRecallTable(comparison, '1-4'), managersRecallTable(comparison, 'all'), managersTokenTable(comparison)];
+/**
+ * The tables every output of a comparison starts with: ER@B for categories 1–4 and for all, then the mean
+ * and largest package tokens per budget (strata per manager, then the baselines).
+ */
+export function managersTables(comparison: LocomoComparison): [recallFirst: Table, recallAll: Table, tokens: Table] {
+  return [managersRecallTable(comparison, '1-4'), managersRecallTable(comparison, 'all'), tokenTable(managerSeries(comparison.runs), comparison.budgets)];
 }
 
 /** `report.md` of runs with several managers and the SVG charts it shows (write both with `writeReportFolder`). */
@@ -44,17 +54,18 @@ export function managersReport(comparison: LocomoComparison, context: ReportCont
   const { runs } = comparison;
   const shared = managerCharts(runs);
   const perRun = runs.map((run) => ({ run, charts: locomoCharts(run, run.manager) }));
-  const items = runs[0]?.conversations.reduce((sum, entry) => sum + entry.qaItems, 0) ?? 0;
+  const items = runs[0] === undefined ? 0 : qaItemCount(runs[0]);
+  const [recallFirst, recallAll, tokens] = managersTables(comparison);
   const sections = [
     ...reportPreamble(
       `LoCoMo evidence recall at a budget — ${context.file}`,
-      `Managers ${runs.map((run) => `\`${run.manager}\``).join(' and ')} side by side, tokenizer \`${comparison.tokenizer}\`, budgets ${comparison.budgets.join(', ')}; ${runs[0]?.conversations.length ?? 0} conversations, ${items} QA items; ${(comparison.elapsedMs / 1000).toFixed(1)} s in all (${runs.map((run) => `${run.manager} ${(run.elapsedMs / 1000).toFixed(1)} s on ${run.threads} thread(s)`).join(', ')}). The baselines do not depend on the manager and are the same in every run.`,
+      `Managers ${runs.map((run) => `\`${run.manager}\``).join(' and ')} side by side, tokenizer \`${comparison.tokenizer}\`, budgets ${comparison.budgets.join(', ')}; ${runs[0]?.conversations.length ?? 0} conversations, ${items} QA items; ${(comparison.elapsedMs / 1000).toFixed(1)} s in all (${runs.map((run) => `${run.manager} ${runTiming(run)}`).join(', ')}). The baselines do not depend on the manager and are the same in every run.`,
       context,
     ),
     '## Managers side by side',
-    tableSection(managersRecallTable(comparison, '1-4'), 3),
-    tableSection(managersRecallTable(comparison, 'all'), 3, shared.overall),
-    tableSection(managersTokenTable(comparison), 3, shared.tokens),
+    tableSection(recallFirst, 3),
+    tableSection(recallAll, 3, shared.overall),
+    tableSection(tokens, 3, shared.tokens),
     ...perRun.flatMap(({ run, charts }) => [`## Manager \`${run.manager}\``, ...runSections(run, charts, 3)]),
     ...warningSections(context.warnings),
   ];

@@ -12,6 +12,7 @@ import type { Role } from '../../core/types.js';
 import type { MemoryManager } from '../../managers/memory-manager.js';
 import { createMemory, type Memory, type MemoryOptions, type SessionHandle } from '../../memory/create-memory.js';
 import type { Tokenizer } from '../../providers/tokenizer/tokenizer.js';
+import { reproducibleSources } from '../reproducible.js';
 import type { LocomoDialogue, LocomoSample } from './dataset.js';
 
 /** The text a dialogue is stored as: its text, then `[shares <caption>]` for a shared image. */
@@ -100,23 +101,17 @@ export interface ReplayOptions {
 }
 
 /**
- * Ids in the order they are made (zero-padded, so they sort that way too) and a clock that steps one
- * millisecond per reading from `start`: orderings that fall back on ids or times (equal scores, equal
- * turns) then come out the same in every run, and so do the published figures.
+ * When a replay starts: the first session's time (the epoch when it has none), so its ids and times come
+ * out the same in every run (see `reproducibleSources`).
  */
-function reproducibleSources(start: string): { newId: () => string; clock: () => Date } {
-  let count = 0;
-  let time = Date.parse(start);
-  if (Number.isNaN(time)) time = 0;
-  return {
-    newId: () => `m-${String((count += 1)).padStart(8, '0')}`,
-    clock: () => new Date((time += 1)),
-  };
+function replayStart(sample: LocomoSample): number {
+  const start = Date.parse(sample.sessions[0]?.timestamp ?? '');
+  return Number.isNaN(start) ? 0 : start;
 }
 
 /** Replay `sample` into a fresh in-memory store and return the session with its id maps. */
 export async function replayConversation(sample: LocomoSample, options: ReplayOptions = {}): Promise<ReplayedConversation> {
-  const sources = reproducibleSources(sample.sessions[0]?.timestamp ?? '');
+  const sources = reproducibleSources({ prefix: 'm', width: 8, stepMs: 1, start: replayStart(sample) });
   const memory = createMemory({
     env: {},
     newId: sources.newId,

@@ -8,7 +8,7 @@ import type { LocomoRunResult } from './run-locomo.js';
 import type { CorrectionReport } from './dataset.js';
 import { locomoCharts, type LocomoCharts } from '../charts/locomo-charts.js';
 import { markdownImage, type ReportChart, type ReportContent } from '../charts/report-chart.js';
-import { runSeries, seriesTokens, type SystemSeries } from './series.js';
+import { runSeries, seriesRow, seriesTokens, type SystemSeries } from './series.js';
 
 export interface Table {
   title: string;
@@ -16,15 +16,24 @@ export interface Table {
   rows: string[][];
 }
 
-const SYSTEM_ORDER = ['strata', 'bm25-greedy', 'recency'] as const;
-
 /** 0.8712 → "87.1"; null → "–". */
 export function percent(value: number | null): string {
   return value === null ? '–' : (value * 100).toFixed(1);
 }
 
-function row(result: LocomoRunResult, system: string, budget: number, category: CategoryLabel): ResultRow | undefined {
-  return result.results.find((entry) => entry.system === system && entry.budget === budget && entry.category === category);
+/** The run's result row of each system (strata, then the baselines) at a budget over a category. */
+function systemRows(result: LocomoRunResult, budget: number, category: CategoryLabel): Array<ResultRow | undefined> {
+  return runSeries(result).map((series) => seriesRow(series, budget, category));
+}
+
+/** QA items of the run, over every conversation. */
+export function qaItemCount(run: LocomoRunResult): number {
+  return run.conversations.reduce((sum, entry) => sum + entry.qaItems, 0);
+}
+
+/** How long the run took and on how many threads: "12.3 s on 4 thread(s)". */
+export function runTiming(run: LocomoRunResult): string {
+  return `${(run.elapsedMs / 1000).toFixed(1)} s on ${run.threads} thread(s)`;
 }
 
 /** The categories line every output starts with, naming the numbering. */
@@ -43,7 +52,7 @@ export function categoryHeading(category: CategoryLabel): string {
 /** ER@B and answer containment of the three systems per budget, for one category label. */
 export function recallTable(result: LocomoRunResult, category: CategoryLabel): Table {
   const rows = result.budgets.map((budget) => {
-    const cells = SYSTEM_ORDER.map((system) => row(result, system, budget, category));
+    const cells = systemRows(result, budget, category);
     const [strata, bm25] = cells;
     const lead = strata?.evidenceRecall == null || bm25?.evidenceRecall == null ? null : strata.evidenceRecall - bm25.evidenceRecall;
     return [
@@ -54,7 +63,7 @@ export function recallTable(result: LocomoRunResult, category: CategoryLabel): T
       ...cells.map((cell) => percent(cell?.answerContainment ?? null)),
     ];
   });
-  const first = row(result, 'strata', result.budgets[0] ?? 0, category);
+  const [first] = systemRows(result, result.budgets[0] ?? 0, category);
   return {
     title: `${categoryHeading(category)}: ER@B % over ${first?.n ?? 0} items with evidence; answer containment % over ${first?.answerItems ?? 0} items whose answer is in the transcript`,
     columns: [
@@ -77,7 +86,7 @@ export function categoryTable(result: LocomoRunResult): Table {
   const rows: string[][] = [];
   for (const category of CATEGORY_LABELS.filter((label) => label !== '1-4' && label !== 'all')) {
     for (const budget of result.budgets) {
-      const cells = SYSTEM_ORDER.map((system) => row(result, system, budget, category));
+      const cells = systemRows(result, budget, category);
       rows.push([
         `${category} ${categoryName(category)}`,
         String(cells[0]?.n ?? 0),
@@ -221,18 +230,28 @@ export function tableSection(table: Table, level: number, chart: ReportChart | n
   return chart === null ? section : `${section}\n\n${markdownImage(chart)}`;
 }
 
+/** A table of a run and the chart of the run's report that draws it, if one does. */
+export interface RunTable {
+  table: Table;
+  chart: keyof LocomoCharts | null;
+}
+
+/** The tables of one run in the order every output shows them: recall by category label, per category, compliance, tokens, conversations. */
+export function runTables(result: LocomoRunResult): RunTable[] {
+  return [
+    { table: recallTable(result, '1-4'), chart: null },
+    { table: recallTable(result, 'all'), chart: 'overall' },
+    { table: recallTable(result, '5'), chart: null },
+    { table: categoryTable(result), chart: 'byCategory' },
+    { table: complianceTable(result), chart: null },
+    { table: tokenTable(runSeries(result), result.budgets), chart: 'tokens' },
+    { table: conversationTable(result), chart: null },
+  ];
+}
+
 /** The tables of one run, each followed by the chart drawing it, and its recorded-memory notes; headings at `level`. */
 export function runSections(result: LocomoRunResult, charts: LocomoCharts, level: number): string[] {
-  const tables: Array<[Table, ReportChart | null]> = [
-    [recallTable(result, '1-4'), null],
-    [recallTable(result, 'all'), charts.overall],
-    [recallTable(result, '5'), null],
-    [categoryTable(result), charts.byCategory],
-    [complianceTable(result), null],
-    [tokenTable(runSeries(result), result.budgets), charts.tokens],
-    [conversationTable(result), null],
-  ];
-  const sections = tables.map(([table, chart]) => tableSection(table, level, chart));
+  const sections = runTables(result).map(({ table, chart }) => tableSection(table, level, chart === null ? null : charts[chart]));
   const recorded = recordedLines(result);
   if (recorded.length > 0) sections.push(`${'#'.repeat(level)} Recorded memory\n\n${recorded.map((line) => line.trim()).join('\n\n')}`);
   return sections;
@@ -248,7 +267,7 @@ export function markdownReport(result: LocomoRunResult, context: ReportContext, 
   const sections = [
     ...reportPreamble(
       `LoCoMo evidence recall at a budget — ${context.file}`,
-      `Manager \`${result.manager}\`, tokenizer \`${result.tokenizer}\`, budgets ${result.budgets.join(', ')}; ${result.conversations.length} conversations, ${result.conversations.reduce((sum, entry) => sum + entry.qaItems, 0)} QA items; ${(result.elapsedMs / 1000).toFixed(1)} s on ${result.threads} thread(s).`,
+      `Manager \`${result.manager}\`, tokenizer \`${result.tokenizer}\`, budgets ${result.budgets.join(', ')}; ${result.conversations.length} conversations, ${qaItemCount(result)} QA items; ${runTiming(result)}.`,
       context,
     ),
     ...runSections(result, charts, 2),

@@ -7,7 +7,7 @@
  * every run computes the same ones; the runs are checked to agree on them before they are compared.
  */
 import { StrataError } from '../../core/errors.js';
-import { LOCOMO_MANAGERS, SYSTEMS, type LocomoManagerName } from './evaluate.js';
+import { BASELINES, LOCOMO_MANAGERS, type LocomoManagerName } from './evaluate.js';
 import { runLocomo, type LocomoProgress, type LocomoRunOptions, type LocomoRunResult } from './run-locomo.js';
 
 export interface LocomoManagersOptions extends Omit<LocomoRunOptions, 'manager' | 'onProgress'> {
@@ -48,7 +48,7 @@ export function checkManagers(names: readonly string[]): LocomoManagerName[] {
 
 /** The part of a run that must not depend on the manager: every baseline figure. */
 function baselineFigures(run: LocomoRunResult): string {
-  const baseline = (entry: { system: string }): boolean => entry.system !== SYSTEMS[0];
+  const baseline = (entry: { system: string }): boolean => (BASELINES as readonly string[]).includes(entry.system);
   return JSON.stringify({
     results: run.results.filter(baseline),
     tokens: run.tokens.filter(baseline),

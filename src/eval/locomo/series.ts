@@ -4,7 +4,7 @@
  * ("strata (local)", "strata (recorded)") and the baselines once, from the first run (every run has the
  * same baselines, see `run-managers.ts`).
  */
-import { SYSTEMS, type SystemName } from './evaluate.js';
+import { BASELINES, SYSTEMS, type SystemName } from './evaluate.js';
 import type { CategoryLabel, ResultRow, TokenUsage } from './metrics.js';
 import type { LocomoRunResult } from './run-locomo.js';
 
@@ -17,8 +17,6 @@ export interface SystemSeries {
   /** The run its figures are read from. */
   run: LocomoRunResult;
 }
-
-const BASELINES = SYSTEMS.filter((system) => system !== 'strata');
 
 /** strata, bm25-greedy and recency of one run. */
 export function runSeries(run: LocomoRunResult): SystemSeries[] {

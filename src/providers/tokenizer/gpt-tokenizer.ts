@@ -29,16 +29,7 @@ export function createGptTokenizer(settings: GptTokenizerSettings = {}): Tokeniz
   const countDirectly = (text: string): number => (text === '' ? 0 : encoding.countTokens(text, PLAIN_TEXT));
   // Long texts (a rendered package) are counted line by line with cached counts; the total is exact.
   const count = cachedLineCounter(countDirectly);
-  const countLines = cachedJoinedLinesCounter(count);
-  const roleTokens = new Map<string, number>();
-  const countRole = (role: string): number => {
-    let tokens = roleTokens.get(role);
-    if (tokens === undefined) {
-      tokens = count(role);
-      roleTokens.set(role, tokens);
-    }
-    return tokens;
-  };
+  const countLines = cachedJoinedLinesCounter(count, undefined, countDirectly);
   return {
     name,
     count,
@@ -49,7 +40,7 @@ export function createGptTokenizer(settings: GptTokenizerSettings = {}): Tokeniz
       messages.forEach((message, index) => {
         // The lines are used only when they can be what the content was joined from.
         const fromLines = index === 0 && lines !== undefined && joinedLength(lines) === message.content.length;
-        total += TOKENS_PER_MESSAGE + countRole(message.role) + (fromLines ? countLines(lines) : count(message.content));
+        total += TOKENS_PER_MESSAGE + count(message.role) + (fromLines ? countLines(lines) : count(message.content));
       });
       return total;
     },
@@ -59,7 +50,8 @@ export function createGptTokenizer(settings: GptTokenizerSettings = {}): Tokeniz
       if (tokens.length <= maxTokens) return text;
       let cut = encoding.decode(tokens.slice(0, maxTokens));
       // A cut inside a multi-byte character decodes to U+FFFD; drop it and re-check the bound.
-      while (cut !== '' && (cut.endsWith('\uFFFD') || count(cut) > maxTokens)) cut = cut.slice(0, -1);
+      // Counted directly: a one-off cut is not worth a place in the cache.
+      while (cut !== '' && (cut.endsWith('\uFFFD') || countDirectly(cut) > maxTokens)) cut = cut.slice(0, -1);
       return cut;
     },
   };

@@ -9,6 +9,11 @@
 /** Texts shorter than this are looked up whole: splitting them costs more than it saves. */
 const MIN_SPLIT_LENGTH = 256;
 
+/** Whether a text may be cut after a line break followed by `next`: neither whitespace nor "/", nor the end. */
+function safeAfterBreak(next: string | undefined): boolean {
+  return next !== undefined && next !== '/' && !/\s/u.test(next);
+}
+
 /**
  * Cut `text` right after every line break that is followed by a character other than whitespace or
  * "/". The pieces joined give back the text.
@@ -17,8 +22,7 @@ export function splitAtSafeLineBreaks(text: string): string[] {
   const pieces: string[] = [];
   let start = 0;
   for (let index = text.indexOf('\n'); index >= 0 && index + 1 < text.length; index = text.indexOf('\n', index + 1)) {
-    const next = text[index + 1] ?? '';
-    if (next === '/' || /\s/u.test(next)) continue;
+    if (!safeAfterBreak(text[index + 1])) continue;
     pieces.push(text.slice(start, index + 1));
     start = index + 1;
   }
@@ -35,21 +39,26 @@ function detached(text: string): string {
   return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
+/** `count` remembered for up to `maxEntries` texts (all forgotten when full), each stored under `keep(text)`. */
+function remembered(count: (text: string) => number, maxEntries: number, keep: (text: string) => string): (text: string) => number {
+  const counts = new Map<string, number>();
+  return (text) => {
+    let tokens = counts.get(text);
+    if (tokens === undefined) {
+      tokens = count(text);
+      if (counts.size >= maxEntries) counts.clear();
+      counts.set(keep(text), tokens);
+    }
+    return tokens;
+  };
+}
+
 /**
  * A counter that remembers up to `maxEntries` counts: of short texts whole, of long texts piece by piece.
  * Facts, window messages and package lines recur from one call to the next, so most counts are lookups.
  */
 export function cachedLineCounter(countText: (text: string) => number, maxEntries = 50_000): (text: string) => number {
-  const counts = new Map<string, number>();
-  const countPiece = (piece: string): number => {
-    let tokens = counts.get(piece);
-    if (tokens === undefined) {
-      tokens = countText(piece);
-      if (counts.size >= maxEntries) counts.clear();
-      counts.set(detached(piece), tokens);
-    }
-    return tokens;
-  };
+  const countPiece = remembered(countText, maxEntries, detached);
   return (text) => {
     if (text.length < MIN_SPLIT_LENGTH) return countPiece(text);
     let total = 0;
@@ -58,29 +67,21 @@ export function cachedLineCounter(countText: (text: string) => number, maxEntrie
   };
 }
 
-/** Whether a text cut right before `line` (after a line break) keeps its token count: it starts with neither whitespace nor "/". */
-function startsSafely(line: string): boolean {
-  const first = line[0];
-  return first !== undefined && first !== '/' && !/\s/u.test(first);
-}
-
 /**
  * A counter of `lines.join('\n')` from cached counts of each line with its line break, cut where
  * `splitAtSafeLineBreaks` would cut. The lines of a package are the same string objects from one call
  * to the next, so each is looked up without hashing its text again; lines that cannot be cut apart
- * (a blank line between blocks, a line starting with a space) are counted together.
+ * (a blank line between blocks, a line starting with a space) are counted together by `count`.
+ * `countLine` counts a single line with its break; pass an uncached counter when `count` caches, so a
+ * line is remembered once.
  */
-export function cachedJoinedLinesCounter(count: (text: string) => number, maxEntries = 50_000): (lines: readonly string[]) => number {
-  const withBreak = new Map<string, number>();
-  const lineWithBreak = (line: string): number => {
-    let tokens = withBreak.get(line);
-    if (tokens === undefined) {
-      tokens = count(`${line}\n`);
-      if (withBreak.size >= maxEntries) withBreak.clear();
-      withBreak.set(line, tokens);
-    }
-    return tokens;
-  };
+export function cachedJoinedLinesCounter(
+  count: (text: string) => number,
+  maxEntries = 50_000,
+  countLine: (text: string) => number = count,
+): (lines: readonly string[]) => number {
+  // Keyed by the line itself: `${line}\n` would be a new string to hash on every call.
+  const lineWithBreak = remembered((line) => countLine(`${line}\n`), maxEntries, (line) => line);
   return (lines) => {
     let total = 0;
     let run: string[] = [];
@@ -89,7 +90,7 @@ export function cachedJoinedLinesCounter(count: (text: string) => number, maxEnt
       const next = lines[index + 1];
       if (next === undefined) {
         total += count(run.length === 0 ? line : [...run, line].join('\n'));
-      } else if (!startsSafely(next)) {
+      } else if (!safeAfterBreak(next[0])) {
         run.push(line);
       } else if (run.length === 0) {
         total += lineWithBreak(line);

@@ -71,6 +71,11 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
   let closed = false;
   /** True while commits skip their sync (a relaxed transaction runs, or its end could not restore FULL). */
   let syncRelaxed = false;
+  const relaxSync = (relaxed: boolean): void => {
+    if (relaxed === syncRelaxed) return;
+    db.pragma(`synchronous = ${relaxed ? 'NORMAL' : 'FULL'}`);
+    syncRelaxed = relaxed;
+  };
   const ensureOpen = (): void => {
     if (closed) throw new StrataError('STORE_FAILURE', 'The store is closed; create a new one with createMemory().');
   };
@@ -117,28 +122,16 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
           active = new Promise((resolve) => {
             release = resolve;
           });
-          // In WAL mode a commit without a sync is still atomic; the next synced commit makes it durable too.
-          const relaxed = options.durable === false && fullSync && wal;
           const restore = (): void => {
             try {
-              if (syncRelaxed && !db.inTransaction) {
-                db.pragma('synchronous = FULL');
-                syncRelaxed = false;
-              }
+              if (!db.inTransaction) relaxSync(false);
             } catch {
-              // A failure here must not keep the store locked; the next durable transaction tries again first.
+              // A failure here must not keep the store locked; the next transaction sets the sync first.
             }
           };
           try {
-            // A durable transaction never starts while the sync is still relaxed.
-            if (syncRelaxed && !relaxed) {
-              db.pragma('synchronous = FULL');
-              syncRelaxed = false;
-            }
-            if (relaxed) {
-              db.pragma('synchronous = NORMAL');
-              syncRelaxed = true;
-            }
+            // In WAL mode a commit without a sync is still atomic; the next synced commit makes it durable too.
+            relaxSync(options.durable === false && fullSync && wal);
             db.exec('BEGIN IMMEDIATE');
           } catch (error) {
             restore();

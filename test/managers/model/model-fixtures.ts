@@ -1,7 +1,6 @@
 import { afterEach, expect } from 'vitest';
 import { createOpenAiChatModel, type OpenAiChatModelSettings } from '../../../src/providers/openai/openai-chat-model.js';
-import { DATA_CLOSE, DATA_OPEN } from '../../../src/managers/model/prompt-data.js';
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptEntry } from '../../support/scripted-openai-server.js';
+import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../../support/scripted-openai-server.js';
 
 /** Servers started by `serve`, closed after each test. */
 const servers: ScriptedServer[] = [];
@@ -26,6 +25,7 @@ export function scriptedModel(server: ScriptedServer | string, settings: Partial
 }
 
 export { MEDIUM_USER, turnRequest as turnOptions } from '../../support/turn-request.js';
+export { bodyOf, dataOf } from '../../support/request-data.js';
 
 export const MEDIUM_ASSISTANT = 'Understood: a $40,000 budget, the March 15 deadline, no card numbers stored, and PostgreSQL 16.';
 
@@ -56,17 +56,4 @@ export function goodAnswer(overrides: Record<string, unknown> = {}): Record<stri
     diff: GOOD.diff,
     ...overrides,
   };
-}
-
-/** The request body of a recorded chat request. */
-export function bodyOf(request: RecordedRequest | undefined): { messages: Array<{ role: string; content: string }>; response_format?: unknown } {
-  return request?.body as { messages: Array<{ role: string; content: string }>; response_format?: unknown };
-}
-
-/** The JSON document of the data block of a request's user message. */
-export function dataOf(request: RecordedRequest | undefined): { exchange: Array<{ id: string; role: string; content: string; part?: string }>; currentFacts: unknown[] } {
-  const user = bodyOf(request).messages.find((message) => message.role === 'user')?.content ?? '';
-  const start = user.indexOf(DATA_OPEN) + DATA_OPEN.length;
-  const end = user.lastIndexOf(DATA_CLOSE);
-  return JSON.parse(user.slice(start, end)) as ReturnType<typeof dataOf>;
 }
