@@ -407,6 +407,12 @@ describe('report folders', () => {
     }
   });
 
+  it.skipIf(!existsSync('/proc/self'))('fails with the system error, instead of spinning, where a folder cannot hold a new one', async () => {
+    const report = locomoReport(locomoRun([1000]), { file: 'mini.json', corrections: null, correctionsFile: null, warnings: [] });
+    // Under /proc, mkdir answers "not found" for a new folder: Node's recursive mkdir retries that forever.
+    await expect(writeReportFolder('/proc/strata-report/out', report)).rejects.toThrow(/ENOENT/u);
+  });
+
   it('writes one report.md for runs with two managers: the side-by-side tables and charts, then each run', async () => {
     const budgets = [1000, 2000];
     const runs = [locomoRun(budgets), locomoRun(budgets, () => 0.25, 'recorded')];
