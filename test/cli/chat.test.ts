@@ -93,10 +93,26 @@ describe('strata chat', () => {
     expect(summary.facts).toBeGreaterThan(0);
   });
 
-  it('rejects a replay file that is not a conversation, with exit code 2', async () => {
+  it('rejects a replay file that is not a conversation, with exit code 2 and no session created', async () => {
     const file = workspace.write('bad.json', '{"messages": [{"role": "user"}]}');
     const result = await workspace.run(['chat', '--replay', file], { env: {} });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('bad.json');
+    expect(JSON.parse((await workspace.run(['sessions', '--json'])).stdout)).toEqual([]);
+  });
+
+  it('checks every message of a replay file before recording any, so an oversized one stores nothing', async () => {
+    const file = workspace.write(
+      'oversized.json',
+      JSON.stringify([
+        { role: 'user', content: 'The venue for the offsite is Porto.' },
+        { role: 'assistant', content: 'Noted: Porto.' },
+        { role: 'user', content: 'x'.repeat(2_000) },
+      ]),
+    );
+    const result = await workspace.run(['chat', '--replay', file], { env: { STRATA_MAX_MESSAGE_BYTES: '1000' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/oversized\.json messages\[2\].*1,?000/u);
+    expect(JSON.parse((await workspace.run(['sessions', '--json'])).stdout)).toEqual([]);
   });
 });

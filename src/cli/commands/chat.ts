@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { Memory, SessionHandle } from '../../memory/create-memory.js';
-import { parseJsonText, planImport } from '../../memory/session-import.js';
+import { parseJsonText, planImport, type ImportPlan } from '../../memory/session-import.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { formatNumber, plural } from '../format.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
@@ -71,13 +71,19 @@ async function interactive(session: SessionHandle, io: CliIo, options: { budget?
   return turns === 0 && failures > 0 ? EXIT.failure : EXIT.ok;
 }
 
-/** Replay a recorded conversation through the configured memory manager, turn by turn. */
-async function replay(session: SessionHandle, file: string, io: CliIo, json: boolean): Promise<ExitCode> {
-  const source = file;
-  const plan = planImport(parseJsonText(readInputFile(file, io.cwd), source), { now: new Date().toISOString(), maxBytes: Number.MAX_SAFE_INTEGER, source });
+type ReplayPlan = Extract<ImportPlan, { kind: 'messages' }>;
+
+/** Read and check a recorded conversation, message sizes included, so a bad file stores nothing. */
+function readReplay(file: string, io: CliIo, maxBytes: number): ReplayPlan {
+  const plan = planImport(parseJsonText(readInputFile(file, io.cwd), file), { now: new Date().toISOString(), maxBytes, source: file });
   if (plan.kind !== 'messages') {
     throw new CliError(`${file} is a Strata export; replay takes recorded messages ([{ "role", "content" }]). Use \`strata import\` for exports.`, EXIT.usage);
   }
+  return plan;
+}
+
+/** Replay a recorded conversation through the configured memory manager, turn by turn. */
+async function replay(session: SessionHandle, plan: ReplayPlan, io: CliIo, json: boolean): Promise<ExitCode> {
   if (plan.instructions !== '') await session.setInstructions(plan.instructions);
   const counts = new Map<string, number>();
   for (const [index, turn] of plan.turns.entries()) {
@@ -113,10 +119,12 @@ export function registerChatCommand(program: Command, io: CliIo): void {
       const globals = globalOptions(command);
       const code = await withMemory(globals, io, async (memory) => {
         // Check the model before anything is created, so a misconfigured run leaves no empty session behind.
+        // The same for a replay file: it is read and checked first.
         const model = options.replay === undefined ? memory.chatModelName() : null;
+        const plan = options.replay === undefined ? null : readReplay(options.replay, io, memory.settings.maxMessageBytes);
         if (model !== null && !globals.json) writeLine(io.stderr, `Chat model: ${model}`);
         const session = await openSession(memory, sessionId, options.title);
-        if (options.replay !== undefined) return replay(session, options.replay, io, globals.json);
+        if (plan !== null) return replay(session, plan, io, globals.json);
         return interactive(session, io, { json: globals.json, ...(options.budget === undefined ? {} : { budget: options.budget }) });
       });
       if (code !== EXIT.ok) throw new CliError('No turn could be stored: every call to the chat model failed.', code);
