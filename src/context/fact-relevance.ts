@@ -3,6 +3,7 @@
  * found in the fact, each weighted by how rare it is among the facts (inverse document frequency),
  * so a fact naming the query's rare words outranks one sharing only its common ones.
  */
+import { boundedMemo } from '../core/bounded-memo.js';
 import { queryTerms, STOPWORDS } from '../core/query-terms.js';
 import { words } from '../core/text.js';
 import type { Fact } from '../core/types.js';
@@ -18,20 +19,12 @@ export function stemWord(word: string): string {
   return word;
 }
 
-/** Stemmed content words by fact text: the document changes little between packages. Bounded; cleared when full. */
-const FACT_STEMS = new Map<string, ReadonlySet<string>>();
-
-function stems(text: string): ReadonlySet<string> {
-  let result = FACT_STEMS.get(text);
-  if (result === undefined) {
-    const found = new Set<string>();
-    for (const word of words(text)) if (!STOPWORDS.has(word)) found.add(stemWord(word));
-    result = found;
-    if (FACT_STEMS.size >= 20_000) FACT_STEMS.clear();
-    FACT_STEMS.set(text, result);
-  }
-  return result;
-}
+/** Stemmed content words by fact text, remembered: the document changes little between packages. */
+const stems = boundedMemo((text: string): ReadonlySet<string> => {
+  const found = new Set<string>();
+  for (const word of words(text)) if (!STOPWORDS.has(word)) found.add(stemWord(word));
+  return found;
+}, 20_000);
 
 /**
  * The relevance of every fact to `query` (0 when it shares no content word), keyed by fact id.

@@ -1,3 +1,4 @@
+import { boundedMemo } from './bounded-memo.js';
 import { StrataError } from './errors.js';
 import { checkGrounding } from './grounding.js';
 import { STOPWORDS } from './query-terms.js';
@@ -83,18 +84,8 @@ export function matchFact(facts: readonly Fact[], key: string, threshold = 0.6):
   return best;
 }
 
-/** Normalised fact texts, remembered: every add compares itself with the whole document. Bounded. */
-const NORMALIZED_TEXTS = new Map<string, string>();
-
-function normalizedFactText(text: string): string {
-  let normalized = NORMALIZED_TEXTS.get(text);
-  if (normalized === undefined) {
-    normalized = normalizeText(text);
-    if (NORMALIZED_TEXTS.size >= 20_000) NORMALIZED_TEXTS.clear();
-    NORMALIZED_TEXTS.set(text, normalized);
-  }
-  return normalized;
-}
+/** Normalised fact texts, remembered: every add compares itself with the whole document. */
+const normalizedFactText = boundedMemo(normalizeText, 20_000);
 
 function newest(facts: readonly Fact[]): Fact | undefined {
   return [...facts].sort((a, b) => b.updatedTurn - a.updatedTurn || compareText(a.id, b.id))[0];

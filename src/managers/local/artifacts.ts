@@ -3,6 +3,7 @@
  * on request ("here's the cover letter") becomes a `draft`. A revision continues the known
  * artifact's name so the engine records a new version.
  */
+import { boundedMemo } from '../../core/bounded-memo.js';
 import { normalizeText, words as normalizedWords } from '../../core/text.js';
 import type { ArtifactDraft, KnownArtifact } from '../memory-manager.js';
 import type { AnalysedMessage } from './analysis.js';
@@ -111,27 +112,10 @@ function revisionOf(candidate: Candidate, known: readonly Candidate[], threshold
   return best;
 }
 
-/** Word sets and declared names of artifact contents: a session's artifacts are compared with every new block. Bounded. */
-const CONTENT_WORDS = new Map<string, ReadonlySet<string>>();
-const DECLARED = new Map<string, string | null>();
+/** Word sets and declared names of artifact contents, remembered: a session's artifacts are compared with every new block. */
 const MAX_CACHED_CONTENTS = 2_000;
-
-function remember<T>(cache: Map<string, T>, key: string, compute: () => T): T {
-  const found = cache.get(key);
-  if (found !== undefined || cache.has(key)) return found as T;
-  const value = compute();
-  if (cache.size >= MAX_CACHED_CONTENTS) cache.clear();
-  cache.set(key, value);
-  return value;
-}
-
-function wordsOf(content: string): ReadonlySet<string> {
-  return remember(CONTENT_WORDS, content, () => new Set(normalizedWords(content)));
-}
-
-function declaredOf(content: string): string | null {
-  return remember(DECLARED, content, () => declaredName(content));
-}
+const wordsOf = boundedMemo((content: string): ReadonlySet<string> => new Set(normalizedWords(content)), MAX_CACHED_CONTENTS);
+const declaredOf = boundedMemo(declaredName, MAX_CACHED_CONTENTS);
 
 /** Sørensen–Dice over word sets, as `wordSimilarity` in core/text computes it. */
 function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

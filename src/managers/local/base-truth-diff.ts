@@ -8,6 +8,7 @@
  * one that never gets a value changes nothing. Plain facts of a task conversation must be about the
  * task: chit-chat ("our espresso machine broke this morning") is left out.
  */
+import { boundedMemo } from '../../core/bounded-memo.js';
 import type { DiffEntry, FactDiff, RemoveEntry } from '../../core/diff.js';
 import { numbersIn, properNamesIn } from '../../core/grounding.js';
 import { normalizeText, words } from '../../core/text.js';
@@ -518,19 +519,8 @@ const PERCENT = /\d\s?(?:%|percent)/iu;
 const DATE =
   /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\d{4}-\d{2}-\d{2}|\b(?:today|tomorrow|yesterday|tonight)\b/iu;
 
-/** Value kinds by fact line (lines recur turn after turn). Bounded; cleared when full. */
-const VALUE_TYPES = new Map<string, ReadonlySet<ValueType>>();
-
-/** The kinds of value a fact line holds. */
-function valueTypesOfText(text: string): ReadonlySet<ValueType> {
-  let types = VALUE_TYPES.get(text);
-  if (types === undefined) {
-    types = computeValueTypes(text);
-    if (VALUE_TYPES.size >= 10_000) VALUE_TYPES.clear();
-    VALUE_TYPES.set(text, types);
-  }
-  return types;
-}
+/** The kinds of value a fact line holds, remembered (lines recur turn after turn). */
+const valueTypesOfText: (text: string) => ReadonlySet<ValueType> = boundedMemo(computeValueTypes, 10_000);
 
 function computeValueTypes(text: string): Set<ValueType> {
   const value = text.slice(text.indexOf(':') + 1);

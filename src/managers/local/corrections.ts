@@ -3,6 +3,7 @@
  * changes or drops a fact the conversation already holds. This module finds which fact it speaks
  * about and what the new line is.
  */
+import { boundedMemo } from '../../core/bounded-memo.js';
 import { numbersIn } from '../../core/grounding.js';
 import { normalizeText } from '../../core/text.js';
 import type { FactKind } from '../../core/types.js';
@@ -73,25 +74,17 @@ interface TextProfile {
   numbers: ReadonlySet<string>;
 }
 
-/** Profiles by text: fact lines recur turn after turn. Bounded; cleared when full. */
-const PROFILES = new Map<string, TextProfile>();
-const MAX_PROFILES = 20_000;
-
-function profileOf(text: string): TextProfile {
-  let profile = PROFILES.get(text);
-  if (profile !== undefined) return profile;
+/** Profiles by text, remembered: fact lines recur turn after turn. */
+const profileOf = boundedMemo((text: string): TextProfile => {
   const normalized = normalizeText(text);
   const all = normalized === '' ? [] : normalized.split(' ');
-  profile = {
+  return {
     padded: ` ${normalized} `,
     words: new Set(all),
     content: new Set(all.filter((word) => !STOP_WORDS.has(word)).map(stem)),
     numbers: new Set(/\d/u.test(text) ? numbersIn(text) : []),
   };
-  if (PROFILES.size >= MAX_PROFILES) PROFILES.clear();
-  PROFILES.set(text, profile);
-  return profile;
-}
+}, 20_000);
 
 function contentWords(text: string): ReadonlySet<string> {
   return profileOf(text).content;

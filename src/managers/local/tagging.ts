@@ -1,3 +1,4 @@
+import { boundedMemo } from '../../core/bounded-memo.js';
 import { createRequire } from 'node:module';
 import type Compromise from 'compromise';
 import {
@@ -298,27 +299,17 @@ type WordClass =
   | { type: 'lexicon'; info: TagInfo }
   | { type: 'unknown' };
 
-/** Word classes by lower-case word; bounded, cleared when full (the lists never change). */
-const WORD_CLASSES = new Map<string, WordClass>();
-const MAX_CACHED_WORDS = 50_000;
-
-function wordClass(lower: string): WordClass {
-  let found = WORD_CLASSES.get(lower);
-  if (found !== undefined) return found;
-  if (MONTHS.has(lower)) found = { type: 'month' };
-  else if (WEEKDAYS.has(lower)) found = { type: 'weekday' };
-  else {
-    const closed = CLOSED_CLASS.get(lower);
-    if (closed !== undefined) found = { type: 'closed', pos: closed };
-    else {
-      const tag = lexiconTag(lower.endsWith("'s") ? lower.slice(0, -2) : lower);
-      found = tag === undefined ? { type: 'unknown' } : { type: 'lexicon', info: tagInfo(tag) };
-    }
-  }
-  if (WORD_CLASSES.size >= MAX_CACHED_WORDS) WORD_CLASSES.clear();
-  WORD_CLASSES.set(lower, found);
-  return found;
+function classify(lower: string): WordClass {
+  if (MONTHS.has(lower)) return { type: 'month' };
+  if (WEEKDAYS.has(lower)) return { type: 'weekday' };
+  const closed = CLOSED_CLASS.get(lower);
+  if (closed !== undefined) return { type: 'closed', pos: closed };
+  const tag = lexiconTag(lower.endsWith("'s") ? lower.slice(0, -2) : lower);
+  return tag === undefined ? { type: 'unknown' } : { type: 'lexicon', info: tagInfo(tag) };
 }
+
+/** Word classes by lower-case word, remembered (the lists never change). */
+const wordClass = boundedMemo(classify, 50_000);
 
 /** Tag tokens from word lists only: compromise's lexicon plus shape rules. Costs about a microsecond per word. */
 export function tagWithLexicon(tokens: readonly Token[]): TaggedToken[] {

@@ -5,6 +5,7 @@
  * line break has exactly the tokens of its parts. A context package repeats most of its lines from
  * one call to the next, so their counts are worth keeping.
  */
+import { boundedMemo } from '../../core/bounded-memo.js';
 
 /** Texts shorter than this are looked up whole: splitting them costs more than it saves. */
 const MIN_SPLIT_LENGTH = 256;
@@ -39,26 +40,12 @@ function detached(text: string): string {
   return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
-/** `count` remembered for up to `maxEntries` texts (all forgotten when full), each stored under `keep(text)`. */
-function remembered(count: (text: string) => number, maxEntries: number, keep: (text: string) => string): (text: string) => number {
-  const counts = new Map<string, number>();
-  return (text) => {
-    let tokens = counts.get(text);
-    if (tokens === undefined) {
-      tokens = count(text);
-      if (counts.size >= maxEntries) counts.clear();
-      counts.set(keep(text), tokens);
-    }
-    return tokens;
-  };
-}
-
 /**
  * A counter that remembers up to `maxEntries` counts: of short texts whole, of long texts piece by piece.
  * Facts, window messages and package lines recur from one call to the next, so most counts are lookups.
  */
 export function cachedLineCounter(countText: (text: string) => number, maxEntries = 50_000): (text: string) => number {
-  const countPiece = remembered(countText, maxEntries, detached);
+  const countPiece = boundedMemo(countText, maxEntries, detached);
   return (text) => {
     if (text.length < MIN_SPLIT_LENGTH) return countPiece(text);
     let total = 0;
@@ -81,7 +68,7 @@ export function cachedJoinedLinesCounter(
   countLine: (text: string) => number = count,
 ): (lines: readonly string[]) => number {
   // Keyed by the line itself: `${line}\n` would be a new string to hash on every call.
-  const lineWithBreak = remembered((line) => countLine(`${line}\n`), maxEntries, (line) => line);
+  const lineWithBreak = boundedMemo((line: string) => countLine(`${line}\n`), maxEntries);
   return (lines) => {
     let total = 0;
     let run: string[] = [];
