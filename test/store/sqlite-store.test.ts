@@ -390,14 +390,14 @@ describe('SQLite store', () => {
     }
   });
 
-  it('on a large index, scores a long query by its six rarest terms', async () => {
+  it('on a large index, scores a long query by its ten rarest terms', async () => {
     const store = createSqliteStore({ path: ':memory:' });
     stores.push(store);
     const tenant = store.tenant('acme');
     // 1,000 turns of filler: past the size from which terms are counted and pruned.
     const exchanges: Array<[string, string]> = Array.from({ length: 1000 }, (_, index) => [`Status update ${index} for the team.`, 'Thanks, noted.']);
-    // Eight query words; "alpha" … "foxtrot" appear once each, "garden" and "harbour" five times each.
-    const rare = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
+    // Twelve query words; "alpha" … "juliet" appear once each, "garden" and "harbour" five times each.
+    const rare = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
     rare.forEach((word, index) => {
       exchanges[index * 10] = [`The ${word} plan is ready.`, 'Thanks, noted.'];
     });
@@ -406,12 +406,37 @@ describe('SQLite store', () => {
       exchanges[200 + index] = ['The harbour plan is ready.', 'Thanks, noted.'];
     }
     await seedSession(tenant, 's1', exchanges);
-    const hits = await tenant.search.messages({ sessionId: 's1', query: 'alpha bravo charlie delta echo foxtrot garden harbour', limit: 50 });
+    const hits = await tenant.search.messages({ sessionId: 's1', query: `${rare.join(' ')} garden harbour`, limit: 50 });
     const turns = hits.map((hit) => hit.turn).sort((a, b) => a - b);
-    expect(turns).toEqual([1, 11, 21, 31, 41, 51]);
+    expect(turns).toEqual([1, 11, 21, 31, 41, 51, 61, 71, 81, 91]);
     // A shorter query keeps every term that is not common.
     const short = await tenant.search.messages({ sessionId: 's1', query: 'alpha garden', limit: 50 });
     expect(short.map((hit) => hit.turn).sort((a, b) => a - b)).toEqual([1, 101, 102, 103, 104, 105]);
+  });
+
+  it('on a large index, leaves out commoner terms once the rarer ones match a thousand messages', async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    stores.push(store);
+    const tenant = store.tenant('acme');
+    // 3,000 messages: no term below is common (in more than a fifth of them).
+    const exchanges: Array<[string, string]> = Array.from({ length: 1500 }, (_, index) => [`Status update ${index} for the team.`, 'Thanks, noted.']);
+    // "orchid" once, "tulip" in 300 messages, "maple" in 500, "cedar" in 550: the three rarest match 801.
+    exchanges[0] = ['The orchid plan is ready.', 'Thanks, noted.'];
+    for (let index = 0; index < 300; index += 1) exchanges[1 + index] = [`Tulip note ${index}.`, 'Thanks, noted.'];
+    for (let index = 0; index < 500; index += 1) exchanges[301 + index] = [`Maple note ${index}.`, 'Thanks, noted.'];
+    for (let index = 0; index < 550; index += 1) exchanges[801 + index] = [`Cedar note ${index}.`, 'Thanks, noted.'];
+    await seedSession(tenant, 's1', exchanges);
+
+    const hits = await tenant.search.messages({ sessionId: 's1', query: 'cedar maple tulip orchid', limit: 3000 });
+    const turns = hits.map((hit) => hit.turn);
+    expect(hits).toHaveLength(801);
+    // The rarest term still ranks first; no message that only "cedar" matches is scored.
+    expect(turns[0]).toBe(1);
+    expect(turns.every((turn) => turn <= 801)).toBe(true);
+
+    // Whatever rows they match, the two rarest terms are scored.
+    const two = await tenant.search.messages({ sessionId: 's1', query: 'cedar maple', limit: 3000 });
+    expect(two).toHaveLength(1050);
   });
 
   it('works with :memory:', async () => {

@@ -14,13 +14,17 @@ interface SearchRow {
 const COMMON_TERM_SHARE = 0.2;
 /** Pruning saves time only on large indexes; below this many messages every term is scored. */
 const PRUNE_FROM_DOCUMENTS = 2000;
-/** How many of the rarest terms are kept when every term is common. */
-const KEEP_WHEN_ALL_COMMON = 2;
+/** How many of the rarest terms are kept when every term is common, and kept whatever rows they match. */
+const ALWAYS_KEPT_TERMS = 2;
+/** Most terms scored on a large index, rarest first. */
+const MAX_SCORED_TERMS = 10;
 /**
- * Most terms scored on a large index, rarest first: a long query (a chat message as the query) matches
- * most messages through its commoner words, which BM25 weighs least yet costs the most to score.
+ * Most rows a search on a large index scores, counted as the summed frequencies of its terms. BM25 costs
+ * per matching row, and a chat message as the query matches thousands of messages through its commoner
+ * words, which BM25 weighs least: rarer terms go first, and a commoner one joins only while the rows
+ * stay within this bound.
  */
-const MAX_SCORED_TERMS = 6;
+const MAX_SCORED_ROWS = 1000;
 
 function quote(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
@@ -59,8 +63,9 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
 
   /**
    * The query's content words worth scoring. BM25 gives a word in a fifth of the tenant's messages little
-   * weight, yet scoring it costs the most, so such words are dropped while rarer ones remain, and at most
-   * the six rarest are kept.
+   * weight, yet scoring it costs the most, so such words are dropped while rarer ones remain; of the rest,
+   * the rarest are kept while the rows they match stay within `MAX_SCORED_ROWS` (the two rarest always),
+   * at most ten, in the query's order.
    */
   const selectTerms = (query: string, frequency: Database.Statement<[string], number>): string[] => {
     const total = documents.get(tenantId) ?? 0;
@@ -71,9 +76,17 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
       .filter((entry) => entry.frequency > 0);
     const limit = total * COMMON_TERM_SHARE;
     const rare = counted.filter((entry) => entry.frequency <= limit);
-    const rarest = (entries: typeof counted, count: number) => [...entries].sort((a, b) => a.frequency - b.frequency).slice(0, count);
-    const kept = rare.length > 0 ? (rare.length > MAX_SCORED_TERMS ? rarest(rare, MAX_SCORED_TERMS) : rare) : rarest(counted, KEEP_WHEN_ALL_COMMON);
-    return kept.map((entry) => entry.term);
+    const candidates = rare.length > 0 ? rare : counted;
+    const rarestFirst = [...candidates].sort((a, b) => a.frequency - b.frequency);
+    const kept = new Set<string>();
+    let rows = 0;
+    for (const entry of rarestFirst) {
+      if (kept.size >= (rare.length > 0 ? MAX_SCORED_TERMS : ALWAYS_KEPT_TERMS)) break;
+      if (kept.size >= ALWAYS_KEPT_TERMS && rows + entry.frequency > MAX_SCORED_ROWS) break;
+      kept.add(entry.term);
+      rows += entry.frequency;
+    }
+    return candidates.filter((entry) => kept.has(entry.term)).map((entry) => entry.term);
   };
 
   return {
