@@ -61,6 +61,12 @@ export interface MemoryOptions {
   busyTimeoutMs?: number;
   /** Analyse large imports in a worker thread when the local manager is in charge (default true). */
   importWorker?: boolean;
+  /**
+   * The compiled script of that worker (default: `manager-worker.js` beside the engine's own compiled
+   * files; without one, imports are analysed on the calling thread). Set it when a bundler moves the
+   * engine's files.
+   */
+  importWorkerScript?: URL;
   /** Consolidate facts after every N-th turn when the manager can (the model manager); 0 = never (default 15). */
   consolidateEveryTurns?: number;
   /** Another store (default: the SQLite store at `path`). Not closed by `close()`. */
@@ -671,7 +677,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       const source = importOptions.source ?? 'the import';
       const value = typeof importOptions.data === 'string' ? parseJsonText(importOptions.data, source) : importOptions.data;
       // The worker thread takes a while to load: start it before the input is checked and planned.
-      const workerUrl = localInCharge && settings.importWorker && mostTurns(value) >= WORKER_MIN_TURNS ? managerWorkerUrl() : null;
+      const workerUrl = localInCharge && settings.importWorker && mostTurns(value) >= WORKER_MIN_TURNS ? (options.importWorkerScript ?? managerWorkerUrl()) : null;
       const started = workerUrl === null ? null : startManagerPipeline(workerUrl, context.manager.name);
       try {
         const plan = planImport(value, { now: now(), maxBytes: settings.maxMessageBytes, source });
@@ -723,6 +729,11 @@ export function createMemory(options: MemoryOptions = {}): Memory {
           }),
         );
         if (queued) retries.schedule();
+        if (pipeline !== null) {
+          const details = { sessionId: id, turns: total, workerTurns: pipeline.answered };
+          if (pipeline.problem === null) logger.info(details, 'import analysed on a worker thread');
+          else logger.warn({ ...details, problem: pipeline.problem }, 'import worker stopped; the other turns were analysed on the calling thread');
+        }
         return { sessionId: id, messages: plan.messageCount, turns: total, skipped: plan.skipped };
       } finally {
         await started?.close();

@@ -27,6 +27,10 @@ export interface ManagerPipeline {
   seed(state: MemoryState): void;
   submit(turns: readonly RawTurn[]): void;
   outcome(turn: number): Promise<ManagerOutcome | null>;
+  /** Turns whose answers came from the worker so far. */
+  readonly answered: number;
+  /** Why the worker stopped being used (it failed to start, crashed, exited or disagreed), or null. */
+  readonly problem: string | null;
   close(): Promise<void>;
 }
 
@@ -58,6 +62,8 @@ export function startManagerPipeline(url: URL, managerName: string): ManagerPipe
   const waiting = new Map<number, (outcome: ManagerOutcome | null) => void>();
   let broken = false;
   let closed: Promise<void> | undefined;
+  let answered = 0;
+  let problem: string | null = null;
 
   const settle = (turn: number, outcome: ManagerOutcome): void => {
     const resolve = waiting.get(turn);
@@ -67,33 +73,42 @@ export function startManagerPipeline(url: URL, managerName: string): ManagerPipe
       resolve(outcome);
     }
   };
-  const breakDown = (): void => {
+  const breakDown = (reason: string): void => {
+    if (!broken && closed === undefined) problem = reason;
     broken = true;
     for (const resolve of waiting.values()) resolve(null);
     waiting.clear();
   };
   /** The worker's state no longer matches the engine's: later turns are derived on the calling thread. */
-  const abandon = (): void => {
-    breakDown();
+  const abandon = (turn: number): void => {
+    breakDown(`the worker read the answer for turn ${turn} otherwise than the engine`);
     void pipeline.close();
   };
   worker.on('message', (reply: WorkerReply) => {
     for (const { turn, output, error, applied } of reply.outcomes) {
       if (broken) return;
       if (error !== undefined) {
+        answered += 1;
         settle(turn, { failure: managerFailure(new Error(error), managerName, turn) });
         continue;
       }
       // The engine parses every answer here; the worker applied the answer as it was to its copy of the state.
       const outcome = parseManagerOutput(output, managerName);
+      answered += 1;
       settle(turn, outcome);
-      if (applied === false || outcome.memory === undefined || !appliesAlike(output, outcome.memory)) abandon();
+      if (applied === false || outcome.memory === undefined || !appliesAlike(output, outcome.memory)) abandon(turn);
     }
   });
-  worker.on('error', breakDown);
-  worker.on('exit', breakDown);
+  worker.on('error', (error: Error) => breakDown(`the worker failed: ${error.message}`));
+  worker.on('exit', (code: number) => breakDown(`the worker exited (code ${code})`));
 
   const pipeline: ManagerPipeline = {
+    get answered() {
+      return answered;
+    },
+    get problem() {
+      return problem;
+    },
     seed(state) {
       const start: WorkerRequest = { type: 'start', facts: state.facts, nextSequence: state.nextSequence, artifacts: [...state.artifacts] };
       if (!broken) worker.postMessage(start);

@@ -1,0 +1,112 @@
+/**
+ * Large imports analyse their turns on a worker thread. The compiled worker exists only in a build, so
+ * these tests compile it from the sources with esbuild and pass it as `importWorkerScript`: the memory
+ * an import writes through the worker must equal the memory of the same import on one thread, and a
+ * worker that fails must leave the import complete and say so.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateConversation } from '../../bench/generate-conversation.js';
+import type { MemoryLogger } from '../../src/memory/memory-logger.js';
+import type { MemoryOptions } from '../../src/memory/create-memory.js';
+import { testMemory } from '../support/memory-fixtures.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// Inside the project, so the bundle's package imports resolve from its node_modules.
+const FOLDER = join(ROOT, 'node_modules', '.cache', `strata-import-worker-${process.pid}`);
+const WORKER = join(FOLDER, 'manager-worker.mjs');
+const BROKEN = join(FOLDER, 'broken-worker.mjs');
+
+interface LogRecord {
+  level: 'warn' | 'info' | 'debug';
+  details: Record<string, unknown>;
+  message: string;
+}
+
+function recordingLogger(): { logger: MemoryLogger; records: LogRecord[] } {
+  const records: LogRecord[] = [];
+  const keep = (level: LogRecord['level']) => (details: object, message: string) => {
+    records.push({ level, details: details as Record<string, unknown>, message });
+  };
+  return { logger: { warn: keep('warn'), info: keep('info'), debug: keep('debug') }, records };
+}
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/u;
+
+/**
+ * An export with its timestamps blanked: the engine reads the (stepping) test clock more often when it
+ * runs the manager itself, so only the times at which things were written differ between the two paths.
+ */
+function withoutTimes(exported: string): unknown {
+  return JSON.parse(exported, (_key, value: unknown) => (typeof value === 'string' && TIMESTAMP.test(value) ? '(time)' : value));
+}
+
+/** Import `data` into a fresh memory and return the session's export (times blanked) and the log. */
+async function importWith(data: unknown, options: MemoryOptions): Promise<{ exported: unknown; turns: number; records: LogRecord[] }> {
+  const { logger, records } = recordingLogger();
+  const { memory, cleanup } = testMemory({ ...options, logger });
+  try {
+    const result = await memory.sessions.import({ data, title: 'Worker import' });
+    const session = await memory.sessions.open(result.sessionId);
+    return { exported: withoutTimes(await session.export({ format: 'json' })), turns: result.turns, records };
+  } finally {
+    await cleanup();
+  }
+}
+
+describe('import on a worker thread', () => {
+  // 450 turns: past the size from which an import uses the worker, with facts, corrections and code.
+  const conversation = generateConversation(900, 5);
+  let oneThread: Awaited<ReturnType<typeof importWith>>;
+
+  beforeAll(async () => {
+    mkdirSync(FOLDER, { recursive: true });
+    await build({
+      entryPoints: [join(ROOT, 'src', 'memory', 'manager-worker.ts')],
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile: WORKER,
+      logLevel: 'silent',
+    });
+    writeFileSync(BROKEN, "throw new Error('this worker cannot start');\n");
+    oneThread = await importWith(conversation, { importWorker: false });
+  });
+
+  afterAll(() => {
+    rmSync(FOLDER, { recursive: true, force: true });
+  });
+
+  it('writes the same memory as an import on one thread, and says the worker did the analysis', async () => {
+    const worker = await importWith(conversation, { importWorkerScript: pathToFileURL(WORKER) });
+    expect(worker.turns).toBe(450);
+    expect(worker.exported).toEqual(oneThread.exported);
+    expect(worker.records.filter((record) => record.level === 'warn')).toEqual([]);
+    expect(worker.records).toContainEqual({
+      level: 'info',
+      details: expect.objectContaining({ turns: 450, workerTurns: 450 }),
+      message: 'import analysed on a worker thread',
+    });
+    expect(oneThread.records.some((record) => record.message.includes('worker'))).toBe(false);
+  });
+
+  it('finishes the import on the calling thread when the worker cannot start, and warns', async () => {
+    const broken = await importWith(conversation, { importWorkerScript: pathToFileURL(BROKEN) });
+    expect(broken.exported).toEqual(oneThread.exported);
+    const warning = broken.records.find((record) => record.level === 'warn');
+    expect(warning?.message).toBe('import worker stopped; the other turns were analysed on the calling thread');
+    expect(warning?.details).toMatchObject({ turns: 450, workerTurns: 0 });
+    expect(String(warning?.details.problem)).toContain('this worker cannot start');
+  });
+
+  it('does not start the worker for a small import', async () => {
+    const small = await importWith(conversation.slice(0, 100), { importWorkerScript: pathToFileURL(BROKEN) });
+    expect(small.turns).toBe(50);
+    expect(small.records.some((record) => record.message.includes('worker'))).toBe(false);
+  });
+});
