@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveSettings, type Settings } from '../memory/config.js';
 import { createMemory, type Memory, type MemoryOptions } from '../memory/create-memory.js';
+import { createMemoryLogger, type MemoryLogger } from '../memory/memory-logger.js';
 import type { CliIo } from './io.js';
 
 export type TokenizerOption = Settings['tokenizer'];
@@ -55,9 +56,16 @@ export function memoryOptions(globals: GlobalOptions, io: CliIo, path?: string):
   };
 }
 
+/** The engine's logs as JSON lines on the CLI's stderr, at the `logLevel` setting (STRATA_LOG_LEVEL or the config file). */
+function cliLogger(options: MemoryOptions, io: CliIo): MemoryLogger {
+  const { logLevel } = resolveSettings({ env: io.env, ...(options.configFile === undefined ? {} : { configFile: options.configFile }) });
+  return createMemoryLogger(logLevel, io.stderr);
+}
+
 /** Open a memory for the globals, run `work` with it and always close it. */
 export async function withMemory<T>(globals: GlobalOptions, io: CliIo, work: (memory: Memory) => Promise<T>, path?: string): Promise<T> {
-  const memory = createMemory(memoryOptions(globals, io, path));
+  const options = memoryOptions(globals, io, path);
+  const memory = createMemory({ ...options, logger: cliLogger(options, io) });
   try {
     return await work(memory);
   } finally {

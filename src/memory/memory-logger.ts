@@ -15,7 +15,15 @@ export interface MemoryLogger {
   isLevelEnabled?(level: string): boolean;
 }
 
-/** The default logger: pino, JSON lines on stderr (synchronous, so nothing is lost when a CLI exits). */
-export function createMemoryLogger(level: Settings['logLevel']): MemoryLogger {
-  return pino({ name: 'strata', level }, pino.destination({ dest: 2, sync: true }));
+/** Where JSON log lines are written. */
+export interface LogDestination {
+  write(line: string): void;
+}
+
+/**
+ * The default logger: pino, JSON lines on stderr (synchronous, so nothing is lost when a CLI exits),
+ * or on `destination` when given (the CLI passes the stderr it was given).
+ */
+export function createMemoryLogger(level: Settings['logLevel'], destination?: LogDestination): MemoryLogger {
+  return pino({ name: 'strata', level }, destination ?? pino.destination({ dest: 2, sync: true }));
 }

@@ -7,6 +7,11 @@ function input(...lines: string[]): Readable {
   return Readable.from(lines.map((line) => `${line}\n`));
 }
 
+/** A recorded conversation file: user and assistant messages alternating, from the user's first. */
+function recorded(workspace: Workspace, name: string, contents: string[]): string {
+  return workspace.write(name, JSON.stringify(contents.map((content, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content }))));
+}
+
 describe('strata chat', () => {
   let workspace: Workspace;
   let server: ScriptedServer | undefined;
@@ -73,15 +78,12 @@ describe('strata chat', () => {
   });
 
   it('replays a recorded conversation through the memory manager, without a chat model', async () => {
-    const file = workspace.write(
-      'recorded.json',
-      JSON.stringify([
-        { role: 'user', content: 'The budget for the office move is $12,000 and the deadline is May 2.' },
-        { role: 'assistant', content: 'Noted: $12,000 and May 2.' },
-        { role: 'user', content: 'Actually, the budget changed to $15,000.' },
-        { role: 'assistant', content: 'Updated: $15,000.' },
-      ]),
-    );
+    const file = recorded(workspace, 'recorded.json', [
+      'The budget for the office move is $12,000 and the deadline is May 2.',
+      'Noted: $12,000 and May 2.',
+      'Actually, the budget changed to $15,000.',
+      'Updated: $15,000.',
+    ]);
     const result = await workspace.run(['chat', '--replay', file, '--title', 'Office move'], { env: {} });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/turn 1 \(1\/2\): summarised/u);
@@ -93,6 +95,24 @@ describe('strata chat', () => {
     expect(summary.facts).toBeGreaterThan(0);
   });
 
+  it("writes the engine's logs to the stderr it was given, at STRATA_LOG_LEVEL", async () => {
+    const file = recorded(workspace, 'recorded.json', ['The budget for the office move is $12,000.', 'Noted: $12,000.', 'Thanks!', 'You are welcome.']);
+    const quiet = await workspace.run(['chat', '--replay', file], { env: {} });
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+    const verbose = await workspace.run(['chat', '--replay', file], { env: { STRATA_LOG_LEVEL: 'debug' } });
+    expect(verbose.code).toBe(0);
+    const records = verbose.stderr
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { name: string; msg: string; turn?: number; status?: string });
+    const written = records.filter((record) => record.msg === 'turn memory written');
+    expect(written.map((record) => [record.name, record.turn, record.status])).toEqual([
+      ['strata', 1, 'summarised'],
+      ['strata', 2, 'summarised'],
+    ]);
+  });
+
   it('rejects a replay file that is not a conversation, with exit code 2 and no session created', async () => {
     const file = workspace.write('bad.json', '{"messages": [{"role": "user"}]}');
     const result = await workspace.run(['chat', '--replay', file], { env: {} });
@@ -102,14 +122,7 @@ describe('strata chat', () => {
   });
 
   it('checks every message of a replay file before recording any, so an oversized one stores nothing', async () => {
-    const file = workspace.write(
-      'oversized.json',
-      JSON.stringify([
-        { role: 'user', content: 'The venue for the offsite is Porto.' },
-        { role: 'assistant', content: 'Noted: Porto.' },
-        { role: 'user', content: 'x'.repeat(2_000) },
-      ]),
-    );
+    const file = recorded(workspace, 'oversized.json', ['The venue for the offsite is Porto.', 'Noted: Porto.', 'x'.repeat(2_000)]);
     const result = await workspace.run(['chat', '--replay', file], { env: { STRATA_MAX_MESSAGE_BYTES: '1000' } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/oversized\.json messages\[2\].*1,?000/u);
