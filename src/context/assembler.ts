@@ -7,6 +7,7 @@ import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
+import { lineBreakTokens } from './line-break-tokens.js';
 import { measureSections } from './render.js';
 import { storeTurnReader, turnsInOrder, type TurnReader } from './turn-reader.js';
 import { keptTurnOptions, messageLine, turnOptions, type Line, type TurnMaterial, type TurnOption } from './turn-options.js';
@@ -102,7 +103,7 @@ function factItem(fact: Fact, tokenizer: Tokenizer): Line {
     tier: null,
     factKind: fact.kind,
     role: null,
-    cost: tokens + 1,
+    cost: tokens + lineBreakTokens(text, tokenizer.count),
   };
 }
 

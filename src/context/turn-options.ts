@@ -1,5 +1,6 @@
 import type { Message, Tier, TurnSummary } from '../core/types.js';
 import type { ContextItem } from './context-package.js';
+import { lineBreakTokens } from './line-break-tokens.js';
 
 /** A turn and what is stored about it. */
 export interface TurnMaterial {
@@ -13,7 +14,7 @@ export interface TurnOption {
   /** 0 = richest. */
   level: number;
   items: ContextItem[];
-  /** Estimated tokens, newline and prefixes included. */
+  /** Estimated tokens, line breaks and prefixes included. */
   cost: number;
 }
 
@@ -77,7 +78,8 @@ function buildMessageLine(message: Message, tier: Tier, countShort: CountShort):
     tier: shown.tier,
     factKind: null,
     role: null,
-    cost: prefixTokens + shown.tokens + 2,
+    // The space after the prefix, then the line break.
+    cost: prefixTokens + shown.tokens + 1 + lineBreakTokens(shown.text, countShort),
   };
 }
 
@@ -109,7 +111,7 @@ export function summaryLine(material: TurnMaterial, countShort: CountShort): Lin
     tier: null,
     factKind: null,
     role: null,
-    cost: tokens + 2,
+    cost: tokens + 1 + lineBreakTokens(text, countShort),
   };
 }
 

@@ -1,0 +1,28 @@
+/**
+ * What the line break after a line of the system message costs. The encodings' pre-tokenizer cuts a
+ * text into pieces before byte-pair encoding, and a line break joins the piece before it only when that
+ * piece is a run of punctuation (with the space before it): "foo.\n" is as many tokens as "foo.", while
+ * after a letter or digit the break is a token of its own. So the break's cost follows from that last
+ * piece alone, which is short and recurs ("." , ")", ":").
+ */
+const WORD_OR_SPACE = /[\s\p{L}\p{N}]/u;
+
+/** The trailing run of characters that are neither whitespace, letters nor digits, with the space before it ("" when none). */
+function trailingPunctuation(text: string): string {
+  let start = text.length;
+  // Code unit by code unit from the end: a surrogate half is neither a letter nor a digit, like the
+  // symbol it is half of, so pairs stay whole.
+  while (start > 0 && !WORD_OR_SPACE.test(text.charAt(start - 1))) start -= 1;
+  if (start === text.length) return '';
+  return text.charAt(start - 1) === ' ' ? text.slice(start - 1) : text.slice(start);
+}
+
+/**
+ * Tokens that a line break adds after `text`: exact when `text` ends in a letter, a digit or punctuation
+ * (checked against o200k_base and cl100k_base), and 1 (on the high side) after whitespace.
+ */
+export function lineBreakTokens(text: string, countShort: (text: string) => number): number {
+  const punctuation = trailingPunctuation(text);
+  if (punctuation === '') return 1;
+  return Math.max(0, countShort(`${punctuation}\n`) - countShort(punctuation));
+}
