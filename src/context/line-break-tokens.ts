@@ -10,8 +10,9 @@ const WORD_OR_SPACE = /[\s\p{L}\p{N}]/u;
 /** The trailing run of characters that are neither whitespace, letters nor digits, with the space before it ("" when none). */
 function trailingPunctuation(text: string): string {
   let start = text.length;
-  // Code unit by code unit from the end: a surrogate half is neither a letter nor a digit, like the
-  // symbol it is half of, so pairs stay whole.
+  // Code unit by code unit from the end. A surrogate half never tests as a letter or digit, so a trailing
+  // supplementary character (an emoji, or a letter such as 𝐀) joins the run whole; for a letter the
+  // count is still right, since the break after it is a token of its own either way.
   while (start > 0 && !WORD_OR_SPACE.test(text.charAt(start - 1))) start -= 1;
   if (start === text.length) return '';
   return text.charAt(start - 1) === ' ' ? text.slice(start - 1) : text.slice(start);

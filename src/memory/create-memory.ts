@@ -62,9 +62,9 @@ export interface MemoryOptions {
   /** Analyse large imports in a worker thread when the local manager is in charge (default true). */
   importWorker?: boolean;
   /**
-   * The compiled script of that worker (default: `manager-worker.js` beside the engine's own compiled
-   * files; without one, imports are analysed on the calling thread). Set it when a bundler moves the
-   * engine's files.
+   * The compiled script of that worker, as a `file:` URL (default: `manager-worker.js` beside the
+   * engine's own compiled files; without one, imports are analysed on the calling thread). Set it when a
+   * bundler moves the engine's files.
    */
   importWorkerScript?: URL;
   /** Consolidate facts after every N-th turn when the manager can (the model manager); 0 = never (default 15). */
@@ -296,6 +296,13 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
   });
+  const workerScript = options.importWorkerScript;
+  if (workerScript !== undefined && (!(workerScript instanceof URL) || workerScript.protocol !== 'file:')) {
+    throw new StrataError(
+      'INVALID_CONFIG',
+      `importWorkerScript must be a file: URL of the compiled manager-worker.js (got ${String(workerScript)}); use pathToFileURL(path) from node:url.`,
+    );
+  }
   const tokenizer = typeof options.tokenizer === 'object' ? options.tokenizer : createGptTokenizer({ encoding: settings.tokenizer });
   const ownsStore = options.store === undefined;
   const store = options.store ?? createSqliteStore({ path: settings.path, busyTimeoutMs: settings.busyTimeoutMs, durability: settings.durability });
@@ -677,7 +684,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       const source = importOptions.source ?? 'the import';
       const value = typeof importOptions.data === 'string' ? parseJsonText(importOptions.data, source) : importOptions.data;
       // The worker thread takes a while to load: start it before the input is checked and planned.
-      const workerUrl = localInCharge && settings.importWorker && mostTurns(value) >= WORKER_MIN_TURNS ? (options.importWorkerScript ?? managerWorkerUrl()) : null;
+      const workerUrl = localInCharge && settings.importWorker && mostTurns(value) >= WORKER_MIN_TURNS ? (workerScript ?? managerWorkerUrl()) : null;
       const started = workerUrl === null ? null : startManagerPipeline(workerUrl, context.manager.name);
       try {
         const plan = planImport(value, { now: now(), maxBytes: settings.maxMessageBytes, source });
@@ -732,7 +739,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
         if (pipeline !== null) {
           const details = { sessionId: id, turns: total, workerTurns: pipeline.answered };
           if (pipeline.problem === null) logger.info(details, 'import analysed on a worker thread');
-          else logger.warn({ ...details, problem: pipeline.problem }, 'import worker stopped; the other turns were analysed on the calling thread');
+          else logger.warn({ ...details, problem: pipeline.problem }, 'import worker stopped; the turns it had not answered were analysed on the calling thread');
         }
         return { sessionId: id, messages: plan.messageCount, turns: total, skipped: plan.skipped };
       } finally {

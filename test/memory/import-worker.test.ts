@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateConversation } from '../../bench/generate-conversation.js';
 import type { MemoryLogger } from '../../src/memory/memory-logger.js';
 import type { MemoryOptions } from '../../src/memory/create-memory.js';
+import { isStrataError } from '../../src/core/errors.js';
 import { testMemory } from '../support/memory-fixtures.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -99,9 +100,22 @@ describe('import on a worker thread', () => {
     const broken = await importWith(conversation, { importWorkerScript: pathToFileURL(BROKEN) });
     expect(broken.exported).toEqual(oneThread.exported);
     const warning = broken.records.find((record) => record.level === 'warn');
-    expect(warning?.message).toBe('import worker stopped; the other turns were analysed on the calling thread');
+    expect(warning?.message).toBe('import worker stopped; the turns it had not answered were analysed on the calling thread');
     expect(warning?.details).toMatchObject({ turns: 450, workerTurns: 0 });
     expect(String(warning?.details.problem)).toContain('this worker cannot start');
+  });
+
+  it('refuses a worker script that is not a file: URL, naming the option', () => {
+    for (const script of [new URL('https://example.com/manager-worker.js'), '/tmp/manager-worker.js']) {
+      let caught: unknown;
+      try {
+        testMemory({ importWorkerScript: script as URL });
+      } catch (error) {
+        caught = error;
+      }
+      expect(isStrataError(caught, 'INVALID_CONFIG')).toBe(true);
+      expect((caught as Error).message).toContain('importWorkerScript must be a file: URL');
+    }
   });
 
   it('does not start the worker for a small import', async () => {
