@@ -1,6 +1,6 @@
 import type { Message, Tier, TurnSummary } from '../core/types.js';
 import type { ContextItem } from './context-package.js';
-import { lineBreakTokens } from './line-break-tokens.js';
+import { lineBreakTokens, spaceTokens } from './separator-tokens.js';
 
 /** A turn and what is stored about it. */
 export interface TurnMaterial {
@@ -78,8 +78,7 @@ function buildMessageLine(message: Message, tier: Tier, countShort: CountShort):
     tier: shown.tier,
     factKind: null,
     role: null,
-    // The space after the prefix, then the line break.
-    cost: prefixTokens + shown.tokens + 1 + lineBreakTokens(shown.text, countShort),
+    cost: prefixTokens + spaceTokens(shown.text, countShort) + shown.tokens + lineBreakTokens(shown.text, countShort),
   };
 }
 

@@ -83,9 +83,9 @@ describe('assembling with a query', () => {
     const session = await procurementSession(fixture.memory);
     const query = 'framework contract supplier parts';
 
-    const small = await session.context({ budget: 400, query });
+    const small = await session.context({ budget: 450, query });
     const smallRecalled = small.sections.find((section) => section.name === 'recalled')?.items ?? [];
-    expect(small.tokens).toBeLessThanOrEqual(400);
+    expect(small.tokens).toBeLessThanOrEqual(450);
     expect(smallRecalled.length).toBeGreaterThan(0);
     expect(smallRecalled.some((item) => item.tier !== null && item.tier < 3)).toBe(true);
     // A brief line is shorter than the message it stands for, and still names it as its source.

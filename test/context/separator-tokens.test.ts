@@ -1,7 +1,7 @@
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { lineBreakTokens } from '../../src/context/line-break-tokens.js';
+import { lineBreakTokens, spaceTokens } from '../../src/context/separator-tokens.js';
 
 const LINES = [
   'The budget is $45,000.',
@@ -21,7 +21,7 @@ const LINES = [
   'a tab\t',
 ];
 
-describe('lineBreakTokens', () => {
+describe('separator tokens', () => {
   for (const [name, encoding] of [
     ['o200k_base', o200k],
     ['cl100k_base', cl100k],
@@ -33,6 +33,23 @@ describe('lineBreakTokens', () => {
         const estimate = lineBreakTokens(line, count);
         if (/\s$/u.test(line)) expect(estimate).toBeGreaterThanOrEqual(truth);
         else expect(estimate, line).toBe(truth);
+      }
+    });
+  }
+
+  for (const [name, encoding] of [
+    ['o200k_base', o200k],
+    ['cl100k_base', cl100k],
+  ] as const) {
+    const count = (text: string): number => encoding.countTokens(text);
+    it(`gives what the space after a line's prefix adds, in ${name}, and never less`, () => {
+      const texts = [...LINES, "y's love grew", "it'soft", 'McDonald said', 'HTTPServer down', '42 apples', '$45', '"quoted"', '😀 smile', 'Élan vital', '𝐀bc'];
+      for (const text of texts) {
+        const truth = count(`user: ${text}`) - count('user:') - count(text);
+        const estimate = spaceTokens(text, count);
+        // A space can even save a token (" McDonald" in cl100k_base); the estimate stops at 0.
+        if (/^\p{L}/u.test(text) && !/\s$/u.test(text)) expect(estimate, text).toBe(Math.max(0, truth));
+        else expect(estimate, text).toBeGreaterThanOrEqual(truth);
       }
     });
   }
