@@ -7,7 +7,7 @@ import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
-import { lineBreakTokens } from './separator-tokens.js';
+import { lineBreakTokens } from '../providers/tokenizer/separator-tokens.js';
 import { measureSections } from './render.js';
 import { storeTurnReader, turnsInOrder, type TurnReader } from './turn-reader.js';
 import { keptTurnOptions, messageLine, turnOptions, type Line, type TurnMaterial, type TurnOption } from './turn-options.js';

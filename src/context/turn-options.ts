@@ -1,6 +1,6 @@
 import type { Message, Tier, TurnSummary } from '../core/types.js';
 import type { ContextItem } from './context-package.js';
-import { lineBreakTokens, spaceTokens } from './separator-tokens.js';
+import { lineBreakTokens, spaceTokens } from '../providers/tokenizer/separator-tokens.js';
 
 /** A turn and what is stored about it. */
 export interface TurnMaterial {

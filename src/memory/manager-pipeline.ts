@@ -87,14 +87,13 @@ export function startManagerPipeline(url: URL, managerName: string): ManagerPipe
   worker.on('message', (reply: WorkerReply) => {
     for (const { turn, output, error, applied } of reply.outcomes) {
       if (broken) return;
+      answered += 1;
       if (error !== undefined) {
-        answered += 1;
         settle(turn, { failure: managerFailure(new Error(error), managerName, turn) });
         continue;
       }
       // The engine parses every answer here; the worker applied the answer as it was to its copy of the state.
       const outcome = parseManagerOutput(output, managerName);
-      answered += 1;
       settle(turn, outcome);
       if (applied === false || outcome.memory === undefined || !appliesAlike(output, outcome.memory)) abandon(turn);
     }

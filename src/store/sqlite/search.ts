@@ -77,11 +77,11 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
     const limit = total * COMMON_TERM_SHARE;
     const rare = counted.filter((entry) => entry.frequency <= limit);
     const candidates = rare.length > 0 ? rare : counted;
-    const rarestFirst = [...candidates].sort((a, b) => a.frequency - b.frequency);
+    const maxTerms = rare.length > 0 ? MAX_SCORED_TERMS : ALWAYS_KEPT_TERMS;
     const kept = new Set<string>();
     let rows = 0;
-    for (const entry of rarestFirst) {
-      if (kept.size >= (rare.length > 0 ? MAX_SCORED_TERMS : ALWAYS_KEPT_TERMS)) break;
+    for (const entry of [...candidates].sort((a, b) => a.frequency - b.frequency)) {
+      if (kept.size >= maxTerms) break;
       if (kept.size >= ALWAYS_KEPT_TERMS && rows + entry.frequency > MAX_SCORED_ROWS) break;
       kept.add(entry.term);
       rows += entry.frequency;

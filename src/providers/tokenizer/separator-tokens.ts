@@ -6,7 +6,9 @@
  *   before it): "foo.\n" is as many tokens as "foo.", while after a letter or digit it is a token of
  *   its own;
  * - a space joins the word after it (" budget" is often one token, like "budget").
- * So each costs what it adds to that one short piece, which recurs (".", ")", common words).
+ * So each costs what it adds to that one short piece, which recurs (".", ")", common words). This is
+ * how the bundled encodings cut text (the same fact `line-count-cache` builds on); with another
+ * tokenizer these are estimates, and the assembler's exact measurement at the end still keeps the budget.
  */
 const WORD_OR_SPACE = /[\s\p{L}\p{N}]/u;
 

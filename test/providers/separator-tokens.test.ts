@@ -1,7 +1,7 @@
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { lineBreakTokens, spaceTokens } from '../../src/context/separator-tokens.js';
+import { lineBreakTokens, spaceTokens } from '../../src/providers/tokenizer/separator-tokens.js';
 
 const LINES = [
   'The budget is $45,000.',
