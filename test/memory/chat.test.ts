@@ -5,9 +5,11 @@ import { createMemory, type Memory } from '../../src/memory/create-memory.js';
 import { createOpenAiChatModel } from '../../src/providers/openai/openai-chat-model.js';
 import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../support/scripted-openai-server.js';
 import { sequentialIds, steppingClock } from '../support/memory-fixtures.js';
+import { recordingLogger, type LogRecord } from '../support/recording-logger.js';
 
 const servers: ScriptedServer[] = [];
 const memories: Memory[] = [];
+const logs = new WeakMap<Memory, LogRecord[]>();
 
 afterEach(async () => {
   await Promise.all(memories.splice(0).map((memory) => memory.close()));
@@ -26,10 +28,18 @@ function chatModel(server: ScriptedServer) {
   return createOpenAiChatModel({ baseUrl: server.baseUrl, model: 'scripted-chat', role: 'chat', maxRetries: 0, fetch });
 }
 
+/** A memory on a fresh in-memory store whose log records `warningsOf` reads. */
 function open(options: Parameters<typeof createMemory>[0]): Memory {
-  const memory = createMemory({ path: ':memory:', env: {}, clock: steppingClock(), newId: sequentialIds(), durability: 'normal', ...options });
+  const { logger, records } = recordingLogger();
+  const memory = createMemory({ path: ':memory:', env: {}, clock: steppingClock(), newId: sequentialIds(), durability: 'normal', logger, ...options });
   memories.push(memory);
+  logs.set(memory, records);
   return memory;
+}
+
+/** The warnings `memory` logged so far, with their details. */
+function warningsOf(memory: Memory): Array<{ message: string; details: Record<string, unknown> }> {
+  return (logs.get(memory) ?? []).filter((record) => record.level === 'warn').map(({ message, details }) => ({ message, details }));
 }
 
 /** A memory manager whose turns finish only when the test lets them, wrapping a real one. */
@@ -144,6 +154,10 @@ describe('session.chat', () => {
     await session.record({ user: 'Remember that the office is in Porto.', assistant: 'Noted: Porto.' });
     await expect(session.chat('Where is the office?')).rejects.toSatisfy((error: unknown) => isStrataError(error));
     expect((await session.messages()).map((message) => message.content)).toEqual(['Remember that the office is in Porto.', 'Noted: Porto.']);
+    // The failure is logged too, for an application that does not look at every rejection.
+    expect(warningsOf(memory)).toEqual([
+      { message: 'chat turn failed; nothing was stored', details: { sessionId: session.id, error: expect.stringContaining('HTTP 500: boom') } },
+    ]);
   });
 
   it('stores nothing when the caller stops reading the reply early', async () => {
@@ -157,6 +171,7 @@ describe('session.chat', () => {
     }
     await expect(stream.result).rejects.toSatisfy((error: unknown) => isStrataError(error, 'MODEL_ABORTED'));
     expect(await session.messages()).toEqual([]);
+    expect(warningsOf(memory).map((warning) => warning.message)).toEqual(['chat turn failed; nothing was stored']);
   });
 
   it('rejects an empty message before calling the model', async () => {
@@ -200,6 +215,12 @@ describe('the session lock between phase 2 and the next phase 1', () => {
     const second = await session.chat('What is the budget?');
     expect(second.staleMemory).toBe(true);
     expect(first.staleMemory).toBe(false);
+    expect(warningsOf(memory)).toEqual([
+      {
+        message: 'chat turn proceeded on stale memory: the previous turn was still being remembered',
+        details: expect.objectContaining({ sessionId: session.id, turn: 2, lockWaitMs: second.lockWaitMs }),
+      },
+    ]);
     // Both turns are stored although neither has its memory yet.
     expect((await session.messages()).map((message) => message.turn)).toEqual([1, 1, 2, 2]);
     while (held.started() < 2) {

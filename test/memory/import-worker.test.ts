@@ -10,30 +10,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateConversation } from '../../bench/generate-conversation.js';
-import type { MemoryLogger } from '../../src/memory/memory-logger.js';
 import type { MemoryOptions } from '../../src/memory/create-memory.js';
 import { isStrataError } from '../../src/core/errors.js';
 import { testMemory } from '../support/memory-fixtures.js';
+import type { LogRecord } from '../support/recording-logger.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the project, so the bundle's package imports resolve from its node_modules.
 const FOLDER = join(ROOT, 'node_modules', '.cache', `strata-import-worker-${process.pid}`);
 const WORKER = join(FOLDER, 'manager-worker.mjs');
 const BROKEN = join(FOLDER, 'broken-worker.mjs');
-
-interface LogRecord {
-  level: 'warn' | 'info' | 'debug';
-  details: Record<string, unknown>;
-  message: string;
-}
-
-function recordingLogger(): { logger: MemoryLogger; records: LogRecord[] } {
-  const records: LogRecord[] = [];
-  const keep = (level: LogRecord['level']) => (details: object, message: string) => {
-    records.push({ level, details: details as Record<string, unknown>, message });
-  };
-  return { logger: { warn: keep('warn'), info: keep('info'), debug: keep('debug') }, records };
-}
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/u;
 
@@ -47,12 +33,11 @@ function withoutTimes(exported: string): unknown {
 
 /** Import `data` into a fresh memory and return the session's export (times blanked) and the log. */
 async function importWith(data: unknown, options: MemoryOptions): Promise<{ exported: unknown; turns: number; records: LogRecord[] }> {
-  const { logger, records } = recordingLogger();
-  const { memory, cleanup } = testMemory({ ...options, logger });
+  const { memory, logs, cleanup } = testMemory(options);
   try {
     const result = await memory.sessions.import({ data, title: 'Worker import' });
     const session = await memory.sessions.open(result.sessionId);
-    return { exported: withoutTimes(await session.export({ format: 'json' })), turns: result.turns, records };
+    return { exported: withoutTimes(await session.export({ format: 'json' })), turns: result.turns, records: logs };
   } finally {
     await cleanup();
   }

@@ -5,6 +5,7 @@ import { retryDelay } from '../../src/memory/retry-runner.js';
 import type { RecordedRequest, ScriptedStep } from '../support/scripted-openai-server.js';
 import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../support/scripted-openai-server.js';
 import { temporaryFolder } from '../support/memory-fixtures.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { MEDIUM_ASSISTANT, MEDIUM_USER, dataOf } from '../managers/model/model-fixtures.js';
 
 const servers: ScriptedServer[] = [];
@@ -13,6 +14,7 @@ const cleanups: Array<() => void> = [];
 
 afterEach(async () => {
   await Promise.all(memories.splice(0).map((memory) => memory.close()));
+  logs.splice(0);
   await Promise.all(servers.splice(0).map((server) => server.close()));
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
@@ -43,9 +45,12 @@ function modelEnv(server: ScriptedServer, extra: Record<string, string> = {}): R
   return { STRATA_MEMORY_MODEL: 'scripted-memory', STRATA_MEMORY_BASE_URL: server.baseUrl, STRATA_MEMORY_TIMEOUT_MS: '300', ...extra };
 }
 
+/** The log records of the memories a test opens (expected warnings are asserted, not printed). */
+const { logger, records: logs } = recordingLogger();
+
 /** A memory on a fresh in-memory store whose memory model is `server`, retrying after `baseMs` (then 2×, 4× …). */
 function memoryOn(server: ScriptedServer, baseMs = '10'): Memory {
-  const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: baseMs }) });
+  const memory = createMemory({ path: ':memory:', env: modelEnv(server, { STRATA_RETRY_BASE_MS: baseMs }), logger });
   memories.push(memory);
   return memory;
 }
@@ -105,6 +110,11 @@ describe('the persisted retry queue', () => {
     expect(turn?.userSummary).toBe('Support app move: $40,000 budget, March 15 deadline.');
     // One request per attempt: the first call, one failed retry, one successful retry.
     expect(server.requests.length).toBe(3);
+    // Both failures were logged as warnings, with the turn, its status and the failure's code.
+    expect(logs.filter((record) => record.level === 'warn').map(({ message, details }) => [message, details])).toEqual([
+      ['turn memory fell back to the raw exchange', { sessionId: session.id, turn: 1, status: 'pending-retry', code: 'MODEL_TIMEOUT', retry: true, retried: false }],
+      ['retried turn memory failed again', { sessionId: session.id, turn: 1, status: 'pending-retry', code: 'MODEL_TIMEOUT', retry: true, retried: true }],
+    ]);
   });
 
   it('survives a restart: a turn queued by one process is summarised by the next', async () => {
@@ -112,7 +122,7 @@ describe('the persisted retry queue', () => {
     cleanups.push(folder.cleanup);
     const path = join(folder.path, 'strata.db');
     const down = await serve([{ hang: true }]);
-    const first = createMemory({ path, env: modelEnv(down, { STRATA_RETRY_BASE_MS: '600000' }) });
+    const first = createMemory({ path, env: modelEnv(down, { STRATA_RETRY_BASE_MS: '600000' }), logger });
     const session = await first.sessions.create({ title: 'Restart' });
     expect((await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT })).status).toBe('pending-retry');
     await first.close();
@@ -120,7 +130,7 @@ describe('the persisted retry queue', () => {
     const up = await serve([goodAnswer]);
     // The next process starts after the retry is due (its clock is an hour later).
     const later = new Date(Date.now() + 3_600_000);
-    const second = createMemory({ path, env: modelEnv(up), clock: () => later });
+    const second = createMemory({ path, env: modelEnv(up), clock: () => later, logger });
     memories.push(second);
     const reopened = await second.sessions.open(session.id);
     await until(async () => (await statuses(reopened))[0] === 'summarised', 'the restarted memory summarises the queued turn');

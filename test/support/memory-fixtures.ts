@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemory, type Memory, type MemoryOptions } from '../../src/memory/create-memory.js';
+import { recordingLogger, type LogRecord } from './recording-logger.js';
 
 /** A clock that advances one second per reading, from a fixed start. */
 export function steppingClock(start = '2026-03-01T09:00:00.000Z'): () => Date {
@@ -24,14 +25,19 @@ export function temporaryFolder(): { path: string; cleanup: () => void } {
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-/** A memory on a fresh temporary database with deterministic time and ids. */
-export function testMemory(options: MemoryOptions = {}): { memory: Memory; path: string; cleanup: () => Promise<void> } {
+/**
+ * A memory on a fresh temporary database with deterministic time and ids. Its log records are kept in
+ * `logs` (unless `options.logger` is given), so expected warnings can be asserted instead of printed.
+ */
+export function testMemory(options: MemoryOptions = {}): { memory: Memory; path: string; logs: LogRecord[]; cleanup: () => Promise<void> } {
   const folder = temporaryFolder();
   const path = join(folder.path, 'strata.db');
-  const memory = createMemory({ path, env: {}, clock: steppingClock(), newId: sequentialIds(), durability: 'normal', ...options });
+  const { logger, records } = recordingLogger();
+  const memory = createMemory({ path, env: {}, clock: steppingClock(), newId: sequentialIds(), durability: 'normal', logger, ...options });
   return {
     memory,
     path,
+    logs: records,
     cleanup: async () => {
       await memory.close();
       folder.cleanup();

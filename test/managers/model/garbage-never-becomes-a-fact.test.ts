@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModelMemoryManager } from '../../../src/managers/model/index.js';
 import { createMemory, type Memory } from '../../../src/memory/create-memory.js';
+import { recordingLogger } from '../../support/recording-logger.js';
 import type { RecordedRequest, ScriptedStep } from '../../support/scripted-openai-server.js';
 import { MEDIUM_ASSISTANT, MEDIUM_USER, dataOf, scriptedModel, serve } from './model-fixtures.js';
 
@@ -39,7 +40,8 @@ describe('garbage from the memory model never becomes a fact', () => {
   it('keeps the grounded entry, rejects the hallucinated ones with events, and stores nothing from malformed answers', async () => {
     const server = await serve([ungroundedAnswer, { malformed: 'wrong-shape' }, { malformed: 'not-json' }]);
     const manager = createModelMemoryManager({ model: scriptedModel(server) });
-    memory = createMemory({ path: ':memory:', env: {}, manager });
+    const { logger, records } = recordingLogger();
+    memory = createMemory({ path: ':memory:', env: {}, manager, logger });
     const session = await memory.sessions.create();
 
     const first = await session.record({ user: MEDIUM_USER, assistant: MEDIUM_ASSISTANT });
@@ -59,5 +61,9 @@ describe('garbage from the memory model never becomes a fact', () => {
     expect((await session.factEvents()).filter((event) => event.op !== 'reject').map((event) => event.newText)).toEqual(['deadline: March 15']);
     expect(second.summary.userSummary.startsWith('We are moving the support app')).toBe(true);
     expect(manager.stats()).toMatchObject({ calls: 3, retries: 1, fallbacks: 1 });
+    // The fallback is logged: the turn is queued for a retry because its answer was malformed twice.
+    expect(records.filter((record) => record.level === 'warn').map((record) => record.details)).toEqual([
+      { sessionId: session.id, turn: 2, status: 'pending-retry', code: 'MODEL_OUTPUT_INVALID', retry: true, retried: false },
+    ]);
   });
 });

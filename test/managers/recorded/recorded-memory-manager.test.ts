@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRecordedMemoryManager, type RecordedTurn } from '../../../src/managers/recorded/index.js';
 import { createMemory, type Memory } from '../../../src/memory/create-memory.js';
+import { recordingLogger, warnings } from '../../support/recording-logger.js';
 
 const TURNS: RecordedTurn[] = [
   {
@@ -65,7 +66,8 @@ describe('createRecordedMemoryManager', () => {
   });
 
   it('fails the turn (kept raw and flagged) when the replay does not follow the recording', async () => {
-    memory = createMemory({ path: ':memory:', env: {}, manager: createRecordedMemoryManager({ turns: TURNS }) });
+    const { logger, records } = recordingLogger();
+    memory = createMemory({ path: ':memory:', env: {}, manager: createRecordedMemoryManager({ turns: TURNS }), logger });
     const session = await memory.sessions.create();
     const wrong = await session.record({ user: 'Something else entirely.', assistant: 'Sure.' });
     expect(wrong.status).toBe('fallback-raw');
@@ -77,6 +79,8 @@ describe('createRecordedMemoryManager', () => {
     const beyond = await session.record({ user: 'Past the end.' });
     expect(beyond.problem).toMatch(/The recording has 2 turns; nothing was recorded for turn 4/u);
     expect((await session.messages()).length).toBe(6);
+    // Every failed turn is logged as a warning.
+    expect(warnings(records)).toEqual(Array.from({ length: 4 }, () => 'turn memory fell back to the raw exchange'));
   });
 
   it('keeps an id map per session and names itself as the actor', async () => {
@@ -93,10 +97,12 @@ describe('createRecordedMemoryManager', () => {
 
   it('rejects a fact citing a message that has not been replayed yet', async () => {
     const manager = createRecordedMemoryManager({ turns: [{ messages: [{ externalId: 'a' }], facts: [{ text: 'x', sources: ['later'] }] }] });
-    memory = createMemory({ path: ':memory:', env: {}, manager });
+    const { logger, records } = recordingLogger();
+    memory = createMemory({ path: ':memory:', env: {}, manager, logger });
     const session = await memory.sessions.create();
     const result = await session.record({ user: 'Hello there.' });
     expect(result.status).toBe('fallback-raw');
     expect(result.problem).toMatch(/cites later, which has not been replayed yet/u);
+    expect(records.find((record) => record.level === 'warn')?.details).toMatchObject({ turn: 1, status: 'fallback-raw', code: 'MEMORY_MANAGER_FAILURE' });
   });
 });
