@@ -4,7 +4,7 @@
  * an import writes through the worker must equal the memory of the same import on one thread, and a
  * worker that fails must leave the import complete and say so.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -17,7 +17,33 @@ import type { LogRecord } from '../support/recording-logger.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the project, so the bundle's package imports resolve from its node_modules.
-const FOLDER = join(ROOT, 'node_modules', '.cache', `strata-import-worker-${process.pid}`);
+const CACHE = join(ROOT, 'node_modules', '.cache');
+const PREFIX = 'strata-import-worker-';
+const FOLDER = join(CACHE, `${PREFIX}${process.pid}`);
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Remove the folders of earlier runs that were killed before their cleanup. */
+function removeStaleFolders(): void {
+  let names: string[];
+  try {
+    names = readdirSync(CACHE);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(PREFIX.length));
+    if (name.startsWith(PREFIX) && Number.isInteger(pid) && pid > 0 && !isRunning(pid)) rmSync(join(CACHE, name), { recursive: true, force: true });
+  }
+}
 const WORKER = join(FOLDER, 'manager-worker.mjs');
 const BROKEN = join(FOLDER, 'broken-worker.mjs');
 
@@ -49,6 +75,7 @@ describe('import on a worker thread', () => {
   let oneThread: Awaited<ReturnType<typeof importWith>>;
 
   beforeAll(async () => {
+    removeStaleFolders();
     mkdirSync(FOLDER, { recursive: true });
     await build({
       entryPoints: [join(ROOT, 'src', 'memory', 'manager-worker.ts')],
