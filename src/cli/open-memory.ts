@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveSettings, type Settings } from '../memory/config.js';
 import { createMemory, type Memory, type MemoryOptions } from '../memory/create-memory.js';
-import { createMemoryLogger } from '../memory/memory-logger.js';
 import type { CliIo } from './io.js';
 
 export type TokenizerOption = Settings['tokenizer'];
@@ -37,18 +36,11 @@ function configFile(io: CliIo): string | undefined {
   return existsSync(local) ? local : undefined;
 }
 
-/** The settings the globals, the environment and the config file give (the file is read once). */
-function cliSettings(globals: GlobalOptions, io: CliIo, file: string | undefined): Settings {
-  return resolveSettings({ options: { path: globals.db }, env: io.env, ...(file === undefined ? {} : { configFile: file }) });
-}
-
-function pathIn(settings: Settings, io: CliIo): string {
-  return settings.path === ':memory:' ? settings.path : resolve(io.cwd, settings.path);
-}
-
 /** The database file: `--db`, else STRATA_DB, else the config file's `path`, else `./strata.db`; relative to `io.cwd`. */
 export function databasePath(globals: GlobalOptions, io: CliIo): string {
-  return pathIn(cliSettings(globals, io, configFile(io)), io);
+  const file = configFile(io);
+  const settings = resolveSettings({ options: { path: globals.db }, env: io.env, ...(file === undefined ? {} : { configFile: file }) });
+  return settings.path === ':memory:' ? settings.path : resolve(io.cwd, settings.path);
 }
 
 /** Memory options for the CLI's globals; `path` overrides the database file (the demo uses a temporary one). */
@@ -68,9 +60,7 @@ export function memoryOptions(globals: GlobalOptions, io: CliIo, path?: string):
  * lines to the CLI's stderr, at the `logLevel` setting (STRATA_LOG_LEVEL or the config file).
  */
 export async function withMemory<T>(globals: GlobalOptions, io: CliIo, work: (memory: Memory) => Promise<T>, path?: string): Promise<T> {
-  const settings = cliSettings(globals, io, configFile(io));
-  const options = memoryOptions(globals, io, path ?? pathIn(settings, io));
-  const memory = createMemory({ ...options, logger: createMemoryLogger(settings.logLevel, io.stderr) });
+  const memory = createMemory({ ...memoryOptions(globals, io, path), logDestination: io.stderr });
   try {
     return await work(memory);
   } finally {

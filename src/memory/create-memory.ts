@@ -21,7 +21,7 @@ import { chatTurn, completeChat, type ChatResult, type ChatStream } from './chat
 import { KeyedMutex } from './keyed-mutex.js';
 import { MemoryCounters, type MemoryCounterSet } from './memory-counters.js';
 import { MemoryGate } from './memory-gate.js';
-import { createMemoryLogger, type MemoryLogger } from './memory-logger.js';
+import { createMemoryLogger, type LogDestination, type MemoryLogger } from './memory-logger.js';
 import { createRetryRunner, firstRetry, type RetryOutcome } from './retry-runner.js';
 import { checkContent, checkMessageInput, toTimestamp, type CheckedMessage, type MessageInput } from './message-input.js';
 import { parseJsonText, planImport, withNewIds } from './session-import.js';
@@ -84,8 +84,10 @@ export interface MemoryOptions {
   chatModel?: ChatModel;
   /** Told about failures of background memory work (retries of flagged turns); they are retried regardless. */
   onBackgroundError?: (error: unknown) => void;
-  /** Structured logs (default: pino, JSON lines on stderr at the `logLevel` setting). */
+  /** Structured logs (default: pino, JSON lines at the `logLevel` setting, written to `logDestination`). */
   logger?: MemoryLogger;
+  /** Where the default logger writes its JSON lines (default: the process's stderr); unused with `logger`. */
+  logDestination?: LogDestination;
   /** Assembler tuning (recall share, coverage share …). */
   assembler?: Omit<AssemblerSettings, 'rawWindowTurns'>;
   /** Environment to read `STRATA_*` from (default `process.env`). */
@@ -327,7 +329,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const states = new MemoryStateCache();
   /** Sessions whose chat turns have looked for turns an earlier run left underived. */
   const resumeChecked = new Set<string>();
-  const logger = options.logger ?? createMemoryLogger(settings.logLevel);
+  const logger = options.logger ?? createMemoryLogger(settings.logLevel, options.logDestination);
   let chatModel: ChatModel | null | undefined = options.chatModel;
   const requireChatModel = (): ChatModel => {
     if (chatModel === undefined) {

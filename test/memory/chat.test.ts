@@ -5,7 +5,7 @@ import { createMemory, type Memory } from '../../src/memory/create-memory.js';
 import { createOpenAiChatModel } from '../../src/providers/openai/openai-chat-model.js';
 import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../support/scripted-openai-server.js';
 import { sequentialIds, steppingClock } from '../support/memory-fixtures.js';
-import { recordingLogger, type LogRecord } from '../support/recording-logger.js';
+import { recordingLogger, warnings, type LogRecord } from '../support/recording-logger.js';
 
 const servers: ScriptedServer[] = [];
 const memories: Memory[] = [];
@@ -38,8 +38,8 @@ function open(options: Parameters<typeof createMemory>[0]): Memory {
 }
 
 /** The warnings `memory` logged so far, with their details. */
-function warningsOf(memory: Memory): Array<{ message: string; details: Record<string, unknown> }> {
-  return (logs.get(memory) ?? []).filter((record) => record.level === 'warn').map(({ message, details }) => ({ message, details }));
+function warningsOf(memory: Memory): ReturnType<typeof warnings> {
+  return warnings(logs.get(memory) ?? []);
 }
 
 /** A memory manager whose turns finish only when the test lets them, wrapping a real one. */

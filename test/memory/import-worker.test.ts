@@ -13,7 +13,7 @@ import { generateConversation } from '../../bench/generate-conversation.js';
 import type { MemoryOptions } from '../../src/memory/create-memory.js';
 import { isStrataError } from '../../src/core/errors.js';
 import { testMemory } from '../support/memory-fixtures.js';
-import type { LogRecord } from '../support/recording-logger.js';
+import { warnings, type LogRecord } from '../support/recording-logger.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the project, so the bundle's package imports resolve from its node_modules.
@@ -99,7 +99,7 @@ describe('import on a worker thread', () => {
     const worker = await importWith(conversation, { importWorkerScript: pathToFileURL(WORKER) });
     expect(worker.turns).toBe(450);
     expect(worker.exported).toEqual(oneThread.exported);
-    expect(worker.records.filter((record) => record.level === 'warn')).toEqual([]);
+    expect(warnings(worker.records)).toEqual([]);
     expect(worker.records).toContainEqual({
       level: 'info',
       details: expect.objectContaining({ turns: 450, workerTurns: 450 }),
@@ -111,7 +111,7 @@ describe('import on a worker thread', () => {
   it('finishes the import on the calling thread when the worker cannot start, and warns', async () => {
     const broken = await importWith(conversation, { importWorkerScript: pathToFileURL(BROKEN) });
     expect(broken.exported).toEqual(oneThread.exported);
-    const warning = broken.records.find((record) => record.level === 'warn');
+    const warning = warnings(broken.records)[0];
     expect(warning?.message).toBe('import worker stopped; the turns it had not answered were analysed on the calling thread');
     expect(warning?.details).toMatchObject({ turns: 450, workerTurns: 0 });
     expect(String(warning?.details.problem)).toContain('this worker cannot start');

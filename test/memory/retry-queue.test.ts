@@ -5,7 +5,7 @@ import { retryDelay } from '../../src/memory/retry-runner.js';
 import type { RecordedRequest, ScriptedStep } from '../support/scripted-openai-server.js';
 import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../support/scripted-openai-server.js';
 import { temporaryFolder } from '../support/memory-fixtures.js';
-import { recordingLogger } from '../support/recording-logger.js';
+import { recordingLogger, warnings } from '../support/recording-logger.js';
 import { MEDIUM_ASSISTANT, MEDIUM_USER, dataOf } from '../managers/model/model-fixtures.js';
 
 const servers: ScriptedServer[] = [];
@@ -111,7 +111,7 @@ describe('the persisted retry queue', () => {
     // One request per attempt: the first call, one failed retry, one successful retry.
     expect(server.requests.length).toBe(3);
     // Both failures were logged as warnings, with the turn, its status and the failure's code.
-    expect(logs.filter((record) => record.level === 'warn').map(({ message, details }) => [message, details])).toEqual([
+    expect(warnings(logs).map(({ message, details }) => [message, details])).toEqual([
       ['turn memory fell back to the raw exchange', { sessionId: session.id, turn: 1, status: 'pending-retry', code: 'MODEL_TIMEOUT', retry: true, retried: false }],
       ['retried turn memory failed again', { sessionId: session.id, turn: 1, status: 'pending-retry', code: 'MODEL_TIMEOUT', retry: true, retried: true }],
     ]);

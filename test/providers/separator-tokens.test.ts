@@ -35,13 +35,7 @@ describe('separator tokens', () => {
         else expect(estimate, line).toBe(truth);
       }
     });
-  }
 
-  for (const [name, encoding] of [
-    ['o200k_base', o200k],
-    ['cl100k_base', cl100k],
-  ] as const) {
-    const count = (text: string): number => encoding.countTokens(text);
     it(`gives what the space after a line's prefix adds, in ${name}, and never less`, () => {
       const texts = [...LINES, "y's love grew", "it'soft", 'McDonald said', 'HTTPServer down', '42 apples', '$45', '"quoted"', '😀 smile', 'Élan vital', '𝐀bc'];
       for (const text of texts) {

@@ -19,7 +19,7 @@ export function recordingLogger(): { logger: MemoryLogger; records: LogRecord[] 
   return { logger: { warn: keep('warn'), info: keep('info'), debug: keep('debug') }, records };
 }
 
-/** The messages of the warnings among `records`, in order. */
-export function warnings(records: readonly LogRecord[]): string[] {
-  return records.filter((record) => record.level === 'warn').map((record) => record.message);
+/** The warnings among `records`, in order, with their details. */
+export function warnings(records: readonly LogRecord[]): Array<Pick<LogRecord, 'message' | 'details'>> {
+  return records.filter((record) => record.level === 'warn').map(({ message, details }) => ({ message, details }));
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModelMemoryManager } from '../../../src/managers/model/index.js';
 import { createMemory, type Memory } from '../../../src/memory/create-memory.js';
-import { recordingLogger } from '../../support/recording-logger.js';
+import { recordingLogger, warnings } from '../../support/recording-logger.js';
 import type { RecordedRequest, ScriptedStep } from '../../support/scripted-openai-server.js';
 import { MEDIUM_ASSISTANT, MEDIUM_USER, dataOf, scriptedModel, serve } from './model-fixtures.js';
 
@@ -62,7 +62,7 @@ describe('garbage from the memory model never becomes a fact', () => {
     expect(second.summary.userSummary.startsWith('We are moving the support app')).toBe(true);
     expect(manager.stats()).toMatchObject({ calls: 3, retries: 1, fallbacks: 1 });
     // The fallback is logged: the turn is queued for a retry because its answer was malformed twice.
-    expect(records.filter((record) => record.level === 'warn').map((record) => record.details)).toEqual([
+    expect(warnings(records).map((warning) => warning.details)).toEqual([
       { sessionId: session.id, turn: 2, status: 'pending-retry', code: 'MODEL_OUTPUT_INVALID', retry: true, retried: false },
     ]);
   });
