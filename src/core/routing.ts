@@ -1,3 +1,4 @@
+import { mapPacked } from './packed-map.js';
 import { wordCount } from './text.js';
 import type { TurnDepth } from './types.js';
 
@@ -25,7 +26,7 @@ export interface RouteTurnResult {
  * long ones also stay in the raw window 1–2 extra turns; code-heavy ones always get a diff.
  */
 export function routeTurn(contents: readonly string[]): RouteTurnResult {
-  const counts = contents.map(wordCount);
+  const counts = mapPacked(contents, wordCount);
   const longest = Math.max(0, ...counts);
   if (contents.some(hasCodeBlock)) return { depth: 'code', wantsDiff: true, windowExtension: 1 };
   if (longest >= LONG_WORDS) return { depth: 'long', wantsDiff: true, windowExtension: longest > 600 ? 1 : 2 };

@@ -3,6 +3,7 @@
  * the write path so the import worker, which only advances its own copy, loads no schema library.
  */
 import { applyDiff, inStoreOrder } from '../core/diff.js';
+import { mapPacked } from '../core/packed-map.js';
 import type { Fact, Message } from '../core/types.js';
 import type { KnownArtifact, ProcessTurnOptions, TurnMemory } from '../managers/memory-manager.js';
 
@@ -26,7 +27,7 @@ export function turnRequest(raw: RawTurn, state: MemoryState, fallbackTime: stri
   return {
     sessionId: raw.messages[0]?.sessionId ?? '',
     turn: raw.turn,
-    messages: raw.messages.map((message) => ({ id: message.id, role: message.role, speaker: message.speaker, content: message.content })),
+    messages: mapPacked(raw.messages, (message) => ({ id: message.id, role: message.role, speaker: message.speaker, content: message.content })),
     facts: state.facts,
     artifacts: [...state.artifacts.values()],
     timestamp: raw.messages[0]?.createdAt ?? fallbackTime,
@@ -54,8 +55,8 @@ export function advanceState(
         sessionId: raw.messages[0]?.sessionId ?? '',
         facts: state.facts,
         diff: memory.diff,
-        exchange: raw.messages.map((message) => message.content).join('\n'),
-        exchangeMessageIds: raw.messages.map((message) => message.id),
+        exchange: mapPacked(raw.messages, (message) => message.content).join('\n'),
+        exchangeMessageIds: mapPacked(raw.messages, (message) => message.id),
         turn: raw.turn,
         actor: options.actor,
         now: options.now,
@@ -65,7 +66,7 @@ export function advanceState(
   // In the order the store lists facts, so the next turn sees the document as a fresh read would give it.
   state.facts = applied.facts === state.facts ? state.facts : inStoreOrder(applied.facts);
   state.nextSequence += applied.events.length;
-  const messageIds = new Set(raw.messages.map((message) => message.id));
+  const messageIds = new Set(mapPacked(raw.messages, (message) => message.id));
   const drafts: Array<{ artifactId: string; draft: TurnMemory['artifacts'][number] }> = [];
   for (const draft of memory.artifacts) {
     if (!messageIds.has(draft.messageId)) continue;

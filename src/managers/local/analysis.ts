@@ -6,6 +6,7 @@
  * words the lexicon does not know (at most `maxTaggedSentences` per turn); the date parser around date words and
  * date-shaped digits ("today", "yesterday", "tomorrow" alone are resolved without it).
  */
+import { mapPacked } from '../../core/packed-map.js';
 import type { TurnMessageInput } from '../memory-manager.js';
 import { findCodeBlocks, proseOf } from './code-blocks.js';
 import type { CodeBlock } from './code-blocks.js';
@@ -110,7 +111,7 @@ function isSmallTalk(tokens: readonly TaggedToken[], cues: readonly Cue[], speci
 export function analyseMessage(message: TurnMessageInput, options: AnalysisOptions): AnalysedMessage {
   const codeBlocks = findCodeBlocks(message.content);
   const prose = proseOf(message.content, codeBlocks);
-  const drafts: Draft[] = splitSentences(prose).map((text, index) => {
+  const drafts: Draft[] = mapPacked(splitSentences(prose), (text, index) => {
     const tokens = tagInPlace(tokenize(text));
     const cues = findCues(tokens);
     const named = hasNameShape(tokens);
@@ -142,7 +143,7 @@ export function analyseMessage(message: TurnMessageInput, options: AnalysisOptio
     }
   }
 
-  const sentences = drafts.map((draft): AnalysedSentence => {
+  const sentences = mapPacked(drafts, (draft): AnalysedSentence => {
     const withinBudget = analysed.has(draft.index);
     const tagged = tagging.has(draft.index);
     const tokens = tagged ? tagWithCompromise(draft.text, draft.tokens, options.tagger) : draft.tokens;

@@ -4,6 +4,7 @@
  * artifact's name so the engine records a new version.
  */
 import { boundedMemo } from '../../core/bounded-memo.js';
+import { mapPacked } from '../../core/packed-map.js';
 import { normalizeText, words as normalizedWords } from '../../core/text.js';
 import type { ArtifactDraft, KnownArtifact } from '../memory-manager.js';
 import type { AnalysedMessage } from './analysis.js';
@@ -147,7 +148,7 @@ export interface ArtifactInput {
 
 /** The artifact drafts of a turn, and per message the names given to its code blocks. */
 export function turnArtifacts(input: ArtifactInput): { drafts: ArtifactDraft[]; codeNames: Map<string, { name: string; language: string | null; lines: number }[]> } {
-  const known: Candidate[] = input.known.map((artifact) => ({
+  const known: Candidate[] = mapPacked(input.known, (artifact) => ({
     name: artifact.name,
     kind: artifact.kind,
     language: artifact.language,
@@ -191,10 +192,10 @@ export function turnArtifacts(input: ArtifactInput): { drafts: ArtifactDraft[]; 
   for (const message of input.messages) {
     if (message.message.role !== 'assistant' || message.codeBlocks.length > 0 || message.words < input.draftMinWords) continue;
     request ??=
-      input.messages
-        .filter((user) => user.message.role === 'user')
-        .map((user) => DRAFT_REQUEST.exec(user.prose)?.[1] ?? null)
-        .find((noun) => noun !== null) ?? null;
+      mapPacked(
+        input.messages.filter((user) => user.message.role === 'user'),
+        (user) => DRAFT_REQUEST.exec(user.prose)?.[1] ?? null,
+      ).find((noun) => noun !== null) ?? null;
     const intro = DRAFT_INTRO.exec(message.prose)?.[1] ?? null;
     const noun = request ?? intro;
     if (noun === null) continue;

@@ -11,6 +11,7 @@
 import { boundedMemo } from '../../core/bounded-memo.js';
 import type { DiffEntry, FactDiff, RemoveEntry } from '../../core/diff.js';
 import { numbersIn, properNamesIn } from '../../core/grounding.js';
+import { mapPacked } from '../../core/packed-map.js';
 import { normalizeText, words } from '../../core/text.js';
 import type { Fact, FactKind } from '../../core/types.js';
 import type { AnalysedMessage } from './analysis.js';
@@ -137,7 +138,7 @@ function turnStatements(input: DiffInput): { message: AnalysedMessage; statement
   const limit = Math.max(input.settings.maxFactsPerTurn * 10, 50);
   if (total <= limit) return groups;
   const kept = new Set(groups.flatMap((group) => group.statements).sort((a, b) => b.weight - a.weight).slice(0, limit));
-  return groups.map((group) => ({ message: group.message, statements: group.statements.filter((statement) => kept.has(statement)) }));
+  return mapPacked(groups, (group) => ({ message: group.message, statements: group.statements.filter((statement) => kept.has(statement)) }));
 }
 
 /** Greetings in emoji, "off topic", "lol": a message that says it is chit-chat. */
@@ -193,7 +194,7 @@ function isNewsOfTheDay(tokens: readonly TaggedToken[], from: number, to: number
 export function buildDiff(input: DiffInput): FactDiff {
   const groups = turnStatements(input);
   if (groups.length === 0) return { add: [], update: [], remove: [] };
-  const exchange = input.messages.map((message) => message.message.content).join('\n');
+  const exchange = mapPacked(input.messages, (message) => message.message.content).join('\n');
   // A line grounded in the messages it cites is grounded in the exchange (which holds them); only a line that
   // is not needs the whole exchange. (A message ending in a digit could join with the next one's "k": then
   // only the whole exchange is checked.)
@@ -206,7 +207,7 @@ export function buildDiff(input: DiffInput): FactDiff {
     }
     return check;
   };
-  const contents = new Map(input.messages.map((message) => [message.message.id, message.message.content]));
+  const contents = new Map(mapPacked(input.messages, (message) => [message.message.id, message.message.content]));
   const separable = input.messages.every((message, index) => index === input.messages.length - 1 || !/\d\s*$/u.test(message.message.content));
   const grounded = (line: PendingLine): boolean => {
     if (separable) {
@@ -239,7 +240,7 @@ export function buildDiff(input: DiffInput): FactDiff {
   const known = (): KnownFact[] => {
     knownFacts ??= [
       ...document.values(),
-      ...[...pending.values()].map((line) => ({
+      ...mapPacked([...pending.values()], (line) => ({
         id: `pending:${line.key}`,
         key: line.key,
         keyText: line.keyText,

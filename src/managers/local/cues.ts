@@ -3,6 +3,7 @@
  * a correction or the removal of something said before. Matching is lexical (a map lookup per token),
  * with small context checks for ambiguous words ("never", "like", "drop" …).
  */
+import { mapPacked } from '../../core/packed-map.js';
 import { COPULAS, DETERMINERS, MODALS, MONTHS, NEGATIONS, SMALL_TALK_WORDS, WEEKDAYS } from './function-words.js';
 import type { Token } from './tokens.js';
 
@@ -282,7 +283,7 @@ const GROUPS: readonly PatternGroup[] = [
     phrases:
       "prefer|prefers|preferred|preference|preferably|favourite|favorite|favourites|favorites|hate|hates|dislike|dislikes|enjoy|enjoys|can't stand|cannot stand|fan of|big fan|keen on|fond of|not a fan|into|passionate about|obsessed with|i'd rather|we'd rather|would rather|rather not",
     accept: (tokens, start, end) => {
-      const phrase = tokens.slice(start, end).map((token) => token.lower).join(' ');
+      const phrase = mapPacked(tokens.slice(start, end), (token) => token.lower).join(' ');
       if (phrase !== 'into') return true;
       // "I'm really into hiking" but not "look into it".
       const previous = lowerAt(tokens, start - 1);

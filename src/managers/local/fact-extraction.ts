@@ -3,6 +3,7 @@
  * `key: value` where the key names what the line is about and the value is a clause copied
  * verbatim from the sentence (so its numbers, names and negations survive and grounding passes).
  */
+import { mapPacked } from '../../core/packed-map.js';
 import type { FactKind } from '../../core/types.js';
 import type { AnalysedSentence } from './analysis.js';
 import { categoryOf, isCategoryName } from './categories.js';
@@ -111,7 +112,7 @@ const META_FIRST_WORDS = new Set(['let', 'allow', "here's", 'here', 'to', 'just'
 function isPlainFact(tokens: readonly TaggedToken[], from: number, specifics: readonly Specific[], personal: boolean): boolean {
   if (specifics.length === 0) return false;
   if (META_FIRST_WORDS.has(tokens[from]?.lower ?? '')) {
-    const opening = tokens.slice(from, from + 3).map((token) => token.lower).join(' ');
+    const opening = mapPacked(tokens.slice(from, from + 3), (token) => token.lower).join(' ');
     if (META_OPENERS.test(opening)) return false;
   }
   return personal || specifics.some((item) => item.type !== 'date');

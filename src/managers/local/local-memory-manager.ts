@@ -2,6 +2,7 @@
  * The local memory manager: deterministic, offline, rule-based. For each turn it derives tier 1 and
  * tier 2 of every message, the turn summary, the required tiers, a base-truth diff and the artifacts.
  */
+import { mapPacked } from '../../core/packed-map.js';
 import { routeTurn } from '../../core/routing.js';
 import type { MemoryManager, MessageMemory, ProcessTurnOptions, TurnMemory } from '../memory-manager.js';
 import { analyseMessage } from './analysis.js';
@@ -40,10 +41,10 @@ function tidy(text: string): string {
 function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings): TurnMemory {
   const reference = dateReference(options.timestamp);
   const taggingBudget = { sentences: settings.maxTaggedSentences };
-  const analysed = options.messages.map((message) =>
+  const analysed = mapPacked(options.messages, (message) =>
     analyseMessage(message, { maxAnalysedWords: settings.maxAnalysedWords, taggingBudget, tagger: settings.tagger, reference }),
   );
-  const route = routeTurn(options.messages.map((message) => message.content));
+  const route = routeTurn(mapPacked(options.messages, (message) => message.content));
   const { drafts, codeNames } = turnArtifacts({
     messages: analysed,
     known: options.artifacts,
@@ -51,7 +52,7 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     draftMinWords: settings.draftMinWords,
   });
 
-  const statements: Statement[][] = analysed.map((message) => {
+  const statements: Statement[][] = mapPacked(analysed, (message) => {
     if (message.smallTalk) return [];
     const context: StatementContext = {
       messageId: message.message.id,
@@ -63,9 +64,9 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     return message.sentences.flatMap((sentence) => extractStatements(sentence, context));
   });
 
-  const units = analysed.map((message) => messageUnits(message));
+  const units = mapPacked(analysed, (message) => messageUnits(message));
 
-  const messages: MessageMemory[] = analysed.map((message, index) => {
+  const messages: MessageMemory[] = mapPacked(analysed, (message, index) => {
     const code = codeNames.get(message.message.id) ?? [];
     return {
       messageId: message.message.id,
@@ -78,8 +79,8 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
   const side = (role: 'user' | 'assistant', limit: number): string => {
     const indexes = analysed.flatMap((message, index) => (message.message.role === role ? [index] : []));
     const ofRole = indexes.flatMap((index) => analysed[index] ?? []);
-    const code = ofRole.flatMap((message) => (codeNames.get(message.message.id) ?? []).map((block) => block.name));
-    return sideSummary({ messages: ofRole, units: indexes.map((index) => units[index] ?? []), code, limit });
+    const code = ofRole.flatMap((message) => mapPacked(codeNames.get(message.message.id) ?? [], (block) => block.name));
+    return sideSummary({ messages: ofRole, units: mapPacked(indexes, (index) => units[index] ?? []), code, limit });
   };
 
   const diff = buildDiff({ messages: analysed, statements, facts: options.facts, full: route.wantsDiff, settings });

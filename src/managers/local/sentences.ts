@@ -4,6 +4,7 @@
  * several times faster than the segmenter; lines with characters those rules treat specially
  * (format and combining characters, other scripts' punctuation, separators) go to the ICU segmenter.
  */
+import { mapPacked } from '../../core/packed-map.js';
 
 const SEGMENTER = new Intl.Segmenter('en', { granularity: 'sentence' });
 
@@ -65,7 +66,7 @@ function segmentFast(text: string): string[] {
 
 /** Sentence segments of a line (untrimmed, as the ICU segmenter gives them). */
 export function segmentLine(text: string): string[] {
-  if (UNUSUAL.test(text)) return [...SEGMENTER.segment(text)].map((part) => part.segment);
+  if (UNUSUAL.test(text)) return mapPacked([...SEGMENTER.segment(text)], (part) => part.segment);
   return segmentFast(text);
 }
 
@@ -166,8 +167,6 @@ function splitLines(prose: string): string[] {
 
 /** Split a long sentence into clauses at commas, semicolons, dashes and colons (verbatim pieces). */
 export function splitClauses(sentence: string): string[] {
-  return sentence
-    .split(/(?<=[,;:])\s+|\s+[–—]\s+|\s+-\s+/u)
-    .map((part) => part.trim())
-    .filter((part) => part !== '');
+  const parts = sentence.split(/(?<=[,;:])\s+|\s+[–—]\s+|\s+-\s+/u);
+  return mapPacked(parts, (part) => part.trim()).filter((part) => part !== '');
 }

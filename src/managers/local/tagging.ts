@@ -1,4 +1,5 @@
 import { boundedMemo } from '../../core/bounded-memo.js';
+import { mapPacked } from '../../core/packed-map.js';
 import { createRequire } from 'node:module';
 import type Compromise from 'compromise';
 import {
@@ -313,7 +314,7 @@ const wordClass = boundedMemo(classify, 50_000);
 
 /** Tag tokens from word lists only: compromise's lexicon plus shape rules. Costs about a microsecond per word. */
 export function tagWithLexicon(tokens: readonly Token[]): TaggedToken[] {
-  return tagInPlace(tokens.map((token) => tagged(token, 'other', null, false)));
+  return tagInPlace(mapPacked(tokens, (token) => tagged(token, 'other', null, false)));
 }
 
 /** `tagWithLexicon` on tokens from `tokenize`, which carry their (untagged) fields already: no copies are made. */
@@ -378,7 +379,7 @@ export function tagWithCompromise(sentence: string, lexical: readonly TaggedToke
     }
   }
   let next = 0;
-  const result = lexical.map((token) => {
+  const result = mapPacked(lexical, (token) => {
     while (next < starts.length && (starts[next]?.start ?? Infinity) < token.start) next += 1;
     // The term that starts at or inside the token (a leading bracket may belong to the term).
     let found: ReadonlySet<string> | undefined;
@@ -409,7 +410,7 @@ export function warmUpTagger(mode: TaggerMode): void {
 
 function tokenizeForWarmUp(sentence: string): Token[] {
   let offset = 0;
-  return sentence.split(' ').map((word) => {
+  return mapPacked(sentence.split(' '), (word) => {
     const start = offset;
     offset += word.length + 1;
     const text = word.replace(/\.$/u, '');

@@ -2,6 +2,7 @@
  * Tier 1: `key = value` pairs separated by `; ` — the specifics of a message (amounts, dates,
  * names, versions, rules) under short keys, about 10–20 % of its words, never empty.
  */
+import { mapPacked } from '../../core/packed-map.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import type { Specific } from './entities.js';
 import type { Statement } from './fact-extraction.js';
@@ -143,7 +144,7 @@ function compactValue(statement: Statement): string {
   if (parts.length > 8) {
     const inClause = statement.specifics.filter((item) => clause.includes(item.text));
     value = inClause.length > 0 && statement.kind !== 'exception' && statement.kind !== 'constraint'
-      ? inClause.slice(0, 4).map((item) => item.text).join(', ')
+      ? mapPacked(inClause.slice(0, 4), (item) => item.text).join(', ')
       : `${parts.slice(0, 8).join(' ')}…`;
   }
   for (const item of statement.specifics) {
@@ -177,12 +178,11 @@ function topicWords(message: AnalysedMessage, limit: number): string {
       counts.set(word, entry);
     }
   }
-  return [...counts.entries()]
+  const top = [...counts.entries()]
     .sort((a, b) => b[1].count - a[1].count || a[1].first - b[1].first)
     .slice(0, limit)
-    .sort((a, b) => a[1].first - b[1].first)
-    .map(([word]) => word)
-    .join(', ');
+    .sort((a, b) => a[1].first - b[1].first);
+  return mapPacked(top, ([word]) => word).join(', ');
 }
 
 /** Tier 1 of a message. */
@@ -258,8 +258,5 @@ export function tierOne(input: TierOneInput): string {
     chosen.push(pair);
     used += size;
   }
-  return chosen
-    .sort((a, b) => a.order - b.order)
-    .map((pair) => `${pair.key} = ${pair.value}`)
-    .join('; ');
+  return mapPacked(chosen.sort((a, b) => a.order - b.order), (pair) => `${pair.key} = ${pair.value}`).join('; ');
 }

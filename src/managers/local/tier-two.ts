@@ -3,6 +3,7 @@
  * names, dates, rules, corrections, questions that set the task), about 30–40 % of its words,
  * greetings and fillers dropped. Words are never invented: every kept piece is copied.
  */
+import { mapPacked } from '../../core/packed-map.js';
 import type { AnalysedMessage } from './analysis.js';
 import { selectUnits, withoutFillers } from './units.js';
 import type { Unit } from './units.js';
@@ -20,9 +21,8 @@ export interface TierTwoInput {
 const SHORT_MESSAGE_WORDS = 40;
 
 function codeNote(code: TierTwoInput['code']): string {
-  return code
-    .map((block) => `[code: ${block.name}${block.language === null ? '' : ` (${block.language})`}, ${block.lines} line${block.lines === 1 ? '' : 's'}]`)
-    .join(' ');
+  const notes = mapPacked(code, (block) => `[code: ${block.name}${block.language === null ? '' : ` (${block.language})`}, ${block.lines} line${block.lines === 1 ? '' : 's'}]`);
+  return notes.join(' ');
 }
 
 /** Tier 2 of a message. */
@@ -33,16 +33,14 @@ export function tierTwo(input: TierTwoInput): string {
   const note = codeNote(input.code);
   let summary: string;
   if (message.smallTalk || units.every((unit) => unit.score === 0)) {
-    const cleaned = units.map((unit) => unit.text).join(' ');
+    const cleaned = mapPacked(units, (unit) => unit.text).join(' ');
     const parts = cleaned.split(/\s+/u).filter((part) => part !== '');
     const limit = Math.max(8, Math.round(message.words * 0.5));
     summary = parts.length <= limit ? cleaned : `${parts.slice(0, limit).join(' ')}…`;
     if (summary === '') summary = withoutFillers(message.prose.trim()) || message.prose.trim();
   } else {
     const budget = message.words <= SHORT_MESSAGE_WORDS ? Number.POSITIVE_INFINITY : Math.max(15, Math.round(message.words * input.share));
-    summary = selectUnits(units, budget, { keepRules: true })
-      .map((unit) => unit.text)
-      .join(' ');
+    summary = mapPacked(selectUnits(units, budget, { keepRules: true }), (unit) => unit.text).join(' ');
   }
   const text = [summary, note].filter((part) => part !== '').join(' ').trim();
   if (text !== '') return text;
