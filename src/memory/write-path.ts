@@ -1,4 +1,5 @@
 import { StrataError } from '../core/errors.js';
+import { mapPacked } from '../core/packed-map.js';
 import { limitWords } from '../core/text.js';
 import type { ArtifactVersion, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
 import type { KnownArtifact, MemoryManager, TurnMemory, TurnUsage } from '../managers/memory-manager.js';
@@ -54,10 +55,10 @@ export async function writeRawTurns(
 ): Promise<RawTurn[]> {
   const last = await repositories.messages.last({ sessionId: session.id });
   let position = last.position;
-  const stored: RawTurn[] = turns.map((checked, index) => ({
+  const stored: RawTurn[] = mapPacked(turns, (checked, index) => ({
     turn: last.turn + index + 1,
     countedHere: true,
-    messages: checked.map((message) => {
+    messages: mapPacked(checked, (message) => {
       position += 1;
       return {
         id: context.newId(),
@@ -85,7 +86,7 @@ export async function writeRawTurns(
       summary: {
         sessionId: session.id,
         turn: turn.turn,
-        messageIds: turn.messages.map((message) => message.id),
+        messageIds: mapPacked(turn.messages, (message) => message.id),
         userSummary: '',
         assistantSummary: '',
         depth: 'short',
@@ -111,7 +112,7 @@ export async function loadMemoryState(repositories: TenantRepositories, sessionI
     facts,
     nextSequence: lastSequence + 1,
     artifacts: new Map(
-      artifacts.map((artifact) => [
+      mapPacked(artifacts, (artifact) => [
         artifact.name,
         { id: artifact.id, name: artifact.name, kind: artifact.kind, language: artifact.language, latest: artifact.versions.at(-1)?.content ?? '' },
       ]),
@@ -120,10 +121,7 @@ export async function loadMemoryState(repositories: TenantRepositories, sessionI
 }
 
 function sideText(messages: readonly Message[], role: Message['role']): string {
-  return messages
-    .filter((message) => message.role === role)
-    .map((message) => message.content)
-    .join('\n');
+  return mapPacked(messages.filter((message) => message.role === role), (message) => message.content).join('\n');
 }
 
 /** The turn-log entry used when the memory manager's work is unavailable: the raw exchange, cut to the word limits. */
@@ -133,7 +131,7 @@ function fallbackSummary(raw: RawTurn, status: TurnStatus, context: WriteContext
   return {
     sessionId: raw.messages[0]?.sessionId ?? '',
     turn: raw.turn,
-    messageIds: raw.messages.map((message) => message.id),
+    messageIds: mapPacked(raw.messages, (message) => message.id),
     userSummary,
     assistantSummary,
     depth: 'short',
@@ -182,7 +180,7 @@ export async function runManager(raw: RawTurn, state: MemoryState, context: Writ
  * when it was stored, unless that was by another tokenizer) and a summary often a tier.
  */
 function turnCounter(raw: RawTurn, tokenizer: Tokenizer): (text: string) => number {
-  const counts = new Map<string, number>(raw.countedHere === true ? raw.messages.map((message) => [message.content, message.tokens.tier3]) : []);
+  const counts = new Map<string, number>(raw.countedHere === true ? mapPacked(raw.messages, (message) => [message.content, message.tokens.tier3]) : []);
   return (text) => {
     let count = counts.get(text);
     if (count === undefined) {
@@ -221,8 +219,8 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
   const status: TurnStatus = fallback === undefined ? 'summarised' : fallback.retry ? 'pending-retry' : 'fallback-raw';
   const now = context.now();
   const count = turnCounter(raw, context.tokenizer);
-  const byId = new Map(memory.messages.map((entry) => [entry.messageId, entry]));
-  const tierUpdates: TierUpdate[] = raw.messages.map((message) => {
+  const byId = new Map(mapPacked(memory.messages, (entry) => [entry.messageId, entry]));
+  const tierUpdates: TierUpdate[] = mapPacked(raw.messages, (message) => {
     const entry = byId.get(message.id);
     const tier1 = entry?.tier1.trim() ?? '';
     const tier2 = entry?.tier2.trim() ?? '';
@@ -239,7 +237,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
   const summary: TurnSummary = {
     sessionId,
     turn: raw.turn,
-    messageIds: raw.messages.map((message) => message.id),
+    messageIds: mapPacked(raw.messages, (message) => message.id),
     userSummary,
     assistantSummary,
     depth: memory.depth,
@@ -258,7 +256,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
     events: applied.events,
     upserts: applied.upserted,
     removedIds: applied.removedIds,
-    artifacts: drafts.map(({ artifactId, draft }) => ({
+    artifacts: mapPacked(drafts, ({ artifactId, draft }) => ({
       artifactId,
       name: draft.name,
       kind: draft.kind,

@@ -61,7 +61,10 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
       lastPerson: { name: null },
       forDiff: allowsFacts(message, settings.assistantFacts),
     };
-    return message.sentences.flatMap((sentence) => extractStatements(sentence, context));
+    // (flatMap would give a holey list; see mapPacked.)
+    const found: Statement[] = [];
+    for (const sentence of message.sentences) found.push(...extractStatements(sentence, context));
+    return found;
   });
 
   const units = mapPacked(analysed, (message) => messageUnits(message));
