@@ -1,4 +1,5 @@
 import { StrataError } from '../core/errors.js';
+import { mapPacked } from '../core/packed-map.js';
 import { compareText } from '../core/text.js';
 import type { Fact, FactKind, Message, Session } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
@@ -214,7 +215,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
       ? []
       : turnsInOrder(await repositories.messages.listByTurns({ sessionId, fromTurn: windowStart, toTurn: lastTurn }), tail).reverse();
   const verbatimOf = (material: TurnMaterial): { items: ContextItem[]; cost: number } => {
-    const items = material.messages.map((message) => windowItem(message, countShort));
+    const items = mapPacked(material.messages, (message) => windowItem(message, countShort));
     return { items, cost: items.reduce((sum, item) => sum + assembly.windowCost(item), 0) };
   };
   // Reserve room for the newest turn (up to its floor share) so facts cannot crowd out the latest exchange.
@@ -250,7 +251,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     // With a query the room goes to recall: a degraded window turn takes its cheapest form.
     if (relevance !== null) options.reverse();
     if (!options.some((option) => assembly.tryAdd('history', option.items, option.cost))) {
-      assembly.omit(material.messages.map((message) => message.id), 'budget: raw window turn did not fit');
+      assembly.omit(mapPacked(material.messages, (message) => message.id), 'budget: raw window turn did not fit');
     }
   }
 
@@ -278,7 +279,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
         if (message !== undefined) messages.set(message.id, message);
       }
     } else if (hits.length > 0) {
-      for (const message of await repositories.messages.getMany({ sessionId, messageIds: hits.map((hit) => hit.messageId) })) messages.set(message.id, message);
+      for (const message of await repositories.messages.getMany({ sessionId, messageIds: mapPacked(hits, (hit) => hit.messageId) })) messages.set(message.id, message);
     }
     const recalled: Array<{ message: Message; line: Line }> = [];
     let spent = 0;
@@ -307,7 +308,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
         entry.line = richer;
       }
     }
-    assembly.sections.set('recalled', recalled.map((entry) => entry.line));
+    assembly.sections.set('recalled', mapPacked(recalled, (entry) => entry.line));
   }
 
   // Facts the query share left out fill the room recall left, most important first.
@@ -386,9 +387,9 @@ function sortSections(assembly: Assembly): ContextSection[] {
   // Stable sort: items of one turn keep their message order.
   const byTurn = (a: ContextItem, b: ContextItem): number => (a.turn ?? 0) - (b.turn ?? 0);
   // The artifacts section is listed only when the query referred to a version that made it in.
-  return order.filter((name) => name !== 'artifacts' || assembly.items(name).length > 0).map((name) => {
+  return mapPacked(order.filter((name) => name !== 'artifacts' || assembly.items(name).length > 0), (name) => {
     // Copies: items may be shared with cached turn options, and the caller owns what it gets.
-    const items = assembly.items(name).map(copyItem);
+    const items = mapPacked(assembly.items(name), copyItem);
     // Facts were chosen freshest first; they read better in the order they were established.
     if (name === 'history' || name === 'recalled' || name === 'facts') items.sort(byTurn);
     if (name === 'window') items.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
@@ -415,7 +416,7 @@ function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnin
   let { messages: rendered, tokens } = measureSections(sections, tokenizer);
   while (tokens > budget) {
     // Drop from the least important non-empty section only, then measure again.
-    const section = DROP_ORDER.map((name) => sections.find((candidate) => candidate.name === name)).find(
+    const section = mapPacked(DROP_ORDER, (name) => sections.find((candidate) => candidate.name === name)).find(
       (candidate) => candidate !== undefined && candidate.items.length > 0,
     );
     if (section === undefined) break;
@@ -440,17 +441,17 @@ function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnin
     sections: final,
     omitted,
     warnings,
-    render: () => messages.map((message) => ({ ...message })),
+    render: () => mapPacked(messages, (message) => ({ ...message })),
     toJSON: () => ({
       budget,
       tokens,
-      messages: messages.map((message) => ({ ...message })),
-      sections: final.map((section) => ({
+      messages: mapPacked(messages, (message) => ({ ...message })),
+      sections: mapPacked(final, (section) => ({
         name: section.name,
         tokens: section.tokens,
-        items: section.items.map((item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),
+        items: mapPacked(section.items, (item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),
       })),
-      omitted: omitted.map((omission) => ({ sourceMessageIds: [...omission.sourceMessageIds], reason: omission.reason })),
+      omitted: mapPacked(omitted, (omission) => ({ sourceMessageIds: [...omission.sourceMessageIds], reason: omission.reason })),
     }),
   };
 }

@@ -4,6 +4,7 @@
  * so a fact naming the query's rare words outranks one sharing only its common ones.
  */
 import { boundedMemo } from '../core/bounded-memo.js';
+import { mapPacked } from '../core/packed-map.js';
 import { queryTerms, STOPWORDS } from '../core/query-terms.js';
 import { words } from '../core/text.js';
 import type { Fact } from '../core/types.js';
@@ -31,11 +32,11 @@ const stems = boundedMemo((text: string): ReadonlySet<string> => {
  * Facts are few enough (hundreds to a few thousand) to score in memory on every call; their words are remembered.
  */
 export function factRelevance(facts: readonly Fact[], query: string): Map<string, number> {
-  const terms = [...new Set(queryTerms(query).map(stemWord))];
+  const terms = [...new Set(mapPacked(queryTerms(query), stemWord))];
   const scores = new Map<string, number>();
   if (terms.length === 0 || facts.length === 0) return scores;
-  const factStems = facts.map((fact) => stems(fact.text));
-  const weights = terms.map((term) => {
+  const factStems = mapPacked(facts, (fact) => stems(fact.text));
+  const weights = mapPacked(terms, (term) => {
     let containing = 0;
     for (const set of factStems) if (set.has(term)) containing += 1;
     return containing === 0 ? 0 : Math.log(1 + (facts.length - containing + 0.5) / (containing + 0.5));

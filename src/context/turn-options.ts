@@ -1,3 +1,4 @@
+import { mapPacked } from '../core/packed-map.js';
 import type { Message, Tier, TurnSummary } from '../core/types.js';
 import type { ContextItem } from './context-package.js';
 import { lineBreakTokens, spaceTokens } from '../providers/tokenizer/separator-tokens.js';
@@ -104,7 +105,7 @@ export function summaryLine(material: TurnMaterial, countShort: CountShort): Lin
   return {
     text,
     tokens,
-    sourceMessageIds: material.messages.map((message) => message.id),
+    sourceMessageIds: mapPacked(material.messages, (message) => message.id),
     kind: 'turn-summary',
     turn: material.turn,
     tier: null,
@@ -133,7 +134,7 @@ export function turnOptions(
       () => 1,
     ];
     ceilings.forEach((ceiling, level) => {
-      const items = messages.map((message) => messageLine(message, ceiling(message), countShort));
+      const items = mapPacked(messages, (message) => messageLine(message, ceiling(message), countShort));
       candidates.push({ level, items, cost: items.reduce((sum, item) => sum + item.cost, 0) });
     });
   }
