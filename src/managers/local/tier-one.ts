@@ -36,6 +36,13 @@ function clean(text: string): string {
   return text.replace(/;/gu, ',').replace(/\s*=\s*/gu, ' ').replace(/\s+/gu, ' ').trim();
 }
 
+/** `text.split(', ').length`, without the array. */
+function pieceCount(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf(', '); at >= 0; at = text.indexOf(', ', at + 2)) count += 1;
+  return count;
+}
+
 function withResolution(item: Specific): string {
   return item.resolved === null ? item.text : `${item.text} (${item.resolved})`;
 }
@@ -235,16 +242,17 @@ export function tierOne(input: TierOneInput): string {
     return `content = ${clean(words.slice(0, 6).join(' '))}${words.length > 6 ? '…' : ''}`;
   }
 
-  // Merge pairs with the same key; keep the best under the word budget.
-  const merged = new Map<string, Pair>();
+  // Merge pairs with the same key (up to four comma-separated pieces); keep the best under the word budget.
+  const merged = new Map<string, Pair & { pieces: number }>();
   for (const pair of pairs) {
     const key = clean(pair.key);
     const value = clean(pair.value);
     if (key === '' || value === '') continue;
     const existing = merged.get(key);
-    if (existing === undefined) merged.set(key, { key, value, score: pair.score, order: pair.order });
-    else if (!existing.value.includes(value) && existing.value.split(', ').length < 4) {
+    if (existing === undefined) merged.set(key, { key, value, score: pair.score, order: pair.order, pieces: pieceCount(value) });
+    else if (existing.pieces < 4 && !existing.value.includes(value)) {
       existing.value = `${existing.value}, ${value}`;
+      existing.pieces += pieceCount(value);
       existing.score = Math.max(existing.score, pair.score);
     }
   }
