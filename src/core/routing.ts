@@ -1,5 +1,5 @@
 import { mapPacked } from './packed-map.js';
-import { wordCount } from './text.js';
+import { countWords } from './text.js';
 import type { TurnDepth } from './types.js';
 
 /** Word thresholds of the size routing: short < 40 ≤ medium < 200 ≤ long. */
@@ -26,7 +26,7 @@ export interface RouteTurnResult {
  * long ones also stay in the raw window 1–2 extra turns; code-heavy ones always get a diff.
  */
 export function routeTurn(contents: readonly string[]): RouteTurnResult {
-  const counts = mapPacked(contents, wordCount);
+  const counts = mapPacked(contents, countWords);
   const longest = Math.max(0, ...counts);
   if (contents.some(hasCodeBlock)) return { depth: 'code', wantsDiff: true, windowExtension: 1 };
   if (longest >= LONG_WORDS) return { depth: 'long', wantsDiff: true, windowExtension: longest > 600 ? 1 : 2 };

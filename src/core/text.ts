@@ -16,10 +16,27 @@ export function words(text: string): string[] {
   return normalized === '' ? [] : normalized.split(' ');
 }
 
-/** Number of whitespace-separated words (raw, not normalised). */
-export function wordCount(text: string): number {
-  const trimmed = text.trim();
-  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length;
+/** Whether a UTF-16 code unit is one of the characters JavaScript's `\s` matches. */
+export function isWhitespace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
+}
+
+/** Number of whitespace-separated words (raw, not normalised) of `text`, or of `text.slice(start, end)`. */
+export function countWords(text: string, start = 0, end = text.length): number {
+  let count = 0;
+  let inWord = false;
+  const last = Math.min(end, text.length);
+  for (let index = Math.max(0, start); index < last; index += 1) {
+    const space = isWhitespace(text.charCodeAt(index));
+    if (!space && !inWord) count += 1;
+    inWord = !space;
+  }
+  return count;
 }
 
 /** The key of a fact line: the text before the first `:`, normalised ('' when there is no `:`). */

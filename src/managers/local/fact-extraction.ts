@@ -4,6 +4,7 @@
  * verbatim from the sentence (so its numbers, names and negations survive and grounding passes).
  */
 import { mapPacked } from '../../core/packed-map.js';
+import { countWords } from '../../core/text.js';
 import type { FactKind } from '../../core/types.js';
 import type { AnalysedSentence } from './analysis.js';
 import { categoryOf, isCategoryName } from './categories.js';
@@ -14,7 +15,7 @@ import { COPULAS, FIRST_PERSON, GENERIC_NOUNS, META_NOUNS, NUMBER_WORDS, QUESTIO
 import { contentKey, firstPhraseAfter, keyFromPhrase, keyFromTokens, nounPhrases, phraseAt } from './noun-phrases.js';
 import type { NounPhrase } from './noun-phrases.js';
 import type { TaggedToken } from './tagging.js';
-import { countWords, endsClause, sliceTokens } from './tokens.js';
+import { endsClause, sliceTokens } from './tokens.js';
 
 export interface Statement {
   kind: FactKind;

@@ -3,12 +3,13 @@
  * names, versions, rules) under short keys, about 10–20 % of its words, never empty.
  */
 import { mapPacked } from '../../core/packed-map.js';
+import { countWords } from '../../core/text.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import type { Specific } from './entities.js';
 import type { Statement } from './fact-extraction.js';
 import { DETERMINERS, GENERIC_NOUNS, STOP_WORDS } from './function-words.js';
 import { keyFromPhrase, phraseAt } from './noun-phrases.js';
-import { countWords, endsClause } from './tokens.js';
+import { endsClause } from './tokens.js';
 import { withoutFillers } from './units.js';
 
 interface Pair {

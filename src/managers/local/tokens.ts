@@ -1,3 +1,5 @@
+import { isWhitespace } from '../../core/text.js';
+
 /** A whitespace-delimited word of a sentence, with its surrounding punctuation split off. */
 export interface Token {
   /** The word as written, without leading or trailing punctuation. */
@@ -53,16 +55,6 @@ const WORD_CHARACTER = /[\p{L}\p{N}$€£¥%#@]/u;
 const NON_ASCII = /[^\t\n\r -~]/u;
 const LETTER_DOT_LETTER = /\p{L}\.\p{L}$/u;
 const NUMBER = /\p{N}/u;
-
-/** The characters JavaScript's `\s` matches. */
-function isWhitespace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
-    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
-  );
-}
 
 function isAsciiLetterOrDigit(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
@@ -148,20 +140,4 @@ export function sliceTokens(sentence: string, tokens: readonly Token[], from: nu
   const last = tokens[to];
   if (first === undefined || last === undefined || to < from) return '';
   return sentence.slice(first.start, last.end);
-}
-
-/**
- * Number of whitespace-separated words (of `text`, or of `text.slice(start, end)`), as `wordCount` in
- * core/text counts them, without building arrays.
- */
-export function countWords(text: string, start = 0, end = text.length): number {
-  let count = 0;
-  let inWord = false;
-  const last = Math.min(end, text.length);
-  for (let index = Math.max(0, start); index < last; index += 1) {
-    const space = isWhitespace(text.charCodeAt(index));
-    if (!space && !inWord) count += 1;
-    inWord = !space;
-  }
-  return count;
 }

@@ -3,9 +3,8 @@
  * built from the most informative units of each side, names and numbers kept.
  */
 import { mapPacked } from '../../core/packed-map.js';
-import { limitWords } from '../../core/text.js';
+import { countWords, limitWords } from '../../core/text.js';
 import type { AnalysedMessage } from './analysis.js';
-import { countWords } from './tokens.js';
 import { coreOf, selectUnits, withFields } from './units.js';
 import type { Unit } from './units.js';
 

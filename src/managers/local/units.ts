@@ -3,11 +3,11 @@
  * and the greedy selection under a word budget that tier 2 and the turn summary share.
  */
 import { mapPacked } from '../../core/packed-map.js';
+import { countWords } from '../../core/text.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import type { CueKind } from './cues.js';
 import { STOP_WORDS } from './function-words.js';
 import { splitClauses } from './sentences.js';
-import { countWords } from './tokens.js';
 
 export interface Unit {
   /** The unit's text, fillers removed. */

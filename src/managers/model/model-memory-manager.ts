@@ -5,7 +5,7 @@
  */
 import { StrataError, isStrataError } from '../../core/errors.js';
 import { routeTurn } from '../../core/routing.js';
-import { wordCount } from '../../core/text.js';
+import { countWords } from '../../core/text.js';
 import type { MemoryManager, ProcessTurnOptions, TurnMemory } from '../memory-manager.js';
 import { consolidateFacts, type ConsolidateOptions, type ConsolidationResult } from './consolidate-facts.js';
 import { mergePartialResults } from './merge-partial-results.js';
@@ -110,7 +110,7 @@ export function createModelMemoryManager(settings: ModelMemoryManagerSettings): 
         model,
         messages: summarizeTurnPrompt({ messages: call, facts: options.facts, artifacts: options.artifacts, limits }),
         schema: TURN_OUTPUT_SCHEMA,
-        check: (text) => parseTurnOutput(text, { messages: call.map((message) => ({ id: message.id, role: message.role, words: wordCount(message.content) })), limits }),
+        check: (text) => parseTurnOutput(text, { messages: call.map((message) => ({ id: message.id, role: message.role, words: countWords(message.content) })), limits }),
         timeoutMs: resolved.timeoutMs,
         temperature: resolved.temperature,
         stats: turnStats,
@@ -141,7 +141,7 @@ export function createModelMemoryManager(settings: ModelMemoryManagerSettings): 
         stats.fallbacks += 1;
         return { ...fallbackMemory(options, local, fallbackFor(parts)), usage };
       }
-      const whole = options.messages.map((message) => ({ id: message.id, words: wordCount(message.content) }));
+      const whole = options.messages.map((message) => ({ id: message.id, words: countWords(message.content) }));
       return { ...modelMemory(local, mergePartialResults(parts, whole, TURN_LIMITS)), usage };
     },
     stats: () => ({ ...stats }),

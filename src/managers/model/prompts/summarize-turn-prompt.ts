@@ -4,7 +4,7 @@
  * the known artifacts go in the user message as one delimited JSON document.
  */
 import { LONG_WORDS } from '../../../core/routing.js';
-import { wordCount } from '../../../core/text.js';
+import { countWords } from '../../../core/text.js';
 import type { ArtifactKind, ChatMessage, FactKind, Role } from '../../../core/types.js';
 import { DATA_RULE, dataBlock } from '../prompt-data.js';
 import { tierWordLimits, type SummaryLimits } from '../turn-limits.js';
@@ -104,7 +104,7 @@ function instructions(limits: SummaryLimits): string {
 }
 
 function messageData(message: PromptMessage, limits: SummaryLimits): Record<string, unknown> {
-  const words = wordCount(message.content);
+  const words = countWords(message.content);
   const limit = tierWordLimits(words, limits);
   return {
     id: message.id,
