@@ -2,13 +2,13 @@ import { StrataError } from '../core/errors.js';
 import { mapPacked } from '../core/packed-map.js';
 import { compareText } from '../core/text.js';
 import type { Fact, FactKind, Message, Session } from '../core/types.js';
+import { lineBreakTokens } from '../providers/tokenizer/separator-tokens.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
 import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
-import { lineBreakTokens } from '../providers/tokenizer/separator-tokens.js';
 import { measureSections } from './render.js';
 import { storeTurnReader, turnsInOrder, type TurnReader } from './turn-reader.js';
 import { keptTurnOptions, messageLine, turnOptions, type Line, type TurnMaterial, type TurnOption } from './turn-options.js';
@@ -416,7 +416,7 @@ function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnin
   let { messages: rendered, tokens } = measureSections(sections, tokenizer);
   while (tokens > budget) {
     // Drop from the least important non-empty section only, then measure again.
-    const section = mapPacked(DROP_ORDER, (name) => sections.find((candidate) => candidate.name === name)).find(
+    const section = DROP_ORDER.map((name) => sections.find((candidate) => candidate.name === name)).find(
       (candidate) => candidate !== undefined && candidate.items.length > 0,
     );
     if (section === undefined) break;
@@ -441,17 +441,17 @@ function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnin
     sections: final,
     omitted,
     warnings,
-    render: () => mapPacked(messages, (message) => ({ ...message })),
+    render: () => messages.map((message) => ({ ...message })),
     toJSON: () => ({
       budget,
       tokens,
-      messages: mapPacked(messages, (message) => ({ ...message })),
-      sections: mapPacked(final, (section) => ({
+      messages: messages.map((message) => ({ ...message })),
+      sections: final.map((section) => ({
         name: section.name,
         tokens: section.tokens,
-        items: mapPacked(section.items, (item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),
+        items: section.items.map((item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),
       })),
-      omitted: mapPacked(omitted, (omission) => ({ sourceMessageIds: [...omission.sourceMessageIds], reason: omission.reason })),
+      omitted: omitted.map((omission) => ({ sourceMessageIds: [...omission.sourceMessageIds], reason: omission.reason })),
     }),
   };
 }

@@ -1,4 +1,3 @@
-import { mapPacked } from '../core/packed-map.js';
 import type { FactKind } from '../core/types.js';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../providers/tokenizer/tokenizer.js';
 import type { ContextItem, Omission, SectionName } from './context-package.js';
@@ -84,7 +83,7 @@ export class Assembly {
 
   /** Omissions grouped by reason; ids are de-duplicated across the items that share a reason. */
   omitted(): Omission[] {
-    return mapPacked([...this.omissions], ([reason, chunks]) => ({
+    return [...this.omissions].map(([reason, chunks]) => ({
       sourceMessageIds: chunks.length === 1 ? [...(chunks[0] ?? [])] : [...new Set(chunks.flat())],
       reason,
     }));

@@ -32,7 +32,7 @@ const stems = boundedMemo((text: string): ReadonlySet<string> => {
  * Facts are few enough (hundreds to a few thousand) to score in memory on every call; their words are remembered.
  */
 export function factRelevance(facts: readonly Fact[], query: string): Map<string, number> {
-  const terms = [...new Set(mapPacked(queryTerms(query), stemWord))];
+  const terms = [...new Set(queryTerms(query).map(stemWord))];
   const scores = new Map<string, number>();
   if (terms.length === 0 || facts.length === 0) return scores;
   const factStems = mapPacked(facts, (fact) => stems(fact.text));

@@ -1,7 +1,7 @@
 import { mapPacked } from '../core/packed-map.js';
 import type { Message, Tier, TurnSummary } from '../core/types.js';
-import type { ContextItem } from './context-package.js';
 import { lineBreakTokens, spaceTokens } from '../providers/tokenizer/separator-tokens.js';
+import type { ContextItem } from './context-package.js';
 
 /** A turn and what is stored about it. */
 export interface TurnMaterial {

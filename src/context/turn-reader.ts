@@ -3,7 +3,6 @@
  * each session's turns in memory between calls. Older turns rarely change (only when their memory is
  * written or retried), so the memory that owns the writes tells the cache which turns to forget.
  */
-import { mapPacked } from '../core/packed-map.js';
 import type { Message, TurnSummary } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { TurnMaterial } from './turn-options.js';
@@ -110,7 +109,7 @@ export class CachedTurnReader implements TurnReader {
     if (this.reading === 0) this.forgotten.clear();
     if (forgotten !== undefined && forgotten.all > start) return read;
     const changed = (turn: number): boolean => (forgotten?.turns.get(turn) ?? 0) > start;
-    const byTurn = new Map(mapPacked(read, (material) => [material.turn, material]));
+    const byTurn = new Map(read.map((material) => [material.turn, material]));
     // Turns still cached keep their objects (and what was derived from them).
     for (let turn = fromTurn; turn <= toTurn; turn += 1) if (!changed(turn) && !turns.has(turn)) turns.set(turn, byTurn.get(turn) ?? null);
     return read;

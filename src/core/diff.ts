@@ -1,7 +1,6 @@
 import { boundedMemo } from './bounded-memo.js';
 import { StrataError } from './errors.js';
 import { checkGrounding } from './grounding.js';
-import { mapPacked } from './packed-map.js';
 import { STOPWORDS } from './query-terms.js';
 import { compareText, factKey, normalizeText, wordSimilarity, words } from './text.js';
 import type { Fact, FactEvent, FactKind } from './types.js';
@@ -99,7 +98,7 @@ function newest(facts: readonly Fact[]): Fact | undefined {
 export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
   const threshold = options.similarityThreshold ?? 0.6;
   const maxLength = options.maxTextLength ?? 500;
-  const facts = new Map(mapPacked(options.facts, (fact) => [fact.id, { ...fact }]));
+  const facts = new Map(options.facts.map((fact) => [fact.id, { ...fact }]));
   const events: FactEvent[] = [];
   const upserted = new Map<string, Fact>();
   const removedIds: string[] = [];

@@ -1,8 +1,9 @@
 /**
  * `items.map(transform)` that always gives a packed array. Once V8 optimises a function, its inlined
- * `Array.prototype.map` creates holey arrays; lists that flow through many optimised functions (tokens,
- * sentences, statements) would then change shape mid-run and throw that optimised code away. Producers
- * of such lists use this instead.
+ * `Array.prototype.map` creates holey arrays (and `flatMap` always does); lists that flow through many
+ * optimised functions (tokens, sentences, statements) would then change shape mid-run and throw that
+ * optimised code away. The per-turn and per-package code maps such lists with this; a list handed
+ * straight to `new Set`/`new Map`, or returned to the caller, needs no care.
  */
 export function mapPacked<T, U>(items: readonly T[], transform: (item: T, index: number) => U): U[] {
   const result: U[] = [];

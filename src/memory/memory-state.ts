@@ -66,7 +66,7 @@ export function advanceState(
   // In the order the store lists facts, so the next turn sees the document as a fresh read would give it.
   state.facts = applied.facts === state.facts ? state.facts : inStoreOrder(applied.facts);
   state.nextSequence += applied.events.length;
-  const messageIds = new Set(mapPacked(raw.messages, (message) => message.id));
+  const messageIds = new Set(raw.messages.map((message) => message.id));
   const drafts: Array<{ artifactId: string; draft: TurnMemory['artifacts'][number] }> = [];
   for (const draft of memory.artifacts) {
     if (!messageIds.has(draft.messageId)) continue;

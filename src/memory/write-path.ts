@@ -112,7 +112,7 @@ export async function loadMemoryState(repositories: TenantRepositories, sessionI
     facts,
     nextSequence: lastSequence + 1,
     artifacts: new Map(
-      mapPacked(artifacts, (artifact) => [
+      artifacts.map((artifact) => [
         artifact.name,
         { id: artifact.id, name: artifact.name, kind: artifact.kind, language: artifact.language, latest: artifact.versions.at(-1)?.content ?? '' },
       ]),
@@ -121,7 +121,10 @@ export async function loadMemoryState(repositories: TenantRepositories, sessionI
 }
 
 function sideText(messages: readonly Message[], role: Message['role']): string {
-  return mapPacked(messages.filter((message) => message.role === role), (message) => message.content).join('\n');
+  return messages
+    .filter((message) => message.role === role)
+    .map((message) => message.content)
+    .join('\n');
 }
 
 /** The turn-log entry used when the memory manager's work is unavailable: the raw exchange, cut to the word limits. */
@@ -180,7 +183,7 @@ export async function runManager(raw: RawTurn, state: MemoryState, context: Writ
  * when it was stored, unless that was by another tokenizer) and a summary often a tier.
  */
 function turnCounter(raw: RawTurn, tokenizer: Tokenizer): (text: string) => number {
-  const counts = new Map<string, number>(raw.countedHere === true ? mapPacked(raw.messages, (message) => [message.content, message.tokens.tier3]) : []);
+  const counts = new Map<string, number>(raw.countedHere === true ? raw.messages.map((message) => [message.content, message.tokens.tier3]) : []);
   return (text) => {
     let count = counts.get(text);
     if (count === undefined) {
@@ -219,7 +222,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
   const status: TurnStatus = fallback === undefined ? 'summarised' : fallback.retry ? 'pending-retry' : 'fallback-raw';
   const now = context.now();
   const count = turnCounter(raw, context.tokenizer);
-  const byId = new Map(mapPacked(memory.messages, (entry) => [entry.messageId, entry]));
+  const byId = new Map(memory.messages.map((entry) => [entry.messageId, entry]));
   const tierUpdates: TierUpdate[] = mapPacked(raw.messages, (message) => {
     const entry = byId.get(message.id);
     const tier1 = entry?.tier1.trim() ?? '';

@@ -3,9 +3,9 @@
  * changes or drops a fact the conversation already holds. This module finds which fact it speaks
  * about and what the new line is.
  */
-import { mapPacked } from '../../core/packed-map.js';
 import { boundedMemo } from '../../core/bounded-memo.js';
 import { numbersIn } from '../../core/grounding.js';
+import { mapPacked } from '../../core/packed-map.js';
 import { normalizeText } from '../../core/text.js';
 import type { FactKind } from '../../core/types.js';
 import { categoryOf } from './categories.js';
@@ -82,7 +82,7 @@ const profileOf = boundedMemo((text: string): TextProfile => {
   return {
     padded: ` ${normalized} `,
     words: new Set(all),
-    content: new Set(mapPacked(all.filter((word) => !STOP_WORDS.has(word)), stem)),
+    content: new Set(all.filter((word) => !STOP_WORDS.has(word)).map(stem)),
     numbers: new Set(/\d/u.test(text) ? numbersIn(text) : []),
   };
 }, 20_000);
@@ -93,7 +93,7 @@ function contentWords(text: string): ReadonlySet<string> {
 
 function contentWordsUncached(text: string): ReadonlySet<string> {
   const normalized = normalizeText(text);
-  return new Set(mapPacked((normalized === '' ? [] : normalized.split(' ')).filter((word) => !STOP_WORDS.has(word)), stem));
+  return new Set((normalized === '' ? [] : normalized.split(' ')).filter((word) => !STOP_WORDS.has(word)).map(stem));
 }
 
 /** Sørensen–Dice over word sets (as `wordSimilarity` in core/text), from cached profiles. */
@@ -141,7 +141,7 @@ interface Probe {
 function probeOf(statement: Statement): Probe {
   // A sentence is matched once: its words are not worth a place in the cache.
   const all = contentWordsUncached(statement.sentence.text);
-  const cueWords = new Set([statement.removal, statement.correction].flatMap((cue) => (cue === null ? [] : mapPacked(cue.phrase.split(' '), stem))));
+  const cueWords = new Set([statement.removal, statement.correction].flatMap((cue) => (cue === null ? [] : cue.phrase.split(' ').map(stem))));
   const key = normalizeText(statement.key);
   return {
     statement,
@@ -403,7 +403,7 @@ export function withoutChangeWords(value: string): string {
 /** Whether the statement's new values can stand for the old ones it sets aside (a date for a date …). */
 export function replacesOldValues(statement: Statement, target: KnownFact | null): boolean {
   if (statement.oldValues.length === 0) return true;
-  const classes = new Set(mapPacked(statement.oldValues, valueClass));
+  const classes = new Set(statement.oldValues.map(valueClass));
   if (newSpecifics(statement, target).some((item) => classes.has(valueClass(item)))) return true;
   // A name set aside may give way to a thing named in plain words ("a distributed lag model instead of plain Poisson").
   return [...classes].every((name) => name === 'name') && bringsNews(statement, target);

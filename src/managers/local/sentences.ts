@@ -66,7 +66,7 @@ function segmentFast(text: string): string[] {
 
 /** Sentence segments of a line (untrimmed, as the ICU segmenter gives them). */
 export function segmentLine(text: string): string[] {
-  if (UNUSUAL.test(text)) return mapPacked([...SEGMENTER.segment(text)], (part) => part.segment);
+  if (UNUSUAL.test(text)) return [...SEGMENTER.segment(text)].map((part) => part.segment);
   return segmentFast(text);
 }
 

@@ -410,7 +410,7 @@ export function warmUpTagger(mode: TaggerMode): void {
 
 function tokenizeForWarmUp(sentence: string): Token[] {
   let offset = 0;
-  return mapPacked(sentence.split(' '), (word) => {
+  return sentence.split(' ').map((word) => {
     const start = offset;
     offset += word.length + 1;
     const text = word.replace(/\.$/u, '');

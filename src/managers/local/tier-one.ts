@@ -244,16 +244,21 @@ export function tierOne(input: TierOneInput): string {
   }
 
   // Merge pairs with the same key (up to four comma-separated pieces); keep the best under the word budget.
-  const merged = new Map<string, Pair & { pieces: number }>();
+  // (The piece counts sit apart: merged pairs keep the shape of the others, which optimised code relies on.)
+  const merged = new Map<string, Pair>();
+  const pieces = new Map<string, number>();
   for (const pair of pairs) {
     const key = clean(pair.key);
     const value = clean(pair.value);
     if (key === '' || value === '') continue;
     const existing = merged.get(key);
-    if (existing === undefined) merged.set(key, { key, value, score: pair.score, order: pair.order, pieces: pieceCount(value) });
-    else if (existing.pieces < 4 && !existing.value.includes(value)) {
+    const count = pieces.get(key) ?? 0;
+    if (existing === undefined) {
+      merged.set(key, { key, value, score: pair.score, order: pair.order });
+      pieces.set(key, pieceCount(value));
+    } else if (count < 4 && !existing.value.includes(value)) {
       existing.value = `${existing.value}, ${value}`;
-      existing.pieces += pieceCount(value);
+      pieces.set(key, count + pieceCount(value));
       existing.score = Math.max(existing.score, pair.score);
     }
   }

@@ -2,7 +2,6 @@
  * Extractive units (sentences, or clauses of very long sentences) scored by how much they inform,
  * and the greedy selection under a word budget that tier 2 and the turn summary share.
  */
-import { mapPacked } from '../../core/packed-map.js';
 import { countWords } from '../../core/text.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import type { CueKind } from './cues.js';
@@ -218,7 +217,7 @@ export function selectUnits(units: readonly Unit[], budget: number, options: { i
   }
   if (keepRules) {
     // Rules stay even over the budget, up to twice the budget in all.
-    const taken = new Set(mapPacked(chosen, (unit) => unit.order));
+    const taken = new Set(chosen.map((unit) => unit.order));
     for (const unit of ranked) {
       if (!unit.mustKeep || taken.has(unit.order) || used + unit.words > budget * 2) continue;
       chosen.push(unit);
