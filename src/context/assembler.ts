@@ -11,7 +11,7 @@ import type { ContextItem, ContextPackage, ContextSection, SectionName } from '.
 import { factRelevance } from './fact-relevance.js';
 import { measureSections } from './render.js';
 import { storeTurnReader, turnsInOrder, type TurnReader } from './turn-reader.js';
-import { keptTurnOptions, messageLine, turnOptions, type Line, type TurnMaterial, type TurnOption } from './turn-options.js';
+import { keptTurnOptions, messageLine, turnOptions, type ExcludedMessages, type Line, type TurnMaterial, type TurnOption } from './turn-options.js';
 
 /** Tuning of the assembler; every field has a default. */
 export interface AssemblerSettings {
@@ -122,11 +122,14 @@ function windowItem(message: Message, countShort: (text: string) => number): Con
   };
 }
 
-/** Turns older than `fromTurn`, newest first, read page by page. */
-function olderTurns(reader: TurnReader, sessionId: string, fromTurn: number): () => Promise<TurnMaterial | null> {
+/**
+ * Turns older than `fromTurn`, newest first, read page by page: a turn of a page already read is
+ * returned at once, a new page as a promise (awaiting every turn would cost a microtask each).
+ */
+function olderTurns(reader: TurnReader, sessionId: string, fromTurn: number): () => TurnMaterial | null | Promise<TurnMaterial | null> {
   let cursor = fromTurn;
   let buffer: TurnMaterial[] = [];
-  return async () => {
+  const load = async (): Promise<TurnMaterial | null> => {
     while (buffer.length === 0 && cursor >= 1) {
       const low = Math.max(1, cursor - PAGE_TURNS + 1);
       buffer = await reader.read({ sessionId, fromTurn: low, toTurn: cursor });
@@ -135,6 +138,7 @@ function olderTurns(reader: TurnReader, sessionId: string, fromTurn: number): ()
     // Oldest first in the page: the newest is the last.
     return buffer.pop() ?? null;
   };
+  return () => buffer.pop() ?? load();
 }
 
 /**
@@ -259,21 +263,16 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   // then tier 1 once the detail share is spent), so the room covers as many hits as it can; room left
   // afterwards upgrades the best hits, tier by tier.
   const recalledIds = new Set<string>();
+  const recalledTurns = new Set<number>();
   if (query !== '' && windowStart > 1 && recallLimit > 0) {
     const reserve = Math.floor(assembly.remaining() * recallShare);
     const hits = await repositories.search.messages({ sessionId, query, limit: recallLimit, maxTurn: windowStart - 1 });
     // A memory's turn reader keeps the hits' turns warm between calls; without one, read just the hits.
     const messages = new Map<string, Message>();
     if (hits.length > 0 && options.turnReader !== undefined) {
-      let fromTurn = Infinity;
-      let toTurn = 0;
-      for (const hit of hits) {
-        fromTurn = Math.min(fromTurn, hit.turn);
-        toTurn = Math.max(toTurn, hit.turn);
-      }
       // Index the read turns by number and keep only the hits' messages: hashing every id costs more.
       const turns = new Map<number, TurnMaterial>();
-      for (const material of await turnReader.read({ sessionId, fromTurn, toTurn })) turns.set(material.turn, material);
+      for (const material of await turnReader.readTurns({ sessionId, turns: mapPacked(hits, (hit) => hit.turn) })) turns.set(material.turn, material);
       for (const hit of hits) {
         const message = turns.get(hit.turn)?.messages.find((candidate) => candidate.id === hit.messageId);
         if (message !== undefined) messages.set(message.id, message);
@@ -296,6 +295,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
       spent += cost;
       recalled.push({ message, line });
       recalledIds.add(message.id);
+      recalledTurns.add(message.turn);
     }
     for (const tier of [2, 3] as const) {
       for (const entry of recalled) {
@@ -320,13 +320,17 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   // their cheapest form, then upgrade the newest to richer tiers, then keep covering older turns.
   const next = olderTurns(turnReader, sessionId, windowStart - 1);
   const chosen: Array<{ options: TurnOption[]; index: number }> = [];
+  // Recalled messages are shown in their own section, not again with their turns.
+  const shownElsewhere: ExcludedMessages = { ids: recalledIds, turns: recalledTurns };
   const coverageLimit = assembly.used + Math.floor(assembly.remaining() * coverageShare);
   let pending: TurnMaterial | null = null;
   let oldestCovered = windowStart;
   const cover = async (limit: number): Promise<void> => {
-    for (let material = pending ?? (await next()); material !== null; material = await next()) {
+    for (let found = pending ?? next(); ; found = next()) {
+      const material = found instanceof Promise ? await found : found;
+      if (material === null) break;
       pending = null;
-      const options = keptTurnOptions(material, countShort, recalledIds);
+      const options = keptTurnOptions(material, countShort, shownElsewhere);
       const cheapest = options[options.length - 1];
       if (cheapest === undefined) {
         oldestCovered = material.turn;

@@ -34,6 +34,8 @@ export class Assembly {
 
   /** Tokens that adding `itemCosts` to `section` would add, overheads included. */
   costOf(section: SectionName, itemCost: number, factKind: FactKind | null = null): number {
+    // An opened section adds no overhead beyond its items, except a new kind of fact (the common case, checked first).
+    if (section !== 'facts' && this.opened.has(section)) return itemCost;
     let cost = itemCost;
     if (this.opened.size === 0) cost += TOKENS_PER_REPLY;
     if (SYSTEM_SECTIONS.has(section)) {
@@ -65,6 +67,7 @@ export class Assembly {
   add(section: SectionName, items: readonly ContextItem[], cost: number): void {
     this.used += cost;
     this.opened.add(section);
+    if (items.length === 0) return;
     const list = this.items(section);
     list.push(...items);
     this.sections.set(section, list);

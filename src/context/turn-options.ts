@@ -8,6 +8,12 @@ export interface TurnMaterial {
   turn: number;
   summary: TurnSummary | null;
   messages: Message[];
+  /**
+   * The turn's options with no message left out, kept by `keptTurnOptions` on first use. Readers create
+   * materials with it undefined, so every material has one shape (a field, not a side table: the
+   * assembler reads it for hundreds of turns per package, and each side-table lookup is a cache miss).
+   */
+  plainOptions?: TurnOption[] | undefined;
 }
 
 /** One way of showing a turn: richer options come first. */
@@ -149,25 +155,39 @@ export function turnOptions(
   return kept;
 }
 
-/** Options of turns per material object, by the ids of its messages left out: a memory's cached turns keep theirs. */
+/** Options of turns per material object, by the ids of its messages left out (when any are). */
 const KEPT_OPTIONS = new WeakMap<TurnMaterial, Map<string, TurnOption[]>>();
+const NOTHING_EXCLUDED: ReadonlySet<string> = new Set();
+
+/** Messages left out of the older turns (they are shown elsewhere), with the turns they belong to. */
+export interface ExcludedMessages {
+  ids: ReadonlySet<string>;
+  /** The turns of those messages: any other turn has nothing left out, which is decided without reading its ids. */
+  turns: ReadonlySet<number>;
+}
 
 /**
  * `turnOptions` (top tier as required) without the turn's messages in `excluded`, remembered for the
  * material object and the messages left out (its texts and counts never change: a changed turn is
  * read again as a new object). Callers must not modify the result.
  */
-export function keptTurnOptions(material: TurnMaterial, countShort: CountShort, excluded: ReadonlySet<string>): TurnOption[] {
+export function keptTurnOptions(material: TurnMaterial, countShort: CountShort, excluded: ExcludedMessages): TurnOption[] {
+  let key = '';
+  if (excluded.turns.has(material.turn)) {
+    for (const message of material.messages) if (excluded.ids.has(message.id)) key += `${message.id} `;
+  }
+  if (key === '') {
+    material.plainOptions ??= turnOptions(material, countShort, { excluded: NOTHING_EXCLUDED });
+    return material.plainOptions;
+  }
   let byExcluded = KEPT_OPTIONS.get(material);
   if (byExcluded === undefined) {
     byExcluded = new Map();
     KEPT_OPTIONS.set(material, byExcluded);
   }
-  let key = '';
-  for (const message of material.messages) if (excluded.has(message.id)) key += `${message.id} `;
   let options = byExcluded.get(key);
   if (options === undefined) {
-    options = turnOptions(material, countShort, { excluded });
+    options = turnOptions(material, countShort, { excluded: excluded.ids });
     byExcluded.set(key, options);
   }
   return options;

@@ -10,12 +10,27 @@ import type { TurnMaterial } from './turn-options.js';
 /** Turns `fromTurn`..`toTurn` of a session with their messages and summaries, oldest first. */
 export interface TurnReader {
   read(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<TurnMaterial[]>;
+  /** The listed turns that have messages, oldest first (a turn listed twice is returned once). */
+  readTurns(options: { sessionId: string; turns: readonly number[] }): Promise<TurnMaterial[]>;
+}
+
+/** The listed turns, read as the range they span: for readers whose reads cost per call more than per turn. */
+async function readListedFromRange(read: TurnReader['read'], sessionId: string, turns: readonly number[]): Promise<TurnMaterial[]> {
+  if (turns.length === 0) return [];
+  let fromTurn = Infinity;
+  let toTurn = -Infinity;
+  for (const turn of turns) {
+    fromTurn = Math.min(fromTurn, turn);
+    toTurn = Math.max(toTurn, turn);
+  }
+  const listed = new Set(turns);
+  return (await read({ sessionId, fromTurn, toTurn })).filter((material) => listed.has(material.turn));
 }
 
 function groupByTurn(messages: readonly Message[], summaries: readonly TurnSummary[]): Map<number, TurnMaterial> {
   const turns = new Map<number, TurnMaterial>();
   for (const message of messages) {
-    const material = turns.get(message.turn) ?? { turn: message.turn, summary: null, messages: [] };
+    const material = turns.get(message.turn) ?? { turn: message.turn, summary: null, messages: [], plainOptions: undefined };
     material.messages.push(message);
     turns.set(message.turn, material);
   }
@@ -33,15 +48,14 @@ export function turnsInOrder(messages: readonly Message[], summaries: readonly T
 
 /** Reads straight from the store. */
 export function storeTurnReader(repositories: TenantRepositories): TurnReader {
-  return {
-    read: async ({ sessionId, fromTurn, toTurn }) => {
-      const [messages, summaries] = await Promise.all([
-        repositories.messages.listByTurns({ sessionId, fromTurn, toTurn }),
-        repositories.turns.listBefore({ sessionId, beforeTurn: toTurn + 1, limit: toTurn - fromTurn + 1 }),
-      ]);
-      return turnsInOrder(messages, summaries);
-    },
+  const read: TurnReader['read'] = async ({ sessionId, fromTurn, toTurn }) => {
+    const [messages, summaries] = await Promise.all([
+      repositories.messages.listByTurns({ sessionId, fromTurn, toTurn }),
+      repositories.turns.listBefore({ sessionId, beforeTurn: toTurn + 1, limit: toTurn - fromTurn + 1 }),
+    ]);
+    return turnsInOrder(messages, summaries);
   };
+  return { read, readTurns: ({ sessionId, turns }) => readListedFromRange(read, sessionId, turns) };
 }
 
 /**
@@ -58,12 +72,12 @@ export class CachedTurnReader implements TurnReader {
   private reading = 0;
 
   constructor(
-    private readonly inner: TurnReader,
+    private readonly inner: Pick<TurnReader, 'read'>,
     private readonly maxSessions = 16,
   ) {}
 
-  async read(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<TurnMaterial[]> {
-    const { sessionId, fromTurn, toTurn } = options;
+  /** The session's cached turns, marked as the most recently used. */
+  private use(sessionId: string): Map<number, TurnMaterial | null> {
     let turns = this.sessions.get(sessionId);
     if (turns === undefined) {
       if (this.sessions.size >= this.maxSessions) {
@@ -76,6 +90,12 @@ export class CachedTurnReader implements TurnReader {
       this.sessions.delete(sessionId);
     }
     this.sessions.set(sessionId, turns);
+    return turns;
+  }
+
+  async read(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<TurnMaterial[]> {
+    const { sessionId, fromTurn, toTurn } = options;
+    const turns = this.use(sessionId);
     // Read only the runs of turns not cached yet.
     const missing: Array<[number, number]> = [];
     for (let turn = fromTurn; turn <= toTurn; turn += 1) {
@@ -93,6 +113,20 @@ export class CachedTurnReader implements TurnReader {
       if (material !== undefined && material !== null) result.push(material);
     }
     return result;
+  }
+
+  /** Cached turns are looked up one by one (a scattered list would otherwise cost its whole span); others are read. */
+  async readTurns(options: { sessionId: string; turns: readonly number[] }): Promise<TurnMaterial[]> {
+    const { sessionId } = options;
+    const turns = this.use(sessionId);
+    const listed = [...new Set(options.turns)].sort((a, b) => a - b);
+    const found: TurnMaterial[] = [];
+    for (const turn of listed) {
+      const material = turns.get(turn);
+      if (material === undefined) return readListedFromRange((range) => this.read(range), sessionId, listed);
+      if (material !== null) found.push(material);
+    }
+    return found;
   }
 
   /** Read turns from the store and cache those no write touched meanwhile; returns what was read. */

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { CachedTurnReader, type TurnReader } from '../../src/context/turn-reader.js';
 import type { TurnMaterial } from '../../src/context/turn-options.js';
+import { CachedTurnReader, storeTurnReader, type TurnReader } from '../../src/context/turn-reader.js';
+import type { Message, TurnSummary } from '../../src/core/types.js';
+import type { TenantRepositories } from '../../src/store/store.js';
 
 function material(turn: number, label: string): TurnMaterial {
   return { turn, summary: null, messages: [{ id: `${label}-${turn}` } as TurnMaterial['messages'][number]] };
 }
 
 /** A reader over a mutable store of turns, counting its reads. */
-function countingReader(labels: Map<number, string>): TurnReader & { reads: number; gate?: Promise<void> } {
+function countingReader(labels: Map<number, string>): Pick<TurnReader, 'read'> & { reads: number; gate?: Promise<void> } {
   const reader = {
     reads: 0,
     gate: undefined as Promise<void> | undefined,
@@ -97,5 +99,55 @@ describe('CachedTurnReader', () => {
     expect(inner.reads).toBe(3);
     await cache.read({ sessionId: 'b', fromTurn: 1, toTurn: 1 });
     expect(inner.reads).toBe(4);
+  });
+
+  it('reads listed turns from the cache one by one, and reads the store only for turns it lacks', async () => {
+    const labels = new Map([
+      [1, 'old'],
+      [3, 'old'],
+      [5, 'old'],
+      [9, 'old'],
+    ]);
+    const inner = countingReader(labels);
+    const cache = new CachedTurnReader(inner);
+    // Nothing cached: the listed turns come from one read of their span; turn 4 has no messages.
+    expect(ids(await cache.readTurns({ sessionId: 's', turns: [5, 1, 4, 5] }))).toEqual(['old-1', 'old-5']);
+    expect(inner.reads).toBe(1);
+    // Cached now (turn 4 as known to be empty): no read, oldest first, each once.
+    expect(ids(await cache.readTurns({ sessionId: 's', turns: [4, 3, 1, 3] }))).toEqual(['old-1', 'old-3']);
+    expect(inner.reads).toBe(1);
+    // A turn told changed, and one never read, are read again; the rest stay cached.
+    labels.set(3, 'new');
+    cache.forget('s', 3);
+    expect(ids(await cache.readTurns({ sessionId: 's', turns: [9, 3, 1] }))).toEqual(['old-1', 'new-3', 'old-9']);
+    expect(inner.reads).toBe(3);
+    expect(await cache.readTurns({ sessionId: 's', turns: [] })).toEqual([]);
+  });
+});
+
+describe('storeTurnReader', () => {
+  it('returns only the listed turns of the span it reads, with their summaries', async () => {
+    const stored = [1, 2, 3, 4].map((turn) => ({ id: `m-${turn}`, turn }) as Message);
+    const spans: Array<[number, number]> = [];
+    const repositories = {
+      messages: {
+        listByTurns: async ({ fromTurn, toTurn }: { fromTurn: number; toTurn: number }) => {
+          spans.push([fromTurn, toTurn]);
+          return stored.filter((message) => message.turn >= fromTurn && message.turn <= toTurn);
+        },
+      },
+      turns: {
+        listBefore: async ({ beforeTurn }: { beforeTurn: number }) =>
+          [3, 2].filter((turn) => turn < beforeTurn).map((turn) => ({ turn, userSummary: `summary ${turn}` }) as TurnSummary),
+      },
+    } as unknown as TenantRepositories;
+    const materials = await storeTurnReader(repositories).readTurns({ sessionId: 's', turns: [4, 2, 2] });
+    expect(spans).toEqual([[2, 4]]);
+    expect(materials.map((material) => [material.turn, material.messages.map((message) => message.id), material.summary?.userSummary ?? null])).toEqual([
+      [2, ['m-2'], 'summary 2'],
+      [4, ['m-4'], null],
+    ]);
+    expect(await storeTurnReader(repositories).readTurns({ sessionId: 's', turns: [] })).toEqual([]);
+    expect(spans).toHaveLength(1);
   });
 });
