@@ -360,8 +360,14 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     }
   }
   await cover(budget);
-  const history = assembly.items('history');
-  for (const entry of chosen) history.push(...(entry.options[entry.index]?.items ?? []));
+  // Oldest turn first, as the section is shown (`chosen` runs newest first), so sorting it finds one
+  // ordered run; then the window turns that degraded into the section.
+  const history: ContextItem[] = [];
+  for (let index = chosen.length - 1; index >= 0; index -= 1) {
+    const entry = chosen[index];
+    if (entry !== undefined) history.push(...(entry.options[entry.index]?.items ?? []));
+  }
+  history.push(...assembly.items('history'));
   assembly.sections.set('history', history);
   if (oldestCovered > 1) {
     const older = await repositories.messages.listIds({ sessionId, toTurn: oldestCovered - 1 });
