@@ -270,9 +270,8 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     // A memory's turn reader keeps the hits' turns warm between calls; without one, read just the hits.
     const messages = new Map<string, Message>();
     if (hits.length > 0 && options.turnReader !== undefined) {
-      // Index the read turns by number and keep only the hits' messages: hashing every id costs more.
-      const turns = new Map<number, TurnMaterial>();
-      for (const material of await turnReader.readTurns({ sessionId, turns: mapPacked(hits, (hit) => hit.turn) })) turns.set(material.turn, material);
+      // Turns by number, and only the hits' messages from them: hashing every id costs more.
+      const turns = await turnReader.readTurns({ sessionId, turns: mapPacked(hits, (hit) => hit.turn) });
       for (const hit of hits) {
         const message = turns.get(hit.turn)?.messages.find((candidate) => candidate.id === hit.messageId);
         if (message !== undefined) messages.set(message.id, message);

@@ -10,13 +10,14 @@ import type { TurnMaterial } from './turn-options.js';
 /** Turns `fromTurn`..`toTurn` of a session with their messages and summaries, oldest first. */
 export interface TurnReader {
   read(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<TurnMaterial[]>;
-  /** The listed turns that have messages, oldest first (a turn listed twice is returned once). */
-  readTurns(options: { sessionId: string; turns: readonly number[] }): Promise<TurnMaterial[]>;
+  /** The listed turns that have messages, by turn number. */
+  readTurns(options: { sessionId: string; turns: readonly number[] }): Promise<Map<number, TurnMaterial>>;
 }
 
 /** The listed turns, read as the range they span: for readers whose reads cost per call more than per turn. */
-async function readListedFromRange(read: TurnReader['read'], sessionId: string, turns: readonly number[]): Promise<TurnMaterial[]> {
-  if (turns.length === 0) return [];
+async function readListedFromRange(read: TurnReader['read'], sessionId: string, turns: readonly number[]): Promise<Map<number, TurnMaterial>> {
+  const found = new Map<number, TurnMaterial>();
+  if (turns.length === 0) return found;
   let fromTurn = Infinity;
   let toTurn = -Infinity;
   for (const turn of turns) {
@@ -24,7 +25,8 @@ async function readListedFromRange(read: TurnReader['read'], sessionId: string, 
     toTurn = Math.max(toTurn, turn);
   }
   const listed = new Set(turns);
-  return (await read({ sessionId, fromTurn, toTurn })).filter((material) => listed.has(material.turn));
+  for (const material of await read({ sessionId, fromTurn, toTurn })) if (listed.has(material.turn)) found.set(material.turn, material);
+  return found;
 }
 
 function groupByTurn(messages: readonly Message[], summaries: readonly TurnSummary[]): Map<number, TurnMaterial> {
@@ -116,15 +118,14 @@ export class CachedTurnReader implements TurnReader {
   }
 
   /** Cached turns are looked up one by one (a scattered list would otherwise cost its whole span); others are read. */
-  async readTurns(options: { sessionId: string; turns: readonly number[] }): Promise<TurnMaterial[]> {
+  async readTurns(options: { sessionId: string; turns: readonly number[] }): Promise<Map<number, TurnMaterial>> {
     const { sessionId } = options;
     const turns = this.use(sessionId);
-    const listed = [...new Set(options.turns)].sort((a, b) => a - b);
-    const found: TurnMaterial[] = [];
-    for (const turn of listed) {
+    const found = new Map<number, TurnMaterial>();
+    for (const turn of options.turns) {
       const material = turns.get(turn);
-      if (material === undefined) return readListedFromRange((range) => this.read(range), sessionId, listed);
-      if (material !== null) found.push(material);
+      if (material === undefined) return readListedFromRange((range) => this.read(range), sessionId, options.turns);
+      if (material !== null) found.set(turn, material);
     }
     return found;
   }
