@@ -10,7 +10,7 @@ import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
 import { measureSections } from './render.js';
-import { storeTurnReader, turnsInOrder, type TurnReader } from './turn-reader.js';
+import { storeTurnReader, turnsInOrder, type TurnCache, type TurnReader } from './turn-reader.js';
 import { keptTurnOptions, messageLine, turnOptions, type ExcludedMessages, type Line, type TurnMaterial, type TurnOption } from './turn-options.js';
 
 /** Tuning of the assembler; every field has a default. */
@@ -60,8 +60,8 @@ export interface AssembleContextOptions {
   query?: string;
   tokenizer: Tokenizer;
   settings?: AssemblerSettings;
-  /** Where older turns are read from (default: the store, page by page). */
-  turnReader?: TurnReader;
+  /** Where older turns are read from: a memory's cache (default: the store, page by page). */
+  turnReader?: TurnCache;
 }
 
 export const MAX_BUDGET = 10_000_000;
@@ -269,9 +269,10 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     const hits = await repositories.search.messages({ sessionId, query, limit: recallLimit, maxTurn: windowStart - 1 });
     // A memory's turn reader keeps the hits' turns warm between calls; without one, read just the hits.
     const messages = new Map<string, Message>();
-    if (hits.length > 0 && options.turnReader !== undefined) {
+    const cache = options.turnReader;
+    if (hits.length > 0 && cache !== undefined) {
       // Turns by number, and only the hits' messages from them: hashing every id costs more.
-      const turns = await turnReader.readTurns({ sessionId, turns: mapPacked(hits, (hit) => hit.turn) });
+      const turns = await cache.readTurns({ sessionId, turns: mapPacked(hits, (hit) => hit.turn) });
       for (const hit of hits) {
         const message = turns.get(hit.turn)?.messages.find((candidate) => candidate.id === hit.messageId);
         if (message !== undefined) messages.set(message.id, message);

@@ -10,23 +10,12 @@ import type { TurnMaterial } from './turn-options.js';
 /** Turns `fromTurn`..`toTurn` of a session with their messages and summaries, oldest first. */
 export interface TurnReader {
   read(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<TurnMaterial[]>;
-  /** The listed turns that have messages, by turn number. */
-  readTurns(options: { sessionId: string; turns: readonly number[] }): Promise<Map<number, TurnMaterial>>;
 }
 
-/** The listed turns, read as the range they span: for readers whose reads cost per call more than per turn. */
-async function readListedFromRange(read: TurnReader['read'], sessionId: string, turns: readonly number[]): Promise<Map<number, TurnMaterial>> {
-  const found = new Map<number, TurnMaterial>();
-  if (turns.length === 0) return found;
-  let fromTurn = Infinity;
-  let toTurn = -Infinity;
-  for (const turn of turns) {
-    fromTurn = Math.min(fromTurn, turn);
-    toTurn = Math.max(toTurn, turn);
-  }
-  const listed = new Set(turns);
-  for (const material of await read({ sessionId, fromTurn, toTurn })) if (listed.has(material.turn)) found.set(material.turn, material);
-  return found;
+/** A reader that keeps turns between calls, so it can also give scattered turns one by one. */
+export interface TurnCache extends TurnReader {
+  /** The listed turns that have messages, by turn number. */
+  readTurns(options: { sessionId: string; turns: readonly number[] }): Promise<Map<number, TurnMaterial>>;
 }
 
 function groupByTurn(messages: readonly Message[], summaries: readonly TurnSummary[]): Map<number, TurnMaterial> {
@@ -50,21 +39,22 @@ export function turnsInOrder(messages: readonly Message[], summaries: readonly T
 
 /** Reads straight from the store. */
 export function storeTurnReader(repositories: TenantRepositories): TurnReader {
-  const read: TurnReader['read'] = async ({ sessionId, fromTurn, toTurn }) => {
-    const [messages, summaries] = await Promise.all([
-      repositories.messages.listByTurns({ sessionId, fromTurn, toTurn }),
-      repositories.turns.listBefore({ sessionId, beforeTurn: toTurn + 1, limit: toTurn - fromTurn + 1 }),
-    ]);
-    return turnsInOrder(messages, summaries);
+  return {
+    read: async ({ sessionId, fromTurn, toTurn }) => {
+      const [messages, summaries] = await Promise.all([
+        repositories.messages.listByTurns({ sessionId, fromTurn, toTurn }),
+        repositories.turns.listBefore({ sessionId, beforeTurn: toTurn + 1, limit: toTurn - fromTurn + 1 }),
+      ]);
+      return turnsInOrder(messages, summaries);
+    },
   };
-  return { read, readTurns: ({ sessionId, turns }) => readListedFromRange(read, sessionId, turns) };
 }
 
 /**
  * Keeps what `inner` read, per session, for the sessions used most recently. Call `forget` for every
  * turn whose messages, tiers or summary are written, and for a deleted session.
  */
-export class CachedTurnReader implements TurnReader {
+export class CachedTurnReader implements TurnCache {
   /** Per session: turn → material, or null for a turn known to have no messages. */
   private readonly sessions = new Map<string, Map<number, TurnMaterial | null>>();
   /** Bumped by every `forget`; a read keeps nothing about a turn forgotten while it ran. */
@@ -74,7 +64,7 @@ export class CachedTurnReader implements TurnReader {
   private reading = 0;
 
   constructor(
-    private readonly inner: Pick<TurnReader, 'read'>,
+    private readonly inner: TurnReader,
     private readonly maxSessions = 16,
   ) {}
 
@@ -117,16 +107,25 @@ export class CachedTurnReader implements TurnReader {
     return result;
   }
 
-  /** Cached turns are looked up one by one (a scattered list would otherwise cost its whole span); others are read. */
+  /**
+   * Cached turns are looked up one by one (a scattered list would otherwise cost its whole span); when
+   * some are not cached yet, the span is read, which reads only the turns missing.
+   */
   async readTurns(options: { sessionId: string; turns: readonly number[] }): Promise<Map<number, TurnMaterial>> {
     const { sessionId } = options;
     const turns = this.use(sessionId);
     const found = new Map<number, TurnMaterial>();
+    let missing = false;
     for (const turn of options.turns) {
       const material = turns.get(turn);
-      if (material === undefined) return readListedFromRange((range) => this.read(range), sessionId, options.turns);
-      if (material !== null) found.set(turn, material);
+      if (material === undefined) missing = true;
+      else if (material !== null) found.set(turn, material);
     }
+    if (!missing) return found;
+    const listed = new Set(options.turns);
+    const fromTurn = Math.min(...listed);
+    const toTurn = Math.max(...listed);
+    for (const material of await this.read({ sessionId, fromTurn, toTurn })) if (listed.has(material.turn)) found.set(material.turn, material);
     return found;
   }
 

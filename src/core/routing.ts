@@ -1,4 +1,3 @@
-import { mapPacked } from './packed-map.js';
 import { countWords } from './text.js';
 import type { TurnDepth } from './types.js';
 
@@ -26,8 +25,8 @@ export interface RouteTurnResult {
  * long ones also stay in the raw window 1–2 extra turns; code-heavy ones always get a diff.
  */
 export function routeTurn(contents: readonly string[]): RouteTurnResult {
-  const counts = mapPacked(contents, countWords);
-  const longest = Math.max(0, ...counts);
+  let longest = 0;
+  for (const content of contents) longest = Math.max(longest, countWords(content));
   if (contents.some(hasCodeBlock)) return { depth: 'code', wantsDiff: true, windowExtension: 1 };
   if (longest >= LONG_WORDS) return { depth: 'long', wantsDiff: true, windowExtension: longest > 600 ? 1 : 2 };
   if (longest >= SHORT_WORDS) return { depth: 'medium', wantsDiff: true, windowExtension: 0 };

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { TurnMaterial } from '../../src/context/turn-options.js';
-import { CachedTurnReader, storeTurnReader, type TurnReader } from '../../src/context/turn-reader.js';
-import type { Message, TurnSummary } from '../../src/core/types.js';
-import type { TenantRepositories } from '../../src/store/store.js';
+import { CachedTurnReader, type TurnReader } from '../../src/context/turn-reader.js';
 
 function material(turn: number, label: string): TurnMaterial {
   return { turn, summary: null, messages: [{ id: `${label}-${turn}` } as TurnMaterial['messages'][number]] };
 }
 
 /** A reader over a mutable store of turns, counting its reads. */
-function countingReader(labels: Map<number, string>): Pick<TurnReader, 'read'> & { reads: number; gate?: Promise<void> } {
+function countingReader(labels: Map<number, string>): TurnReader & { reads: number; gate?: Promise<void> } {
   const reader = {
     reads: 0,
     gate: undefined as Promise<void> | undefined,
@@ -136,32 +134,5 @@ describe('CachedTurnReader', () => {
     ]);
     expect(inner.reads).toBe(3);
     expect((await cache.readTurns({ sessionId: 's', turns: [] })).size).toBe(0);
-  });
-});
-
-describe('storeTurnReader', () => {
-  it('returns only the listed turns of the span it reads, with their summaries', async () => {
-    const stored = [1, 2, 3, 4].map((turn) => ({ id: `m-${turn}`, turn }) as Message);
-    const spans: Array<[number, number]> = [];
-    const repositories = {
-      messages: {
-        listByTurns: async ({ fromTurn, toTurn }: { fromTurn: number; toTurn: number }) => {
-          spans.push([fromTurn, toTurn]);
-          return stored.filter((message) => message.turn >= fromTurn && message.turn <= toTurn);
-        },
-      },
-      turns: {
-        listBefore: async ({ beforeTurn }: { beforeTurn: number }) =>
-          [3, 2].filter((turn) => turn < beforeTurn).map((turn) => ({ turn, userSummary: `summary ${turn}` }) as TurnSummary),
-      },
-    } as unknown as TenantRepositories;
-    const materials = await storeTurnReader(repositories).readTurns({ sessionId: 's', turns: [4, 2, 2] });
-    expect(spans).toEqual([[2, 4]]);
-    expect([...materials.values()].map((material) => [material.turn, material.messages.map((message) => message.id), material.summary?.userSummary ?? null])).toEqual([
-      [2, ['m-2'], 'summary 2'],
-      [4, ['m-4'], null],
-    ]);
-    expect((await storeTurnReader(repositories).readTurns({ sessionId: 's', turns: [] })).size).toBe(0);
-    expect(spans).toHaveLength(1);
   });
 });

@@ -207,7 +207,7 @@ export function buildDiff(input: DiffInput): FactDiff {
     }
     return check;
   };
-  const contents = new Map(mapPacked(input.messages, (message) => [message.message.id, message.message.content]));
+  const contents = new Map(input.messages.map((message) => [message.message.id, message.message.content]));
   const separable = input.messages.every((message, index) => index === input.messages.length - 1 || !/\d\s*$/u.test(message.message.content));
   const grounded = (line: PendingLine): boolean => {
     if (separable) {
