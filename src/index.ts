@@ -67,6 +67,7 @@ export type {
   KnownArtifact,
   MemoryManager,
   MessageMemory,
+  PrepareMessageOptions,
   ProcessTurnOptions,
   TurnMemory,
   TurnMessageInput,

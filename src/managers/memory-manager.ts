@@ -11,6 +11,15 @@ export interface TurnMessageInput {
   content: string;
 }
 
+/** A message given to `MemoryManager.prepare` before its turn. */
+export interface PrepareMessageOptions {
+  sessionId: string;
+  /** The message exactly as it will come first in the turn's `messages`, id included. */
+  message: TurnMessageInput;
+  /** The turn's timestamp, exactly as `processTurn` will get it. */
+  timestamp: string;
+}
+
 /** The newest version of an artifact the session already has. */
 export interface KnownArtifact {
   name: string;
@@ -122,6 +131,13 @@ export interface MemoryManager {
   /** Recorded as the actor of the fact events it causes. */
   readonly name: string;
   processTurn(options: ProcessTurnOptions): Promise<TurnMemory>;
+  /**
+   * Optional: the message that will open a coming turn, given ahead of it (while the chat model writes
+   * its reply) so the manager can start on it in that idle time. It must not change what `processTurn`
+   * returns, and the turn may never come (the reply failed). The engine logs an error thrown here and
+   * carries on; `processTurn` does the work itself then. The local manager analyses the message.
+   */
+  prepare?(options: PrepareMessageOptions): void;
   /**
    * Optional: propose a consolidation of the base-truth document (merge redundant facts, remove
    * superseded ones), already validated. The engine calls it after every `consolidateEveryTurns`-th turn

@@ -17,10 +17,13 @@ export interface ChatTurnSteps {
   /** The context package for the user's message. */
   assemble(query: string): Promise<ContextPackage>;
   /**
-   * Store both messages of the turn (raw, in one transaction); resolves once they are durable, with
-   * phase 2 for the turn started and its outcome to come through `memory`.
+   * Store both messages of the turn (the user's, held since the turn began, and the reply) raw, in one
+   * transaction; resolves once they are durable, with phase 2 for the turn started and its outcome to
+   * come through `memory`.
    */
-  store(exchange: { user: string; assistant: string; staleMemory: boolean }): Promise<{ turn: number; messageIds: string[]; memory: Promise<ChatMemoryOutcome> }>;
+  store(exchange: { assistant: string; staleMemory: boolean }): Promise<{ turn: number; messageIds: string[]; memory: Promise<ChatMemoryOutcome> }>;
+  /** Called once the chat model has begun its reply: memory work on the user's message that can be done while it writes. Never throws. */
+  prepare(): void;
   /** Time in milliseconds, for the overhead figures. */
   monotonic(): number;
 }
@@ -96,6 +99,7 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
       const overheadMs = steps.monotonic() - start;
       let reply = '';
       let usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
+      let prepared = false;
       for await (const event of chatModel.stream({ messages: chatRequest(pkg, userMessage), ...(options.signal === undefined ? {} : { signal: options.signal }) })) {
         if (event.type === 'delta') {
           reply += event.text;
@@ -104,11 +108,16 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
           reply = event.text;
           usage = event.usage;
         }
+        // After the first piece is passed on: the model is still writing.
+        if (!prepared) {
+          prepared = true;
+          steps.prepare();
+        }
       }
       if (reply.trim() === '') {
         throw new StrataError('MODEL_OUTPUT_INVALID', `The chat model "${chatModel.model}" returned an empty reply; nothing was stored. Try again, or check the model's configuration.`);
       }
-      const stored = await steps.store({ user: userMessage, assistant: reply, staleMemory: wait.stale });
+      const stored = await steps.store({ assistant: reply, staleMemory: wait.stale });
       const memory = stored.memory;
       memory.catch(() => undefined);
       completed = true;

@@ -232,12 +232,15 @@ const WORKER_MIN_TURNS = 400;
  */
 function lazyLocalManager(): MemoryManager {
   let loaded: Promise<MemoryManager> | undefined;
+  let ready: MemoryManager | undefined;
   return {
     name: 'local',
     processTurn: async (turn) => {
-      loaded ??= import('../managers/local/index.js').then((module) => module.createLocalMemoryManager());
+      loaded ??= import('../managers/local/index.js').then((module) => (ready = module.createLocalMemoryManager()));
       return (await loaded).processTurn(turn);
     },
+    // Until a first turn has loaded the manager, there is nothing to start early with.
+    prepare: (message) => ready?.prepare?.(message),
   };
 }
 
@@ -256,13 +259,15 @@ function openAiModel(settings: ModelSettings): ChatModel {
 /** The model manager over the configured memory model, loaded on the first turn like the local one. */
 function lazyModelManager(settings: ModelSettings, tokenizer: Tokenizer): MemoryManager {
   let loaded: Promise<ModelMemoryManager> | undefined;
+  let ready: ModelMemoryManager | undefined;
   const load = (): Promise<ModelMemoryManager> =>
-    (loaded ??= import('../managers/model/index.js').then((module) =>
-      module.createModelMemoryManager({ model: openAiModel(settings), tokenizer, timeoutMs: settings.timeoutMs, name: `model:${settings.model}` }),
+    (loaded ??= import('../managers/model/index.js').then(
+      (module) => (ready = module.createModelMemoryManager({ model: openAiModel(settings), tokenizer, timeoutMs: settings.timeoutMs, name: `model:${settings.model}` })),
     ));
   return {
     name: `model:${settings.model}`,
     processTurn: async (turn) => (await load()).processTurn(turn),
+    prepare: (message) => ready?.prepare?.(message),
     consolidate: async (consolidation) => (await load()).consolidate(consolidation),
   };
 }
@@ -538,6 +543,8 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       const chatModel = requireChatModel();
       const content = checkContent(userMessage, 'The user message', settings.maxMessageBytes);
       const budget = chatOptions.budget === undefined ? settings.contextBudget : validateBudget(chatOptions.budget);
+      // The user message is sent now: its id and time are settled now, so memory work on it can start while the model writes.
+      const question = { id: newId(), role: 'user', content, speaker: null, externalId: null, createdAt: now() } satisfies CheckedMessage;
       const stream = chatTurn({
         userMessage: content,
         chatModel,
@@ -555,11 +562,16 @@ export function createMemory(options: MemoryOptions = {}): Memory {
             return gate.settle(sessionId, { boundMs: settings.memoryWaitMs });
           },
           assemble: async (query) => assemble(sessionId, budget, query),
-          store: async ({ user, assistant, staleMemory }) => {
-            const createdAt = now();
+          prepare: () => {
+            try {
+              manager.prepare?.({ sessionId, message: { id: question.id, role: question.role, speaker: question.speaker, content: question.content }, timestamp: question.createdAt });
+            } catch (error) {
+              logger.warn({ sessionId, error: (error as Error).message }, 'the memory manager could not start on the user message early; it will after the reply');
+            }
+          },
+          store: async ({ assistant, staleMemory }) => {
             // The user message was checked when the turn began.
-            const question: CheckedMessage = { role: 'user', content: user, speaker: null, externalId: null, createdAt };
-            const stored = await storeTurn(sessionId, [question, checkMessageInput(assistant, 'assistant', createdAt, settings.maxMessageBytes)], staleMemory);
+            const stored = await storeTurn(sessionId, [question, checkMessageInput(assistant, 'assistant', now(), settings.maxMessageBytes)], staleMemory);
             return {
               turn: stored.raw.turn,
               messageIds: stored.raw.messages.map((message) => message.id),

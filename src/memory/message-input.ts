@@ -7,6 +7,8 @@ export type MessageInput = string | { content: string; speaker?: string | null }
 
 /** A validated message ready to store. */
 export interface CheckedMessage {
+  /** Given when the message's id was settled before it was stored (a chat turn's user message); otherwise one is made. */
+  id?: string;
   role: Role;
   content: string;
   speaker: string | null;

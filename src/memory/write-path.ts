@@ -61,7 +61,7 @@ export async function writeRawTurns(
     messages: mapPacked(checked, (message) => {
       position += 1;
       return {
-        id: context.newId(),
+        id: message.id ?? context.newId(),
         sessionId: session.id,
         turn: last.turn + index + 1,
         position,

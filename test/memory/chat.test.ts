@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
-import type { MemoryManager, ProcessTurnOptions, TurnMemory } from '../../src/managers/memory-manager.js';
+import type { MemoryManager, PrepareMessageOptions, ProcessTurnOptions, TurnMemory } from '../../src/managers/memory-manager.js';
 import { createMemory, type Memory } from '../../src/memory/create-memory.js';
 import { createOpenAiChatModel } from '../../src/providers/openai/openai-chat-model.js';
 import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../support/scripted-openai-server.js';
@@ -123,6 +123,74 @@ describe('session.chat', () => {
     expect(result.turn).toBe(1);
     await result.memory;
     expect((await session.turns()).map((turn) => turn.status)).toEqual(['summarised']);
+  });
+
+  it('starts the memory manager on the user message while the model writes, under the id and time the turn is stored with', async () => {
+    const local = await localManager();
+    const prepared: PrepareMessageOptions[] = [];
+    const processed: ProcessTurnOptions[] = [];
+    const manager: MemoryManager = {
+      name: 'watched',
+      prepare: (options) => {
+        prepared.push(options);
+        local.prepare?.(options);
+      },
+      processTurn: (options) => {
+        processed.push(options);
+        return local.processTurn(options);
+      },
+    };
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = await serve([{ gatedStream: { before: ['Noted: ', 'never '], gate, after: ['on Fridays.'] } }]);
+    const memory = open({ chatModel: chatModel(server), manager });
+    const session = await memory.sessions.create();
+    const stream = session.chat('We must never deploy on Fridays.', { stream: true });
+    const pieces: string[] = [];
+    for await (const piece of stream) {
+      pieces.push(piece);
+      if (pieces.length === 2) {
+        // The model is still writing: the manager has the user's message, and nothing is stored yet.
+        expect(prepared.map((options) => options.message.content)).toEqual(['We must never deploy on Fridays.']);
+        expect(await session.messages()).toEqual([]);
+        release();
+      }
+    }
+    const result = await stream.result;
+    expect((await result.memory).status).toBe('summarised');
+    const [user, assistant] = await session.messages();
+    expect(prepared).toEqual([{ sessionId: session.id, message: { id: user?.id, role: 'user', speaker: null, content: 'We must never deploy on Fridays.' }, timestamp: user?.createdAt }]);
+    expect(result.messageIds[0]).toBe(prepared[0]?.message.id);
+    // The turn the manager then gets opens with that very message, at that time.
+    expect(processed).toHaveLength(1);
+    expect(processed[0]?.messages[0]).toEqual(prepared[0]?.message);
+    expect(processed[0]?.timestamp).toBe(prepared[0]?.timestamp);
+    // The user's message is dated when it was sent, the reply when it was complete.
+    expect(Date.parse(assistant?.createdAt ?? '')).toBeGreaterThan(Date.parse(user?.createdAt ?? ''));
+    expect((await session.facts()).map((fact) => fact.text).join(' ')).toContain('Fridays');
+  });
+
+  it('carries on when the memory manager cannot start early, and says so in the log', async () => {
+    const local = await localManager();
+    const manager: MemoryManager = {
+      name: 'stumbling',
+      prepare: () => {
+        throw new Error('tagger unavailable');
+      },
+      processTurn: (options) => local.processTurn(options),
+    };
+    const server = await serve([{ reply: 'Noted: never on Fridays.' }]);
+    const memory = open({ chatModel: chatModel(server), manager });
+    const session = await memory.sessions.create();
+    const result = await session.chat('We must never deploy on Fridays.');
+    expect(result.reply).toBe('Noted: never on Fridays.');
+    expect((await result.memory).status).toBe('summarised');
+    expect((await session.facts()).map((fact) => fact.text).join(' ')).toContain('Fridays');
+    expect(warningsOf(memory)).toEqual([
+      { message: 'the memory manager could not start on the user message early; it will after the reply', details: { sessionId: session.id, error: 'tagger unavailable' } },
+    ]);
   });
 
   it('says clearly when no chat model is configured', async () => {

@@ -4,13 +4,16 @@
  */
 import { mapPacked } from '../../core/packed-map.js';
 import { routeTurn } from '../../core/routing.js';
-import type { MemoryManager, MessageMemory, ProcessTurnOptions, TurnMemory } from '../memory-manager.js';
+import type { MemoryManager, MessageMemory, PrepareMessageOptions, ProcessTurnOptions, TurnMemory, TurnMessageInput } from '../memory-manager.js';
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
 import { allowsFacts, buildDiff } from './base-truth-diff.js';
 import { DateParserNeeded, dateReference, loadDateParser } from './entities.js';
+import type { DateReference } from './entities.js';
 import { extractStatements } from './fact-extraction.js';
 import type { Statement, StatementContext } from './fact-extraction.js';
+import { PreparedMessages } from './prepared-messages.js';
+import type { MessageWork } from './prepared-messages.js';
 import { requiredTier } from './required-tier.js';
 import { resolveSettings } from './settings.js';
 import type { LocalManagerSettings, ResolvedSettings } from './settings.js';
@@ -37,13 +40,48 @@ function tidy(text: string): string {
   return long ? text.replace(LONG_WORD, (word) => `${word.slice(0, MAX_WORD_CHARACTERS)}…`) : text;
 }
 
-/** Derive everything the local manager produces for one turn (synchronous core of `processTurn`). */
-function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings): TurnMemory {
-  const reference = dateReference(options.timestamp);
-  const taggingBudget = { sentences: settings.maxTaggedSentences };
-  const analysed = mapPacked(options.messages, (message) =>
-    analyseMessage(message, { maxAnalysedWords: settings.maxAnalysedWords, taggingBudget, tagger: settings.tagger, reference }),
-  );
+/** What deriving one message needs besides the message. */
+interface MessageContext {
+  settings: ResolvedSettings;
+  reference: DateReference;
+  /** Shared by the turn's messages, in order (see `AnalysisOptions.taggingBudget`). */
+  taggingBudget: { sentences: number };
+}
+
+/** The work on one message that needs nothing else of the turn: its analysis, statements and units. */
+function workOn(message: TurnMessageInput, context: MessageContext): MessageWork {
+  const { settings, reference, taggingBudget } = context;
+  const analysed = analyseMessage(message, { maxAnalysedWords: settings.maxAnalysedWords, taggingBudget, tagger: settings.tagger, reference });
+  // (flatMap would give a holey list; see mapPacked.)
+  const statements: Statement[] = [];
+  if (!analysed.smallTalk) {
+    const statementContext: StatementContext = {
+      messageId: message.id,
+      speaker: message.speaker,
+      maxValueWords: settings.maxFactWords,
+      lastPerson: { name: null },
+      forDiff: allowsFacts(analysed, settings.assistantFacts),
+    };
+    for (const sentence of analysed.sentences) statements.push(...extractStatements(sentence, statementContext));
+  }
+  return { analysed, statements, units: messageUnits(analysed) };
+}
+
+/**
+ * Derive everything the local manager produces for one turn (synchronous core of `processTurn`). The
+ * first message's work is taken from `prepared` when it was done ahead for this very message and time.
+ */
+function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings, prepared?: PreparedMessages): TurnMemory {
+  const context: MessageContext = { settings, reference: dateReference(options.timestamp), taggingBudget: { sentences: settings.maxTaggedSentences } };
+  const works = mapPacked(options.messages, (message, index) => {
+    const ready = index === 0 ? prepared?.take(message, options.timestamp) : undefined;
+    if (ready === undefined) return workOn(message, context);
+    context.taggingBudget.sentences = ready.taggingLeft;
+    return ready;
+  });
+  const analysed = mapPacked(works, (work) => work.analysed);
+  const statements = mapPacked(works, (work) => work.statements);
+  const units = mapPacked(works, (work) => work.units);
   const route = routeTurn(mapPacked(options.messages, (message) => message.content));
   const { drafts, codeNames } = turnArtifacts({
     messages: analysed,
@@ -51,23 +89,6 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     revisionSimilarity: settings.revisionSimilarity,
     draftMinWords: settings.draftMinWords,
   });
-
-  const statements: Statement[][] = mapPacked(analysed, (message) => {
-    if (message.smallTalk) return [];
-    const context: StatementContext = {
-      messageId: message.message.id,
-      speaker: message.message.speaker,
-      maxValueWords: settings.maxFactWords,
-      lastPerson: { name: null },
-      forDiff: allowsFacts(message, settings.assistantFacts),
-    };
-    // (flatMap would give a holey list; see mapPacked.)
-    const found: Statement[] = [];
-    for (const sentence of message.sentences) found.push(...extractStatements(sentence, context));
-    return found;
-  });
-
-  const units = mapPacked(analysed, (message) => messageUnits(message));
 
   const messages: MessageMemory[] = mapPacked(analysed, (message, index) => {
     const code = codeNames.get(message.message.id) ?? [];
@@ -99,6 +120,9 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
   };
 }
 
+/** Prepared messages a manager keeps: one per chat turn in flight, of any session. */
+const PREPARED_MESSAGES = 64;
+
 const warm = new Set<ResolvedSettings['tagger']>();
 
 /**
@@ -127,9 +151,9 @@ function warmUp(tagger: ResolvedSettings['tagger']): void {
 }
 
 /** `processTurnLocally`, or null when the turn needs the date parser and it is not loaded yet. */
-function runLocally(options: ProcessTurnOptions, settings: ResolvedSettings): TurnMemory | null {
+function runLocally(options: ProcessTurnOptions, settings: ResolvedSettings, prepared?: PreparedMessages): TurnMemory | null {
   try {
-    return processTurnLocally(options, settings);
+    return processTurnLocally(options, settings, prepared);
   } catch (error) {
     if (error instanceof DateParserNeeded) return null;
     throw error;
@@ -145,18 +169,32 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
   const resolved = resolveSettings(settings);
   // Warm up when the event loop is idle (a short-lived command that records nothing never pays for it).
   setImmediate(() => warmUp(resolved.tagger)).unref();
+  const prepared = new PreparedMessages(PREPARED_MESSAGES);
   return {
     name: 'local',
     async processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
       try {
         warmUp(resolved.tagger);
-        const memory = runLocally(options, resolved);
+        const memory = runLocally(options, resolved, prepared);
         if (memory !== null) return memory;
         // The turn holds a date only the parser reads: load it once, then derive the turn again.
         await loadDateParser();
         return processTurnLocally(options, resolved);
       } catch (error) {
         throw error instanceof Error ? error : new Error(String(error));
+      }
+    },
+    prepare(options: PrepareMessageOptions): void {
+      warmUp(resolved.tagger);
+      const context: MessageContext = { settings: resolved, reference: dateReference(options.timestamp), taggingBudget: { sentences: resolved.maxTaggedSentences } };
+      try {
+        const work = workOn(options.message, context);
+        prepared.keep(options.message, options.timestamp, { ...work, taggingLeft: context.taggingBudget.sentences });
+      } catch (error) {
+        // The message holds a date only the parser reads: start loading it, so the turn finds it ready
+        // (processTurn loads it again, and reports it, should this fail).
+        if (error instanceof DateParserNeeded) loadDateParser().catch(() => undefined);
+        else throw error;
       }
     },
   };

@@ -6,7 +6,7 @@
 import { StrataError, isStrataError } from '../../core/errors.js';
 import { routeTurn } from '../../core/routing.js';
 import { countWords } from '../../core/text.js';
-import type { MemoryManager, ProcessTurnOptions, TurnMemory } from '../memory-manager.js';
+import type { MemoryManager, PrepareMessageOptions, ProcessTurnOptions, TurnMemory } from '../memory-manager.js';
 import { consolidateFacts, type ConsolidateOptions, type ConsolidationResult } from './consolidate-facts.js';
 import { mergePartialResults } from './merge-partial-results.js';
 import { addStats, emptyStats, type ModelManagerStats } from './model-stats.js';
@@ -143,6 +143,10 @@ export function createModelMemoryManager(settings: ModelMemoryManagerSettings): 
       }
       const whole = options.messages.map((message) => ({ id: message.id, words: countWords(message.content) }));
       return { ...modelMemory(local, mergePartialResults(parts, whole, TURN_LIMITS)), usage };
+    },
+    // Every turn starts with the local manager's work, so its head start on the opening message is this manager's too.
+    prepare(options: PrepareMessageOptions): void {
+      resolved.local.prepare?.(options);
     },
     stats: () => ({ ...stats }),
     consolidate: (options) => consolidateFacts(options, resolved, stats),
