@@ -398,8 +398,8 @@ function sortSections(assembly: Assembly): ContextSection[] {
   const byTurn = (a: ContextItem, b: ContextItem): number => (a.turn ?? 0) - (b.turn ?? 0);
   // The artifacts section is listed only when the query referred to a version that made it in.
   return mapPacked(order.filter((name) => name !== 'artifacts' || assembly.items(name).length > 0), (name) => {
-    // Copies: items may be shared with cached turn options, and the caller owns what it gets.
-    const items = mapPacked(assembly.items(name), copyItem);
+    // The assembly's own items, which cached turn options may share: the caller gets copies (see finish).
+    const items = assembly.items(name).slice();
     // Facts were chosen freshest first; they read better in the order they were established.
     if (name === 'history' || name === 'recalled' || name === 'facts') items.sort(byTurn);
     if (name === 'window') items.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
@@ -441,14 +441,19 @@ function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnin
     section.tokens = section.items.reduce((sum, item) => sum + item.tokens, 0);
     ({ messages: rendered, tokens } = measureSections(sections, tokenizer));
   }
-  const final = sections;
   const messages = rendered;
   const omitted = assembly.omitted();
+  // The caller owns the sections it reads, so they are copies, made when first read: a chat turn only renders.
+  let owned: ContextSection[] | undefined;
+  const ownSections = (): ContextSection[] =>
+    (owned ??= mapPacked(sections, (section) => ({ name: section.name, tokens: section.tokens, items: mapPacked(section.items, copyItem) })));
   return {
     budget,
     tokens,
     tokenizer: tokenizer.name,
-    sections: final,
+    get sections() {
+      return ownSections();
+    },
     omitted,
     warnings,
     render: () => messages.map((message) => ({ ...message })),
@@ -456,7 +461,8 @@ function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnin
       budget,
       tokens,
       messages: messages.map((message) => ({ ...message })),
-      sections: final.map((section) => ({
+      // The caller's copies once made (they may have changed them), else the assembly's items, copied here.
+      sections: (owned ?? sections).map((section) => ({
         name: section.name,
         tokens: section.tokens,
         items: section.items.map((item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),

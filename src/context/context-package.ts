@@ -53,7 +53,8 @@ export interface ContextPackage {
   tokens: number;
   /** Tokenizer that measured `tokens`. */
   tokenizer: string;
-  sections: ContextSection[];
+  /** The package's sections, in render order; yours to change (copies, made when first read). */
+  readonly sections: ContextSection[];
   omitted: Omission[];
   /** Human-readable notes, e.g. a pinned exception that could not fit. */
   warnings: string[];

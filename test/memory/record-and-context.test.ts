@@ -108,6 +108,7 @@ describe('record() and context()', () => {
     const first = await session.context(options);
     expect(first.sections.find((section) => section.name === 'history')?.items.length).toBeGreaterThan(0);
     const before = JSON.stringify(first.toJSON());
+    const rendered = first.render();
     for (const section of first.sections) {
       for (const item of section.items) {
         item.text = 'changed';
@@ -117,6 +118,9 @@ describe('record() and context()', () => {
     }
     const second = await session.context(options);
     expect(JSON.stringify(second.toJSON())).toBe(before);
+    // The changes stay the caller's: read again they are still there; the rendering was fixed when the package was built.
+    expect(first.sections.flatMap((section) => section.items).every((item) => item.text === 'changed')).toBe(true);
+    expect(first.render()).toEqual(rendered);
   });
 
   it('rebuilds the base-truth document as it stood at a past turn', async () => {
