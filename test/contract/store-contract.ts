@@ -1217,6 +1217,29 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect((await tenant.sessions.get({ sessionId: 's-tx' }))?.messageCount).toBe(4);
       });
 
+      it('searches what the transaction wrote, and after a rollback finds what replaced it, not what was undone', async () => {
+        await seedSession(tenant, 's-tx', GARDEN.slice(0, 1));
+        // Searched once before, so whatever the store keeps about the session is warm.
+        expect(await tenant.search.messages({ sessionId: 's-tx', query: 'zanzibar', limit: 5 })).toEqual([]);
+        const undone = makeExchange('s-tx', 2, 'Zanzibar xylophone question', 'Zanzibar xylophone answer');
+        const attempt = tenant.transaction(async (repositories) => {
+          await repositories.messages.append({ sessionId: 's-tx', messages: undone, updatedAt: at(20) });
+          const inside = await repositories.search.messages({ sessionId: 's-tx', query: 'zanzibar', limit: 5 });
+          expect(inside.map((hit) => hit.messageId).sort()).toEqual(undone.map((message) => message.id).sort());
+          throw new Error('abort');
+        });
+        await expect(attempt).rejects.toThrow('abort');
+        // The same positions and turn written again by other messages (other ids), one of them about Zanzibar too.
+        const replacement = [
+          makeMessage('s-tx', { id: 'replacement-user', turn: 2, position: 2, role: 'user', content: 'Zanzibar ferry times?' }),
+          makeMessage('s-tx', { id: 'replacement-assistant', turn: 2, position: 3, role: 'assistant', content: 'The ferry leaves at nine.' }),
+        ];
+        await tenant.messages.append({ sessionId: 's-tx', messages: replacement, updatedAt: at(30) });
+        const hits = await tenant.search.messages({ sessionId: 's-tx', query: 'zanzibar xylophone ferry', limit: 5 });
+        expect(hits.map((hit) => hit.messageId).sort()).toEqual(replacement.map((message) => message.id).sort());
+        expect(hits.map((hit) => hit.turn)).toEqual([2, 2]);
+      });
+
       it('rolls back when a write inside fails, and rejects', async () => {
         await seedSession(tenant, 's-tx', GARDEN.slice(0, 1));
         const attempt = tenant.transaction(async (repositories) => {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Message, Role, Tier } from '../../core/types.js';
 import type { MessageRepository } from '../store.js';
-import { MessageIdCache } from './message-id-cache.js';
+import type { MessageIdCache } from './message-id-cache.js';
 import { placeholders } from './rows.js';
 import type { Run } from './run.js';
 import type { TenantSearchIndex } from './search-index.js';
@@ -45,7 +45,7 @@ function toMessage(row: MessageRow): Message {
   };
 }
 
-export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): MessageRepository {
+export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex, ids: MessageIdCache): MessageRepository {
   const insert = db.prepare(`INSERT INTO messages
     (tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
      tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, external_id)
@@ -65,7 +65,6 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
   const list = db.prepare<[string, string, number, number], MessageRow>(
     `SELECT ${COLUMNS} FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position LIMIT ? OFFSET ?`,
   );
-  const ids = new MessageIdCache(db, tenantId);
   const last = db.prepare<[string, string], { turn: number; position: number }>(
     'SELECT turn, position FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position DESC LIMIT 1',
   );

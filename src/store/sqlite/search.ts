@@ -1,14 +1,11 @@
 import type Database from 'better-sqlite3';
+import { mapPacked } from '../../core/packed-map.js';
 import { queryTerms } from '../../core/query-terms.js';
 import type { ArchiveSearch } from '../store.js';
+import type { MessageIdCache } from './message-id-cache.js';
 import type { Run } from './run.js';
 import type { TenantSearchIndex } from './search-index.js';
 
-interface SearchRow {
-  id: string;
-  turn: number;
-  rank: number;
-}
 
 /** Terms found in more than this share of the tenant's messages are left out while rarer terms remain. */
 const COMMON_TERM_SHARE = 0.2;
@@ -35,24 +32,15 @@ export function ftsExpression(terms: readonly string[]): string | null {
   return terms.length === 0 ? null : terms.map(quote).join(' OR ');
 }
 
-export function createArchiveSearch(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): ArchiveSearch {
-  const statements = new Map<string, { search: Database.Statement<[string, string, string, number, number], SearchRow>; frequency: Database.Statement<[string], number> }>();
-  // Rank inside FTS5 first (materialised), then look each hit up by its rowid (CROSS JOIN fixes that
-  // order): driving the join from the session's messages instead scans all of them and builds a
-  // temporary index over the hits, which costs more even when the session is a small part of the tenant.
+export function createArchiveSearch(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex, sessions: MessageIdCache): ArchiveSearch {
+  const statements = new Map<string, { search: Database.Statement<[string], [number, number]>; frequency: Database.Statement<[string], number> }>();
+  // FTS5 ranks the hits; which session, turn and position each belongs to comes from the message cache.
+  // Joining the messages table in SQL cost more than the ranking itself (a lookup and a sort per hit).
   const prepared = (table: string) => {
     let found = statements.get(table);
     if (found === undefined) {
       found = {
-        search: db.prepare<[string, string, string, number, number], SearchRow>(
-          `WITH hits AS MATERIALIZED (
-             SELECT rowid AS seq, bm25(${table}) AS rank FROM ${table} WHERE ${table} MATCH ?
-           )
-           SELECT m.id AS id, m.turn AS turn, hits.rank AS rank
-             FROM hits CROSS JOIN messages m ON m.seq = hits.seq
-            WHERE m.tenant_id = ? AND m.session_id = ? AND m.turn <= ?
-            ORDER BY hits.rank, m.position LIMIT ?`,
-        ),
+        search: db.prepare<[string], [number, number]>(`SELECT rowid, bm25(${table}) FROM ${table} WHERE ${table} MATCH ?`).raw(true),
         frequency: db.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`).pluck(),
       };
       statements.set(table, found);
@@ -97,9 +85,18 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
         const statements = prepared(table);
         const expression = ftsExpression(selectTerms(query, statements.frequency));
         if (expression === null) return [];
-        return statements.search
-          .all(expression, tenantId, sessionId, maxTurn ?? Number.MAX_SAFE_INTEGER, limit)
-          .map((row) => ({ messageId: row.id, turn: row.turn, score: -row.rank }));
+        const messages = sessions.current(sessionId);
+        if (messages === null) return [];
+        const lastTurn = maxTurn ?? Number.MAX_SAFE_INTEGER;
+        const hits: Array<{ index: number; rank: number }> = [];
+        for (const [seq, rank] of statements.search.all(expression)) {
+          const found = messages.indexOfSeq(seq);
+          if (found >= 0 && (messages.turns[found] ?? 0) <= lastTurn) hits.push({ index: found, rank });
+        }
+        // Best first (BM25 ranks are negative), then in conversation order.
+        hits.sort((a, b) => a.rank - b.rank || (messages.positions[a.index] ?? 0) - (messages.positions[b.index] ?? 0));
+        if (hits.length > limit) hits.length = limit;
+        return mapPacked(hits, (hit) => ({ messageId: messages.ids[hit.index] ?? '', turn: messages.turns[hit.index] ?? 0, score: -hit.rank }));
       }),
   };
 }

@@ -3,6 +3,7 @@ import { StrataError, isStrataError } from '../../core/errors.js';
 import type { Store, TenantRepositories, TenantStore } from '../store.js';
 import { createArtifactRepository } from './artifacts.js';
 import { createFactRepository } from './facts.js';
+import { MessageIdCache } from './message-id-cache.js';
 import { createMessageRepository } from './messages.js';
 import { migrate } from './migrations.js';
 import { createRetryRepository } from './retries.js';
@@ -92,14 +93,14 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
     return direct(work);
   };
 
-  const repositories = (tenantId: string, run: Run, index: TenantSearchIndex): TenantRepositories => ({
+  const repositories = (tenantId: string, run: Run, index: TenantSearchIndex, messages: MessageIdCache): TenantRepositories => ({
     tenantId,
     sessions: createSessionRepository(db, tenantId, run, index),
-    messages: createMessageRepository(db, tenantId, run, index),
+    messages: createMessageRepository(db, tenantId, run, index, messages),
     turns: createTurnRepository(db, tenantId, run),
     facts: createFactRepository(db, tenantId, run),
     artifacts: createArtifactRepository(db, tenantId, run),
-    search: createArchiveSearch(db, tenantId, run, index),
+    search: createArchiveSearch(db, tenantId, run, index, messages),
     retries: createRetryRepository(db, tenantId, run),
   });
 
@@ -112,9 +113,11 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
       if (tenant !== undefined) return tenant;
       ensureOpen();
       const index = new TenantSearchIndex(db, tenantId);
-      const inside = repositories(tenantId, direct, index);
+      // One cache of where messages sit, for reads inside and outside transactions alike (it checks itself).
+      const messages = new MessageIdCache(db, tenantId);
+      const inside = repositories(tenantId, direct, index, messages);
       tenant = {
-        ...repositories(tenantId, gated, index),
+        ...repositories(tenantId, gated, index, messages),
         async transaction(work, options = {}) {
           while (active !== null) await active;
           ensureOpen();
