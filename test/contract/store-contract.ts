@@ -1129,6 +1129,18 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         }
       });
 
+      it('finds the messages of a session deleted and stored again under the same ids', async () => {
+        await seedSession(tenant, 's-q', GARDEN);
+        expect(await tenant.search.messages({ sessionId: 's-q', query: 'tomatoes', limit: 10 })).not.toEqual([]);
+        // Another session written after it, so the messages stored again get other rowids.
+        await seedSession(tenant, 's-other', GARDEN.slice(0, 1));
+        await tenant.sessions.delete({ sessionId: 's-q' });
+        const again = await seedSession(tenant, 's-q', GARDEN);
+        const hits = await tenant.search.messages({ sessionId: 's-q', query: 'cherry tomatoes balcony', limit: 10 });
+        expect(hits.map((hit) => hit.messageId)).toContain(again[4]!.id);
+        expect(hits.map((hit) => hit.messageId)).toContain(again[5]!.id);
+      });
+
       it('searches only the given session', async () => {
         await seedSession(tenant, 's-q1', GARDEN.slice(0, 2));
         const other = await seedSession(tenant, 's-q2', GARDEN.slice(2, 4));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionMessages } from '../../src/store/sqlite/message-id-cache.js';
+import { SessionMessages } from '../../src/store/sqlite/session-messages.js';
 
 function session(seqs: number[]): SessionMessages {
   const messages = new SessionMessages();

@@ -1,61 +1,28 @@
 import type Database from 'better-sqlite3';
-
-/** Where a session's messages sit, oldest first: ids, turns, positions and search-index rowids (`seq`). */
-export class SessionMessages {
-  readonly ids: string[] = [];
-  readonly turns: number[] = [];
-  readonly positions: number[] = [];
-  private readonly seqs: number[] = [];
-  /** Built only if the rowids ever stop rising with the position (SQLite gives appended rows higher ones). */
-  private bySeq: Map<number, number> | null = null;
-
-  get lastPosition(): number {
-    return this.positions.at(-1) ?? -1;
-  }
-
-  append(row: { seq: number; id: string; turn: number; position: number }): void {
-    const last = this.seqs.at(-1);
-    if (this.bySeq === null && last !== undefined && row.seq <= last) this.bySeq = new Map(this.seqs.map((seq, index) => [seq, index]));
-    this.bySeq?.set(row.seq, this.seqs.length);
-    this.seqs.push(row.seq);
-    this.ids.push(row.id);
-    this.turns.push(row.turn);
-    this.positions.push(row.position);
-  }
-
-  /** The index of the message whose rowid is `seq`, or -1 when it is not one of this session's. */
-  indexOfSeq(seq: number): number {
-    if (this.bySeq !== null) return this.bySeq.get(seq) ?? -1;
-    let low = 0;
-    let high = this.seqs.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.seqs[middle] ?? 0) < seq) low = middle + 1;
-      else high = middle;
-    }
-    return this.seqs[low] === seq ? low : -1;
-  }
-}
+import { SessionMessages } from './session-messages.js';
 
 /**
- * Where each session's messages sit (ids, turns, positions, rowids), in memory. Messages are
- * append-only, so an entry is extended with the rows after its last position; the session's message
- * count (written in the same transaction as the messages) tells whether it is current, even when
- * another process appended. Shared by a tenant's repositories.
+ * Where each session's messages sit (ids, turns, positions, rowids), in memory, shared by a tenant's
+ * repositories. Messages are append-only, so an entry is extended with the rows after its last
+ * position; the session's message count (written in the same transaction as the messages) and the id
+ * and rowid of its last message tell whether it is current, even after a rollback, a session deleted
+ * and imported again under the same ids, or another process appending. Holds at most `maxSessions`
+ * sessions and, beyond the one in use, `maxMessages` messages, least recently used going first.
  */
 export class MessageIdCache {
   private readonly entries = new Map<string, SessionMessages>();
+  private messages = 0;
   private readonly count: Database.Statement<[string, string], number | undefined>;
   private readonly after: Database.Statement<[string, string, number], { seq: number; id: string; turn: number; position: number }>;
-  private readonly idAt: Database.Statement<[string, string, number], string | undefined>;
+  private readonly rowAt: Database.Statement<[string, string, number], { id: string; seq: number } | undefined>;
 
   constructor(
     db: Database.Database,
     private readonly tenantId: string,
-    private readonly capacity = 16,
+    private readonly limits: { maxSessions: number; maxMessages: number } = { maxSessions: 64, maxMessages: 250_000 },
   ) {
     this.count = db.prepare<[string, string], number | undefined>('SELECT message_count FROM sessions WHERE tenant_id = ? AND id = ?').pluck();
-    this.idAt = db.prepare<[string, string, number], string | undefined>('SELECT id FROM messages WHERE tenant_id = ? AND session_id = ? AND position = ?').pluck();
+    this.rowAt = db.prepare<[string, string, number], { id: string; seq: number }>('SELECT id, seq FROM messages WHERE tenant_id = ? AND session_id = ? AND position = ?');
     this.after = db.prepare<[string, string, number], { seq: number; id: string; turn: number; position: number }>(
       'SELECT seq, id, turn, position FROM messages WHERE tenant_id = ? AND session_id = ? AND position > ? ORDER BY position',
     );
@@ -78,26 +45,33 @@ export class MessageIdCache {
   /** The session's messages as they stand now, or null for an unknown session. Read, do not keep: the next call may replace it. */
   current(sessionId: string): SessionMessages | null {
     const expected = this.count.get(this.tenantId, sessionId);
-    if (expected === undefined) {
-      this.entries.delete(sessionId);
-      return null;
-    }
     let entry = this.entries.get(sessionId);
-    // A rolled-back append or a deleted and recreated session shows as a count or last id that no longer matches.
-    const stale =
-      entry !== undefined &&
-      (entry.ids.length > expected || (entry.lastPosition >= 0 && this.idAt.get(this.tenantId, sessionId, entry.lastPosition) !== entry.ids.at(-1)));
-    if (entry === undefined || stale) entry = new SessionMessages();
-    if (entry.ids.length < expected) {
+    if (entry !== undefined) this.forget(sessionId, entry);
+    if (expected === undefined) return null;
+    if (entry !== undefined && (entry.size > expected || !this.endsAsStored(sessionId, entry))) entry = undefined;
+    entry ??= new SessionMessages();
+    if (entry.size < expected) {
       for (const row of this.after.all(this.tenantId, sessionId, entry.lastPosition)) entry.append(row);
     }
     // Most recently used last, so the first key is the one to evict.
-    this.entries.delete(sessionId);
     this.entries.set(sessionId, entry);
-    if (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+    this.messages += entry.size;
+    for (const [oldest, evicted] of this.entries) {
+      if (oldest === sessionId || (this.entries.size <= this.limits.maxSessions && this.messages <= this.limits.maxMessages)) break;
+      this.forget(oldest, evicted);
     }
     return entry;
+  }
+
+  /** Whether the stored message at the entry's last position is still the one it holds (same id, same row). */
+  private endsAsStored(sessionId: string, entry: SessionMessages): boolean {
+    if (entry.size === 0) return true;
+    const row = this.rowAt.get(this.tenantId, sessionId, entry.lastPosition);
+    return row !== undefined && row.id === entry.ids.at(-1) && row.seq === entry.lastSeq;
+  }
+
+  private forget(sessionId: string, entry: SessionMessages): void {
+    this.entries.delete(sessionId);
+    this.messages -= entry.size;
   }
 }

@@ -6,7 +6,6 @@ import type { MessageIdCache } from './message-id-cache.js';
 import type { Run } from './run.js';
 import type { TenantSearchIndex } from './search-index.js';
 
-
 /** Terms found in more than this share of the tenant's messages are left out while rarer terms remain. */
 const COMMON_TERM_SHARE = 0.2;
 /** Pruning saves time only on large indexes; below this many messages every term is scored. */
@@ -85,11 +84,14 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
         const statements = prepared(table);
         const expression = ftsExpression(selectTerms(query, statements.frequency));
         if (expression === null) return [];
+        const ranked = statements.search.all(expression);
+        // Read after the ranking, so the cache holds every message the ranking saw (a message another
+        // process appended in between is in the cache but not ranked, as if the search ran before it).
         const messages = sessions.current(sessionId);
         if (messages === null) return [];
         const lastTurn = maxTurn ?? Number.MAX_SAFE_INTEGER;
         const hits: Array<{ index: number; rank: number }> = [];
-        for (const [seq, rank] of statements.search.all(expression)) {
+        for (const [seq, rank] of ranked) {
           const found = messages.indexOfSeq(seq);
           if (found >= 0 && (messages.turns[found] ?? 0) <= lastTurn) hits.push({ index: found, rank });
         }
