@@ -134,10 +134,11 @@ export interface MemoryManager {
   /**
    * Optional: the message that will open a coming turn, given ahead of it (while the chat model writes
    * its reply) so the manager can start on it in that idle time. It must not change what `processTurn`
-   * returns, and the turn may never come (the reply failed). The engine logs an error thrown here and
-   * carries on; `processTurn` does the work itself then. The local manager analyses the message.
+   * returns, and the turn may never come (the reply failed). The engine does not wait for a returned
+   * promise; it logs an error thrown or rejected here and carries on, and `processTurn` does the work
+   * itself then. The local manager analyses the message.
    */
-  prepare?(options: PrepareMessageOptions): void;
+  prepare?(options: PrepareMessageOptions): void | Promise<void>;
   /**
    * Optional: propose a consolidation of the base-truth document (merge redundant facts, remove
    * superseded ones), already validated. The engine calls it after every `consolidateEveryTurns`-th turn

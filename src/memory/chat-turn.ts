@@ -103,15 +103,17 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
       for await (const event of chatModel.stream({ messages: chatRequest(pkg, userMessage), ...(options.signal === undefined ? {} : { signal: options.signal }) })) {
         if (event.type === 'delta') {
           reply += event.text;
-          if (event.text !== '') yield event.text;
+          if (event.text === '') continue;
+          yield event.text;
+          // After the first piece is passed on, while the model writes the rest (a reply that comes
+          // whole has no such time: its memory work all waits for phase 2).
+          if (!prepared) {
+            prepared = true;
+            steps.prepare();
+          }
         } else {
           reply = event.text;
           usage = event.usage;
-        }
-        // After the first piece is passed on: the model is still writing.
-        if (!prepared) {
-          prepared = true;
-          steps.prepare();
         }
       }
       if (reply.trim() === '') {

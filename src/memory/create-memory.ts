@@ -563,10 +563,14 @@ export function createMemory(options: MemoryOptions = {}): Memory {
           },
           assemble: async (query) => assemble(sessionId, budget, query),
           prepare: () => {
+            const failed = (error: unknown): void => {
+              logger.warn({ sessionId, error: error instanceof Error ? error.message : String(error) }, 'the memory manager could not start on the user message early; it will after the reply');
+            };
             try {
-              manager.prepare?.({ sessionId, message: { id: question.id, role: question.role, speaker: question.speaker, content: question.content }, timestamp: question.createdAt });
+              const started = manager.prepare?.({ sessionId, message: { id: question.id, role: question.role, speaker: question.speaker, content: question.content }, timestamp: question.createdAt });
+              if (started instanceof Promise) started.catch(failed);
             } catch (error) {
-              logger.warn({ sessionId, error: (error as Error).message }, 'the memory manager could not start on the user message early; it will after the reply');
+              failed(error);
             }
           },
           store: async ({ assistant, staleMemory }) => {

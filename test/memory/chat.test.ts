@@ -172,26 +172,30 @@ describe('session.chat', () => {
     expect((await session.facts()).map((fact) => fact.text).join(' ')).toContain('Fridays');
   });
 
-  it('carries on when the memory manager cannot start early, and says so in the log', async () => {
-    const local = await localManager();
-    const manager: MemoryManager = {
-      name: 'stumbling',
-      prepare: () => {
+  for (const [how, prepare] of [
+    [
+      'throws',
+      () => {
         throw new Error('tagger unavailable');
       },
-      processTurn: (options) => local.processTurn(options),
-    };
-    const server = await serve([{ reply: 'Noted: never on Fridays.' }]);
-    const memory = open({ chatModel: chatModel(server), manager });
-    const session = await memory.sessions.create();
-    const result = await session.chat('We must never deploy on Fridays.');
-    expect(result.reply).toBe('Noted: never on Fridays.');
-    expect((await result.memory).status).toBe('summarised');
-    expect((await session.facts()).map((fact) => fact.text).join(' ')).toContain('Fridays');
-    expect(warningsOf(memory)).toEqual([
-      { message: 'the memory manager could not start on the user message early; it will after the reply', details: { sessionId: session.id, error: 'tagger unavailable' } },
-    ]);
-  });
+    ],
+    ['rejects', () => Promise.reject(new Error('tagger unavailable'))],
+  ] as const) {
+    it(`carries on when the memory manager cannot start early (its prepare ${how}), and says so in the log`, async () => {
+      const local = await localManager();
+      const manager: MemoryManager = { name: 'stumbling', prepare, processTurn: (options) => local.processTurn(options) };
+      const server = await serve([{ reply: 'Noted: never on Fridays.' }]);
+      const memory = open({ chatModel: chatModel(server), manager });
+      const session = await memory.sessions.create();
+      const result = await session.chat('We must never deploy on Fridays.');
+      expect(result.reply).toBe('Noted: never on Fridays.');
+      expect((await result.memory).status).toBe('summarised');
+      expect((await session.facts()).map((fact) => fact.text).join(' ')).toContain('Fridays');
+      expect(warningsOf(memory)).toEqual([
+        { message: 'the memory manager could not start on the user message early; it will after the reply', details: { sessionId: session.id, error: 'tagger unavailable' } },
+      ]);
+    });
+  }
 
   it('says clearly when no chat model is configured', async () => {
     const memory = open({});

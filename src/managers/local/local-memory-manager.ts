@@ -120,8 +120,8 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
   };
 }
 
-/** Prepared messages a manager keeps: one per chat turn in flight, of any session. */
-const PREPARED_MESSAGES = 64;
+/** Prepared messages a manager keeps (one per chat turn in flight, of any session), and their characters at most. */
+const PREPARED_LIMITS = { maxEntries: 64, maxCharacters: 1_000_000 };
 
 const warm = new Set<ResolvedSettings['tagger']>();
 
@@ -169,7 +169,7 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
   const resolved = resolveSettings(settings);
   // Warm up when the event loop is idle (a short-lived command that records nothing never pays for it).
   setImmediate(() => warmUp(resolved.tagger)).unref();
-  const prepared = new PreparedMessages(PREPARED_MESSAGES);
+  const prepared = new PreparedMessages(PREPARED_LIMITS);
   return {
     name: 'local',
     async processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
@@ -187,9 +187,11 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
     prepare(options: PrepareMessageOptions): void {
       warmUp(resolved.tagger);
       const context: MessageContext = { settings: resolved, reference: dateReference(options.timestamp), taggingBudget: { sentences: resolved.maxTaggedSentences } };
+      // A copy: the work refers to the message, and the caller's object may change before the turn comes.
+      const message = { ...options.message };
       try {
-        const work = workOn(options.message, context);
-        prepared.keep(options.message, options.timestamp, { ...work, taggingLeft: context.taggingBudget.sentences });
+        const work = workOn(message, context);
+        prepared.keep(message, options.timestamp, { ...work, taggingLeft: context.taggingBudget.sentences });
       } catch (error) {
         // The message holds a date only the parser reads: start loading it, so the turn finds it ready
         // (processTurn loads it again, and reports it, should this fail).

@@ -26,26 +26,32 @@ interface Entry {
   work: PreparedWork;
 }
 
-/** Prepared work by message id; the oldest entry goes first when full (a reply that failed never takes its own). */
+/**
+ * Prepared work by message id, at most `maxEntries` entries and `maxCharacters` characters of their
+ * messages; the oldest go first (a turn whose reply failed never takes its own), while the newest
+ * entry is always kept.
+ */
 export class PreparedMessages {
   private readonly entries = new Map<string, Entry>();
+  private characters = 0;
 
-  constructor(private readonly maxEntries: number) {}
+  constructor(private readonly limits: { maxEntries: number; maxCharacters: number }) {}
 
+  /** Keep work on `message`, which must not change afterwards (the work refers to it). */
   keep(message: TurnMessageInput, timestamp: string, work: PreparedWork): void {
-    this.entries.delete(message.id);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done !== true) this.entries.delete(oldest.value);
+    this.remove(message.id);
+    for (const [id] of this.entries) {
+      if (this.entries.size < this.limits.maxEntries && this.characters + message.content.length <= this.limits.maxCharacters) break;
+      this.remove(id);
     }
-    this.entries.set(message.id, { message: { ...message }, timestamp, work });
+    this.entries.set(message.id, { message, timestamp, work });
+    this.characters += message.content.length;
   }
 
   /** The work prepared for this message at this timestamp, removed; undefined when there is none or it no longer fits. */
   take(message: TurnMessageInput, timestamp: string): PreparedWork | undefined {
-    const entry = this.entries.get(message.id);
+    const entry = this.remove(message.id);
     if (entry === undefined) return undefined;
-    this.entries.delete(message.id);
     const same =
       entry.timestamp === timestamp &&
       entry.message.role === message.role &&
@@ -56,5 +62,14 @@ export class PreparedMessages {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private remove(id: string): Entry | undefined {
+    const entry = this.entries.get(id);
+    if (entry !== undefined) {
+      this.entries.delete(id);
+      this.characters -= entry.message.content.length;
+    }
+    return entry;
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { createLocalMemoryManager } from '../../../src/managers/local/index.js';
 import type { LocalManagerSettings } from '../../../src/managers/local/index.js';
@@ -29,33 +29,66 @@ function opening(turn: ProcessTurnOptions): TurnMessageInput {
   return first;
 }
 
+/** Whether each `take` found prepared work, in call order. */
+function watchTakes(): boolean[] {
+  const found: boolean[] = [];
+  const take = PreparedMessages.prototype.take;
+  vi.spyOn(PreparedMessages.prototype, 'take').mockImplementation(function (this: PreparedMessages, ...args: Parameters<typeof take>) {
+    const work = take.apply(this, args);
+    found.push(work !== undefined);
+    return work;
+  });
+  return found;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe('the local manager started early on a turn (prepare)', () => {
   for (const settings of [{}, { maxTaggedSentences: 1 }] satisfies LocalManagerSettings[]) {
     it(`gives a turn whose first message it prepared exactly the memory it gives without (${JSON.stringify(settings)})`, async () => {
       const ahead = createLocalMemoryManager(settings);
-      for (const [user, assistant] of TURNS) {
+      const fresh = [];
+      for (const [user, assistant] of TURNS) fresh.push(await createLocalMemoryManager(settings).processTurn(request(user, assistant)));
+      const found = watchTakes();
+      for (const [index, [user, assistant]] of TURNS.entries()) {
         const turn = request(user, assistant);
-        const fresh = await createLocalMemoryManager(settings).processTurn(turn);
         ahead.prepare?.({ sessionId: turn.sessionId, message: opening(turn), timestamp: turn.timestamp });
-        expect(await ahead.processTurn(turn)).toEqual(fresh);
+        expect(await ahead.processTurn(turn)).toEqual(fresh[index]);
       }
+      // Every turn took the work prepared for it.
+      expect(found).toEqual(TURNS.map(() => true));
     });
   }
+
+  it('works on its own copy of the message: changing the caller’s object afterwards changes nothing', async () => {
+    const manager = createLocalMemoryManager();
+    const turn = request('We must never deploy on Fridays; the launch is tomorrow.', 'Noted.');
+    const fresh = await createLocalMemoryManager().processTurn(turn);
+    const given = { ...opening(turn) };
+    const found = watchTakes();
+    manager.prepare?.({ sessionId: turn.sessionId, message: given, timestamp: turn.timestamp });
+    given.id = 'someone-else';
+    given.content = 'Changed after the fact.';
+    expect(await manager.processTurn(turn)).toEqual(fresh);
+    expect(found).toEqual([true]);
+  });
 
   it('ignores work prepared for another text or another time under the same message id', async () => {
     const manager = createLocalMemoryManager();
     const turn = request('We must never deploy on Fridays; the launch is tomorrow.', 'Noted.');
     const fresh = await createLocalMemoryManager().processTurn(turn);
+    // "tomorrow" is read against the turn's time, so work done for another day would be wrong here.
+    const dayBefore = request('We must never deploy on Fridays; the launch is tomorrow.', 'Noted.', { timestamp: '2024-05-07T10:00:00Z' });
+    expect(await createLocalMemoryManager().processTurn(dayBefore)).not.toEqual(fresh);
+    const found = watchTakes();
 
     manager.prepare?.({ sessionId: turn.sessionId, message: { ...opening(turn), content: 'The budget is $90,000.' }, timestamp: turn.timestamp });
     expect(await manager.processTurn(turn)).toEqual(fresh);
-
-    // "tomorrow" is read against the turn's time, so work done for another day would be wrong here.
-    const dayBefore = request('We must never deploy on Fridays; the launch is tomorrow.', 'Noted.', { timestamp: '2024-05-07T10:00:00Z' });
-    const freshDayBefore = await createLocalMemoryManager().processTurn(dayBefore);
-    expect(freshDayBefore).not.toEqual(fresh);
     manager.prepare?.({ sessionId: turn.sessionId, message: opening(turn), timestamp: dayBefore.timestamp });
     expect(await manager.processTurn(turn)).toEqual(fresh);
+    expect(found).toEqual([false, false]);
   });
 
   it('uses prepared work for the opening message only, so a reply that repeats it is analysed on its own', async () => {
@@ -70,8 +103,11 @@ describe('the local manager started early on a turn (prepare)', () => {
       ],
     };
     const fresh = await createLocalMemoryManager({ maxTaggedSentences: 1 }).processTurn(turn);
+    const found = watchTakes();
     manager.prepare?.({ sessionId: turn.sessionId, message: { id: 'm-user', role: 'user', speaker: null, content: text }, timestamp: turn.timestamp });
     expect(await manager.processTurn(turn)).toEqual(fresh);
+    // Asked about the opening message (another id) only.
+    expect(found).toEqual([false]);
   });
 });
 
@@ -80,7 +116,7 @@ describe('PreparedMessages', () => {
   const message = (id: string, content = 'Hello'): TurnMessageInput => ({ id, role: 'user', speaker: null, content });
 
   it('gives the work once, for the same message and time only', () => {
-    const prepared = new PreparedMessages(4);
+    const prepared = new PreparedMessages({ maxEntries: 4, maxCharacters: 1000 });
     prepared.keep(message('a'), 't1', work(3));
     expect(prepared.take(message('a'), 't1')?.taggingLeft).toBe(3);
     expect(prepared.take(message('a'), 't1')).toBeUndefined();
@@ -97,16 +133,8 @@ describe('PreparedMessages', () => {
     expect(prepared.take({ ...message('e'), role: 'assistant' }, 't1')).toBeUndefined();
   });
 
-  it('keeps a copy of the message, so changing the caller’s object later cannot make stale work fit', () => {
-    const prepared = new PreparedMessages(4);
-    const given = message('a');
-    prepared.keep(given, 't1', work(1));
-    given.content = 'Changed';
-    expect(prepared.take(given, 't1')).toBeUndefined();
-  });
-
-  it('forgets the oldest work when full (replies that failed never take theirs)', () => {
-    const prepared = new PreparedMessages(2);
+  it('forgets the oldest work beyond its number of entries (replies that failed never take theirs)', () => {
+    const prepared = new PreparedMessages({ maxEntries: 2, maxCharacters: 1000 });
     prepared.keep(message('a'), 't', work(1));
     prepared.keep(message('b'), 't', work(2));
     prepared.keep(message('c'), 't', work(3));
@@ -114,5 +142,23 @@ describe('PreparedMessages', () => {
     expect(prepared.take(message('a'), 't')).toBeUndefined();
     expect(prepared.take(message('b'), 't')?.taggingLeft).toBe(2);
     expect(prepared.take(message('c'), 't')?.taggingLeft).toBe(3);
+  });
+
+  it('forgets the oldest work beyond its characters, but keeps the newest however long', () => {
+    const prepared = new PreparedMessages({ maxEntries: 10, maxCharacters: 20 });
+    prepared.keep(message('a', 'x'.repeat(8)), 't', work(1));
+    prepared.keep(message('b', 'y'.repeat(8)), 't', work(2));
+    // 8 + 8 + 8 > 20: the oldest goes.
+    prepared.keep(message('c', 'z'.repeat(8)), 't', work(3));
+    expect(prepared.take(message('a', 'x'.repeat(8)), 't')).toBeUndefined();
+    expect(prepared.size).toBe(2);
+    const long = message('d', 'w'.repeat(50));
+    prepared.keep(long, 't', work(4));
+    expect(prepared.size).toBe(1);
+    expect(prepared.take(long, 't')?.taggingLeft).toBe(4);
+    // Taken work no longer counts: short messages fit again.
+    prepared.keep(message('e', 'v'.repeat(8)), 't', work(5));
+    prepared.keep(message('f', 'u'.repeat(8)), 't', work(6));
+    expect(prepared.size).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isStrataError } from '../../../src/core/errors.js';
 import type { Fact } from '../../../src/core/types.js';
+import type { PrepareMessageOptions } from '../../../src/managers/memory-manager.js';
 import { createLocalMemoryManager } from '../../../src/managers/local/index.js';
 import { createModelMemoryManager } from '../../../src/managers/model/index.js';
 import { TURN_OUTPUT_SCHEMA } from '../../../src/managers/model/turn-output-schema.js';
@@ -219,6 +220,18 @@ describe('model memory manager: routing', () => {
     const memory = await createModelMemoryManager({ model: scriptedModel(server), local: stub }).processTurn(turnOptions('Hi!', 'Hello!'));
     expect(memory.userSummary).toBe('from the stub');
     expect(calls).toEqual([3]);
+  });
+
+  it('hands the opening message of a coming turn to its local manager, which does its part of every turn', async () => {
+    const prepared: PrepareMessageOptions[] = [];
+    const stub = { name: 'stub', processTurn: (options: typeof TURN) => local.processTurn(options), prepare: (options: PrepareMessageOptions) => void prepared.push(options) };
+    const server = await serve([]);
+    const manager = createModelMemoryManager({ model: scriptedModel(server), local: stub });
+    const hint = { sessionId: 'session-1', message: { id: 'm-user', role: 'user' as const, speaker: null, content: 'Hi!' }, timestamp: '2024-05-08T10:00:00Z' };
+    await manager.prepare?.(hint);
+    expect(prepared).toEqual([hint]);
+    // A local manager without prepare is fine too.
+    expect(() => createModelMemoryManager({ model: scriptedModel(server), local: { name: 'plain', processTurn: (options: typeof TURN) => local.processTurn(options) } }).prepare?.(hint)).not.toThrow();
   });
 });
 
