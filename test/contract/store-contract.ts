@@ -21,6 +21,7 @@ import type {
   TurnSummary,
 } from '../../src/core/types.js';
 import type { MemoryRetry, SearchHit, Store, TenantRepositories, TenantStore } from '../../src/store/store.js';
+import { deferred } from '../support/deferred.js';
 
 export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
@@ -255,14 +256,6 @@ function byName(artifacts: Artifact[]): Artifact[] {
 
 function hitIds(hits: readonly SearchHit[]): Array<{ messageId: string; turn: number }> {
   return hits.map((hit) => ({ messageId: hit.messageId, turn: hit.turn }));
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));

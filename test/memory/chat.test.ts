@@ -4,6 +4,7 @@ import type { MemoryManager, PrepareMessageOptions, ProcessTurnOptions, TurnMemo
 import { createMemory, type Memory } from '../../src/memory/create-memory.js';
 import { createOpenAiChatModel } from '../../src/providers/openai/openai-chat-model.js';
 import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../support/scripted-openai-server.js';
+import { deferred } from '../support/deferred.js';
 import { sequentialIds, steppingClock } from '../support/memory-fixtures.js';
 import { recordingLogger, warnings, type LogRecord } from '../support/recording-logger.js';
 
@@ -71,11 +72,8 @@ async function localManager(): Promise<MemoryManager> {
 
 describe('session.chat', () => {
   it('streams the reply as it is written, then stores the turn and derives its memory', async () => {
-    let open1: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      open1 = resolve;
-    });
-    const server = await serve([{ gatedStream: { before: ['The budget ', 'is '], gate, after: ['$40,000.'] } }]);
+    const gate = deferred();
+    const server = await serve([{ gatedStream: { before: ['The budget ', 'is '], gate: gate.promise, after: ['$40,000.'] } }]);
     const memory = open({ chatModel: chatModel(server) });
     const session = await memory.sessions.create({ title: 'Chat' });
     await session.record({ user: 'The budget for the migration is $40,000 and the deadline is March 15.', assistant: 'Noted: $40,000 and March 15.' });
@@ -87,7 +85,7 @@ describe('session.chat', () => {
       // The first pieces arrive while the server still holds the rest back.
       if (pieces.length === 2) {
         expect((await session.messages()).length).toBe(2);
-        open1();
+        gate.resolve();
       }
     }
     expect(pieces.join('')).toBe('The budget is $40,000.');
@@ -140,11 +138,8 @@ describe('session.chat', () => {
         return local.processTurn(options);
       },
     };
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const server = await serve([{ gatedStream: { before: ['Noted: ', 'never '], gate, after: ['on Fridays.'] } }]);
+    const gate = deferred();
+    const server = await serve([{ gatedStream: { before: ['Noted: ', 'never '], gate: gate.promise, after: ['on Fridays.'] } }]);
     const memory = open({ chatModel: chatModel(server), manager });
     const session = await memory.sessions.create();
     const stream = session.chat('We must never deploy on Fridays.', { stream: true });
@@ -155,7 +150,7 @@ describe('session.chat', () => {
         // The model is still writing: the manager has the user's message, and nothing is stored yet.
         expect(prepared.map((options) => options.message.content)).toEqual(['We must never deploy on Fridays.']);
         expect(await session.messages()).toEqual([]);
-        release();
+        gate.resolve();
       }
     }
     const result = await stream.result;

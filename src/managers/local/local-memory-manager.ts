@@ -48,6 +48,11 @@ interface MessageContext {
   taggingBudget: { sentences: number };
 }
 
+/** The context of a turn at `timestamp`, its compromise budget still whole. */
+function messageContext(settings: ResolvedSettings, timestamp: string): MessageContext {
+  return { settings, reference: dateReference(timestamp), taggingBudget: { sentences: settings.maxTaggedSentences } };
+}
+
 /** The work on one message that needs nothing else of the turn: its analysis, statements and units. */
 function workOn(message: TurnMessageInput, context: MessageContext): MessageWork {
   const { settings, reference, taggingBudget } = context;
@@ -72,7 +77,7 @@ function workOn(message: TurnMessageInput, context: MessageContext): MessageWork
  * first message's work is taken from `prepared` when it was done ahead for this very message and time.
  */
 function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings, prepared?: PreparedMessages): TurnMemory {
-  const context: MessageContext = { settings, reference: dateReference(options.timestamp), taggingBudget: { sentences: settings.maxTaggedSentences } };
+  const context = messageContext(settings, options.timestamp);
   const works = mapPacked(options.messages, (message, index) => {
     const ready = index === 0 ? prepared?.take(message, options.timestamp) : undefined;
     if (ready === undefined) return workOn(message, context);
@@ -186,7 +191,7 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
     },
     prepare(options: PrepareMessageOptions): void {
       warmUp(resolved.tagger);
-      const context: MessageContext = { settings: resolved, reference: dateReference(options.timestamp), taggingBudget: { sentences: resolved.maxTaggedSentences } };
+      const context = messageContext(resolved, options.timestamp);
       // A copy: the work refers to the message, and the caller's object may change before the turn comes.
       const message = { ...options.message };
       try {

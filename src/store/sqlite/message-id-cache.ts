@@ -30,16 +30,7 @@ export class MessageIdCache {
 
   /** Ids of the messages of turns ≤ `toTurn`, oldest first. */
   idsUpTo(sessionId: string, toTurn: number): string[] {
-    const entry = this.current(sessionId);
-    if (entry === null) return [];
-    let low = 0;
-    let high = entry.turns.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((entry.turns[middle] ?? 0) <= toTurn) low = middle + 1;
-      else high = middle;
-    }
-    return entry.ids.slice(0, low);
+    return this.current(sessionId)?.idsUpToTurn(toTurn) ?? [];
   }
 
   /** The session's messages as they stand now, or null for an unknown session. Read, do not keep: the next call may replace it. */

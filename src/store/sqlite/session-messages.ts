@@ -33,13 +33,24 @@ export class SessionMessages {
   /** The index of the message whose rowid is `seq`, or -1 when it is not one of this session's. */
   indexOfSeq(seq: number): number {
     if (this.bySeq !== null) return this.bySeq.get(seq) ?? -1;
-    let low = 0;
-    let high = this.seqs.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.seqs[middle] ?? 0) < seq) low = middle + 1;
-      else high = middle;
-    }
-    return this.seqs[low] === seq ? low : -1;
+    const index = firstIndex(this.seqs, (value) => value >= seq);
+    return this.seqs[index] === seq ? index : -1;
   }
+
+  /** Ids of the messages of turns ≤ `toTurn`, oldest first. */
+  idsUpToTurn(toTurn: number): string[] {
+    return this.ids.slice(0, firstIndex(this.turns, (turn) => turn > toTurn));
+  }
+}
+
+/** The first index of an ascending list whose value passes `reached` (the length when none does). */
+function firstIndex(values: readonly number[], reached: (value: number) => boolean): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (reached(values[middle] ?? 0)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
