@@ -6,9 +6,13 @@ import { compareText } from '../core/text.js';
 import { alternativeProblem } from './match.js';
 
 /**
- * The key-fact conversation format (`../shared/design/evaluation.md` §2):
- * `{ id, description, budget, messages: [{ role, content }], keyFacts: [{ id, tier, text, mustInclude }] }`.
- * Unknown fields are ignored.
+ * The key-fact conversation format (`../shared/design/evaluation.md` §2 and §2b):
+ * `{ id, description, budget, messages: [{ role, content, timestamp? }], keyFacts: [{ id, tier, text, mustInclude }],
+ * staleFacts?: [{ id, supersededBy, text, mustInclude }] }`. Unknown fields are ignored.
+ *
+ * A stale fact is a claim that was true or planned once and was later corrected, cancelled, reversed or
+ * declined; `supersededBy` names the key fact that states the current truth, or is null when nothing
+ * replaces it.
  */
 
 const nonEmpty = (what: string): z.ZodString => z.string({ error: `${what} must be a string` }).trim().min(1, { error: `${what} must not be empty` });
@@ -21,20 +25,35 @@ const alternativeSchema = z
     if (problem !== null) context.addIssue({ code: 'custom', message: problem });
   });
 
+const mustIncludeSchema = z
+  .array(
+    z.array(alternativeSchema, { error: 'a group must be an array of alternatives' }).min(1, { error: 'a group needs at least one alternative; remove the empty group or list words in it' }),
+    { error: 'mustInclude must be an array of groups (arrays of alternatives)' },
+  )
+  .min(1, { error: 'mustInclude needs at least one group, e.g. [["budget"], ["45 000", "45k"]]' });
+
 export const keyFactSchema = z.object({
   id: nonEmpty('a key fact id'),
   tier: z.literal([1, 2, 3], { error: 'tier must be 1 (hard constraint), 2 (core requirement) or 3 (soft or future signal)' }),
   text: z.string({ error: 'text must be a string' }),
-  mustInclude: z
-    .array(z.array(alternativeSchema, { error: 'a group must be an array of alternatives' }).min(1, { error: 'a group needs at least one alternative' }), {
-      error: 'mustInclude must be an array of groups (arrays of alternatives)',
-    })
-    .min(1, { error: 'mustInclude needs at least one group' }),
+  mustInclude: mustIncludeSchema,
 });
+
+export const staleFactSchema = z.object({
+  id: nonEmpty('a stale fact id'),
+  supersededBy: z.union([nonEmpty('supersededBy'), z.null()], { error: 'supersededBy must be the id of a key fact, or null when nothing replaces the claim' }),
+  text: z.string({ error: 'text must be a string' }),
+  mustInclude: mustIncludeSchema,
+});
+
+const timestampSchema = z
+  .string({ error: 'timestamp must be an ISO-8601 string such as 2026-03-02T18:40:00Z' })
+  .refine((value) => !Number.isNaN(Date.parse(value)), { error: 'timestamp is not a valid time; use an ISO-8601 string such as 2026-03-02T18:40:00Z' });
 
 export const conversationMessageSchema = z.object({
   role: z.enum(['system', 'user', 'assistant'], { error: 'role must be "user", "assistant" or "system"' }),
   content: z.string({ error: 'content must be a string' }),
+  timestamp: timestampSchema.optional(),
 });
 
 export const keyFactConversationSchema = z
@@ -44,6 +63,7 @@ export const keyFactConversationSchema = z
     budget: z.number({ error: 'budget must be a number of tokens' }).int({ error: 'budget must be a whole number' }).min(1, { error: 'budget must be ≥ 1' }),
     messages: z.array(conversationMessageSchema, { error: 'messages must be an array of { role, content }' }).min(1, { error: 'messages must not be empty' }),
     keyFacts: z.array(keyFactSchema, { error: 'keyFacts must be an array' }).min(1, { error: 'keyFacts needs at least one fact' }),
+    staleFacts: z.array(staleFactSchema, { error: 'staleFacts must be an array' }).default([]),
   })
   .superRefine((conversation, context) => {
     const seen = new Set<string>();
@@ -51,12 +71,25 @@ export const keyFactConversationSchema = z
       if (seen.has(fact.id)) context.addIssue({ code: 'custom', path: ['keyFacts', index, 'id'], message: `key fact id "${fact.id}" appears twice` });
       seen.add(fact.id);
     });
+    const staleSeen = new Set<string>();
+    conversation.staleFacts.forEach((fact, index) => {
+      if (staleSeen.has(fact.id)) context.addIssue({ code: 'custom', path: ['staleFacts', index, 'id'], message: `stale fact id "${fact.id}" appears twice` });
+      staleSeen.add(fact.id);
+      if (fact.supersededBy !== null && !seen.has(fact.supersededBy)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['staleFacts', index, 'supersededBy'],
+          message: `"${fact.supersededBy}" names no key fact; use the id of the key fact that states the current truth, or null when nothing replaces the claim`,
+        });
+      }
+    });
     if (!conversation.messages.some((message) => message.role !== 'system')) {
       context.addIssue({ code: 'custom', path: ['messages'], message: 'messages needs at least one user or assistant message' });
     }
   });
 
 export type KeyFact = z.infer<typeof keyFactSchema>;
+export type StaleFact = z.infer<typeof staleFactSchema>;
 export type FactTier = KeyFact['tier'];
 export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 export type KeyFactConversation = z.infer<typeof keyFactConversationSchema>;
@@ -79,6 +112,16 @@ function invalid(source: string, message: string, details: Record<string, unknow
   return new StrataError('INVALID_INPUT', message, { details: { file: source, ...details }, ...(cause === undefined ? {} : { cause }) });
 }
 
+/** The id of the key or stale fact an issue path points into, when it has one. */
+function factNamed(value: unknown, path: readonly PropertyKey[]): string | null {
+  const [list, index] = path;
+  if ((list !== 'keyFacts' && list !== 'staleFacts') || typeof index !== 'number' || typeof value !== 'object' || value === null) return null;
+  const facts = (value as Record<string, unknown>)[list];
+  const fact: unknown = Array.isArray(facts) ? facts[index] : undefined;
+  const id = typeof fact === 'object' && fact !== null ? (fact as Record<string, unknown>).id : undefined;
+  return typeof id === 'string' && id.trim() !== '' ? id : null;
+}
+
 /** Validate a parsed key-fact conversation; errors name `source` and the path of each bad field. */
 export function parseKeyFactConversation(value: unknown, source: string): KeyFactConversation {
   const parsed = keyFactConversationSchema.safeParse(value);
@@ -86,13 +129,14 @@ export function parseKeyFactConversation(value: unknown, source: string): KeyFac
   const issues = parsed.error.issues;
   const lines = issues.slice(0, ISSUES_SHOWN).map((issue) => {
     const path = issuePath(issue.path);
-    return `${path === '' ? '(top level)' : path}: ${issue.message}`;
+    const fact = factNamed(value, issue.path);
+    return `${path === '' ? '(top level)' : path}${fact === null ? '' : ` (fact "${fact}")`}: ${issue.message}`;
   });
   if (issues.length > ISSUES_SHOWN) lines.push(`… and ${issues.length - ISSUES_SHOWN} more`);
   const first = issues[0];
   throw invalid(
     source,
-    `${source} is not a valid key-fact conversation: ${lines.join('; ')}. Expected { "id", "description", "budget", "messages": [{ "role", "content" }], "keyFacts": [{ "id", "tier", "text", "mustInclude" }] }.`,
+    `${source} is not a valid key-fact conversation: ${lines.join('; ')}. Expected { "id", "description", "budget", "messages": [{ "role", "content", "timestamp"? }], "keyFacts": [{ "id", "tier", "text", "mustInclude" }], "staleFacts"?: [{ "id", "supersededBy", "text", "mustInclude" }] }.`,
     { path: first === undefined ? '' : issuePath(first.path) },
   );
 }

@@ -1,7 +1,7 @@
 import type { ContextPackage, SectionName } from '../context/context-package.js';
 import type { ChatMessage } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
-import type { FactTier, KeyFact } from './key-fact-conversation.js';
+import type { FactTier, KeyFact, StaleFact } from './key-fact-conversation.js';
 import { MustInclude } from './match.js';
 
 /**
@@ -13,6 +13,13 @@ import { MustInclude } from './match.js';
  * - partial (0.5) when one item satisfies at least half of the groups, rounded up,
  * - missing (0.0) otherwise.
  * Groups satisfied by two different items do not add up.
+ *
+ * Two more figures guard against a score that looks better than the memory is (§2b):
+ * - the memory-only score: the same score on the package without its verbatim `window` section, so a
+ *   recap in the chat tail earns nothing;
+ * - stale facts: a claim that was later corrected, cancelled or declined is **asserted** when one item
+ *   of the current-state sections (`pinned`, `facts`) satisfies all its groups and does not also
+ *   satisfy all groups of the key fact that supersedes it ("budget $82k, was $95k" asserts nothing).
  */
 
 export type FactStatus = 'preserved' | 'partial' | 'missing';
@@ -46,10 +53,34 @@ export interface FactResult {
   bestItem: BestItem | null;
 }
 
+/** Sections whose items state what is true now: a stale claim there is believed. */
+export const CURRENT_STATE_SECTIONS: readonly SectionName[] = ['pinned', 'facts'];
+
+/** The section a memory-only score leaves out: the raw chat tail. */
+export const VERBATIM_SECTION: SectionName = 'window';
+
+/** Whether the package asserts one stale fact, and the first item that does. */
+export interface StaleResult {
+  id: string;
+  supersededBy: string | null;
+  text: string;
+  asserted: boolean;
+  /** The first current-state item asserting the claim, or null. */
+  item: { section: SectionName; index: number; text: string } | null;
+}
+
 export interface RetentionScore {
   /** Σ(weight × fact score) / Σ weight, 0–1. */
   score: number;
   facts: FactResult[];
+  /** The score on the package without its verbatim window, 0–1. */
+  memoryOnlyScore: number;
+  /** The facts scored on the package without its verbatim window. */
+  memoryOnlyFacts: FactResult[];
+  /** Every stale fact of the conversation, asserted or not (empty when the file lists none). */
+  stale: StaleResult[];
+  /** Asserted stale facts / stale facts (0 when there are none). */
+  staleRate: number;
   budget: number;
   /** Rendered tokens of the package. */
   contextTokens: number;
@@ -104,13 +135,47 @@ export function tokenReduction(contextTokens: number, originalTokens: number): n
   return originalTokens <= 0 ? 0 : 1 - contextTokens / originalTokens;
 }
 
-/** Score a package: every fact, the weighted score, the token reduction and budget compliance. */
-export function scoreRetention(input: { facts: readonly KeyFact[]; pkg: ScoredPackage; originalTokens: number }): RetentionScore {
+type PackageItem = ReturnType<typeof packageItems>[number];
+
+/**
+ * Whether the current-state items assert a stale fact: one item satisfies all of its groups and not all
+ * groups of `current`, the key fact that supersedes it (when there is one).
+ */
+export function scoreStaleFact(fact: StaleFact, current: KeyFact | undefined, items: readonly PackageItem[]): StaleResult {
+  const stale = new MustInclude(fact.mustInclude);
+  const truth = current === undefined ? null : new MustInclude(current.mustInclude);
+  for (const item of items) {
+    if (!CURRENT_STATE_SECTIONS.includes(item.section)) continue;
+    if (stale.count(item.text) < stale.groupCount) continue;
+    if (truth !== null && truth.count(item.text) === truth.groupCount) continue;
+    return { id: fact.id, supersededBy: fact.supersededBy, text: fact.text, asserted: true, item: { ...item } };
+  }
+  return { id: fact.id, supersededBy: fact.supersededBy, text: fact.text, asserted: false, item: null };
+}
+
+/** Asserted / all (0 when there are none). */
+export function staleRate(stale: ReadonlyArray<Pick<StaleResult, 'asserted'>>): number {
+  return stale.length === 0 ? 0 : stale.filter((entry) => entry.asserted).length / stale.length;
+}
+
+/**
+ * Score a package: every fact, the weighted score (with and without the verbatim window), the stale
+ * facts it asserts, the token reduction and budget compliance.
+ */
+export function scoreRetention(input: { facts: readonly KeyFact[]; staleFacts?: readonly StaleFact[]; pkg: ScoredPackage; originalTokens: number }): RetentionScore {
   const items = packageItems(input.pkg);
   const facts = input.facts.map((fact) => scoreFact(fact, items));
+  const memoryItems = items.filter((item) => item.section !== VERBATIM_SECTION);
+  const memoryOnlyFacts = input.facts.map((fact) => scoreFact(fact, memoryItems));
+  const byId = new Map(input.facts.map((fact) => [fact.id, fact]));
+  const stale = (input.staleFacts ?? []).map((fact) => scoreStaleFact(fact, fact.supersededBy === null ? undefined : byId.get(fact.supersededBy), items));
   return {
     score: weightedScore(facts),
     facts,
+    memoryOnlyScore: weightedScore(memoryOnlyFacts),
+    memoryOnlyFacts,
+    stale,
+    staleRate: staleRate(stale),
     budget: input.pkg.budget,
     contextTokens: input.pkg.tokens,
     originalTokens: input.originalTokens,

@@ -6,7 +6,7 @@ import { createMemory } from '../memory/create-memory.js';
 import type { TokenizerName } from '../providers/tokenizer/tokenizer.js';
 import type { FactTier, LoadedConversation } from './key-fact-conversation.js';
 import { reproducibleSources } from './reproducible.js';
-import { originalTokenCount, scoreRetention, weightedScore, type FactResult, type FactStatus, type RetentionScore } from './retention.js';
+import { originalTokenCount, scoreRetention, staleRate, weightedScore, type FactResult, type FactStatus, type RetentionScore } from './retention.js';
 
 /** The retention of one conversation. */
 export interface ConversationRetention extends RetentionScore {
@@ -35,6 +35,10 @@ export interface RetentionRun {
   budgetOverride: number | null;
   /** Mean of the conversations' scores. */
   meanScore: number;
+  /** Mean of the conversations' memory-only scores (the package without its verbatim window). */
+  memoryOnlyScore: number;
+  /** Stale facts asserted / stale facts, over every conversation (0 when none lists any). */
+  staleRate: number;
   /** Mean token reduction of the conversations. */
   meanTokenReduction: number;
   /** Share of packages within their budget (0–1). */
@@ -85,10 +89,17 @@ export async function evaluateConversation(loaded: LoadedConversation, options: 
     });
     try {
       const messages = conversation.messages.map(({ role, content }) => ({ role, content }));
-      const imported = await memory.sessions.import({ data: { messages }, source: file, title: conversation.id.slice(0, 300) });
+      // Timestamps the file carries are kept, so relative dates resolve against each message's own time.
+      const stored = conversation.messages.map(({ role, content, timestamp }) => (timestamp === undefined ? { role, content } : { role, content, timestamp }));
+      const imported = await memory.sessions.import({ data: { messages: stored }, source: file, title: conversation.id.slice(0, 300) });
       const session = await memory.sessions.open(imported.sessionId);
       const pkg = await session.context({ budget });
-      const score = scoreRetention({ facts: conversation.keyFacts, pkg, originalTokens: originalTokenCount(memory.tokenizer, messages) });
+      const score = scoreRetention({
+        facts: conversation.keyFacts,
+        staleFacts: conversation.staleFacts,
+        pkg,
+        originalTokens: originalTokenCount(memory.tokenizer, messages),
+      });
       return { id: conversation.id, file, description: conversation.description, turns: imported.turns, messages: imported.messages, ...score };
     } finally {
       await memory.close();
@@ -129,6 +140,8 @@ export async function runRetention(conversations: readonly LoadedConversation[],
     tokenizer: options.tokenizer ?? 'o200k_base',
     budgetOverride: options.budget ?? null,
     meanScore: mean(results.map((result) => result.score)),
+    memoryOnlyScore: mean(results.map((result) => result.memoryOnlyScore)),
+    staleRate: staleRate(results.flatMap((result) => result.stale)),
     meanTokenReduction: mean(results.map((result) => result.tokenReduction)),
     budgetCompliance: mean(results.map((result) => (result.budgetCompliant ? 1 : 0))),
     meanFill: mean(results.map((result) => result.fill)),

@@ -35,6 +35,7 @@ function tinyConversation(id = 'tiny-trip'): string {
       { id: 'hotel-cap', tier: 2, text: 'Hotel at most €140 a night', mustInclude: [['140'], ['zebra']] },
       { id: 'window-seat', tier: 3, text: 'Window seat', mustInclude: [['window'], ['quokka']] },
     ],
+    staleFacts: [{ id: 'lisbon-in-june', supersededBy: null, text: 'Lisbon in June', mustInclude: [['june'], ['lisbon']] }],
   });
 }
 
@@ -50,10 +51,27 @@ describe('strata eval retention', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const data = JSON.parse(result.stdout) as RetentionJson;
-    expect(Object.keys(data)).toEqual(['meanScore', 'budgetCompliance', 'conversations']);
+    expect(Object.keys(data)).toEqual(['meanScore', 'budgetCompliance', 'memoryOnlyScore', 'staleRate', 'conversations']);
     expect(data.conversations).toHaveLength(1);
     const [conversation] = data.conversations;
-    expect(Object.keys(conversation ?? {})).toEqual(['id', 'budget', 'score', 'tokenReduction', 'originalTokens', 'contextTokens', 'facts']);
+    expect(Object.keys(conversation ?? {})).toEqual([
+      'id',
+      'budget',
+      'score',
+      'tokenReduction',
+      'originalTokens',
+      'contextTokens',
+      'facts',
+      'memoryOnlyScore',
+      'staleRate',
+      'stale',
+    ]);
+    expect(conversation?.stale).toEqual([{ id: 'lisbon-in-june', asserted: false }]);
+    expect(conversation?.staleRate).toBe(0);
+    expect(data.staleRate).toBe(0);
+    // The memory-only score never exceeds the score: it reads a subset of the same items.
+    expect(conversation?.memoryOnlyScore).toBeLessThanOrEqual(conversation?.score ?? 0);
+    expect(data.memoryOnlyScore).toBe(conversation?.memoryOnlyScore);
     expect(conversation?.facts).toEqual([
       { id: 'refundable', tier: 1, status: 'preserved' },
       { id: 'hotel-cap', tier: 2, status: 'partial' },
@@ -87,12 +105,17 @@ describe('strata eval retention', () => {
     ws.write('trip.json', tinyConversation());
     const result = await ws.run(['eval', 'retention', 'trip.json', '--report', 'out/report-dir']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^tiny-trip \(trip\.json\): 3 turns, budget 2,000\nfact\s+tier\s+status\n/u);
-    expect(result.stdout).toMatch(/^refundable\s+1\s+preserved$/mu);
-    expect(result.stdout).toMatch(/^hotel-cap\s+2\s+partial$/mu);
-    expect(result.stdout).toMatch(/^window-seat\s+3\s+missing$/mu);
-    expect(result.stdout).toMatch(/^score 0\.667 · token reduction -?\d+\.\d % \([\d,]+ → [\d,]+ tokens\) · within budget \([\d,]+ \/ 2,000 tokens\)$/mu);
-    expect(result.stdout).toMatch(/^Mean score 0\.667 · mean token reduction -?\d+\.\d % · budget compliance 100\.0 % \(1 \/ 1\) · mean fill \d+\.\d %$/mu);
+    expect(result.stdout).toMatch(/^tiny-trip \(trip\.json\): 3 turns, budget 2,000\nfact\s+tier\s+status\s+memory only\n/u);
+    expect(result.stdout).toMatch(/^refundable\s+1\s+preserved\s+\w+$/mu);
+    expect(result.stdout).toMatch(/^hotel-cap\s+2\s+partial\s+\w+$/mu);
+    expect(result.stdout).toMatch(/^window-seat\s+3\s+missing\s+missing$/mu);
+    expect(result.stdout).toMatch(/^stale fact\s+asserted\s+asserting line\n.*\nlisbon-in-june\s+no\s*$/mu);
+    expect(result.stdout).toMatch(
+      /^score 0\.667 · memory only \d\.\d{3} · stale asserted 0 \/ 1 · token reduction -?\d+\.\d % \([\d,]+ → [\d,]+ tokens\) · within budget \([\d,]+ \/ 2,000 tokens\)$/mu,
+    );
+    expect(result.stdout).toMatch(
+      /^Mean score 0\.667 · memory only \d\.\d{3} · stale asserted 0\.0 % \(0 \/ 1\) · mean token reduction -?\d+\.\d % · budget compliance 100\.0 % \(1 \/ 1\) · mean fill \d+\.\d %$/mu,
+    );
     expect(result.stdout).toContain(`Wrote ${join('out/report-dir', 'report.md')}`);
     const report = readFileSync(join(ws.dir, 'out', 'report-dir', 'report.md'), 'utf8');
     expect(report).toContain('# Key-fact retention');
@@ -104,9 +127,11 @@ describe('strata eval retention', () => {
       expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/u);
       expect(svg).toContain(drawn);
     }
-    expect(report).toContain('| refundable | 1 | preserved | 2 / 2 | Only refundable fares |');
-    expect(report).toContain('| hotel-cap | 2 | partial | 1 / 2 |');
-    expect(report).toContain('| window-seat | 3 | missing | 0 / 2 |');
+    expect(report).toMatch(/\| refundable \| 1 \| preserved \| \w+ \| 2 \/ 2 \| Only refundable fares \|/u);
+    expect(report).toMatch(/\| hotel-cap \| 2 \| partial \| \w+ \| 1 \/ 2 \|/u);
+    expect(report).toContain('| window-seat | 3 | missing | missing | 0 / 2 |');
+    expect(report).toContain('| lisbon-in-june | – | no |  |');
+    expect(report).toContain('- Stale facts asserted: **0.0 %** (0 / 1)');
   });
 
   it('exits 2 naming the file and the field for a bad input file, before replaying anything', async () => {
@@ -115,7 +140,7 @@ describe('strata eval retention', () => {
     const bad = await ws.run(['eval', 'retention', 'good.json', 'bad.json', '--json']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/^strata: bad\.json is not a valid key-fact conversation: keyFacts\[0\]\.tier: /u);
+    expect(bad.stderr).toMatch(/^strata: bad\.json is not a valid key-fact conversation: keyFacts\[0\]\.tier \(fact "x"\): /u);
 
     ws.write('broken.json', '[1, 2');
     expect((await ws.run(['eval', 'retention', 'broken.json'])).code).toBe(2);

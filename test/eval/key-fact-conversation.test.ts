@@ -46,13 +46,13 @@ describe('key-fact conversation format', () => {
   it('names the file and the path of a bad field', () => {
     const tier = failure(() => parseKeyFactConversation(keyFactFile({ keyFacts: [{ id: 'a', tier: 4, text: '', mustInclude: [['x']] }] }), 'bad.json'));
     expect(tier.code).toBe('INVALID_INPUT');
-    expect(tier.message).toMatch(/^bad\.json is not a valid key-fact conversation: keyFacts\[0\]\.tier: tier must be 1 .*, 2 .* or 3/u);
+    expect(tier.message).toMatch(/^bad\.json is not a valid key-fact conversation: keyFacts\[0\]\.tier \(fact "a"\): tier must be 1 .*, 2 .* or 3/u);
     expect(tier.details).toMatchObject({ file: 'bad.json', path: 'keyFacts[0].tier' });
 
     const regex = failure(() =>
       parseKeyFactConversation(keyFactFile({ keyFacts: [{ id: 'a', tier: 1, text: '', mustInclude: [['x'], ['ok', 're:(oops']] }] }), 'bad.json'),
     );
-    expect(regex.message).toContain('keyFacts[0].mustInclude[1][1]: "re:(oops" is not a valid regular expression');
+    expect(regex.message).toContain('keyFacts[0].mustInclude[1][1] (fact "a"): "re:(oops" is not a valid regular expression');
 
     const role = failure(() => parseKeyFactConversation(keyFactFile({ messages: [{ role: 'robot', content: 'hi' }] }), 'bad.json'));
     expect(role.message).toContain('messages[0].role: role must be "user", "assistant" or "system"');
@@ -66,13 +66,64 @@ describe('key-fact conversation format', () => {
         'bad.json',
       ),
     );
-    expect(duplicate.message).toContain('keyFacts[1].id: key fact id "a" appears twice');
+    expect(duplicate.message).toContain('keyFacts[1].id (fact "a"): key fact id "a" appears twice');
 
     const empty = failure(() => parseKeyFactConversation(keyFactFile({ keyFacts: [{ id: 'a', tier: 1, text: '', mustInclude: [] }] }), 'bad.json'));
-    expect(empty.message).toContain('keyFacts[0].mustInclude: mustInclude needs at least one group');
+    expect(empty.message).toContain('keyFacts[0].mustInclude (fact "a"): mustInclude needs at least one group');
 
     const missing = failure(() => parseKeyFactConversation({ id: 'x' }, 'bad.json'));
     expect(missing.message).toMatch(/budget: .*; messages: .*; keyFacts: /u);
+  });
+
+  it('reads staleFacts and message timestamps', () => {
+    const conversation = parseKeyFactConversation(
+      keyFactFile({
+        messages: [
+          { role: 'user', content: 'Data must be stored in Singapore. No wait, China.', timestamp: '2026-03-02T18:40:00Z' },
+          { role: 'assistant', content: 'Noted: data stays in China.' },
+        ],
+        staleFacts: [{ id: 'singapore', supersededBy: 'residency', text: 'Data in Singapore', mustInclude: [['singapore']] }],
+      }),
+      'tiny.json',
+    );
+    expect(conversation.messages[0]?.timestamp).toBe('2026-03-02T18:40:00Z');
+    expect(conversation.messages[1]?.timestamp).toBeUndefined();
+    expect(conversation.staleFacts).toEqual([{ id: 'singapore', supersededBy: 'residency', text: 'Data in Singapore', mustInclude: [['singapore']] }]);
+    // A file without staleFacts has none.
+    expect(parseKeyFactConversation(keyFactFile(), 'tiny.json').staleFacts).toEqual([]);
+  });
+
+  it('refuses a stale fact naming no key fact, an empty mustInclude or a bad pattern, naming the file, the fact and the fix', () => {
+    const unknown = failure(() =>
+      parseKeyFactConversation(keyFactFile({ staleFacts: [{ id: 'old-region', supersededBy: 'regoin', text: '', mustInclude: [['x']] }] }), 'stale.json'),
+    );
+    expect(unknown.code).toBe('INVALID_INPUT');
+    expect(unknown.message).toContain(
+      'stale.json is not a valid key-fact conversation: staleFacts[0].supersededBy (fact "old-region"): "regoin" names no key fact; use the id of the key fact that states the current truth, or null',
+    );
+    expect(unknown.details).toMatchObject({ file: 'stale.json', path: 'staleFacts[0].supersededBy' });
+
+    const empty = failure(() => parseKeyFactConversation(keyFactFile({ staleFacts: [{ id: 'old', supersededBy: null, text: '', mustInclude: [] }] }), 'stale.json'));
+    expect(empty.message).toContain('staleFacts[0].mustInclude (fact "old"): mustInclude needs at least one group, e.g. [["budget"], ["45 000", "45k"]]');
+
+    const emptyGroup = failure(() => parseKeyFactConversation(keyFactFile({ staleFacts: [{ id: 'old', supersededBy: null, text: '', mustInclude: [[]] }] }), 'stale.json'));
+    expect(emptyGroup.message).toContain('staleFacts[0].mustInclude[0] (fact "old"): a group needs at least one alternative');
+
+    const pattern = failure(() =>
+      parseKeyFactConversation(keyFactFile({ staleFacts: [{ id: 'old', supersededBy: null, text: '', mustInclude: [['re:[a-']] }] }), 'stale.json'),
+    );
+    expect(pattern.message).toContain('staleFacts[0].mustInclude[0][0] (fact "old"): "re:[a-" is not a valid regular expression');
+
+    const twice = failure(() =>
+      parseKeyFactConversation(
+        keyFactFile({ staleFacts: [{ id: 'old', supersededBy: null, text: '', mustInclude: [['x']] }, { id: 'old', supersededBy: null, text: '', mustInclude: [['y']] }] }),
+        'stale.json',
+      ),
+    );
+    expect(twice.message).toContain('staleFacts[1].id (fact "old"): stale fact id "old" appears twice');
+
+    const time = failure(() => parseKeyFactConversation(keyFactFile({ messages: [{ role: 'user', content: 'hi', timestamp: 'last Tuesday' }] }), 'stale.json'));
+    expect(time.message).toContain('messages[0].timestamp: timestamp is not a valid time');
   });
 
   it('reports unreadable files and bad JSON with the file name', () => {

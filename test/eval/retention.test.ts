@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextItem, SectionName } from '../../src/context/context-package.js';
-import type { KeyFact } from '../../src/eval/key-fact-conversation.js';
+import type { KeyFact, StaleFact } from '../../src/eval/key-fact-conversation.js';
 import {
   originalTokenCount,
   partialThreshold,
   scoreFact,
   scoreRetention,
+  staleRate,
   tokenReduction,
   weightedScore,
   type ScoredPackage,
@@ -88,6 +89,60 @@ describe('fact status', () => {
     const node = fact('node-22', 3, [['node 22', 're:node.{0,25}\\b22\\b'], ['may', 'after']]);
     expect(scoreFact(node, [{ section: 'facts', index: 0, text: 'Upgrade Node.js from 18 to 22 in May, after the cutover' }]).status).toBe('preserved');
     expect(scoreFact(node, [{ section: 'facts', index: 0, text: 'Upgrade Node.js from 18 to 220 in May' }]).status).toBe('partial');
+  });
+});
+
+describe('memory-only score', () => {
+  it('leaves the verbatim window out, so a recap in the chat tail earns nothing', () => {
+    const recap = pkg({ facts: ['- region: mainland China'], window: ['Recap: all customer data is stored in China.'] });
+    const result = scoreRetention({ facts: [RESIDENCY], pkg: recap, originalTokens: 1000 });
+    expect(result.score).toBe(1);
+    expect(result.memoryOnlyScore).toBe(0.5);
+    expect(result.memoryOnlyFacts[0]).toMatchObject({ status: 'partial', bestItem: { section: 'facts' } });
+  });
+
+  it('keeps every other section: history and recalled lines are memory', () => {
+    for (const section of ['pinned', 'facts', 'history', 'recalled'] as const) {
+      const result = scoreRetention({ facts: [RESIDENCY], pkg: pkg({ [section]: ['Data stays in mainland China'] }), originalTokens: 10 });
+      expect(result.memoryOnlyScore).toBe(1);
+    }
+  });
+});
+
+describe('stale facts', () => {
+  const budget = fact('budget', 2, [['82 000', '82k'], ['budget']]);
+  const oldBudget: StaleFact = { id: 'old-budget', supersededBy: 'budget', text: 'Budget $95k', mustInclude: [['95 000', '95k'], ['budget']] };
+  const gasLine: StaleFact = { id: 'gas-line', supersededBy: null, text: 'Extend the gas line 18 inches', mustInclude: [['18 inches'], ['gas line']] };
+
+  it('is asserted when a current-state line states the old claim', () => {
+    const result = scoreRetention({ facts: [budget], staleFacts: [oldBudget, gasLine], pkg: pkg({ facts: ['- budget: $95,000', '- gas line: extend it 18 inches'] }), originalTokens: 10 });
+    expect(result.stale).toEqual([
+      { id: 'old-budget', supersededBy: 'budget', text: 'Budget $95k', asserted: true, item: { section: 'facts', index: 0, text: '- budget: $95,000' } },
+      { id: 'gas-line', supersededBy: null, text: 'Extend the gas line 18 inches', asserted: true, item: { section: 'facts', index: 1, text: '- gas line: extend it 18 inches' } },
+    ]);
+    expect(result.staleRate).toBe(1);
+  });
+
+  it('is not asserted by a line that also states the current truth ("budget $82k, was $95k")', () => {
+    const result = scoreRetention({ facts: [budget], staleFacts: [oldBudget], pkg: pkg({ facts: ['- budget: $82,000 (was $95,000)'] }), originalTokens: 10 });
+    expect(result.stale[0]?.asserted).toBe(false);
+    expect(result.staleRate).toBe(0);
+  });
+
+  it('reads only the pinned exceptions and the facts: the window, history and recall may quote the old claim', () => {
+    const quoted = pkg({ window: ['The budget was $95,000 before the cut.'], history: ['budget 95k'], recalled: ['budget: $95k'], pinned: ['never extend the gas line'] });
+    const result = scoreRetention({ facts: [budget], staleFacts: [oldBudget, gasLine], pkg: quoted, originalTokens: 10 });
+    expect(result.stale.map((entry) => entry.asserted)).toEqual([false, false]);
+    const pinned = scoreRetention({ facts: [budget], staleFacts: [gasLine], pkg: pkg({ pinned: ['gas line: extend 18 inches'] }), originalTokens: 10 });
+    expect(pinned.stale[0]?.item?.section).toBe('pinned');
+  });
+
+  it('needs one item satisfying every group: words spread over two lines assert nothing', () => {
+    const result = scoreRetention({ facts: [budget], staleFacts: [oldBudget], pkg: pkg({ facts: ['- budget: $82,000', '- deposit: $95,000'] }), originalTokens: 10 });
+    expect(result.stale[0]?.asserted).toBe(false);
+    // The stale rate is the share asserted; with no stale facts it is 0.
+    expect(staleRate([{ asserted: true }, { asserted: false }, { asserted: false }, { asserted: false }])).toBe(0.25);
+    expect(scoreRetention({ facts: [budget], pkg: pkg({}), originalTokens: 10 }).staleRate).toBe(0);
   });
 });
 

@@ -32,15 +32,34 @@ function scoreText(value: number): string {
 
 function factTable(conversation: ConversationRetention): string {
   return formatTable(
-    [{ header: 'fact' }, { header: 'tier', align: 'right' }, { header: 'status' }],
-    conversation.facts.map((fact) => [fact.id, String(fact.tier), fact.status]),
+    [{ header: 'fact' }, { header: 'tier', align: 'right' }, { header: 'status' }, { header: 'memory only' }],
+    conversation.facts.map((fact, index) => [fact.id, String(fact.tier), fact.status, conversation.memoryOnlyFacts[index]?.status ?? '–']),
   );
+}
+
+/** The stale facts of a conversation; the asserted ones with the line that asserts them. */
+function staleTable(conversation: ConversationRetention): string {
+  return formatTable(
+    [{ header: 'stale fact' }, { header: 'asserted' }, { header: 'asserting line' }],
+    conversation.stale.map((entry) => [entry.id, entry.asserted ? 'YES' : 'no', entry.item === null ? '' : shorten(entry.item.text, 90)]),
+  );
+}
+
+function shorten(text: string, limit: number): string {
+  const line = text.replace(/\s+/gu, ' ').trim();
+  return line.length <= limit ? line : `${line.slice(0, limit - 1)}…`;
+}
+
+function staleShare(stale: ReadonlyArray<{ asserted: boolean }>): string {
+  return `${stale.filter((entry) => entry.asserted).length} / ${stale.length}`;
 }
 
 function conversationTotals(conversation: ConversationRetention): string {
   const budget = `${formatNumber(conversation.contextTokens)} / ${formatNumber(conversation.budget)} tokens`;
   return [
     `score ${scoreText(conversation.score)}`,
+    `memory only ${scoreText(conversation.memoryOnlyScore)}`,
+    ...(conversation.stale.length === 0 ? [] : [`stale asserted ${staleShare(conversation.stale)}`]),
     `token reduction ${formatPercent(conversation.tokenReduction)} % (${formatNumber(conversation.originalTokens)} → ${formatNumber(conversation.contextTokens)} tokens)`,
     conversation.budgetCompliant ? `within budget (${budget})` : `OVER BUDGET (${budget})`,
   ].join(' · ');
@@ -51,6 +70,8 @@ function summaryTable(run: RetentionRun): string {
     [
       { header: 'conversation' },
       { header: 'score', align: 'right' },
+      { header: 'memory', align: 'right' },
+      { header: 'stale', align: 'right' },
       { header: 'reduction', align: 'right' },
       { header: 'original', align: 'right' },
       { header: 'context', align: 'right' },
@@ -60,6 +81,8 @@ function summaryTable(run: RetentionRun): string {
     run.conversations.map((conversation) => [
       conversation.id,
       scoreText(conversation.score),
+      scoreText(conversation.memoryOnlyScore),
+      staleShare(conversation.stale),
       `${formatPercent(conversation.tokenReduction)} %`,
       formatNumber(conversation.originalTokens),
       formatNumber(conversation.contextTokens),
@@ -74,6 +97,7 @@ function printRun(run: RetentionRun, io: CliIo): void {
   for (const conversation of run.conversations) {
     writeLine(out, `${conversation.id} (${conversation.file}): ${plural(conversation.turns, 'turn')}, budget ${formatNumber(conversation.budget)}`);
     writeLine(out, factTable(conversation));
+    if (conversation.stale.length > 0) writeLine(out, staleTable(conversation));
     writeLine(out, conversationTotals(conversation));
     writeLine(out);
   }
@@ -85,6 +109,8 @@ function printRun(run: RetentionRun, io: CliIo): void {
     out,
     [
       `Mean score ${scoreText(run.meanScore)}`,
+      `memory only ${scoreText(run.memoryOnlyScore)}`,
+      `stale asserted ${formatPercent(run.staleRate)} % (${staleShare(run.conversations.flatMap((conversation) => conversation.stale))})`,
       `mean token reduction ${formatPercent(run.meanTokenReduction)} %`,
       `budget compliance ${formatPercent(run.budgetCompliance)} % (${compliant} / ${run.conversations.length})`,
       `mean fill ${formatPercent(run.meanFill)} %`,
@@ -110,7 +136,7 @@ function registerRetention(evalCommand: Command, io: CliIo): void {
     .argument('<paths...>', 'key-fact conversation files, or folders (every *.json in them)')
     .option('--budget <tokens>', "budget for every conversation (default: each file's \"budget\")", integerOption(1))
     .option('--report <dir>', 'also write <dir>/report.md with the tables and SVG charts')
-    .addHelpText('after', '\nGlobal options apply too: --json prints {"meanScore", "budgetCompliance", "conversations": [...]}; --tokenizer picks the encoding.')
+    .addHelpText('after', '\nGlobal options apply too: --json prints {"meanScore", "budgetCompliance", "memoryOnlyScore", "staleRate", "conversations": [...]}; --tokenizer picks the encoding.')
     .action(async (paths: string[], options: { budget?: number; report?: string }, command: Command) => {
       const globals = globalOptions(command);
       // Every file is read and validated before anything is replayed: a bad file fails fast (exit 2).
