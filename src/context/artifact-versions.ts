@@ -27,7 +27,7 @@ function artifactText(entry: ResolvedArtifactVersion, content: string, note: str
 }
 
 function item(entry: ResolvedArtifactVersion, text: string, tokens: number): ContextItem {
-  return { text, tokens, sourceMessageIds: [entry.version.messageId], kind: 'artifact', turn: entry.version.turn, tier: null, factKind: null, role: null };
+  return { text, tokens, sourceMessageIds: [entry.version.messageId], kind: 'artifact', turn: entry.version.turn, date: null, tier: null, factKind: null, role: null };
 }
 
 /**

@@ -9,7 +9,7 @@ import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
-import { measureSections } from './render.js';
+import { factLine, measureSections } from './render.js';
 import { storeTurnReader, turnsInOrder, type TurnCache, type TurnReader } from './turn-reader.js';
 import { keptTurnOptions, messageLine, turnOptions, type ExcludedMessages, type Line, type TurnMaterial, type TurnOption } from './turn-options.js';
 
@@ -92,19 +92,20 @@ function rankFacts(facts: readonly Fact[], relevance: ReadonlyMap<string, number
   return [...facts].sort((a, b) => group(a) - group(b) || (relevance.get(b.id) ?? 0) - (relevance.get(a.id) ?? 0) || byKind(a, b));
 }
 
-function factItem(fact: Fact, tokenizer: Tokenizer): Line {
-  const text = `- ${fact.text}`;
-  const tokens = tokenizer.count(text);
+/** A fact's line, with the time its turn was said (when known) for its `(turn N, date)` mark. */
+function factItem(fact: Fact, tokenizer: Tokenizer, times: ReadonlyMap<number, string>): Line {
+  const fields = { text: `- ${fact.text}`, turn: fact.updatedTurn, date: times.get(fact.updatedTurn) ?? null };
+  const rendered = factLine(fields);
+  const tokens = tokenizer.count(rendered);
   return {
-    text,
+    ...fields,
     tokens,
     sourceMessageIds: fact.sourceMessageIds,
     kind: 'fact',
-    turn: fact.updatedTurn,
     tier: null,
     factKind: fact.kind,
     role: null,
-    cost: tokens + lineBreakTokens(text, tokenizer.count),
+    cost: tokens + lineBreakTokens(rendered, tokenizer.count),
   };
 }
 
@@ -116,6 +117,7 @@ function windowItem(message: Message, countShort: (text: string) => number): Con
     sourceMessageIds: [message.id],
     kind: 'message',
     turn: message.turn,
+    date: message.sentAt,
     tier: 3,
     factKind: null,
     role: message.role,
@@ -178,12 +180,14 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     repositories.facts.list({ sessionId }),
     repositories.messages.last({ sessionId }),
   ]);
+  // When each fact's turn was said, for the `(turn N, date)` mark of its line.
+  const times = facts.length === 0 ? new Map<number, string>() : await repositories.messages.sentTimes({ sessionId, turns: [...new Set(facts.map((fact) => fact.updatedTurn))] });
 
   // Layer 1: pinned exceptions, measured exactly so they are present whenever they fit at all; then the instructions.
   const pinnedItems: ContextItem[] = [];
   let pinnedTokens = 0;
   for (const fact of facts.filter((candidate) => candidate.pinned)) {
-    const item = factItem(fact, tokenizer);
+    const item = factItem(fact, tokenizer, times);
     const trial = measureSections([{ name: 'pinned', tokens: 0, items: [...pinnedItems, item] }], tokenizer).tokens;
     if (trial <= budget) {
       pinnedItems.push(item);
@@ -196,7 +200,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   if (pinnedItems.length > 0) assembly.add('pinned', pinnedItems, pinnedTokens);
   if (session.instructions.trim() !== '') {
     const tokens = tokenizer.count(session.instructions);
-    const item: ContextItem = { text: session.instructions, tokens, sourceMessageIds: [], kind: 'instructions', turn: null, tier: null, factKind: null, role: null };
+    const item: ContextItem = { text: session.instructions, tokens, sourceMessageIds: [], kind: 'instructions', turn: null, date: null, tier: null, factKind: null, role: null };
     if (!assembly.tryAdd('instructions', [item], tokens)) {
       assembly.omit([], 'the session instructions do not fit the budget');
       warnings.push(`The session instructions (${tokens} tokens) did not fit a budget of ${budget} tokens.`);
@@ -235,7 +239,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const factLimit = relevance === null ? budget : assembly.used + Math.floor(budget * queryFactShare);
   const deferred: Array<Line> = [];
   for (const fact of rankFacts(unpinned, relevance)) {
-    const item = factItem(fact, tokenizer);
+    const item = factItem(fact, tokenizer, times);
     const cost = assembly.costOf('facts', item.cost, fact.kind);
     if (assembly.used + cost <= factLimit && assembly.fits(cost)) assembly.add('facts', [item], cost);
     else if (relevance !== null) deferred.push(item);
@@ -386,6 +390,7 @@ function copyItem(item: ContextItem): ContextItem {
     sourceMessageIds: [...item.sourceMessageIds],
     kind: item.kind,
     turn: item.turn,
+    date: item.date,
     tier: item.tier,
     factKind: item.factKind,
     role: item.role,

@@ -8,14 +8,23 @@ export type ItemKind = 'instructions' | 'fact' | 'message' | 'turn-summary' | 'a
 
 /** One line (or message) of a context package, with where it came from. */
 export interface ContextItem {
+  /**
+   * What the line says. Message lines begin with their `[turn N, date]` mark; a fact line is the fact's
+   * text, and the rendering appends its `(turn N, date)` mark (from `turn` and `date`).
+   */
   text: string;
-  /** Tokens of `text` alone (the package total is measured on the rendered output). */
+  /** Tokens of the item as rendered (a fact's mark included); the package total is measured on the whole rendering. */
   tokens: number;
   /** The messages this item carries content of. */
   sourceMessageIds: string[];
   kind: ItemKind;
   /** The turn the item comes from (facts: the turn they were last updated). */
   turn: number | null;
+  /**
+   * ISO-8601 time the item's message was sent (facts: the turn they were last established in), or null
+   * when it is not known (imported without a time) or the item has none (instructions).
+   */
+  date: string | null;
   /** For messages: the tier shown. */
   tier: Tier | null;
   /** For facts: their kind. */

@@ -1,6 +1,7 @@
 import { FACT_KINDS, type ChatMessage, type FactKind } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { ContextItem, ContextSection, SectionName } from './context-package.js';
+import { factMark } from './provenance-marks.js';
 
 export const SECTION_HEADERS: Readonly<Record<Exclude<SectionName, 'instructions' | 'window'>, string>> = {
   pinned: '## Pinned exceptions (never violate these)',
@@ -41,7 +42,7 @@ function renderParts(sections: readonly ContextSection[]): RenderedParts {
       continue;
     }
     if (section.name !== 'instructions') lines.push(SECTION_HEADERS[section.name]);
-    for (const item of section.items) lines.push(item.text);
+    for (const item of section.items) lines.push(item.kind === 'fact' ? factLine(item) : item.text);
   }
   const messages: ChatMessage[] = lines.length > 0 ? [{ role: 'system', content: lines.join('\n') }, ...window] : window;
   return { systemLines: lines, messages };
@@ -57,12 +58,17 @@ export function renderSections(sections: readonly ContextSection[]): ChatMessage
   return renderParts(sections).messages;
 }
 
+/** A fact line as rendered: its text and the turn (and date) it was last established. */
+export function factLine(item: Pick<ContextItem, 'text' | 'turn' | 'date'>): string {
+  return item.turn === null ? item.text : `${item.text}${factMark(item.turn, item.date)}`;
+}
+
 function addFactLines(lines: string[], items: readonly ContextItem[]): void {
   lines.push(SECTION_HEADERS.facts);
   for (const kind of FACT_KINDS) {
     const ofKind = items.filter((item) => item.factKind === kind);
     if (ofKind.length === 0) continue;
     lines.push(KIND_HEADERS[kind]);
-    for (const item of ofKind) lines.push(item.text);
+    for (const item of ofKind) lines.push(factLine(item));
   }
 }

@@ -2,6 +2,7 @@ import { mapPacked } from '../core/packed-map.js';
 import type { Message, Tier, TurnSummary } from '../core/types.js';
 import { lineBreakTokens, spaceTokens } from '../providers/tokenizer/separator-tokens.js';
 import type { ContextItem } from './context-package.js';
+import { turnMark } from './provenance-marks.js';
 
 /** A turn and what is stored about it. */
 export interface TurnMaterial {
@@ -28,13 +29,14 @@ export interface TurnOption {
 export type CountShort = (text: string) => number;
 
 /**
- * Tokens of a `[turn N]` prefix (with an optional label) without tokenizing every turn number:
- * the tokenizer splits digits in groups of up to three, each one token. An estimate; the assembler
- * measures the rendered package exactly at the end.
+ * Tokens of a `[turn N, date]` mark (with an optional label) without tokenizing every turn number:
+ * the tokenizer splits digits in groups of up to three, each one token; the date part is counted once
+ * per day. An estimate; the assembler measures the rendered package exactly at the end.
  */
-export function turnPrefixTokens(turn: number, label: string | null, countShort: CountShort): number {
+export function turnPrefixTokens(turn: number, time: string | null, label: string | null, countShort: CountShort): number {
   const digits = String(turn).length;
-  return countShort(label === null ? '[turn 0]' : `[turn 0] ${label}:`) - 1 + Math.ceil(digits / 3);
+  const mark = turnMark(0, time);
+  return countShort(label === null ? mark : `${mark} ${label}:`) - 1 + Math.ceil(digits / 3);
 }
 
 /** The label a line uses for a message: the speaker's name, else the role. */
@@ -74,14 +76,15 @@ export function messageLine(message: Message, tier: Tier, countShort: CountShort
 
 function buildMessageLine(message: Message, tier: Tier, countShort: CountShort): Line {
   const shown = tierText(message, tier);
-  const prefix = `[turn ${message.turn}] ${speakerLabel(message)}:`;
-  const prefixTokens = turnPrefixTokens(message.turn, speakerLabel(message), countShort);
+  const prefix = `${turnMark(message.turn, message.sentAt)} ${speakerLabel(message)}:`;
+  const prefixTokens = turnPrefixTokens(message.turn, message.sentAt, speakerLabel(message), countShort);
   return {
     text: `${prefix} ${shown.text}`,
     tokens: prefixTokens + shown.tokens,
     sourceMessageIds: [message.id],
     kind: 'message',
     turn: message.turn,
+    date: message.sentAt,
     tier: shown.tier,
     factKind: null,
     role: null,
@@ -105,15 +108,17 @@ export function summaryLine(material: TurnMaterial, countShort: CountShort): Lin
   addPart(user === undefined ? 'user' : speakerLabel(user), summary.userSummary);
   addPart(assistant === undefined ? 'assistant' : speakerLabel(assistant), summary.assistantSummary);
   if (parts.length === 0) return null;
-  const prefix = `[turn ${material.turn}]`;
+  const time = material.messages.find((message) => message.sentAt !== null)?.sentAt ?? null;
+  const prefix = turnMark(material.turn, time);
   const text = `${prefix} ${parts.join(' — ')}`;
-  const tokens = turnPrefixTokens(material.turn, null, countShort) + summary.tokens + labelTokens;
+  const tokens = turnPrefixTokens(material.turn, time, null, countShort) + summary.tokens + labelTokens;
   return {
     text,
     tokens,
     sourceMessageIds: mapPacked(material.messages, (message) => message.id),
     kind: 'turn-summary',
     turn: material.turn,
+    date: time,
     tier: null,
     factKind: null,
     role: null,

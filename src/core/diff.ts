@@ -43,6 +43,8 @@ export interface ApplyDiffOptions {
   exchange: string;
   /** Ids of the messages of the exchange; entries may only cite these. */
   exchangeMessageIds: readonly string[];
+  /** When the exchange's messages were sent (those with a known time): relative dates resolved against them are grounded. */
+  exchangeTimes?: readonly string[];
   turn: number;
   actor: string;
   now: string;
@@ -135,7 +137,7 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
     if (text.length > maxLength) return reject(`fact text is ${text.length} characters; the limit is ${maxLength}`);
     const sources = sourcesOf(entry.sourceMessageIds);
     if (typeof sources === 'string') return reject(sources);
-    const grounding = checkGrounding(text, `${options.exchange}\n${context}`);
+    const grounding = checkGrounding(text, `${options.exchange}\n${context}`, options.exchangeTimes);
     if (!grounding.grounded) {
       return reject(`not grounded in the exchange: ${grounding.missing.join(', ')} not found there`);
     }

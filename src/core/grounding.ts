@@ -49,8 +49,34 @@ export function properNamesIn(text: string): string[] {
   return names;
 }
 
-/** Check that the numbers and proper names of `line` appear in `source`. */
-export function checkGrounding(line: string, source: string): GroundingResult {
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** "(16 April 2026)", "(April 2026)": the day (or month) a relative date resolves to, as memory lines write it. */
+const RESOLVED_DATE = /\((?:(\d{1,2}) )?(January|February|March|April|May|June|July|August|September|October|November|December) (\d{4})\)/gu;
+
+/** How far from the message's time a resolved date may lie: "in two weeks", "next spring", "last year". */
+const RESOLUTION_WINDOW_MS = 400 * 86_400_000;
+
+/**
+ * The line without the resolved dates it may carry: a date in parentheses (after "tomorrow", "next
+ * Thursday" …) that lies within about a year of a time the exchange was sent is grounded by that time,
+ * not by the words of the exchange.
+ */
+function withoutResolvedDates(line: string, times: readonly string[]): string {
+  const instants = times.map((time) => Date.parse(time)).filter((instant) => !Number.isNaN(instant));
+  if (instants.length === 0 || !line.includes('(')) return line;
+  return line.replace(RESOLVED_DATE, (whole, day: string | undefined, month: string, year: string) => {
+    const instant = Date.UTC(Number(year), MONTHS.indexOf(month.toLowerCase()), day === undefined ? 15 : Number(day));
+    return instants.some((sent) => Math.abs(sent - instant) <= RESOLUTION_WINDOW_MS) ? '' : whole;
+  });
+}
+
+/**
+ * Check that the numbers and proper names of `line` appear in `source`. `times` are the ISO times the
+ * source's messages were sent: a relative date resolved against one of them ("(16 April 2026)") is grounded.
+ */
+export function checkGrounding(line: string, source: string, times: readonly string[] = []): GroundingResult {
+  line = withoutResolvedDates(line, times);
   const sourceNumbers = new Set(numbersIn(source));
   const sourceWords = ` ${normalizeText(source)} `;
   const missing: string[] = [];

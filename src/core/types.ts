@@ -56,8 +56,14 @@ export interface Message {
    * it degrades to lower tiers only to fit the budget.
    */
   requiredTier: Tier;
-  /** ISO-8601 time the message was sent. */
+  /** ISO-8601 time the message was sent, or (when that is not known) the time Strata stored it. */
   createdAt: string;
+  /**
+   * ISO-8601 time the message was sent, when known: live turns (`record()`, `chat()`), and imported
+   * messages whose file gives a time. Null for a message imported without one: relative dates in it
+   * ("tomorrow") are not resolved, and no date is shown for it.
+   */
+  sentAt: string | null;
   /** An id the message had in the system it came from (for example a LoCoMo dia_id), else null. */
   externalId: string | null;
 }

@@ -9,6 +9,12 @@ export interface TurnMessageInput {
   role: Role;
   speaker: string | null;
   content: string;
+  /**
+   * ISO-8601 time the message was sent, or null when it is not known (a message imported without a
+   * time). Relative dates in the message ("tomorrow", "next Thursday") resolve against it; with null they
+   * stay as written.
+   */
+  sentAt: string | null;
 }
 
 /** A message given to `MemoryManager.prepare` before its turn. */
@@ -37,7 +43,10 @@ export interface ProcessTurnOptions {
   facts: readonly Fact[];
   /** Artifacts produced so far, so a revision can continue an existing name. */
   artifacts: readonly KnownArtifact[];
-  /** ISO-8601 time of the turn. */
+  /**
+   * ISO-8601 time the turn was stored (its first message's `createdAt`). Relative dates resolve against
+   * each message's own `sentAt`, never against this.
+   */
   timestamp: string;
 }
 

@@ -544,7 +544,8 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       const content = checkContent(userMessage, 'The user message', settings.maxMessageBytes);
       const budget = chatOptions.budget === undefined ? settings.contextBudget : validateBudget(chatOptions.budget);
       // The user message is sent now: its id and time are settled now, so memory work on it can start while the model writes.
-      const question = { id: newId(), role: 'user', content, speaker: null, externalId: null, createdAt: now() } satisfies CheckedMessage;
+      const sentAt = now();
+      const question = { id: newId(), role: 'user', content, speaker: null, externalId: null, createdAt: sentAt, sentAt } satisfies CheckedMessage;
       const stream = chatTurn({
         userMessage: content,
         chatModel,
@@ -567,7 +568,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
               logger.warn({ sessionId, error: error instanceof Error ? error.message : String(error) }, 'the memory manager could not start on the user message early; it will after the reply');
             };
             try {
-              const started = manager.prepare?.({ sessionId, message: { id: question.id, role: question.role, speaker: question.speaker, content: question.content }, timestamp: question.createdAt });
+              const started = manager.prepare?.({ sessionId, message: { id: question.id, role: question.role, speaker: question.speaker, content: question.content, sentAt: question.sentAt }, timestamp: question.createdAt });
               if (started instanceof Promise) started.catch(failed);
             } catch (error) {
               failed(error);
@@ -663,7 +664,10 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     }
     await repositories.transaction(async (tx) => {
       await tx.sessions.create({ session: { ...data.session, messageCount: 0, turnCount: 0, tokenCount: 0 } });
-      if (data.messages.length > 0) await tx.messages.append({ sessionId: data.session.id, messages: data.messages, updatedAt: data.session.updatedAt });
+      if (data.messages.length > 0) {
+        const messages = data.messages.map((message) => ({ ...message, sentAt: message.sentAt === undefined ? message.createdAt : message.sentAt }));
+        await tx.messages.append({ sessionId: data.session.id, messages, updatedAt: data.session.updatedAt });
+      }
       for (const summary of data.turns) await tx.turns.upsert({ summary });
       if (data.factEvents.length > 0 || data.facts.length > 0) {
         await tx.facts.apply({ sessionId: data.session.id, events: data.factEvents, upserts: data.facts, removedIds: [] });

@@ -21,6 +21,8 @@ const message = z.strictObject({
   tokens: z.strictObject({ tier1: count, tier2: count, tier3: count }),
   requiredTier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   createdAt: time,
+  /** Absent in exports made before it existed: their times were the times the messages were sent. */
+  sentAt: time.nullable().optional(),
   externalId: z.string().nullable(),
 });
 

@@ -27,7 +27,7 @@ export function turnRequest(raw: RawTurn, state: MemoryState, fallbackTime: stri
   return {
     sessionId: raw.messages[0]?.sessionId ?? '',
     turn: raw.turn,
-    messages: mapPacked(raw.messages, (message) => ({ id: message.id, role: message.role, speaker: message.speaker, content: message.content })),
+    messages: mapPacked(raw.messages, (message) => ({ id: message.id, role: message.role, speaker: message.speaker, content: message.content, sentAt: message.sentAt })),
     facts: state.facts,
     artifacts: [...state.artifacts.values()],
     timestamp: raw.messages[0]?.createdAt ?? fallbackTime,
@@ -57,6 +57,7 @@ export function advanceState(
         diff: memory.diff,
         exchange: mapPacked(raw.messages, (message) => message.content).join('\n'),
         exchangeMessageIds: mapPacked(raw.messages, (message) => message.id),
+        exchangeTimes: raw.messages.flatMap((message) => (message.sentAt === null ? [] : [message.sentAt])),
         turn: raw.turn,
         actor: options.actor,
         now: options.now,

@@ -14,6 +14,8 @@ export interface CheckedMessage {
   speaker: string | null;
   externalId: string | null;
   createdAt: string;
+  /** When the message was sent, when known (see `Message.sentAt`). */
+  sentAt: string | null;
 }
 
 /** Parse an ISO-8601 string, a Date or epoch milliseconds into an ISO string. */
@@ -67,7 +69,7 @@ export function checkSpeaker(speaker: unknown, label: string): string | null {
 export function checkMessageInput(input: MessageInput, role: Role, createdAt: string, maxBytes: number): CheckedMessage {
   const label = `The ${role} message`;
   if (typeof input === 'string') {
-    return { role, content: checkContent(input, label, maxBytes), speaker: null, externalId: null, createdAt };
+    return { role, content: checkContent(input, label, maxBytes), speaker: null, externalId: null, createdAt, sentAt: createdAt };
   }
   if (typeof input !== 'object' || input === null) {
     throw new StrataError('INVALID_INPUT', `${label} must be a string or { content, speaker? }.`);
@@ -78,5 +80,6 @@ export function checkMessageInput(input: MessageInput, role: Role, createdAt: st
     speaker: checkSpeaker(input.speaker, label),
     externalId: null,
     createdAt,
+    sentAt: createdAt,
   };
 }

@@ -85,7 +85,7 @@ export function toMarkdown(snapshot: SessionSnapshot): string {
       lines.push(`### Turn ${turn}`, '');
     }
     const who = message.speaker === null ? message.role : `${message.speaker} (${message.role})`;
-    lines.push(`**${who}** · ${message.createdAt}`, '', message.content, '');
+    lines.push(`**${who}** · ${message.sentAt ?? 'time not known'}`, '', message.content, '');
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }

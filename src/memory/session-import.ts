@@ -71,12 +71,15 @@ function planMessages(list: readonly unknown[], options: { now: string; maxBytes
     }
     const content = checkContent(text, label, options.maxBytes);
     const time = message.timestamp ?? message.created_at;
+    // A message the file gives no time keeps none: its relative dates stay as written, never the import time.
+    const sentAt = time === undefined ? null : toTimestamp(time, `${label}.timestamp`);
     const checked: CheckedMessage = {
       role: message.role,
       content,
       speaker: checkSpeaker(message.speaker ?? message.name, label),
       externalId: null,
-      createdAt: time === undefined ? options.now : toTimestamp(time, `${label}.timestamp`),
+      createdAt: sentAt ?? options.now,
+      sentAt,
     };
     const previous = current[current.length - 1];
     if (checked.role === 'user' && previous !== undefined && previous.role === 'assistant') {

@@ -73,6 +73,7 @@ export async function writeRawTurns(
         tokens: { tier1: 0, tier2: 0, tier3: context.tokenizer.count(message.content) },
         requiredTier: 3,
         createdAt: message.createdAt,
+        sentAt: message.sentAt,
         externalId: message.externalId,
       };
     }),

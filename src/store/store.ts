@@ -86,6 +86,11 @@ export interface MessageRepository {
   listIds(options: { sessionId: string; toTurn: number }): Promise<string[]>;
   /** The last turn number and position (0 and -1 for an empty session). */
   last(options: { sessionId: string }): Promise<{ turn: number; position: number }>;
+  /**
+   * When each listed turn was said: the `sentAt` of its first message that has one. Turns with no known
+   * time (imported without one) or no messages are absent.
+   */
+  sentTimes(options: { sessionId: string; turns: readonly number[] }): Promise<Map<number, string>>;
 }
 
 export interface TurnRepository {

@@ -52,12 +52,25 @@ describe('context packages under any budget', () => {
           try {
             const session = await memory.sessions.open(sessionId);
             const pinned = (await session.facts()).filter((fact) => fact.pinned);
+            // Each pinned line shows the turn and day it was established: the day of its turn's first message.
+            const exported = JSON.parse(await session.export({ format: 'json' })) as { messages: Array<{ turn: number; sentAt: string | null }> };
+            const sentAt = (turn: number): string | null => exported.messages.find((entry) => entry.turn === turn)?.sentAt ?? null;
             const pinnedOnly = memory.tokenizer.countMessages(
               renderSections([
                 {
                   name: 'pinned',
                   tokens: 0,
-                  items: pinned.map((fact) => ({ text: `- ${fact.text}`, tokens: 0, sourceMessageIds: [], kind: 'fact', turn: null, tier: null, factKind: fact.kind, role: null })),
+                  items: pinned.map((fact) => ({
+                    text: `- ${fact.text}`,
+                    tokens: 0,
+                    sourceMessageIds: [],
+                    kind: 'fact',
+                    turn: fact.updatedTurn,
+                    date: sentAt(fact.updatedTurn),
+                    tier: null,
+                    factKind: fact.kind,
+                    role: null,
+                  })),
                 },
               ]),
             );

@@ -83,9 +83,9 @@ describe('assembling with a query', () => {
     const session = await procurementSession(fixture.memory);
     const query = 'framework contract supplier parts';
 
-    const small = await session.context({ budget: 450, query });
+    const small = await session.context({ budget: 500, query });
     const smallRecalled = small.sections.find((section) => section.name === 'recalled')?.items ?? [];
-    expect(small.tokens).toBeLessThanOrEqual(450);
+    expect(small.tokens).toBeLessThanOrEqual(500);
     expect(smallRecalled.length).toBeGreaterThan(0);
     expect(smallRecalled.some((item) => item.tier !== null && item.tier < 3)).toBe(true);
     // A brief line is shorter than the message it stands for, and still names it as its source.
@@ -93,7 +93,8 @@ describe('assembling with a query', () => {
     for (const item of smallRecalled.filter((entry) => entry.tier !== null && entry.tier < 3)) {
       const source = messages.get(item.sourceMessageIds[0] ?? '');
       expect(source).toBeDefined();
-      expect(item.tokens).toBeLessThan((source?.tokens.tier3 ?? 0) + 8);
+      // (The line's [turn N, date] mark and speaker take up to 15 tokens.)
+      expect(item.tokens).toBeLessThan((source?.tokens.tier3 ?? 0) + 15);
     }
 
     const large = await session.context({ budget: 20000, query });

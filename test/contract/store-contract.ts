@@ -64,6 +64,7 @@ export interface MessageFields {
   speaker?: string | null;
   externalId?: string | null;
   requiredTier?: Tier;
+  sentAt?: string | null;
 }
 
 /** Message ids are derived from the session and position, so they are unique within a tenant. */
@@ -87,6 +88,7 @@ export function makeMessage(sessionId: string, fields: MessageFields): Message {
     tokens: { tier1: Math.max(1, Math.ceil(tier3 * 0.15)), tier2: Math.max(1, Math.ceil(tier3 * 0.35)), tier3 },
     requiredTier: fields.requiredTier ?? 2,
     createdAt: at(fields.position + 1),
+    sentAt: fields.sentAt === undefined ? at(fields.position + 1) : fields.sentAt,
     externalId: fields.externalId ?? null,
   };
 }
@@ -457,6 +459,25 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         );
         expect(await tenant.messages.listIds({ sessionId: 's-ids', toTurn: 0 })).toEqual([]);
         expect((await tenant.messages.listIds({ sessionId: 's-ids', toTurn: 100 })).length).toBe(8);
+      });
+
+      it('sentTimes gives each listed turn the time of its first message with one, and leaves out turns without', async () => {
+        await tenant.sessions.create({ session: makeSession('s-times') });
+        const first = makeExchange('s-times', 1, 'budget is 40k', 'noted');
+        const second = makeExchange('s-times', 2, 'deadline is Friday', 'ok').map((message) => ({ ...message, sentAt: null }));
+        const third = makeExchange('s-times', 3, 'hi', 'hello');
+        const [thirdUser, thirdReply] = third;
+        const mixed = [{ ...thirdUser!, sentAt: null }, { ...thirdReply!, sentAt: '2026-03-02T18:40:00.000Z' }];
+        await tenant.messages.append({ sessionId: 's-times', messages: [...first, ...second, ...mixed], updatedAt: at(10) });
+        const times = await tenant.messages.sentTimes({ sessionId: 's-times', turns: [3, 1, 2, 1, 9] });
+        expect([...times.entries()].sort(([a], [b]) => a - b)).toEqual([
+          [1, first[0]!.sentAt],
+          [3, '2026-03-02T18:40:00.000Z'],
+        ]);
+        expect((await tenant.messages.sentTimes({ sessionId: 's-times', turns: [] })).size).toBe(0);
+        expect((await tenant.messages.sentTimes({ sessionId: 'unknown', turns: [1] })).size).toBe(0);
+        // A message without a time keeps none: it reads back null.
+        expect((await tenant.messages.listByTurns({ sessionId: 's-times', fromTurn: 2, toTurn: 2 })).map((message) => message.sentAt)).toEqual([null, null]);
       });
 
       it('round-trips unicode content byte-exact (emoji, CJK, combining marks)', async () => {
@@ -1380,6 +1401,7 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(await alpha.messages.getMany({ sessionId: 'beta-only', messageIds: betaMessages.map((message) => message.id) })).toEqual([]);
         expect(await alpha.messages.listIds({ sessionId: 'beta-only', toTurn: 100 })).toEqual([]);
         expect(await alpha.messages.last({ sessionId: 'beta-only' })).toEqual({ turn: 0, position: -1 });
+        expect((await alpha.messages.sentTimes({ sessionId: 'beta-only', turns: [1] })).size).toBe(0);
         expect(await alpha.turns.list({ sessionId: 'beta-only' })).toEqual([]);
         expect(await alpha.turns.get({ sessionId: 'beta-only', turn: 1 })).toBeNull();
         expect(await alpha.turns.listBefore({ sessionId: 'beta-only', beforeTurn: 100, limit: 10 })).toEqual([]);

@@ -14,7 +14,7 @@ import {
 import { createGptTokenizer } from '../../src/providers/tokenizer/gpt-tokenizer.js';
 
 function item(text: string): ContextItem {
-  return { text, tokens: 0, sourceMessageIds: [], kind: 'fact', turn: null, tier: null, factKind: null, role: null };
+  return { text, tokens: 0, sourceMessageIds: [], kind: 'fact', turn: null, date: null, tier: null, factKind: null, role: null };
 }
 
 /** A hand-made package: sections of item texts. */

@@ -156,7 +156,7 @@ describe('session.chat', () => {
     const result = await stream.result;
     expect((await result.memory).status).toBe('summarised');
     const [user, assistant] = await session.messages();
-    expect(prepared).toEqual([{ sessionId: session.id, message: { id: user?.id, role: 'user', speaker: null, content: 'We must never deploy on Fridays.' }, timestamp: user?.createdAt }]);
+    expect(prepared).toEqual([{ sessionId: session.id, message: { id: user?.id, role: 'user', speaker: null, content: 'We must never deploy on Fridays.', sentAt: user?.createdAt }, timestamp: user?.createdAt }]);
     expect(result.messageIds[0]).toBe(prepared[0]?.message.id);
     // The turn the manager then gets opens with that very message, at that time.
     expect(processed).toHaveLength(1);

@@ -117,7 +117,8 @@ describe('SQLite store', () => {
     const second = open(file);
     const reopened = second.tenant('acme');
     expect(await reopened.sessions.get({ sessionId: 's1' })).toEqual(before.session);
-    expect(await reopened.messages.list({ sessionId: 's1' })).toEqual(messages);
+    // Messages stored before sent times existed were stored at the time they were sent.
+    expect(await reopened.messages.list({ sessionId: 's1' })).toEqual(messages.map((message) => ({ ...message, sentAt: message.createdAt })));
     expect(await reopened.turns.list({ sessionId: 's1' })).toEqual(before.turns);
     expect(await reopened.facts.list({ sessionId: 's1' })).toEqual(script.current());
     expect(await reopened.facts.listEvents({ sessionId: 's1' })).toEqual(before.events);
@@ -180,7 +181,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue and the stale-memory mark, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark and sent times, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -194,13 +195,14 @@ describe('SQLite store', () => {
 
     // Bring the file back to what the previous build (schema version 3) left behind.
     const raw = new Database(file);
-    raw.exec('DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; DELETE FROM schema_migrations WHERE version > 3;');
+    raw.exec('DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at; DELETE FROM schema_migrations WHERE version > 3;');
     raw.close();
 
     const upgraded = open(file, '2026-01-01T00:00:00.000Z');
     const reopened = upgraded.tenant('acme');
     expect(await reopened.sessions.get({ sessionId: 's1' })).toEqual(before.session);
-    expect(await reopened.messages.list({ sessionId: 's1' })).toEqual(messages);
+    // Messages stored before sent times existed were stored at the time they were sent.
+    expect(await reopened.messages.list({ sessionId: 's1' })).toEqual(messages.map((message) => ({ ...message, sentAt: message.createdAt })));
     expect(await reopened.turns.list({ sessionId: 's1' })).toEqual(before.turns);
     expect((await reopened.search.messages({ sessionId: 's1', query: 'Frankfurt', limit: 5 })).map((hit) => hit.messageId).sort()).toEqual([messages[0]!.id, messages[1]!.id]);
     expect(await reopened.retries.count()).toBe(0);
@@ -214,8 +216,9 @@ describe('SQLite store', () => {
         { version: 3, applied_at: MIGRATED_AT },
         { version: 4, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 5, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 6, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(5);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(6);
     } finally {
       check.close();
     }

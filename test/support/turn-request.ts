@@ -11,8 +11,8 @@ export function turnRequest(user: string, assistant: string, extra: Partial<Proc
     sessionId: 'session-1',
     turn: 3,
     messages: [
-      { id: 'm-user', role: 'user', speaker: null, content: user },
-      { id: 'm-assistant', role: 'assistant', speaker: null, content: assistant },
+      { id: 'm-user', role: 'user', speaker: null, content: user, sentAt: '2024-05-08T10:00:00Z' },
+      { id: 'm-assistant', role: 'assistant', speaker: null, content: assistant, sentAt: '2024-05-08T10:00:00Z' },
     ],
     facts: [],
     artifacts: [],

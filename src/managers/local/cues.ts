@@ -42,7 +42,7 @@ const NEVER_PAST = new Set([
 ]);
 const NEVER_SUBJECTS = new Set([
   ...MODALS, 'we', 'you', 'i', 'please', 'just', 'and', 'but', 'so', 'to', 'ever', 'should', 'must', 'it', 'they',
-  'users', 'anyone', 'nobody', 'one',
+  'users', 'anyone', 'nobody', 'one', 'is', 'are', 'am', "we're", "i'm", "he's", "she's", "they're", "it's", 'was', 'were', 'absolutely', 'simply', 'just',
 ]);
 
 /** "never" is a rule ("we never deploy on Fridays"), not a memory ("I've never been to Paris"). */
@@ -65,6 +65,9 @@ const LIKE_SUBJECTS = new Set([
 const acceptLike: Accept = (tokens, start) => {
   const previous = tokens[start - 1];
   if (previous === undefined) return false;
+  // "taking Nurofen like sweets": a comparison after an object, not a liking.
+  const before = tokens[start - 2];
+  if (before !== undefined && 'pos' in before && before.pos === 'verb' && !LIKE_SUBJECTS.has(previous.lower)) return false;
   // "Wow, love that painting!" is a reaction, not a lasting preference.
   if (/[,!]/u.test(previous.trailing)) return false;
   return LIKE_SUBJECTS.has(previous.lower) || (previous.capitalised && previous.lower !== 'i' && !SMALL_TALK_WORDS.has(previous.lower));
@@ -107,7 +110,11 @@ const CANNOT_IDIOMS = new Set([
 const acceptCannot: Accept = (tokens, _start, end) => !CANNOT_IDIOMS.has(lowerAt(tokens, end));
 
 /** "Don't use tabs" at the start of a sentence is an instruction. */
-const acceptImperative: Accept = (tokens, start) => start === 0 || ['please', 'and', 'but', 'so', 'just', 'also'].includes(lowerAt(tokens, start - 1));
+/** Verbs of talk and feeling: "don't ask", "don't laugh", "don't worry" ask nothing of the work. */
+const CONVERSATIONAL_VERBS = new Set(['ask', 'laugh', 'worry', 'panic', 'judge', 'tell', 'mind', 'bother', 'get', 'forget', 'be', 'say', 'think', 'know', 'care', 'hate', 'let', 'make', 'go', 'stress']);
+
+const acceptImperative: Accept = (tokens, start, end) =>
+  (start === 0 || ['please', 'and', 'but', 'so', 'just', 'also'].includes(lowerAt(tokens, start - 1))) && !CONVERSATIONAL_VERBS.has(lowerAt(tokens, end));
 
 function hasNegationBefore(tokens: readonly Token[], start: number, window: number): boolean {
   for (let index = Math.max(0, start - window); index < start; index += 1) {
@@ -187,7 +194,15 @@ const NO_IDIOMS = new Set(['problem', 'problems', 'worries', 'worry', 'way', 'id
 
 /** "No X" opening a sentence, as a plain noun phrase: "No worries" and "No, …" are not. */
 function opensWithNo(tokens: readonly Token[], start: number, end: number): boolean {
-  return start === 0 && !/[,!?.]/u.test(tokens[0]?.trailing ?? '') && !NO_IDIOMS.has(lowerAt(tokens, end)) && lowerAt(tokens, end) !== '';
+  // At the start of the sentence, or of a clause after a colon or a dash ("he was firm about it: no ibuprofen").
+  const opens = start === 0 || /[:;–—]/u.test(tokens[start - 1]?.trailing ?? '');
+  return opens && !/[,!?.]/u.test(tokens[start]?.trailing ?? '') && !NO_IDIOMS.has(lowerAt(tokens, end)) && lowerAt(tokens, end) !== '';
+}
+
+/** "No walnut cabinets, no walnut butcher block": a list of things ruled out. */
+function anotherNoAfter(tokens: readonly Token[], end: number): boolean {
+  for (let index = end + 1; index < tokens.length; index += 1) if (lowerAt(tokens, index) === 'no' && /[,;]/u.test(tokens[index - 1]?.trailing ?? '')) return true;
+  return false;
 }
 
 function hasWordAfter(tokens: readonly Token[], from: number, words: ReadonlySet<string>): boolean {
@@ -200,7 +215,7 @@ const EVER_WORDS: ReadonlySet<string> = new Set(['ever', 'whatsoever', 'period']
  * "No pork, ever." forbids something for good; a bare "No override." answers a question and is no rule
  * (an exception needs the force of "never": "ever", "whatsoever").
  */
-const acceptNoRule: Accept = (tokens, start, end) => opensWithNo(tokens, start, end) && hasWordAfter(tokens, end, EVER_WORDS);
+const acceptNoRule: Accept = (tokens, start, end) => opensWithNo(tokens, start, end) && (hasWordAfter(tokens, end, EVER_WORDS) || anotherNoAfter(tokens, end));
 
 const REPORTED_NO = new Set(['so', 'said', 'says', 'say', 'told', 'means', 'then', 'strictly', 'absolutely', 'definitely']);
 /** "said no grapefruit", "so no creatine", "and no downhill repeats" (after a rule). */
@@ -241,7 +256,7 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'exception',
     phrases:
-      "must not|mustn't|must never|should never|can never|cannot ever|can't ever|shall not|shall never|will never|do not ever|don't ever|under no circumstances|in no case|at no time|not under any circumstances|allergic|intolerant|not allowed|isn't allowed|aren't allowed|not permitted|forbidden|prohibited|off limits|off-limits|banned|is not allowed|are not allowed",
+      "must not|mustn't|must never|should never|can never|cannot ever|can't ever|shall not|shall never|will never|do not ever|don't ever|under no circumstances|in no case|at no time|not under any circumstances|allergic|intolerant|allergy|allergies|not to be|not allowed|isn't allowed|aren't allowed|not permitted|forbidden|prohibited|off limits|off-limits|banned|is not allowed|are not allowed",
   },
   { kind: 'exception', phrases: 'no', accept: acceptNoRule },
   { kind: 'constraint', phrases: 'no', accept: acceptNoAtAll },
@@ -264,6 +279,8 @@ const GROUPS: readonly PatternGroup[] = [
     accept: (tokens, start) => ['we', 'i', 'you', 'it', 'they', 'also', 'still', 'really', 'definitely', 'absolutely', 'app', 'system', 'users', 'site', 'team', 'project', 'product'].includes(lowerAt(tokens, start - 1)),
   },
   { kind: 'constraint', phrases: 'budget|deadline|limit|maximum|minimum|requirement|requirements|due date|quota|max', keyword: true },
+  // "they allow construction 8 to 6", "nothing on Sundays": what is permitted, and when nothing is.
+  { kind: 'constraint', phrases: 'allow|allows|allowed|permitted|only allow|nothing on|nothing before|nothing after|checks only|cash only|only ever' },
   { kind: 'constraint', phrases: 'due', accept: acceptDue },
   { kind: 'constraint', phrases: 'may only|can only|should only|must only|only allowed|allowed only' },
   { kind: 'constraint', phrases: "don't|do not|please don't|please do not", accept: acceptImperative },
@@ -307,7 +324,7 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'correction',
     phrases:
-      'cut|raised|lowered|increased|decreased|reduced|extended|delayed|bumped|shortened|doubled|halved|switched|shifted|upped|moving|raising|cutting|increasing|reducing|extending|shifting|switching|lowering|delaying',
+      'cut|raised|lowered|increased|decreased|reduced|extended|delayed|bumped|shortened|doubled|halved|switched|shifted|upped|moving|raising|cutting|increasing|reducing|extending|shifting|switching|lowering|delaying|knocked|brought|dropped|pushed|slid|moved',
     accept: acceptChange,
   },
   { kind: 'correction', phrases: 'no|wait|sorry|oops|correction', accept: acceptOpener },
@@ -317,7 +334,7 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'removal',
     phrases:
-      "no longer need|no longer needs|no longer want|no longer require|no longer required|no longer needed|no longer necessary|no longer relevant|no longer using|no longer use|no longer planning|don't need|do not need|doesn't need|does not need|won't need|not needed|not necessary|never mind|nevermind|get rid of|off the table|not going ahead|called off",
+      "no longer need|no longer needs|no longer want|no longer require|no longer required|no longer needed|no longer necessary|no longer relevant|no longer using|no longer use|no longer planning|don't need|do not need|doesn't need|does not need|won't need|not needed|not necessary|never mind|nevermind|get rid of|off the table|not going ahead|called off|giving up on|give up on|gave up on|given up on|is off|are off|thing is off|not happening|isn't happening|is not happening",
   },
   { kind: 'removal', phrases: 'forget|forget about', accept: acceptForget },
   { kind: 'removal', phrases: 'drop|scrap|cancel|ditch|skip|remove|delete', accept: acceptDecision },

@@ -357,7 +357,7 @@ function dateSpecifics(sentence: string, tokens: readonly Token[], reference: Da
     if (dateParser === null) throw new DateParserNeeded();
     for (const result of dateParser.parse(piece, { instant: reference.instant, timezone: reference.timezone })) {
       const lead = LEADING_PREPOSITION.exec(result.text)?.[0].length ?? 0;
-      const text = result.text.slice(lead);
+      const text = result.text.slice(lead).replace(/[\s,;:.]+$/u, '');
       const lower = text.toLowerCase();
       if (lower === 'now' || /^\d{1,2}$/u.test(lower) || (lower.length <= 3 && !/\d/u.test(lower))) continue;
       found.push(specific('date', text, offset + result.index + lead, { resolved: reference.resolvable ? resolveDate(result, lower) : null }));
@@ -376,6 +376,9 @@ function resolveDate(result: ParsedResult, lower: string): string | null {
   const day = start.get('day');
   if (year === null || month === null || day === null) return null;
   const monthName = MONTH_NAMES[month - 1] ?? String(month);
+  // "last week", "next month" name no day: a day would be invented precision ("in two weeks" does name one).
+  const vague = words.some((word) => /^(?:weeks?|weekends?|months?|years?)$/u.test(word)) && !/\d|\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten)\b/u.test(lower);
+  if (vague && !words.some((word) => WEEKDAYS.has(word) && !/^weekends?$/u.test(word))) return /month/u.test(lower) ? `${monthName} ${year}` : null;
   if (start.isCertain('day') || words.some((word) => WEEKDAYS.has(word))) return `${day} ${monthName} ${year}`;
   if (start.isCertain('month')) return `${monthName} ${year}`;
   if (start.isCertain('year')) return String(year);

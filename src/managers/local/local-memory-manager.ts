@@ -7,7 +7,9 @@ import { routeTurn } from '../../core/routing.js';
 import type { MemoryManager, MessageMemory, PrepareMessageOptions, ProcessTurnOptions, TurnMemory, TurnMessageInput } from '../memory-manager.js';
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
-import { allowsFacts, buildDiff } from './base-truth-diff.js';
+import { allowsFacts } from './base-truth-diff.js';
+import { claimDiff } from './claim-diff.js';
+import { messageClaims } from './claims.js';
 import { DateParserNeeded, dateReference, loadDateParser } from './entities.js';
 import type { DateReference } from './entities.js';
 import { extractStatements } from './fact-extraction.js';
@@ -43,19 +45,24 @@ function tidy(text: string): string {
 /** What deriving one message needs besides the message. */
 interface MessageContext {
   settings: ResolvedSettings;
-  reference: DateReference;
   /** Shared by the turn's messages, in order (see `AnalysisOptions.taggingBudget`). */
   taggingBudget: { sentences: number };
 }
 
-/** The context of a turn at `timestamp`, its compromise budget still whole. */
-function messageContext(settings: ResolvedSettings, timestamp: string): MessageContext {
-  return { settings, reference: dateReference(timestamp), taggingBudget: { sentences: settings.maxTaggedSentences } };
+/** The context of a turn, its compromise budget still whole. */
+function messageContext(settings: ResolvedSettings): MessageContext {
+  return { settings, taggingBudget: { sentences: settings.maxTaggedSentences } };
+}
+
+/** Relative dates resolve against the message's own time; a message without one keeps them as written. */
+function referenceOf(message: TurnMessageInput): DateReference {
+  return dateReference(message.sentAt ?? '');
 }
 
 /** The work on one message that needs nothing else of the turn: its analysis, statements and units. */
 function workOn(message: TurnMessageInput, context: MessageContext): MessageWork {
-  const { settings, reference, taggingBudget } = context;
+  const { settings, taggingBudget } = context;
+  const reference = referenceOf(message);
   const analysed = analyseMessage(message, { maxAnalysedWords: settings.maxAnalysedWords, taggingBudget, tagger: settings.tagger, reference });
   // (flatMap would give a holey list; see mapPacked.)
   const statements: Statement[] = [];
@@ -69,7 +76,8 @@ function workOn(message: TurnMessageInput, context: MessageContext): MessageWork
     };
     for (const sentence of analysed.sentences) statements.push(...extractStatements(sentence, statementContext));
   }
-  return { analysed, statements, units: messageUnits(analysed) };
+  const claims = !analysed.smallTalk && allowsFacts(analysed, settings.assistantFacts) ? messageClaims(analysed, { maxValueWords: settings.maxFactWords }) : { claims: [], mentioned: [] };
+  return { analysed, statements, claims, units: messageUnits(analysed) };
 }
 
 /**
@@ -77,7 +85,7 @@ function workOn(message: TurnMessageInput, context: MessageContext): MessageWork
  * first message's work is taken from `prepared` when it was done ahead for this very message and time.
  */
 function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings, prepared?: PreparedMessages): TurnMemory {
-  const context = messageContext(settings, options.timestamp);
+  const context = messageContext(settings);
   const works = mapPacked(options.messages, (message, index) => {
     const ready = index === 0 ? prepared?.take(message, options.timestamp) : undefined;
     if (ready === undefined) return workOn(message, context);
@@ -112,7 +120,18 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     return sideSummary({ messages: ofRole, units: mapPacked(indexes, (index) => units[index] ?? []), code, limit });
   };
 
-  const diff = buildDiff({ messages: analysed, statements, facts: options.facts, full: route.wantsDiff, settings });
+  const diff = claimDiff({
+    messages: mapPacked(
+      works.filter((work) => allowsFacts(work.analysed, settings.assistantFacts)),
+      (work) => ({ message: work.analysed, claims: work.claims.claims, mentioned: work.claims.mentioned }),
+    ),
+    facts: options.facts,
+    maxLines: settings.maxFactsPerTurn,
+    replies: mapPacked(
+      works.filter((work) => !allowsFacts(work.analysed, settings.assistantFacts)),
+      (work) => work.analysed.prose,
+    ),
+  });
 
   return {
     messages,
@@ -144,8 +163,8 @@ function warmUp(tagger: ResolvedSettings['tagger']): void {
       sessionId: 'warm-up',
       turn: 1,
       messages: [
-        { id: 'warm-up-user', role: 'user', speaker: null, content: 'We must never deploy on Fridays; the deadline moved to Monday and I prefer Lisbon, actually.' },
-        { id: 'warm-up-assistant', role: 'assistant', speaker: null, content: 'Noted.' },
+        { id: 'warm-up-user', role: 'user', speaker: null, content: 'We must never deploy on Fridays; the deadline moved to Monday and I prefer Lisbon, actually.', sentAt: '2024-01-01T00:00:00Z' },
+        { id: 'warm-up-assistant', role: 'assistant', speaker: null, content: 'Noted.', sentAt: '2024-01-01T00:00:00Z' },
       ],
       facts: [],
       artifacts: [],
@@ -191,7 +210,7 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
     },
     prepare(options: PrepareMessageOptions): void {
       warmUp(resolved.tagger);
-      const context = messageContext(resolved, options.timestamp);
+      const context = messageContext(resolved);
       // A copy: the work refers to the message, and the caller's object may change before the turn comes.
       const message = { ...options.message };
       try {

@@ -5,6 +5,7 @@
  */
 import type { TurnMessageInput } from '../memory-manager.js';
 import type { AnalysedMessage } from './analysis.js';
+import type { MessageClaims } from './claims.js';
 import type { Statement } from './fact-extraction.js';
 import type { Unit } from './units.js';
 
@@ -12,6 +13,8 @@ import type { Unit } from './units.js';
 export interface MessageWork {
   analysed: AnalysedMessage;
   statements: Statement[];
+  /** What the message says that the base truth may keep (empty when the message may not add facts). */
+  claims: MessageClaims;
   units: Unit[];
 }
 
@@ -56,6 +59,7 @@ export class PreparedMessages {
       entry.timestamp === timestamp &&
       entry.message.role === message.role &&
       entry.message.speaker === message.speaker &&
+      entry.message.sentAt === message.sentAt &&
       entry.message.content === message.content;
     return same ? entry.work : undefined;
   }

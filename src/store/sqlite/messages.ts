@@ -21,11 +21,12 @@ interface MessageRow {
   tier3_tokens: number;
   required_tier: Tier;
   created_at: string;
+  sent_at: string | null;
   external_id: string | null;
 }
 
 const COLUMNS = `id, session_id, turn, position, role, speaker, content, tier1, tier2,
-  tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, external_id`;
+  tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id`;
 
 function toMessage(row: MessageRow): Message {
   return {
@@ -41,6 +42,7 @@ function toMessage(row: MessageRow): Message {
     tokens: { tier1: row.tier1_tokens, tier2: row.tier2_tokens, tier3: row.tier3_tokens },
     requiredTier: row.required_tier,
     createdAt: row.created_at,
+    sentAt: row.sent_at,
     externalId: row.external_id,
   };
 }
@@ -48,8 +50,8 @@ function toMessage(row: MessageRow): Message {
 export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex, ids: MessageIdCache): MessageRepository {
   const insert = db.prepare(`INSERT INTO messages
     (tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
-     tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, external_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+     tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const bump = db.prepare(`UPDATE sessions SET
       message_count = message_count + ?,
       token_count = token_count + ?,
@@ -64,6 +66,12 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
   );
   const list = db.prepare<[string, string, number, number], MessageRow>(
     `SELECT ${COLUMNS} FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position LIMIT ? OFFSET ?`,
+  );
+  // The turns come as one JSON array parameter, so a document of any size is one statement.
+  const sentTimes = db.prepare<[string, string, string], { turn: number; sent_at: string }>(
+    `SELECT turn, sent_at FROM messages
+      WHERE tenant_id = ? AND session_id = ? AND turn IN (SELECT value FROM json_each(?)) AND sent_at IS NOT NULL
+      ORDER BY turn, position`,
   );
   const last = db.prepare<[string, string], { turn: number; position: number }>(
     'SELECT turn, position FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position DESC LIMIT 1',
@@ -113,6 +121,7 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
             message.tokens.tier3,
             message.requiredTier,
             message.createdAt,
+            message.sentAt,
             message.externalId,
           );
           indexed.run(lastInsertRowid, message.speaker ?? '', message.content);
@@ -152,6 +161,13 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
         return found.sort((a, b) => a.position - b.position);
       }),
     listIds: ({ sessionId, toTurn }) => run(() => ids.idsUpTo(sessionId, toTurn)),
+    sentTimes: ({ sessionId, turns }) =>
+      run(() => {
+        const times = new Map<number, string>();
+        if (turns.length === 0) return times;
+        for (const row of sentTimes.all(tenantId, sessionId, JSON.stringify([...new Set(turns)]))) if (!times.has(row.turn)) times.set(row.turn, row.sent_at);
+        return times;
+      }),
     last: ({ sessionId }) =>
       run(() => {
         const row = last.get(tenantId, sessionId);

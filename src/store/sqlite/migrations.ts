@@ -201,6 +201,15 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'turns answered on stale memory',
     change: `ALTER TABLE turns ADD COLUMN stale_memory INTEGER NOT NULL DEFAULT 0 CHECK (stale_memory IN (0, 1));`,
   },
+  {
+    version: 6,
+    name: 'the time a message was sent, when known',
+    // Messages stored before took their time as the time they were sent.
+    change: `
+      ALTER TABLE messages ADD COLUMN sent_at TEXT;
+      UPDATE messages SET sent_at = created_at;
+    `,
+  },
 ];
 
 /** Apply every migration newer than the database's version, each in its own transaction. */

@@ -13,7 +13,7 @@ import {
 } from '../../../src/eval/locomo/metrics.js';
 
 function item(kind: ContextItem['kind'], sourceMessageIds: string[], tier: ContextItem['tier'] = null): ContextItem {
-  return { text: 'x', tokens: 1, sourceMessageIds, kind, turn: 1, tier, factKind: kind === 'fact' ? 'fact' : null, role: null };
+  return { text: 'x', tokens: 1, sourceMessageIds, kind, turn: 1, date: null, tier, factKind: kind === 'fact' ? 'fact' : null, role: null };
 }
 
 describe('the credit rule', () => {

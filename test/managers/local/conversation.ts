@@ -36,10 +36,10 @@ export class Conversation {
     this.turn += 1;
     const messages: TurnMessageInput[] = [];
     if (said.user !== undefined) {
-      messages.push({ id: `t${this.turn}-user`, role: 'user', speaker: said.userSpeaker ?? null, content: said.user });
+      messages.push({ id: `t${this.turn}-user`, role: 'user', speaker: said.userSpeaker ?? null, content: said.user, sentAt: timestamp });
     }
     if (said.assistant !== undefined) {
-      messages.push({ id: `t${this.turn}-assistant`, role: 'assistant', speaker: said.assistantSpeaker ?? null, content: said.assistant });
+      messages.push({ id: `t${this.turn}-assistant`, role: 'assistant', speaker: said.assistantSpeaker ?? null, content: said.assistant, sentAt: timestamp });
     }
     const memory = await this.manager.processTurn({
       sessionId: 'session',
@@ -56,6 +56,7 @@ export class Conversation {
       diff: memory.diff,
       exchange,
       exchangeMessageIds: messages.map((message) => message.id),
+      exchangeTimes: [timestamp],
       turn: this.turn,
       actor: this.manager.name,
       now: timestamp,

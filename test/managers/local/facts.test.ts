@@ -58,7 +58,8 @@ describe('fact kinds', () => {
       assistantSpeaker: 'Melanie',
     });
     expect(found.map((entry) => entry.text)).toEqual(
-      expect.arrayContaining(['caroline support group: went to a LGBTQ support group yesterday', 'melanie daughter emma: turned 7']),
+      // ("yesterday" is followed by the day it was, from the message's time.)
+      expect.arrayContaining(['caroline support group: went to a LGBTQ support group yesterday (7 May 2024)', 'melanie daughter emma: turned 7']),
     );
     expect(found.find((entry) => entry.text.startsWith('melanie'))?.sourceMessageIds).toEqual(['t1-assistant']);
   });
@@ -169,7 +170,9 @@ describe('grounding', () => {
         const { memory, exchange, messages, events } = await conversation.say(said);
         const ids = new Set(messages.map((message) => message.id));
         for (const entry of entries(memory.diff)) {
-          expect(checkGrounding(entry.text, exchange), entry.text).toEqual({ grounded: true, missing: [] });
+          // (A relative date resolved against the messages' time is grounded by that time.)
+          const times = messages.flatMap((message) => (message.sentAt === null ? [] : [message.sentAt]));
+          expect(checkGrounding(entry.text, exchange, times), entry.text).toEqual({ grounded: true, missing: [] });
           for (const id of entry.sourceMessageIds) expect(ids.has(id)).toBe(true);
           checked += 1;
         }

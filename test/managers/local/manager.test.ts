@@ -56,11 +56,11 @@ describe('createLocalMemoryManager', () => {
     expect(first.diff.update.map((entry) => entry.text)).toEqual(['budget: $40,000 for the whole project']);
   });
 
-  it('handles a turn without an assistant reply and an invalid timestamp', async () => {
+  it('handles a turn without an assistant reply and a message without a time', async () => {
     const manager = createLocalMemoryManager();
     const memory = await manager.processTurn({
       ...options('I moved to Berlin yesterday.', ''),
-      messages: [{ id: 'only', role: 'user', speaker: 'Caroline', content: 'I moved to Berlin yesterday.' }],
+      messages: [{ id: 'only', role: 'user', speaker: 'Caroline', content: 'I moved to Berlin yesterday.', sentAt: null }],
       timestamp: 'not a date',
     });
     expect(memory.assistantSummary).toBe('');

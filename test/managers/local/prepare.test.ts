@@ -79,14 +79,15 @@ describe('the local manager started early on a turn (prepare)', () => {
     const manager = createLocalMemoryManager();
     const turn = request('We must never deploy on Fridays; the launch is tomorrow.', 'Noted.');
     const fresh = await createLocalMemoryManager().processTurn(turn);
-    // "tomorrow" is read against the turn's time, so work done for another day would be wrong here.
+    // "tomorrow" is read against the message's time, so work done for another day would be wrong here.
     const dayBefore = request('We must never deploy on Fridays; the launch is tomorrow.', 'Noted.', { timestamp: '2024-05-07T10:00:00Z' });
+    dayBefore.messages = dayBefore.messages.map((message) => ({ ...message, sentAt: '2024-05-07T10:00:00Z' }));
     expect(await createLocalMemoryManager().processTurn(dayBefore)).not.toEqual(fresh);
     const found = watchTakes();
 
     manager.prepare?.({ sessionId: turn.sessionId, message: { ...opening(turn), content: 'The budget is $90,000.' }, timestamp: turn.timestamp });
     expect(await manager.processTurn(turn)).toEqual(fresh);
-    manager.prepare?.({ sessionId: turn.sessionId, message: opening(turn), timestamp: dayBefore.timestamp });
+    manager.prepare?.({ sessionId: turn.sessionId, message: opening(dayBefore), timestamp: dayBefore.timestamp });
     expect(await manager.processTurn(turn)).toEqual(fresh);
     expect(found).toEqual([false, false]);
   });
@@ -98,13 +99,13 @@ describe('the local manager started early on a turn (prepare)', () => {
     const turn: ProcessTurnOptions = {
       ...request(text, text),
       messages: [
-        { id: 'm-assistant', role: 'assistant', speaker: null, content: text },
-        { id: 'm-user', role: 'user', speaker: null, content: text },
+        { id: 'm-assistant', role: 'assistant', speaker: null, content: text, sentAt: '2024-05-08T10:00:00Z' },
+        { id: 'm-user', role: 'user', speaker: null, content: text, sentAt: '2024-05-08T10:00:00Z' },
       ],
     };
     const fresh = await createLocalMemoryManager({ maxTaggedSentences: 1 }).processTurn(turn);
     const found = watchTakes();
-    manager.prepare?.({ sessionId: turn.sessionId, message: { id: 'm-user', role: 'user', speaker: null, content: text }, timestamp: turn.timestamp });
+    manager.prepare?.({ sessionId: turn.sessionId, message: { id: 'm-user', role: 'user', speaker: null, content: text, sentAt: turn.timestamp }, timestamp: turn.timestamp });
     expect(await manager.processTurn(turn)).toEqual(fresh);
     // Asked about the opening message (another id) only.
     expect(found).toEqual([false]);
@@ -112,8 +113,8 @@ describe('the local manager started early on a turn (prepare)', () => {
 });
 
 describe('PreparedMessages', () => {
-  const work = (taggingLeft: number): PreparedWork => ({ analysed: {} as PreparedWork['analysed'], statements: [], units: [], taggingLeft });
-  const message = (id: string, content = 'Hello'): TurnMessageInput => ({ id, role: 'user', speaker: null, content });
+  const work = (taggingLeft: number): PreparedWork => ({ analysed: {} as PreparedWork['analysed'], statements: [], claims: { claims: [], mentioned: [] }, units: [], taggingLeft });
+  const message = (id: string, content = 'Hello'): TurnMessageInput => ({ id, role: 'user', speaker: null, content, sentAt: null });
 
   it('gives the work once, for the same message and time only', () => {
     const prepared = new PreparedMessages({ maxEntries: 4, maxCharacters: 1000 });

@@ -41,8 +41,8 @@ describe('splitText', () => {
 
 describe('planCalls', () => {
   const messages = [
-    { id: 'u', role: 'user' as const, speaker: null, content: 'Short question about the deploy.' },
-    { id: 'a', role: 'assistant' as const, speaker: null, content: PARAGRAPHS },
+    { id: 'u', role: 'user' as const, speaker: null, content: 'Short question about the deploy.', sentAt: null },
+    { id: 'a', role: 'assistant' as const, speaker: null, content: PARAGRAPHS, sentAt: null },
   ];
 
   it('puts everything in one call when it fits', () => {

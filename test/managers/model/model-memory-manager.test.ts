@@ -227,7 +227,7 @@ describe('model memory manager: routing', () => {
     const stub = { name: 'stub', processTurn: (options: typeof TURN) => local.processTurn(options), prepare: (options: PrepareMessageOptions) => void prepared.push(options) };
     const server = await serve([]);
     const manager = createModelMemoryManager({ model: scriptedModel(server), local: stub });
-    const hint = { sessionId: 'session-1', message: { id: 'm-user', role: 'user' as const, speaker: null, content: 'Hi!' }, timestamp: '2024-05-08T10:00:00Z' };
+    const hint = { sessionId: 'session-1', message: { id: 'm-user', role: 'user' as const, speaker: null, content: 'Hi!', sentAt: '2024-05-08T10:00:00Z' }, timestamp: '2024-05-08T10:00:00Z' };
     await manager.prepare?.(hint);
     expect(prepared).toEqual([hint]);
     // A local manager without prepare is fine too.

@@ -1,0 +1,141 @@
+/**
+ * The base-truth diff of a turn, from its claims. A claim updates the fact about the same subject and
+ * attribute — the fact holding the value it sets aside ("54 now, not 60"), the fact under the same key,
+ * or the fact whose key shares a word with the claim's subject and holds a value of the same class —
+ * and is added otherwise: sharing a number or a common word is never enough. A removal drops the fact
+ * it names. Proposals, questions and requests change nothing.
+ */
+import type { DiffEntry, FactDiff } from '../../core/diff.js';
+import type { Fact, FactKind } from '../../core/types.js';
+import type { AnalysedMessage } from './analysis.js';
+import { TurnDocument, type Known } from './claim-document.js';
+import type { Claim } from './claims.js';
+import type { Specific } from './entities.js';
+import { classOfSpecific } from './value-classes.js';
+
+export interface ClaimDiffInput {
+  /** The turn's messages that may change the document, each with its claims and the specifics it mentions. */
+  messages: ReadonlyArray<{ message: AnalysedMessage; claims: readonly Claim[]; mentioned: readonly Specific[] }>;
+  facts: readonly Fact[];
+  /** Most lines (adds and updates) the turn may propose; the weightiest are kept. */
+  maxLines: number;
+  /** The turn's replies that may not change the document themselves (an unnamed assistant's), read for what they echo. */
+  replies: readonly string[];
+}
+
+const KIND_STRENGTH: Readonly<Record<FactKind, number>> = { fact: 0, preference: 1, goal: 2, constraint: 3, exception: 4 };
+
+/** Specific types that make a plain fact worth keeping on its own: an amount, a measure, a version, a day. */
+function isSolid(item: Specific): boolean {
+  if (item.type === 'money' || item.type === 'percent' || item.type === 'quantity' || item.type === 'version') return true;
+  if (item.type === 'date') return /\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|day/iu.test(item.text);
+  return item.type === 'name' && item.category !== null;
+}
+
+/** Greetings in emoji, "off topic", "lol": a message that says it is chit-chat. */
+const CHIT_CHAT_MARKERS = /\b(?:off[- ]topic|unrelated|kidding|lol|haha+|random question|fun fact)\b|(?:^|\s)[:;]-?[)(DPp](?=\s|$)|\p{Extended_Pictographic}/iu;
+
+/** A change named without its value ("The deadline moved again"), waiting for a later clause of the message to give it. */
+interface OpenChange {
+  target: Known | null;
+  claim: Claim;
+}
+
+/** Build the turn's diff from its claims and the document before it. */
+export function claimDiff(input: ClaimDiffInput): FactDiff {
+  const names = input.messages.flatMap(({ message }) => [
+    ...(message.message.speaker === null ? [] : [message.message.speaker.split(/\s+/u)[0] ?? '']),
+    ...message.sentences.flatMap((sentence) => sentence.specifics.filter((item) => item.entity === 'person').map((item) => item.text.split(/\s+/u)[0] ?? '')),
+  ]);
+  const document = new TurnDocument(input.facts, names);
+  // A plain fact of a task conversation must be about the task: a solid value, a subject the document
+  // already tracks, or words the reply takes up. A conversation between named people keeps them all.
+  const task = input.messages.every(({ message }) => message.message.speaker === null);
+  const replyWords = document.wordsOf(input.replies);
+  const aboutTheTask = (claim: Claim, chitChat: boolean): boolean => {
+    if (!task || claim.act !== 'fact' || claim.correction) return true;
+    if (chitChat) return false;
+    if (input.facts.length < 3 || claim.values.some(isSolid)) return true;
+    return document.tracks(claim.key ?? '') || document.echoes(claim.key ?? '', replyWords);
+  };
+
+  for (const { message, claims, mentioned } of input.messages) {
+    const chitChat = task && CHIT_CHAT_MARKERS.test(message.prose);
+    let open: OpenChange | null = null;
+    const finish = (): void => {
+      if (open?.target !== null && open !== null && open.claim.oldValues.length > 0) document.remove(open.target, open.claim);
+      open = null;
+    };
+    for (const claim of claims) {
+      if (claim.key === null && !claim.correction) continue;
+      if (!aboutTheTask(claim, chitChat)) continue;
+      // "The deadline moved again": the next value of the message is its new value.
+      if (claim.opens) {
+        finish();
+        open = { target: claim.key === null ? null : document.sure(claim, claim.key), claim };
+        continue;
+      }
+      // A removal drops what it names; one that also gives a new value ("… but in Stockholm") changes it.
+      if (claim.act === 'removal' && claim.classes.length === 0) {
+        const target = claim.key === null ? null : document.sure({ ...claim, classes: [], correction: true }, claim.key);
+        if (target !== null) document.remove(target, claim);
+        continue;
+      }
+      let target = claim.key === null ? null : document.sure(claim, claim.key);
+      // "March 15 is off": only the old value is named; it goes, unless a later clause gives the new one.
+      if (target !== null && claim.values.length === 0 && claim.oldValues.length > 0) {
+        if (open === null) open = { target, claim };
+        else open = { target: open.target ?? target, claim: { ...open.claim, oldValues: [...open.claim.oldValues, ...claim.oldValues] } };
+        continue;
+      }
+      if (open !== null && claim.values.length > 0 && (target === null || target === open.target)) {
+        target = open.target;
+        const opened = open.claim;
+        open = null;
+        if (target !== null) {
+          document.update(target, { ...claim, correction: true, weight: Math.max(claim.weight, opened.weight) + 1 });
+          continue;
+        }
+        document.add({ ...claim, key: opened.key ?? claim.key });
+        continue;
+      }
+      if (target === null && claim.correction) target = pointedAt(claim, mentioned, document);
+      if (target !== null) document.update(target, claim);
+      else if (claim.key !== null && claim.act !== 'removal') document.add(claim);
+    }
+    finish();
+  }
+  return toDiff(document, input.maxLines);
+}
+
+/**
+ * The fact a correction with no sure target points at: one holding a value of the same class said
+ * earlier in the message ("5:30 is too fast … aim for 5:45 instead"), or, for a short correction that
+ * names nothing ("Actually, make that $45k."), the newest fact holding an amount or a date like it.
+ */
+function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnDocument): Known | null {
+  const [first] = claim.values;
+  const wanted = claim.classes[0];
+  if (first === undefined || wanted === undefined) return null;
+  const earlier = mentioned.filter((item) => item.start !== first.start || item.text !== first.text).filter((item) => item.text !== first.text && classOfSpecific(item) === wanted);
+  const holder = document.holderOf(earlier);
+  if (holder !== null) return holder;
+  if (claim.key !== null && !claim.pronoun) return null;
+  if (claim.sentence.tokens.length > 12 || wanted === 'person' || wanted === 'name' || wanted === 'number') return null;
+  return document.newestWithClass(wanted);
+}
+
+function toDiff(document: TurnDocument, maxLines: number): FactDiff {
+  const kept = document
+    .lines()
+    .sort((a, b) => KIND_STRENGTH[b.kind] - KIND_STRENGTH[a.kind] || b.weight - a.weight || a.order - b.order)
+    .slice(0, maxLines)
+    .sort((a, b) => a.order - b.order);
+  const add: DiffEntry[] = [];
+  const update: DiffEntry[] = [];
+  for (const line of kept) {
+    const entry: DiffEntry = { text: line.text, kind: line.kind, key: line.key, sourceMessageIds: line.sources };
+    (line.replaces ? update : add).push(entry);
+  }
+  return { add, update, remove: document.removals() };
+}

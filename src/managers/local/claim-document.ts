@@ -1,0 +1,245 @@
+/**
+ * The base-truth document as a turn's claims change it: the facts before the turn and the lines the
+ * turn proposes, which later claims of the turn may target again. It decides which fact a claim is about
+ * (the same subject and attribute, never a shared number or common word alone) and keeps the turn's
+ * adds, updates and removals.
+ */
+import type { RemoveEntry } from '../../core/diff.js';
+import { normalizeText } from '../../core/text.js';
+import type { Fact, FactKind } from '../../core/types.js';
+import type { Claim } from './claims.js';
+import { factHolds } from './corrections.js';
+import type { Specific } from './entities.js';
+import { GENERIC_NOUNS, META_NOUNS, STOP_WORDS } from './function-words.js';
+import { classOfSpecific, classesOfLine, lineHoldsClass, sameClass, type ValueClass } from './value-classes.js';
+import { numbersIn } from '../../core/grounding.js';
+
+/** A fact of the document or a line proposed earlier in the turn. */
+export interface Known {
+  id: string;
+  key: string;
+  text: string;
+  kind: FactKind;
+  /** The document fact's id; null for a line of this turn. */
+  factId: string | null;
+  order: number;
+}
+
+/** A line the turn proposes. */
+export interface Line {
+  key: string;
+  text: string;
+  kind: FactKind;
+  sources: string[];
+  weight: number;
+  /** It replaces a document fact (an update), not a new one (an add). */
+  replaces: boolean;
+  order: number;
+}
+
+const KIND_STRENGTH: Readonly<Record<FactKind, number>> = { fact: 0, preference: 1, goal: 2, constraint: 3, exception: 4 };
+
+const CLASS_NOUN: Readonly<Record<ValueClass, string>> = {
+  money: 'cost',
+  percent: 'rate',
+  date: 'date',
+  count: 'count',
+  measure: 'size',
+  number: 'number',
+  person: 'person',
+  name: 'choice',
+};
+
+function stem(word: string): string {
+  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+}
+
+/** The words of a key that tell one subject from another (no stop words, no generic nouns), stemmed. */
+export function subjectWords(key: string): Set<string> {
+  const words = normalizeText(key).split(' ');
+  return new Set(words.filter((word) => word.length > 1 && !STOP_WORDS.has(word) && !GENERIC_NOUNS.has(word) && !META_NOUNS.has(word)).map(stem));
+}
+
+/** Whether the claim's value can stand in for a value the line holds: true, false, or null when either holds none. */
+function compatible(claim: Claim, text: string): boolean | null {
+  const wanted = claim.classes[0];
+  const held = classesOfLine(text);
+  if (wanted === undefined || held.size === 0) return null;
+  for (const value of held) if (sameClass(value, wanted)) return true;
+  return false;
+}
+
+/**
+ * How surely a claim is about a known fact: 10 an old value it holds, 8 the same key, 4+ a shared subject
+ * word; 0 none. A subject is a thing and, in keys about people, a person: "anna office" and "tom office"
+ * are two subjects, and so are "caroline support group" and "caroline puppy".
+ */
+function targetScore(claim: Claim, key: string, words: ReadonlySet<string>, known: Known, names: ReadonlySet<string>): number {
+  if (claim.oldValues.some((item) => factHolds(known.text, item))) return 10;
+  const fit = compatible(claim, known.text);
+  // Under one key, a line of another kind with no value to compare is another attribute ("Target is AWS" is not "no clicking in the AWS console").
+  if (key === known.key) return fit === false || (fit === null && !claim.correction && claim.kind !== known.kind) ? 0 : 8;
+  const knownWords = subjectWords(known.key);
+  const people = [...words].filter((word) => names.has(word));
+  const knownPeople = [...knownWords].filter((word) => names.has(word));
+  if (people.length > 0 && knownPeople.length > 0 && !people.some((word) => knownWords.has(word))) return 0;
+  let shared = 0;
+  for (const word of knownWords) if (words.has(word) && !names.has(word)) shared += 1;
+  if (shared === 0 || fit === false) return 0;
+  // A value of the same class, or a change said outright, makes it sure enough.
+  return fit === true || claim.correction ? 4 + shared : 2 + shared;
+}
+
+export class TurnDocument {
+  private readonly known = new Map<string, Known>();
+  private readonly pending = new Map<string, Line>();
+  private readonly removed: RemoveEntry[] = [];
+  private readonly trackedWords = new Set<string>();
+  private order = 0;
+
+  /** First names of the people of the turn: a name shared by two keys does not make them one subject. */
+  private readonly names = new Set<string>();
+
+  constructor(facts: readonly Fact[], names: Iterable<string> = []) {
+    for (const name of names) this.names.add(name.toLowerCase());
+    for (const fact of facts) {
+      this.known.set(`fact:${fact.id}`, { id: `fact:${fact.id}`, key: fact.key, text: fact.text, kind: fact.kind, factId: fact.id, order: fact.updatedTurn });
+      for (const word of subjectWords(fact.key)) this.trackedWords.add(word);
+    }
+  }
+
+  /** Subject words of texts (a turn's replies), for `echoes`. */
+  wordsOf(texts: readonly string[]): ReadonlySet<string> {
+    const words = new Set<string>();
+    for (const text of texts) for (const word of subjectWords(text)) words.add(word);
+    return words;
+  }
+
+  /** Whether a key shares a subject word with a fact of the document. */
+  tracks(key: string): boolean {
+    for (const word of subjectWords(key)) if (this.trackedWords.has(word)) return true;
+    return false;
+  }
+
+  /** Whether a key shares a subject word with `words`. */
+  echoes(key: string, words: ReadonlySet<string>): boolean {
+    for (const word of subjectWords(key)) if (words.has(word)) return true;
+    return false;
+  }
+
+  /** The known fact a claim is surely about, or null. */
+  sure(claim: Claim, key: string): Known | null {
+    const normalized = normalizeText(key);
+    const words = subjectWords(key);
+    let found: { entry: Known; score: number } | null = null;
+    for (const entry of this.known.values()) {
+      const score = targetScore(claim, normalized, words, entry, this.names);
+      if (score > 0 && (found === null || score > found.score || (score === found.score && entry.order > found.entry.order))) found = { entry, score };
+    }
+    if (found === null) return null;
+    return found.score >= 5 || (found.score >= 4 && claim.correction) ? found.entry : null;
+  }
+
+  /** The newest known fact holding one of the values. */
+  holderOf(values: readonly Specific[]): Known | null {
+    let best: Known | null = null;
+    for (const entry of this.known.values()) if (values.some((item) => factHolds(entry.text, item)) && (best === null || entry.order > best.order)) best = entry;
+    return best;
+  }
+
+  /** The newest known fact holding a value of the class. */
+  newestWithClass(wanted: ValueClass): Known | null {
+    let best: Known | null = null;
+    for (const entry of this.known.values()) if (lineHoldsClass(entry.text, wanted) && (best === null || entry.order > best.order)) best = entry;
+    return best;
+  }
+
+  /** Replace a known fact's line with the claim's (keeping its key), unless that would lose something. */
+  update(target: Known, claim: Claim): void {
+    // A change keeps the fact as binding as it was: "make that $45k" is still the budget limit.
+    const kind = KIND_STRENGTH[claim.kind] >= KIND_STRENGTH[target.kind] ? claim.kind : target.kind;
+    // Saying it again changes nothing; nor does a rule said again in other words, or a line with no value
+    // for one that holds values (unless it says outright that something changed).
+    if (normalizeText(target.text).includes(normalizeText(claim.value)) && kind === target.kind) return;
+    if (!claim.correction && (target.kind === 'exception' || (claim.values.length === 0 && classesOfLine(target.text).size > 0))) return;
+    // "it is 15 seats, not 12" in a line about the budget for 12 seats swaps the one value and keeps the rest.
+    const swapped = swappedValue(target, claim);
+    const text = swapped ?? `${shownKey(target)}: ${claim.value}`;
+    this.write(target.id, { key: target.key, text, kind, sources: [claim.messageId], weight: claim.weight + 1, replaces: target.factId !== null });
+  }
+
+  /** A new line for the claim; under a key of its own when its key holds another attribute. */
+  add(claim: Claim): void {
+    if (claim.key === null) return;
+    const key = normalizeText(claim.key);
+    const taken = [...this.known.values()].some((entry) => entry.key === key);
+    const shown = taken ? `${claim.key} ${claim.classes[0] === undefined ? claim.kind : CLASS_NOUN[claim.classes[0]]}` : claim.key;
+    this.write(`line:${normalizeText(shown)}`, { key: normalizeText(shown), text: `${shown}: ${claim.value}`, kind: claim.kind, sources: [claim.messageId], weight: claim.weight, replaces: false });
+  }
+
+  /** Drop a known fact, with the claim's sentence as the reason. */
+  remove(target: Known, claim: Claim): void {
+    this.known.delete(target.id);
+    this.pending.delete(target.key);
+    if (target.factId === null) return;
+    const sentence = claim.sentence.text;
+    const reason = `"${sentence.length > 160 ? `${sentence.slice(0, 157)}…` : sentence}"`;
+    if (!this.removed.some((entry) => entry.key === target.key)) this.removed.push({ key: target.key, reason, sourceMessageIds: [claim.messageId] });
+  }
+
+  lines(): Line[] {
+    return [...this.pending.values()];
+  }
+
+  removals(): RemoveEntry[] {
+    return [...this.removed];
+  }
+
+  private write(id: string, line: Omit<Line, 'order'>): void {
+    const previous = this.pending.get(line.key);
+    // Within a turn the later line wins, but never a weaker kind over a rule.
+    if (previous !== undefined && KIND_STRENGTH[previous.kind] > KIND_STRENGTH[line.kind]) return;
+    this.order += 1;
+    this.pending.set(line.key, { ...line, sources: [...new Set([...(previous?.sources ?? []), ...line.sources])], replaces: line.replaces || previous?.replaces === true, order: this.order });
+    // A document fact the turn rewrites stays that fact (a later removal in the turn must remove it).
+    const factId = this.known.get(id)?.factId ?? null;
+    this.known.set(id, { id, key: line.key, text: line.text, kind: line.kind, factId, order: Number.MAX_SAFE_INTEGER - 1_000_000 + this.order });
+    for (const word of subjectWords(line.key)) this.trackedWords.add(word);
+  }
+}
+
+/**
+ * The target line with the one value the claim sets aside replaced by its one new value of the same
+ * class, when the line holds more than that value or is about another subject; null otherwise.
+ */
+function swappedValue(target: Known, claim: Claim): string | null {
+  const [old] = claim.oldValues;
+  if (old === undefined || claim.oldValues.length > 1) return null;
+  const oldClass = classOfSpecific(old);
+  const fresh = claim.values.filter((item) => sameClass(classOfSpecific(item), oldClass));
+  const [next] = fresh;
+  if (next === undefined || fresh.length !== 1) return null;
+  const colon = target.text.indexOf(':');
+  const sameSubject = claim.key !== null && normalizeText(claim.key) === target.key;
+  if (sameSubject && numbersIn(target.text.slice(colon + 1)).length < 2) return null;
+  // A bare number set aside ("not 12") swaps for the new number alone ("15", not "15 seats").
+  const replacement = /^\d[\d,.]*$/u.test(old.text.trim()) ? (/\d[\d,.]*/u.exec(next.text)?.[0] ?? next.text) : next.text;
+  const at = target.text.toLowerCase().indexOf(old.text.toLowerCase(), colon + 1);
+  if (at > colon) return `${target.text.slice(0, at)}${replacement}${target.text.slice(at + old.text.length)}`;
+  // The same number written differently ("12" for "12 contractor seats"): swap the number.
+  const [oldNumber] = numbersIn(old.text);
+  const newNumber = /\d[\d,.]*/u.exec(next.text)?.[0];
+  if (oldNumber === undefined || newNumber === undefined) return null;
+  for (const match of target.text.matchAll(/\d[\d,.]*\d|\d/gu)) {
+    if (match.index <= colon || numbersIn(match[0])[0] !== oldNumber) continue;
+    return `${target.text.slice(0, match.index)}${newNumber}${target.text.slice(match.index + match[0].length)}`;
+  }
+  return null;
+}
+
+/** The key as the fact line writes it. */
+function shownKey(entry: Known): string {
+  const colon = entry.text.indexOf(':');
+  const written = colon > 0 ? entry.text.slice(0, colon).trim() : '';
+  return written !== '' && normalizeText(written) === entry.key ? written : entry.key;
+}

@@ -1,0 +1,79 @@
+/**
+ * The values of a claim: which specifics of a clause it states, which it sets aside as no longer true
+ * ("54 now, not 60", "instead of Porto", "no longer in Dublin but in Stockholm"), and the text of its
+ * line — the clause verbatim, relative dates followed by the day they resolve to, and a correction
+ * without its old values and change words ("It is €1,800 a month now, not €2,500" → "€1,800 a month now").
+ */
+import { countWords } from '../../core/text.js';
+import type { AnalysedSentence } from './analysis.js';
+import { withoutChangeWords, withoutOldValues } from './corrections.js';
+import type { Specific } from './entities.js';
+import { oldValuesIn } from './fact-extraction.js';
+import { sliceTokens } from './tokens.js';
+
+/** "9 p.m.", "6pm", "at 8:30": a time of day, which alone is no value worth keeping. */
+const CLOCK_TIME = /^\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)$/iu;
+
+/** Whether a specific is a time of day ("rang at 8:30", "at 9 p.m."), not a value like a pace ("5:30 per km"). */
+export function isClockTime(sentence: AnalysedSentence, item: Specific): boolean {
+  if (CLOCK_TIME.test(item.text)) return true;
+  if (!/^\d{1,2}[:.]\d{2}$/u.test(item.text)) return false;
+  const index = sentence.tokens.findIndex((token) => token.start >= item.start);
+  return sentence.tokens[index - 1]?.lower === 'at';
+}
+
+/**
+ * Specifics of the clause at `start`..`end` (offsets) set aside as old values: those `oldValuesIn`
+ * finds, and with "no longer … but …" everything before the "but".
+ */
+export function setAside(sentence: AnalysedSentence, start: number, end: number, specifics: readonly Specific[]): Specific[] {
+  const old = oldValuesIn(sentence, start, end, specifics);
+  const clause = sentence.text.slice(start, end).toLowerCase();
+  const noLonger = clause.indexOf('no longer');
+  const but = clause.indexOf(' but ', noLonger);
+  if (noLonger < 0 || but < 0) return old;
+  const cut = start + but;
+  return [...new Set([...old, ...specifics.filter((item) => item.start < cut && item.start > start + noLonger)])];
+}
+
+/** Trim separators at the ends, collapse spaces, and cut to `maxWords` words. */
+export function tidy(text: string, maxWords: number): string {
+  const cleaned = text.replace(/^[\s,;:–—-]+|[\s,;:–—(-]+$/gu, '').replace(/\s+/gu, ' ').trim();
+  if (countWords(cleaned) <= maxWords) return cleaned;
+  return `${cleaned.split(' ').slice(0, maxWords).join(' ')} …`;
+}
+
+/** The clause's text from token `from` to `to` (exclusive), each relative date followed by the day it resolves to. */
+export function clauseText(sentence: AnalysedSentence, from: number, to: number, maxWords: number): string {
+  const tokens = sentence.tokens;
+  const start = tokens[from]?.start ?? 0;
+  const end = tokens[to - 1]?.end ?? sentence.text.length;
+  let text = sliceTokens(sentence.text, tokens, from, to - 1);
+  // Later dates first, so earlier offsets stay right.
+  const resolved = sentence.specifics.filter((item) => item.resolved !== null && item.start >= start && item.end <= end).sort((a, b) => b.start - a.start);
+  for (const item of resolved) {
+    const at = item.start - start;
+    if (text.slice(at, at + item.text.length) !== item.text) continue;
+    text = `${text.slice(0, at + item.text.length)} (${item.resolved ?? ''})${text.slice(at + item.text.length)}`;
+  }
+  return tidy(text, maxWords + resolved.length * 3);
+}
+
+/** "no longer host staging in Dublin but in Stockholm" → "host staging in Stockholm". */
+function instead(value: string, oldValues: readonly Specific[]): string {
+  const match = /\bno longer\s+(.+?)\s+but\s+(.+)$/iu.exec(value);
+  const middle = match?.[1];
+  const tail = match?.[2];
+  if (match === null || middle === undefined || tail === undefined) return value;
+  const old = oldValues.find((item) => middle.includes(item.text));
+  if (old === undefined) return `${middle} ${tail}`;
+  const preposition = /^(\p{L}+)\s/u.exec(tail)?.[1] ?? '';
+  const slot = preposition !== '' && middle.includes(`${preposition} ${old.text}`) ? `${preposition} ${old.text}` : old.text;
+  return middle.replace(slot, tail);
+}
+
+/** A correction's line value: without the old values it sets aside and the words that announce the change. */
+export function correctedValue(value: string, oldValues: readonly Specific[]): string {
+  const stripped = withoutChangeWords(withoutOldValues(instead(value, oldValues), oldValues));
+  return stripped === '' ? value : stripped;
+}

@@ -1,0 +1,246 @@
+/**
+ * Claims: what a message says that the base truth may keep, one per clause. A claim has an act (a
+ * rule, a decision, a fact, a removal …), a subject that becomes its key, the values it states and
+ * the old values it sets aside ("54 now, not 60"), and the line it would write: the clause verbatim,
+ * relative dates followed by the day they resolve to ("next Thursday (16 April 2026)").
+ */
+import type { FactKind } from '../../core/types.js';
+import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
+import { claimKey } from './claim-key.js';
+import { labelOf, skipOpeners, subjectOf, type Discourse } from './claim-subject.js';
+import { clauseText, correctedValue, isClockTime, setAside, tidy } from './claim-values.js';
+import { clauseAct, type ClauseAct } from './clause-acts.js';
+import { clauseSpans, hasPredicate, type Span } from './clauses.js';
+import { primaryCue, type Cue } from './cues.js';
+import { META_NOUNS } from './function-words.js';
+import type { Specific } from './entities.js';
+import { classOfSpecific, type ValueClass } from './value-classes.js';
+
+export interface Claim {
+  act: ClauseAct;
+  /** The kind of fact line it makes. */
+  kind: FactKind;
+  /** What the claim is about, lower-case; null when nothing could be named. */
+  key: string | null;
+  /** The line's value: the clause, verbatim, relative dates resolved. */
+  value: string;
+  messageId: string;
+  sentence: AnalysedSentence;
+  span: Span;
+  /** The values the claim states (not a person's name alone, not a time of day, not the old values). */
+  values: Specific[];
+  /** The classes of the values that are not part of the key, in order. */
+  classes: ValueClass[];
+  /** Values the clause sets aside as no longer true. */
+  oldValues: Specific[];
+  /** A correction cue ("now", "instead", "changed to", "not X") marks the claim as a change. */
+  correction: boolean;
+  /** It names something that changed without the new value ("The deadline moved again"): a later clause gives it. */
+  opens: boolean;
+  /** The subject is a pronoun taken from the discourse. */
+  pronoun: boolean;
+  /** How much the claim matters when a turn proposes more lines than it may. */
+  weight: number;
+}
+
+/** A message's claims, and every specific it mentions (in order), for corrections that point back at one. */
+export interface MessageClaims {
+  claims: Claim[];
+  mentioned: Specific[];
+}
+
+const KIND_OF_ACT: Partial<Record<ClauseAct, FactKind>> = {
+  rule: 'exception',
+  constraint: 'constraint',
+  goal: 'goal',
+  preference: 'preference',
+  decision: 'fact',
+  fact: 'fact',
+  removal: 'fact',
+};
+
+const WEIGHT_OF_KIND: Readonly<Record<FactKind, number>> = { exception: 6, constraint: 5, goal: 3, preference: 3, fact: 2 };
+
+const ACT_STRENGTH: Readonly<Record<ClauseAct, number>> = {
+  rule: 6, constraint: 5, removal: 4, decision: 4, goal: 3, preference: 3, fact: 2, proposal: 1, question: 0, request: 0, chatter: 0,
+};
+
+/** "Same with PayPal", "same goes for naproxen": the rule before holds for this too. */
+const SAME_WITH = /^(?:and\s+)?(?:the\s+)?same\s+(?:with|for|goes\s+for|applies\s+to)\s+/iu;
+
+/** Change words that name a change without a value ("The deadline moved again"). */
+const CHANGE_WORDS = new Set(['moved', 'changed', 'shifted', 'slipped', 'slid', 'pushed', 'postponed', 'rescheduled', 'delayed']);
+
+/** "Quartz counters everywhere, island included.": a sentence without a verb that names a choice. */
+function isStatedChoice(sentence: AnalysedSentence): boolean {
+  const tokens = sentence.tokens;
+  if (tokens.length < 3 || sentence.question || hasPredicate(tokens, 0, tokens.length)) return false;
+  const nouns = tokens.filter((token) => token.pos === 'noun' || token.pos === 'proper');
+  if (nouns.some((token) => META_NOUNS.has(token.lower))) return false;
+  return nouns.length >= 2 && !tokens.some((token) => token.pos === 'pronoun');
+}
+
+/** A clause ending in a colon or a dash that only announces or names what follows ("Contractors:", "Ridgeline Remodeling —"). */
+function announces(tokens: AnalysedSentence['tokens'], span: Span, last: boolean): boolean {
+  if (last) return false;
+  const trailing = tokens[span[1] - 1]?.trailing ?? '';
+  if (/:/u.test(trailing)) return true;
+  return /[—–]/u.test(trailing) && !hasPredicate(tokens, span[0], span[1]) && span[1] - span[0] <= 4;
+}
+
+function cuesIn(sentence: AnalysedSentence, from: number, to: number, sentenceStart: boolean): Cue[] {
+  // A correction opener before the first clause ("Actually, …") still corrects it.
+  return sentence.cues.filter((cue) => (cue.start >= from || (sentenceStart && cue.kind === 'correction')) && cue.end <= to);
+}
+
+/** The word after a specific, for counts ("12 guests"). */
+function wordAfter(sentence: AnalysedSentence, item: Specific): string {
+  const index = sentence.tokens.findIndex((token) => token.start >= item.end);
+  return index < 0 ? '' : (sentence.tokens[index]?.lower ?? '');
+}
+
+export interface ClaimOptions {
+  /** Longest line value, in words. */
+  maxValueWords: number;
+}
+
+/** What reading one message keeps between clauses. */
+interface Reading {
+  message: AnalysedMessage;
+  options: ClaimOptions;
+  discourse: Discourse;
+  claims: Claim[];
+}
+
+/** The claims of one message, clause by clause, in order. Questions, requests and chatter make none. */
+export function messageClaims(message: AnalysedMessage, options: ClaimOptions): MessageClaims {
+  const reading: Reading = { message, options, discourse: { topic: null, person: null, label: null }, claims: [] };
+  for (const sentence of message.sentences) {
+    if (sentence.smallTalk || sentence.tokens.length === 0) continue;
+    const spans = clauseSpans(sentence.tokens);
+    // A label heads clauses of its own sentence only.
+    reading.discourse.label = null;
+    spans.forEach((span, index) => readClause(reading, sentence, span, { first: index === 0, last: index === spans.length - 1, alone: spans.length === 1 }));
+  }
+  return { claims: reading.claims, mentioned: message.sentences.flatMap((sentence) => sentence.specifics) };
+}
+
+function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, place: { first: boolean; last: boolean; alone: boolean }): void {
+  const { discourse, claims, options } = reading;
+  const tokens = sentence.tokens;
+  const label = labelOf(tokens, span);
+  if (label !== null && !place.last) {
+    discourse.label = label;
+    return;
+  }
+  if (announces(tokens, span, place.last)) {
+    // What it names heads the next clause ("Ridgeline Remodeling — the owner is Tom Becker").
+    const named = subjectOf(sentence, span, 'chatter', null, discourse);
+    if (!hasPredicate(tokens, span[0], span[1]) && named.key !== null) discourse.label = named.key;
+    return;
+  }
+  const from = skipOpeners(tokens, span);
+  const startOffset = tokens[from]?.start ?? 0;
+  const endOffset = tokens[span[1] - 1]?.end ?? 0;
+  const specifics = sentence.specifics.filter((item) => item.start >= startOffset && item.end <= endOffset);
+  const cues = cuesIn(sentence, span[0], span[1], place.first);
+  const people = reading.message.message.speaker !== null;
+  const valued = specifics.filter((item) => (people || item.type !== 'name' || item.entity !== 'person' || hasRole(tokens, from, span[1])) && !isClockTime(sentence, item));
+  const previous = claims.at(-1);
+  const text = sentence.text.slice(startOffset, endOffset);
+  // "Same with PayPal." after a rule: the rule again, for that.
+  if (SAME_WITH.test(text) && previous?.act === 'rule') {
+    const subject = subjectOf(sentence, [from + 2, span[1]], 'fact', null, discourse);
+    if (subject.key !== null) claims.push({ ...previous, key: subject.key, value: tidy(`${text}: ${previous.value}`, options.maxValueWords), sentence, span });
+    return;
+  }
+  let act = clauseAct({ sentence, span: [from, span[1]], cues, hasValue: valued.length > 0, people });
+  // "No walnut cabinets, no walnut butcher block …" right after a rule spells the rule out.
+  if (previous?.act === 'rule' && ['no', 'not', 'nothing', 'none'].includes(tokens[from]?.lower ?? '') && act !== 'question' && act !== 'removal') {
+    previous.value =
+      previous.sentence === sentence
+        ? clauseText(sentence, Math.max(previous.span[0], skipOpeners(tokens, previous.span)), span[1], options.maxValueWords)
+        : tidy(`${previous.value}; ${clauseText(sentence, from, span[1], options.maxValueWords)}`, options.maxValueWords + 6);
+    return;
+  }
+  if (act === 'chatter' && place.alone && isStatedChoice(sentence)) act = 'fact';
+  // "Another quick question about tiles, number 8": talk about the talk, whatever number it carries.
+  if (act === 'fact' && !hasPredicate(tokens, from, span[1]) && tokens.slice(from, span[1]).some((token) => META_NOUNS.has(token.lower) && token.pos !== 'proper')) return;
+  const cue = primaryCue(cues) ?? cues.find((item) => item.kind === 'removal') ?? null;
+  // Every clause keeps the discourse up to date, so later pronouns find what they point back to.
+  const subject = subjectOf(sentence, span, act, cue, discourse);
+  const changeOnly = act === 'chatter' && !subject.pronoun && subject.key !== null && tokens.slice(from, span[1]).some((token) => CHANGE_WORDS.has(token.lower));
+  const kind = changeOnly ? 'fact' : KIND_OF_ACT[act];
+  if (kind === undefined) return;
+  // "Induction, 30-inch, that's the plan": a clause pointing back at the one before it in the sentence extends it.
+  if (subject.pronoun && previous !== undefined && previous.sentence === sentence && previous.span[1] === span[0]) {
+    const stronger = ACT_STRENGTH[act] > ACT_STRENGTH[previous.act];
+    claims[claims.length - 1] = {
+      ...previous,
+      act: stronger ? act : previous.act,
+      kind: stronger ? kind : previous.kind,
+      value: clauseText(sentence, Math.max(previous.span[0], skipOpeners(tokens, previous.span)), span[1], options.maxValueWords),
+      span: [previous.span[0], span[1]],
+      values: [...previous.values, ...valued],
+      correction: previous.correction || cues.some((item) => item.kind === 'correction'),
+      weight: Math.max(previous.weight, WEIGHT_OF_KIND[kind]),
+    };
+    return;
+  }
+  const correcting = cues.some((item) => item.kind === 'correction');
+  // A correction that names nothing ("Actually, make that $45k.") may still change the fact it points at.
+  if (subject.pronoun && subject.key === null && !(correcting && valued.length > 0)) return;
+  // A noun phrase with nothing after it ("And Casa Nueva Construction,"): it heads the next clause.
+  const valueStart = tokens[subject.valueFrom]?.start ?? endOffset;
+  if (act === 'fact' && !hasPredicate(tokens, span[0], span[1]) && !valued.some((item) => item.start >= valueStart) && subject.key !== null && !place.alone) {
+    if (!place.last) discourse.label = subject.key;
+    return;
+  }
+  const oldValues = setAside(sentence, startOffset, endOffset, specifics);
+  const values = valued.filter((item) => !oldValues.includes(item));
+  const key = claimKey({ sentence, from, to: span[1], subject, speaker: reading.message.message.speaker, cues, people, discourse });
+  // A name that is part of the key ("the Hetzner box") is what the claim is about, not its value.
+  const keyWords = new Set((key ?? '').split(' '));
+  const telling = values.filter((item) => item.type !== 'name' || !item.text.toLowerCase().split(/\s+/u).every((word) => keyWords.has(word)));
+  const correction = correcting || oldValues.length > 0;
+  // "Our budget is $45,000": a value of a limit the task sets ("budget", "deadline") is a requirement.
+  const limit = act === 'fact' && key !== null && cues.some((item) => item.keyword && key.split(' ').includes(item.phrase));
+  let valueFrom = Math.max(from, Math.min(subject.valueFrom, span[1] - 1));
+  // "are going with Temporal" reads "going with Temporal".
+  if (['copula', 'auxiliary'].includes(tokens[valueFrom]?.pos ?? '') && tokens[valueFrom + 1]?.pos === 'verb' && valueFrom + 1 < span[1]) valueFrom += 1;
+  let value = clauseText(sentence, valueFrom, span[1], options.maxValueWords);
+  if (correction) value = correctedValue(value, oldValues);
+  if (value === '') return;
+  claims.push({
+    act: changeOnly ? 'fact' : act,
+    kind: limit ? 'constraint' : kind,
+    key,
+    value,
+    messageId: reading.message.message.id,
+    sentence,
+    span,
+    values,
+    classes: telling.map((item) => classOfSpecific(item, wordAfter(sentence, item))),
+    oldValues,
+    correction,
+    opens: changeOnly,
+    pronoun: subject.pronoun,
+    weight: WEIGHT_OF_KIND[kind] + Math.min(2, values.length * 0.5) + (correction ? 1 : 0) + (act === 'decision' ? 1 : 0),
+  });
+}
+
+/** Nouns of a role ("our accountant", "the contractor"): with a person's name, who does what is a fact. */
+const ROLE_NOUNS = new Set([
+  'manager', 'boss', 'lead', 'head', 'director', 'editor', 'supervisor', 'advisor', 'adviser', 'cto', 'ceo', 'cfo', 'coo', 'vp', 'owner',
+  'colleague', 'teammate', 'engineer', 'developer', 'designer', 'analyst', 'lawyer', 'solicitor', 'counsel', 'accountant', 'bookkeeper',
+  'contact', 'client', 'customer', 'vendor', 'supplier', 'rep', 'reviewer', 'approver', 'sponsor', 'admin', 'officer', 'founder', 'partner',
+  'consultant', 'contractor', 'builder', 'plumber', 'electrician', 'doctor', 'gp', 'cardiologist', 'specialist', 'nurse', 'surgeon',
+  'dentist', 'physio', 'therapist', 'coach', 'trainer', 'agent', 'landlord', 'tutor', 'teacher', 'professor', 'caterer', 'planner',
+  'photographer', 'florist', 'officiant', 'dj', 'vet', 'pharmacist', 'carer', 'nanny', 'babysitter', 'barista', 'chef', 'architect',
+  'inspector', 'broker', 'realtor', 'mover', 'movers', 'pharmacy', 'venue', 'school', 'bank', 'insurer',
+]);
+
+function hasRole(tokens: AnalysedSentence['tokens'], from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) if (ROLE_NOUNS.has((tokens[index]?.lower ?? '').replace(/'s$/u, ''))) return true;
+  return false;
+}

@@ -1,0 +1,143 @@
+/**
+ * What a clause does: lay down a rule, state a requirement, a goal, a preference or a decision, report
+ * a fact, drop something said before — or only propose, ask, request or chat, which the base truth does
+ * not keep. Read from cue words and a few patterns of how people talk.
+ */
+import type { AnalysedSentence } from './analysis.js';
+import type { Cue } from './cues.js';
+import type { TaggedToken } from './tagging.js';
+
+export type ClauseAct = 'rule' | 'constraint' | 'goal' | 'preference' | 'decision' | 'fact' | 'removal' | 'proposal' | 'question' | 'request' | 'chatter';
+
+/** Words that make a clause tentative: an idea put forward, not something settled. */
+const TENTATIVE_WORDS = new Set([
+  'maybe', 'perhaps', 'possibly', 'potentially', 'tempted', 'toying', 'considering', 'wondering', 'leaning', 'picturing', 'suppose',
+  'hypothetically', 'idea', 'ideas', 'option', 'options', 'suggest', 'suggestion', 'proposal', 'propose', 'alternatively', 'might',
+  'could', 'may',
+]);
+const TENTATIVE_PHRASES = [
+  'what if', 'how about', 'what about', 'why not', 'thinking of', 'thinking about', "i'm thinking", 'i am thinking', 'i was thinking',
+  "we're thinking", 'we were thinking', 'not sure', 'i guess', 'i think so', 'would it', 'should we', 'shall we', 'could we', 'we could',
+  'you could', 'i could', 'could just', 'half tempted', 'in theory', 'or we could', 'one thought', 'thought about', 'could also',
+];
+
+/** Verbs and phrases of a settled choice: "we went with Luis", "signed Thursday", "quartz it is". */
+const DECISION_WORDS = new Set([
+  'decided', 'chose', 'chosen', 'picked', 'booked', 'signed', 'hired', 'settled', 'agreed', 'confirmed', 'finalised', 'finalized',
+  'ordered', 'committed', 'selected', 'appointed', 'registered', 'enrolled', 'reserved', 'scheduled', 'approved',
+]);
+const DECISION_PHRASES = ['went with', 'going with', 'go with', 'it is', "that's the plan", 'that is the plan', 'taken on', 'yes to', 'back to', 'is staying', 'are staying', 'sticking with', 'staying with', 'locked in', 'done deal'];
+
+const REPORTED_QUESTIONS = ['asks if', 'asked if', 'asks whether', 'asked whether', 'wondering if', 'wondering whether', 'wants to know if', 'wants to know whether', 'want to know if', 'asking if', 'asking whether'];
+
+/** When a past event happened: a clause saying so tells news, not a lasting fact. */
+const NEWS_TIMES = ['yesterday', 'last night', 'today', 'tonight', 'this morning', 'this afternoon', 'this evening', 'earlier today', 'the other day', 'ago', 'on tuesday', 'on monday', 'on wednesday', 'on thursday', 'on friday', 'on saturday', 'on sunday'];
+
+/** Verbs whose past tense reports a state or a setting rather than an event ("was", "had"). */
+const STATE_VERBS = new Set(['was', 'were', 'had', 'been', 'said', 'told', 'turned', 'became', 'got']);
+
+/** Emphasis that turns a requirement into a hard rule ("full stop", "no exceptions", "I mean that"). */
+const EMPHASIS_PHRASES = ['full stop', 'period', 'no exceptions', 'non-negotiable', 'non negotiable', 'i mean that', 'end of story', 'no discussion', 'whatsoever', 'under any circumstances', 'not even'];
+
+/** Words by which a clause asks the assistant to do something. */
+const REQUEST_OPENERS = new Set(['can', 'could', 'would', 'will', 'please', 'help', 'tell', 'show', 'remind', 'explain', 'check', 'give', 'send', 'draft', 'write', 'suggest', 'recommend', 'walk', 'find', 'let']);
+
+function lowerWords(tokens: readonly TaggedToken[], from: number, to: number): string {
+  let text = ' ';
+  for (let index = from; index < to; index += 1) text += `${tokens[index]?.lower ?? ''} `;
+  return text;
+}
+
+function hasPhrase(words: string, phrases: readonly string[]): boolean {
+  return phrases.some((phrase) => words.includes(` ${phrase} `));
+}
+
+function hasWord(tokens: readonly TaggedToken[], from: number, to: number, set: ReadonlySet<string>): boolean {
+  for (let index = from; index < to; index += 1) if (set.has(tokens[index]?.lower ?? '')) return true;
+  return false;
+}
+
+/** A tentative word, not a name or a month that looks like one ("May 20", "Will"). */
+function hasTentativeWord(tokens: readonly TaggedToken[], from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) {
+    const token = tokens[index];
+    if (token === undefined || !TENTATIVE_WORDS.has(token.lower) || token.pos === 'date' || (index > from && token.capitalised)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Whether the clause is emphatic enough to make its requirement a hard rule. */
+export function isEmphatic(sentence: AnalysedSentence, span: readonly [number, number]): boolean {
+  return hasPhrase(lowerWords(sentence.tokens, span[0], sentence.tokens.length), EMPHASIS_PHRASES);
+}
+
+/**
+ * The clause tells a past event ("Tom walked every inch of the house", "They fined the Parks $250"):
+ * its first verb is a simple past, not a perfect ("she's knocked it down") nor a state ("was", "had").
+ */
+function tellsEvent(tokens: readonly TaggedToken[], from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) {
+    const token = tokens[index];
+    if (token === undefined) continue;
+    if (token.pos === 'auxiliary' || token.pos === 'copula' || token.pos === 'modal') return false;
+    if (token.pos === 'pronoun' && /'(?:s|ve|d|ll|re|m)$/u.test(token.lower)) return false;
+    if (token.pos === 'verb') return token.past && !STATE_VERBS.has(token.lower) && !/ing$/u.test(token.lower);
+  }
+  return false;
+}
+
+/** Content words of the clause after token `from`: a rule needs something to be about. */
+function contentWords(tokens: readonly TaggedToken[], from: number, to: number): number {
+  let count = 0;
+  for (let index = from; index < to; index += 1) {
+    const pos = tokens[index]?.pos;
+    if (pos === 'noun' || pos === 'proper' || pos === 'verb' || pos === 'adjective' || pos === 'value' || pos === 'date') count += 1;
+  }
+  return count;
+}
+
+export interface ActInput {
+  sentence: AnalysedSentence;
+  span: readonly [number, number];
+  /** The cues of the clause (and those of an opener before it). */
+  cues: readonly Cue[];
+  /** The clause's specifics hold a value other than a person's name. */
+  hasValue: boolean;
+  /** The conversation is between named people: what happened to them is what it is about. */
+  people: boolean;
+}
+
+/** What the clause does (see `ClauseAct`). */
+export function clauseAct(input: ActInput): ClauseAct {
+  const { sentence, span, cues } = input;
+  const tokens = sentence.tokens;
+  const [from, to] = span;
+  const words = lowerWords(tokens, from, to);
+  const strong = (kind: Cue['kind']): boolean => cues.some((cue) => cue.kind === kind && !cue.weak && !cue.keyword);
+  if (sentence.question && /\?/u.test(tokens[to - 1]?.trailing ?? '')) return 'question';
+  // "Tomás asks if we should bump Node.js": a question reported.
+  if (hasPhrase(words, REPORTED_QUESTIONS)) return 'question';
+  const first = tokens[from]?.lower ?? '';
+  if (first === 'if' || first === 'unless' || first === 'whether' || first === 'because' || first === 'since') return 'chatter';
+  // A rule or a requirement says what it is about: "don't laugh" is no rule.
+  // ("…, and that has to stay as it is" takes its substance from the clause it points back at.)
+  const substantial = input.hasValue || contentWords(tokens, from, to) >= 2 || ['that', 'this', 'which', 'it'].includes(tokens[from]?.lower ?? '');
+  if (strong('exception') && substantial) return 'rule';
+  // "walnut is off the table, full stop" bans it; "the Ashgrove thing is off" drops a plan.
+  if (strong('removal')) return isEmphatic(sentence, span) ? 'rule' : 'removal';
+  const tentative = hasTentativeWord(tokens, from, to) || hasPhrase(words, TENTATIVE_PHRASES);
+  if (tentative) return 'proposal';
+  if (strong('constraint') && substantial) return isEmphatic(sentence, span) ? 'rule' : 'constraint';
+  if (hasWord(tokens, from, to, DECISION_WORDS) || hasPhrase(words, DECISION_PHRASES)) return tellsEvent(tokens, from, to) && !input.hasValue && !hasPhrase(words, DECISION_PHRASES) ? 'chatter' : 'decision';
+  // "can you …", "I'd love for you to help me …", "tell me …": a request to the assistant.
+  if (REQUEST_OPENERS.has(first) && (words.includes(' you ') || words.includes(' me ') || first === 'please')) return 'request';
+  if (words.includes(' for you to ') || words.includes(' help me ') || words.includes(' you to ')) return 'request';
+  if (strong('goal')) return 'goal';
+  if (strong('preference')) return 'preference';
+  if (words.includes(' you ') && !input.hasValue) return 'request';
+  // In a task conversation a past event of the day is news ("the grinder broke this afternoon"), and "I was
+  // at my friend Jen's house last night" an outing; between people, such events are what they tell each other.
+  if (!input.people && hasPhrase(words, NEWS_TIMES) && (tellsEvent(tokens, from, to) || !input.hasValue)) return 'chatter';
+  return input.hasValue ? 'fact' : 'chatter';
+}

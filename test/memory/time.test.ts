@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { testMemory } from '../support/memory-fixtures.js';
+
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+function fixture(): ReturnType<typeof testMemory> {
+  const made = testMemory();
+  cleanup = made.cleanup;
+  return made;
+}
+
+describe('the time of each message', () => {
+  it('keeps the times an imported file gives, and resolves relative dates against each message’s own time', async () => {
+    const { memory } = fixture();
+    const imported = await memory.sessions.import({
+      source: 'march.json',
+      data: {
+        messages: [
+          { role: 'user', content: 'The plumber comes tomorrow to fix the leak.', timestamp: '2025-03-11T18:00:00Z' },
+          { role: 'assistant', content: 'Good, tomorrow it is.', timestamp: '2025-03-11T18:01:00Z' },
+        ],
+      },
+    });
+    const session = await memory.sessions.open(imported.sessionId);
+    expect((await session.messages()).map((message) => message.sentAt)).toEqual(['2025-03-11T18:00:00.000Z', '2025-03-11T18:01:00.000Z']);
+    const tiers = (await session.messages()).map((message) => message.tier1).join('\n');
+    // "tomorrow" said on 11 March 2025 is 12 March 2025, never a day near the import.
+    expect(tiers).toContain('12 March 2025');
+    expect(tiers).not.toMatch(/2026/u);
+  });
+
+  it('leaves a message the file gives no time without one: its relative dates stay as written', async () => {
+    const { memory } = fixture();
+    const imported = await memory.sessions.import({
+      source: 'undated.json',
+      data: [
+        { role: 'user', content: 'The plumber comes tomorrow to fix the leak, and the invoice is €180.' },
+        { role: 'assistant', content: 'Noted: tomorrow, €180.' },
+        { role: 'user', content: 'Our budget for the bathroom is €4,000.' },
+        { role: 'assistant', content: 'Noted: €4,000 for the bathroom.' },
+      ],
+    });
+    const session = await memory.sessions.open(imported.sessionId);
+    const messages = await session.messages();
+    expect(messages.map((message) => message.sentAt)).toEqual([null, null, null, null]);
+    const derived = [...messages.flatMap((message) => [message.tier1, message.tier2]), ...(await session.facts()).map((fact) => fact.text)].join('\n');
+    expect(derived).toContain('tomorrow');
+    // The test clock stands for the import time (March 2026): no date may come from it.
+    expect(derived).not.toMatch(/\b(?:2 March|March 2026)\b/u);
+    // The package shows the turn alone for undated lines.
+    const pkg = await session.context({ budget: 2000 });
+    expect(pkg.render()[0]?.content ?? '').toMatch(/€4,000.* \(turn 2\)$/mu);
+  });
+
+  it('marks every fact with the turn and day it was last established, and every older message with its turn and day', async () => {
+    const { memory } = fixture();
+    const session = await memory.sessions.create({ title: 'Kitchen' });
+    await session.record({ user: 'The budget for the kitchen is $54,000, all in.', assistant: 'Noted: $54,000 all in.', timestamp: '2026-03-14T10:00:00Z' });
+    for (let turn = 0; turn < 8; turn += 1) {
+      await session.record({ user: `Another quick question about tiles, number ${turn + 1}.`, assistant: 'Matte tiles hide water spots better.', timestamp: '2026-03-17T09:00:00Z' });
+    }
+    const pkg = await session.context({ budget: 3000 });
+    const system = pkg.render()[0]?.content ?? '';
+    expect(system).toMatch(/- kitchen budget: .*\$54,000.* \(turn 1, 14 Mar 2026\)$/mu);
+    // Older turns start with their mark.
+    expect(system).toMatch(/^\[turn 2, 17 Mar 2026\] user: /mu);
+    // The items carry the same provenance as fields; a fact's text is its line without the mark.
+    const fact = pkg.sections.find((section) => section.name === 'facts')?.items.find((item) => item.text.includes('54,000'));
+    expect(fact).toMatchObject({ turn: 1, date: '2026-03-14T10:00:00.000Z' });
+    expect(fact?.text).not.toContain('turn 1');
+    expect(memory.tokenizer.countMessages(pkg.render())).toBe(pkg.tokens);
+  });
+});
