@@ -55,7 +55,10 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
   const aboutTheTask = (claim: Claim, chitChat: boolean): boolean => {
     if (!task || claim.act !== 'fact' || claim.correction) return true;
     if (chitChat) return false;
-    if (input.facts.length < 3 || claim.values.some(isSolid)) return true;
+    // A past event is news ("Marta ate two croissants") unless it is the speaker's own, dated or priced, or
+    // bears on what the document tracks.
+    if (!claim.event && (input.facts.length < 3 || claim.values.some(isSolid))) return true;
+    if (claim.event && (claim.personal || claim.values.some((item) => item.type === 'money' || (item.type === 'date' && /\d/u.test(item.text)) || /^(?:19|20)\d\d$/u.test(item.text)))) return true;
     return document.tracks(claim.key ?? '') || document.echoes(claim.key ?? '', replyWords);
   };
 
@@ -75,11 +78,19 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
         open = { target: claim.key === null ? null : document.sure(claim, claim.key), claim };
         continue;
       }
-      // A removal drops what it names; one that also gives a new value ("… but in Stockholm") changes it.
-      if (claim.act === 'removal' && claim.classes.length === 0) {
+      // A removal drops what it names ("we no longer need the Hetzner box as a 3-month standby"); one that
+      // gives a value the fact does not hold ("… but in Stockholm") changes it; one that names nothing
+      // known ("All nuts and peanuts are out") rules it out.
+      if (claim.act === 'removal') {
         const target = claim.key === null ? null : document.sure({ ...claim, classes: [], correction: true }, claim.key);
-        if (target !== null) document.remove(target, claim);
-        continue;
+        if (target !== null && !claim.values.some((item) => !document.holds(target, item))) {
+          document.remove(target, claim);
+          continue;
+        }
+        if (target === null && claim.key !== null && claim.values.length === 0) {
+          document.add({ ...claim, act: 'constraint', kind: 'constraint' });
+          continue;
+        }
       }
       let target = claim.key === null ? null : document.sure(claim, claim.key);
       // "March 15 is off": only the old value is named; it goes, unless a later clause gives the new one.
@@ -99,7 +110,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
         document.add({ ...claim, key: opened.key ?? claim.key });
         continue;
       }
-      if (target === null && claim.correction) target = pointedAt(claim, mentioned, document);
+      // "So that's twelve on the books": a headcount said again is the headcount.
+      if (target === null && (claim.correction || (claim.pronoun && claim.classes.includes('count')))) target = pointedAt(claim, mentioned, document);
       if (target !== null) document.update(target, claim);
       else if (claim.key !== null && claim.act !== 'removal') document.add(claim);
     }
@@ -115,7 +127,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
  */
 function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnDocument): Known | null {
   const [first] = claim.values;
-  const wanted = claim.classes[0];
+  const wanted = claim.classes.includes('count') ? 'count' : claim.classes[0];
   if (first === undefined || wanted === undefined) return null;
   const earlier = mentioned.filter((item) => item.start !== first.start || item.text !== first.text).filter((item) => item.text !== first.text && classOfSpecific(item) === wanted);
   const holder = document.holderOf(earlier);

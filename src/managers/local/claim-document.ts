@@ -62,11 +62,19 @@ export function subjectWords(key: string): Set<string> {
 
 /** Whether the claim's value can stand in for a value the line holds: true, false, or null when either holds none. */
 function compatible(claim: Claim, text: string): boolean | null {
-  const wanted = claim.classes[0];
   const held = classesOfLine(text);
-  if (wanted === undefined || held.size === 0) return null;
-  for (const value of held) if (sameClass(value, wanted)) return true;
+  if (claim.classes.length === 0 || held.size === 0) return null;
+  // A clause may state two things ("first shift yesterday … the £13.10 we settled on"): any of its values may be the one.
+  for (const wanted of claim.classes) for (const value of held) if (sameClass(value, wanted)) return true;
   return false;
+}
+
+/** "54 now, not 60" of a budget of $60,000: a bare number may stand for thousands of an amount. */
+function holdsValue(text: string, item: Specific): boolean {
+  if (factHolds(text, item)) return true;
+  if (item.type !== 'number' || !/^\d{1,3}$/u.test(item.text.trim())) return false;
+  const thousands = String(Number(item.text.trim()) * 1000);
+  return /[$€£¥]|\b(?:k|usd|eur|gbp|dollars?|euros?|pounds?)\b/iu.test(text) && numbersIn(text).includes(thousands);
 }
 
 /**
@@ -75,7 +83,7 @@ function compatible(claim: Claim, text: string): boolean | null {
  * are two subjects, and so are "caroline support group" and "caroline puppy".
  */
 function targetScore(claim: Claim, key: string, words: ReadonlySet<string>, known: Known, names: ReadonlySet<string>): number {
-  if (claim.oldValues.some((item) => factHolds(known.text, item))) return 10;
+  if (claim.oldValues.some((item) => holdsValue(known.text, item))) return 10;
   const fit = compatible(claim, known.text);
   // Under one key, a line of another kind with no value to compare is another attribute ("Target is AWS" is not "no clicking in the AWS console").
   if (key === known.key) return fit === false || (fit === null && !claim.correction && claim.kind !== known.kind) ? 0 : 8;
@@ -140,6 +148,11 @@ export class TurnDocument {
     return found.score >= 5 || (found.score >= 4 && claim.correction) ? found.entry : null;
   }
 
+  /** Whether a known fact holds the value (its number, or its words). */
+  holds(target: Known, item: Specific): boolean {
+    return factHolds(target.text, item);
+  }
+
   /** The newest known fact holding one of the values. */
   holderOf(values: readonly Specific[]): Known | null {
     let best: Known | null = null;
@@ -162,8 +175,9 @@ export class TurnDocument {
     // for one that holds values (unless it says outright that something changed).
     if (normalizeText(target.text).includes(normalizeText(claim.value)) && kind === target.kind) return;
     if (!claim.correction && (target.kind === 'exception' || (claim.values.length === 0 && classesOfLine(target.text).size > 0))) return;
-    // "it is 15 seats, not 12" in a line about the budget for 12 seats swaps the one value and keeps the rest.
-    const swapped = swappedValue(target, claim);
+    // "it is 15 seats, not 12" in a line about the budget for 12 seats swaps the one value and keeps the rest;
+    // in a line of several parts, the part holding the old value gives way to the claim.
+    const swapped = swappedValue(target, claim) ?? swappedPart(target, claim);
     const text = swapped ?? `${shownKey(target)}: ${claim.value}`;
     this.write(target.id, { key: target.key, text, kind, sources: [claim.messageId], weight: claim.weight + 1, replaces: target.factId !== null });
   }
@@ -224,8 +238,15 @@ function swappedValue(target: Known, claim: Claim): string | null {
   if (sameSubject && numbersIn(target.text.slice(colon + 1)).length < 2) return null;
   // A bare number set aside ("not 12") swaps for the new number alone ("15", not "15 seats").
   const replacement = /^\d[\d,.]*$/u.test(old.text.trim()) ? (/\d[\d,.]*/u.exec(next.text)?.[0] ?? next.text) : next.text;
-  const at = target.text.toLowerCase().indexOf(old.text.toLowerCase(), colon + 1);
+  const at = factHolds(target.text, old) ? target.text.toLowerCase().indexOf(old.text.toLowerCase(), colon + 1) : -1;
   if (at > colon) return `${target.text.slice(0, at)}${replacement}${target.text.slice(at + old.text.length)}`;
+  // "54 now, not 60" in "$60,000 all in" gives "$54,000 all in".
+  const shorthand = holdsValue(target.text, old) ? /[$€£¥]?\s?\d{1,3}[,.]000\b/u.exec(target.text.slice(colon + 1)) : null;
+  if (shorthand !== null && /^\d{1,3}$/u.test(replacement)) {
+    const start = colon + 1 + shorthand.index;
+    const written = shorthand[0].replace(/\d{1,3}(?=[,.]000)/u, replacement);
+    return `${target.text.slice(0, start)}${written}${target.text.slice(start + shorthand[0].length)}`;
+  }
   // The same number written differently ("12" for "12 contractor seats"): swap the number.
   const [oldNumber] = numbersIn(old.text);
   const newNumber = /\d[\d,.]*/u.exec(next.text)?.[0];
@@ -235,6 +256,23 @@ function swappedValue(target: Known, claim: Claim): string | null {
     return `${target.text.slice(0, match.index)}${newNumber}${target.text.slice(match.index + match[0].length)}`;
   }
   return null;
+}
+
+/**
+ * The target line with the one comma-separated part that holds the claim's old value replaced by the
+ * claim's value, when the line has other parts: "parse_events(path) returning a list of dicts, with ts
+ * parsed from ISO 8601 strings" keeps the list and takes the new ts. Null otherwise.
+ */
+function swappedPart(target: Known, claim: Claim): string | null {
+  if (claim.oldValues.length === 0) return null;
+  const colon = target.text.indexOf(':');
+  const parts = target.text.slice(colon + 1).split(/(,\s+|;\s+)/u);
+  const holding = parts.map((part, index) => (index % 2 === 0 && claim.oldValues.some((item) => factHolds(part, item)) ? index : -1)).filter((index) => index >= 0);
+  if (parts.length < 3 || holding.length !== 1) return null;
+  const [at = 0] = holding;
+  const label = claim.key !== null && normalizeText(claim.key) !== target.key ? `${claim.key}: ` : '';
+  parts[at] = `${at === 0 ? ' ' : ''}${label}${claim.value}`;
+  return `${target.text.slice(0, colon + 1)}${parts.join('')}`;
 }
 
 /** The key as the fact line writes it. */

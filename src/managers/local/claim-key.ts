@@ -46,7 +46,7 @@ function categoryKey(key: string): string | null {
   return category ?? null;
 }
 
-const THIRD_PERSON = new Set(['he', "he's", 'she', "she's", 'his', 'her', 'him']);
+const THIRD_PERSON = new Set(['he', "he's", 'she', "she's"]);
 
 /** The first name a person's own facts are filed under, when the conversation names people. */
 function personPrefix(input: KeyInput): string | null {

@@ -149,7 +149,9 @@ function ruleKey(tokens: readonly TaggedToken[], from: number, to: number, cue: 
     const object = firstKey(tokens, cue.end, to);
     if (object !== null) return { key: object.key, valueFrom: null };
   }
-  const before = subjectKey(tokens, from, cue.start);
+  // "my GP said no grapefruit" is about grapefruit: a verb between the subject and the cue reports it.
+  const reported = tokens.slice(from, cue.start).some((token) => token.pos === 'verb');
+  const before = reported ? null : subjectKey(tokens, from, cue.start);
   // "The audit report is due 12 March" reads "audit report: due 12 March".
   if (before !== null) return { key: before, valueFrom: tokens[cue.start - 1]?.pos === 'copula' && cue.start - 1 > from ? cue.start : null };
   const key = firstKey(tokens, cue.end, to)?.key ?? actionKey(tokens, cue.end, to) ?? keyFromTokens(tokens, cue.end, to, 2);

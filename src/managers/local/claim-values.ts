@@ -28,6 +28,15 @@ export function isClockTime(sentence: AnalysedSentence, item: Specific): boolean
  */
 export function setAside(sentence: AnalysedSentence, start: number, end: number, specifics: readonly Specific[]): Specific[] {
   const old = oldValuesIn(sentence, start, end, specifics);
+  // "ts isn't ISO at all", "the venue is no longer Halcombe Hall": a value denied is an old one.
+  for (const item of specifics) {
+    const index = sentence.tokens.findIndex((token) => token.start >= item.start);
+    const before = sentence.tokens[index - 1]?.lower ?? '';
+    const before2 = sentence.tokens[index - 2]?.lower ?? '';
+    if (["isn't", "aren't", "wasn't", "weren't"].includes(before) || (before === 'not' && ['is', 'are', 'was', "it's", "that's"].includes(before2)) || (before === 'longer' && before2 === 'no')) {
+      if (!old.includes(item)) old.push(item);
+    }
+  }
   const clause = sentence.text.slice(start, end).toLowerCase();
   const noLonger = clause.indexOf('no longer');
   const but = clause.indexOf(' but ', noLonger);

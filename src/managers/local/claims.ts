@@ -9,7 +9,7 @@ import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import { claimKey } from './claim-key.js';
 import { labelOf, skipOpeners, subjectOf, type Discourse } from './claim-subject.js';
 import { clauseText, correctedValue, isClockTime, setAside, tidy } from './claim-values.js';
-import { clauseAct, type ClauseAct } from './clause-acts.js';
+import { clauseAct, tellsEvent, type ClauseAct } from './clause-acts.js';
 import { clauseSpans, hasPredicate, type Span } from './clauses.js';
 import { primaryCue, type Cue } from './cues.js';
 import { META_NOUNS } from './function-words.js';
@@ -39,6 +39,10 @@ export interface Claim {
   opens: boolean;
   /** The subject is a pronoun taken from the discourse. */
   pronoun: boolean;
+  /** The clause tells a past event ("Marta ate two croissants"), not a state or a decision. */
+  event: boolean;
+  /** The speaker speaks of themself ("I adopted a puppy", "my daughter …"). */
+  personal: boolean;
   /** How much the claim matters when a turn proposes more lines than it may. */
   weight: number;
 }
@@ -117,7 +121,7 @@ export function messageClaims(message: AnalysedMessage, options: ClaimOptions): 
   const reading: Reading = { message, options, discourse: { topic: null, person: null, label: null }, claims: [] };
   for (const sentence of message.sentences) {
     if (sentence.smallTalk || sentence.tokens.length === 0) continue;
-    const spans = clauseSpans(sentence.tokens);
+    const spans = clauseSpans(sentence.tokens, 0, sentence.tokens.length, sentence.text);
     // A label heads clauses of its own sentence only.
     reading.discourse.label = null;
     spans.forEach((span, index) => readClause(reading, sentence, span, { first: index === 0, last: index === spans.length - 1, alone: spans.length === 1 }));
@@ -136,7 +140,7 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   if (announces(tokens, span, place.last)) {
     // What it names heads the next clause ("Ridgeline Remodeling — the owner is Tom Becker").
     const named = subjectOf(sentence, span, 'chatter', null, discourse);
-    if (!hasPredicate(tokens, span[0], span[1]) && named.key !== null) discourse.label = named.key;
+    if (!hasPredicate(tokens, span[0], span[1]) && named.key !== null && !named.pronoun) discourse.label = named.key;
     return;
   }
   const from = skipOpeners(tokens, span);
@@ -225,6 +229,8 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
     correction,
     opens: changeOnly,
     pronoun: subject.pronoun,
+    event: act === 'fact' && tellsEvent(tokens, from, span[1]),
+    personal: ['i', "i'm", "i've", "i'd", 'my', 'me'].includes(tokens[from]?.lower ?? ''),
     weight: WEIGHT_OF_KIND[kind] + Math.min(2, values.length * 0.5) + (correction ? 1 : 0) + (act === 'decision' ? 1 : 0),
   });
 }

@@ -58,10 +58,12 @@ function hasWord(tokens: readonly TaggedToken[], from: number, to: number, set: 
 }
 
 /** A tentative word, not a name or a month that looks like one ("May 20", "Will"). */
-function hasTentativeWord(tokens: readonly TaggedToken[], from: number, to: number): boolean {
+function hasTentativeWord(tokens: readonly TaggedToken[], from: number, to: number, cues: readonly Cue[]): boolean {
   for (let index = from; index < to; index += 1) {
     const token = tokens[index];
     if (token === undefined || !TENTATIVE_WORDS.has(token.lower) || token.pos === 'date' || (index > from && token.capitalised)) continue;
+    // "may only book refundable fares" is a rule, not a maybe.
+    if (cues.some((cue) => cue.start <= index && index < cue.end)) continue;
     return true;
   }
   return false;
@@ -76,7 +78,7 @@ export function isEmphatic(sentence: AnalysedSentence, span: readonly [number, n
  * The clause tells a past event ("Tom walked every inch of the house", "They fined the Parks $250"):
  * its first verb is a simple past, not a perfect ("she's knocked it down") nor a state ("was", "had").
  */
-function tellsEvent(tokens: readonly TaggedToken[], from: number, to: number): boolean {
+export function tellsEvent(tokens: readonly TaggedToken[], from: number, to: number): boolean {
   for (let index = from; index < to; index += 1) {
     const token = tokens[index];
     if (token === undefined) continue;
@@ -119,6 +121,9 @@ export function clauseAct(input: ActInput): ClauseAct {
   // "Tomás asks if we should bump Node.js": a question reported.
   if (hasPhrase(words, REPORTED_QUESTIONS)) return 'question';
   const first = tokens[from]?.lower ?? '';
+  // "can you …", "I'd love for you to help me …", "I need help planning …": a request to the assistant.
+  if (REQUEST_OPENERS.has(first) && (words.includes(' you ') || words.includes(' me ') || first === 'please') && !strong('exception')) return 'request';
+  if (hasPhrase(words, ['for you to', 'help me', 'you to', 'need help', 'help with', 'need your help'])) return 'request';
   if (first === 'if' || first === 'unless' || first === 'whether' || first === 'because' || first === 'since') return 'chatter';
   // A rule or a requirement says what it is about: "don't laugh" is no rule.
   // ("…, and that has to stay as it is" takes its substance from the clause it points back at.)
@@ -126,13 +131,10 @@ export function clauseAct(input: ActInput): ClauseAct {
   if (strong('exception') && substantial) return 'rule';
   // "walnut is off the table, full stop" bans it; "the Ashgrove thing is off" drops a plan.
   if (strong('removal')) return isEmphatic(sentence, span) ? 'rule' : 'removal';
-  const tentative = hasTentativeWord(tokens, from, to) || hasPhrase(words, TENTATIVE_PHRASES);
+  const tentative = hasTentativeWord(tokens, from, to, cues) || hasPhrase(words, TENTATIVE_PHRASES);
   if (tentative) return 'proposal';
   if (strong('constraint') && substantial) return isEmphatic(sentence, span) ? 'rule' : 'constraint';
   if (hasWord(tokens, from, to, DECISION_WORDS) || hasPhrase(words, DECISION_PHRASES)) return tellsEvent(tokens, from, to) && !input.hasValue && !hasPhrase(words, DECISION_PHRASES) ? 'chatter' : 'decision';
-  // "can you …", "I'd love for you to help me …", "tell me …": a request to the assistant.
-  if (REQUEST_OPENERS.has(first) && (words.includes(' you ') || words.includes(' me ') || first === 'please')) return 'request';
-  if (words.includes(' for you to ') || words.includes(' help me ') || words.includes(' you to ')) return 'request';
   if (strong('goal')) return 'goal';
   if (strong('preference')) return 'preference';
   if (words.includes(' you ') && !input.hasValue) return 'request';

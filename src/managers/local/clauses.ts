@@ -36,6 +36,21 @@ export function hasPredicate(tokens: readonly TaggedToken[], from: number, to: n
   return false;
 }
 
+/** For each token, whether it stands inside round brackets of the sentence `text`. */
+function insideBrackets(tokens: readonly TaggedToken[], text: string): boolean[] {
+  if (!text.includes('(')) return [];
+  let depth = 0;
+  let at = 0;
+  return tokens.map((token) => {
+    for (; at < token.start; at += 1) {
+      if (text[at] === '(') depth += 1;
+      else if (text[at] === ')') depth = Math.max(0, depth - 1);
+    }
+    // A closing bracket right after the word ends the aside at that word.
+    return depth > 0 && !token.trailing.includes(')');
+  });
+}
+
 const SUBORDINATORS = new Set(['since', 'because', 'as', 'although', 'though', 'while', 'whereas', 'given', 'if', 'when', 'unless', 'once']);
 
 /** "Our CFO, Ingrid Haas, has to approve …": a name set off by commas is an apposition, not a new clause. */
@@ -72,8 +87,10 @@ function boundaryPunctuation(token: TaggedToken): 'strong' | 'colon' | 'comma' |
  * A part without a verb stays with the clause before it unless it stands alone ("Warfarin 3 mg once a
  * day at 6pm, that's the blood thinner" gives the fragment and the clause).
  */
-export function clauseSpans(tokens: readonly TaggedToken[], from = 0, to = tokens.length): Span[] {
+export function clauseSpans(tokens: readonly TaggedToken[], from = 0, to = tokens.length, text = ''): Span[] {
   const cuts: number[] = [];
+  // Commas inside brackets ("tree nuts (cashews, walnuts, the lot)") list things; they end no clause.
+  const bracketed = insideBrackets(tokens, text);
   // "Since Redwood is our largest client, switch to imperial units": the reason ends at its comma.
   if (SUBORDINATORS.has(tokens[from]?.lower ?? '')) {
     const comma = tokens.findIndex((token, index) => index > from + 1 && index < to - 1 && /,/u.test(token.trailing));
@@ -88,6 +105,7 @@ export function clauseSpans(tokens: readonly TaggedToken[], from = 0, to = token
       cuts.push(index + 1);
       continue;
     }
+    if (bracketed[index] === true) continue;
     if (punctuation === 'colon' || punctuation === 'comma') {
       // ", and we …", ": we …", ", he's …": a new clause; ", Monday and Tuesday" is a list.
       const at = JOINING.has(next.lower) ? index + 2 : index + 1;

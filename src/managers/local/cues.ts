@@ -48,7 +48,9 @@ const NEVER_SUBJECTS = new Set([
 /** "never" is a rule ("we never deploy on Fridays"), not a memory ("I've never been to Paris"). */
 const acceptNever: Accept = (tokens, start, end) => {
   const previous = lowerAt(tokens, start - 1);
-  if (start > 0 && !NEVER_SUBJECTS.has(previous)) return false;
+  // "…, never non-refundable": a rule going on after a comma.
+  const listed = /[,;]/u.test(tokens[start - 1]?.trailing ?? '');
+  if (start > 0 && !NEVER_SUBJECTS.has(previous) && !listed) return false;
   let next = lowerAt(tokens, end);
   if (next === 'ever') next = lowerAt(tokens, end + 1);
   if (next === '' || NEVER_PAST.has(next) || /ed$/u.test(next)) return false;
@@ -256,7 +258,7 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'exception',
     phrases:
-      "must not|mustn't|must never|should never|can never|cannot ever|can't ever|shall not|shall never|will never|do not ever|don't ever|under no circumstances|in no case|at no time|not under any circumstances|allergic|intolerant|allergy|allergies|not to be|not allowed|isn't allowed|aren't allowed|not permitted|forbidden|prohibited|off limits|off-limits|banned|is not allowed|are not allowed",
+      "must not|mustn't|must never|should never|can never|cannot ever|can't ever|shall not|shall never|will never|do not ever|don't ever|under no circumstances|in no case|at no time|not under any circumstances|allergic|intolerant|allergy|allergies|reactive to|not to be|not allowed|isn't allowed|aren't allowed|not permitted|forbidden|prohibited|off limits|off-limits|banned|is not allowed|are not allowed",
   },
   { kind: 'exception', phrases: 'no', accept: acceptNoRule },
   { kind: 'constraint', phrases: 'no', accept: acceptNoAtAll },

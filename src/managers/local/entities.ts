@@ -102,6 +102,33 @@ function numberSpecifics(sentence: string, tokens: readonly TaggedToken[]): Spec
   return found;
 }
 
+const COUNT_WORDS = new Set([
+  'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen',
+  'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred', 'dozen',
+]);
+
+/**
+ * Counts written in words that say what they count: "thirteen of us", "twelve on the books",
+ * "two kids" (not "two of them", nor a lone "twelve").
+ */
+function countWordSpecifics(sentence: string, tokens: readonly TaggedToken[]): Specific[] {
+  const found: Specific[] = [];
+  tokens.forEach((token, index) => {
+    if (!COUNT_WORDS.has(token.lower) || endsClause(token)) return;
+    const next = tokens[index + 1];
+    const after = tokens[index + 2];
+    if (next === undefined) return;
+    const idiom = (next.lower === 'of' && after?.lower === 'us') || (next.lower === 'on' && after?.lower === 'the' && tokens[index + 3]?.lower === 'books');
+    if (idiom) {
+      const last = next.lower === 'of' ? after : tokens[index + 3];
+      found.push(specific('quantity', sentence.slice(token.start, last?.end ?? next.end), token.start));
+    } else if ((next.pos === 'noun' || next.pos === 'adjective') && !STOP_WORDS.has(next.lower) && /^\p{L}+$/u.test(next.text)) {
+      found.push(specific('quantity', sentence.slice(token.start, next.end), token.start));
+    }
+  });
+  return found;
+}
+
 /** Identifiers with a digit: "eu-central-1", "db.t4g.large", "gpt-4o" (a capitalised one is a name). */
 const IDENTIFIER = /^\p{Ll}[\p{L}\d]*(?:[-_.][\p{L}\d]+)+$/u;
 
@@ -405,6 +432,7 @@ export function findSpecifics(sentence: string, tokens: readonly TaggedToken[], 
     candidates.push(...numberSpecifics(sentence, tokens));
     candidates.push(...identifierSpecifics(tokens));
   }
+  if (tokens.some((token) => COUNT_WORDS.has(token.lower))) candidates.push(...countWordSpecifics(sentence, tokens));
   if (options.dates) candidates.push(...dateSpecifics(sentence, tokens, options.reference));
   candidates.push(...nameSpecifics(sentence, tokens));
   // Weekdays and months the date parser left alone ("on Fridays", "every June") are dates too.
