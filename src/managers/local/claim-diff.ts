@@ -11,7 +11,8 @@ import type { AnalysedMessage } from './analysis.js';
 import { TurnDocument, type Known } from './claim-document.js';
 import type { Claim } from './claims.js';
 import type { Specific } from './entities.js';
-import { classOfSpecific } from './value-classes.js';
+import { shiftDays } from './date-shift.js';
+import { classOfSpecific, sameClass } from './value-classes.js';
 
 export interface ClaimDiffInput {
   /** The turn's messages that may change the document, each with its claims and the specifics it mentions. */
@@ -34,6 +35,9 @@ function isSolid(item: Specific): boolean {
 
 /** Greetings in emoji, "off topic", "lol": a message that says it is chit-chat. */
 const CHIT_CHAT_MARKERS = /\b(?:off[- ]topic|unrelated|kidding|lol|haha+|random question|fun fact)\b|(?:^|\s)[:;]-?[)(DPp](?=\s|$)|\p{Extended_Pictographic}/iu;
+
+/** Removals that, naming nothing known, rule the thing out: "All nuts and peanuts are out", "walnut is off the table". */
+const BANS = /\b(?:are|is) out\b|\boff the table\b|\bnot happening\b|\bout of the question\b/iu;
 
 /** A change named without its value ("The deadline moved again"), waiting for a later clause of the message to give it. */
 interface OpenChange {
@@ -72,10 +76,16 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
     for (const claim of claims) {
       if (claim.key === null && !claim.correction) continue;
       if (!aboutTheTask(claim, chitChat)) continue;
-      // "The deadline moved again": the next value of the message is its new value.
+      // "The deadline moved again": the next value of the message is its new value ("pushed back a week"
+      // says it at once).
       if (claim.opens) {
         finish();
-        open = { target: claim.key === null ? null : document.sure(claim, claim.key), claim };
+        const target = claim.key === null ? null : document.sure(claim, claim.key);
+        if (target !== null && shiftDays(claim.value) !== null) {
+          document.update(target, { ...claim, correction: true });
+          continue;
+        }
+        open = { target, claim };
         continue;
       }
       // A removal drops what it names ("we no longer need the Hetzner box as a 3-month standby"); one that
@@ -83,11 +93,11 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // known ("All nuts and peanuts are out") rules it out.
       if (claim.act === 'removal') {
         const target = claim.key === null ? null : document.sure({ ...claim, classes: [], correction: true }, claim.key);
-        if (target !== null && !claim.values.some((item) => !document.holds(target, item))) {
+        if (target !== null && !claim.telling.some((item) => item.type !== 'version' && !document.holds(target, item))) {
           document.remove(target, claim);
           continue;
         }
-        if (target === null && claim.key !== null && claim.values.length === 0) {
+        if (target === null && claim.key !== null && claim.values.length === 0 && BANS.test(claim.value)) {
           document.add({ ...claim, act: 'constraint', kind: 'constraint' });
           continue;
         }
@@ -99,7 +109,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
         else open = { target: open.target ?? target, claim: { ...open.claim, oldValues: [...open.claim.oldValues, ...claim.oldValues] } };
         continue;
       }
-      if (open !== null && claim.values.length > 0 && (target === null || target === open.target)) {
+      const fits = open?.target === null || open?.target === undefined || claim.classes.some((wanted) => document.holdsClass(open?.target as Known, wanted));
+      if (open !== null && claim.values.length > 0 && fits && (target === null || target === open.target)) {
         target = open.target;
         const opened = open.claim;
         open = null;
@@ -111,7 +122,15 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
         continue;
       }
       // "So that's twelve on the books": a headcount said again is the headcount.
-      if (target === null && (claim.correction || (claim.pronoun && claim.classes.includes('count')))) target = pointedAt(claim, mentioned, document);
+      if (target === null && (claim.correction || (claim.pronoun && claim.classes.includes('count')))) {
+        target = pointedAt(claim, mentioned, document);
+        // The value said earlier that names the fact is the one the claim replaces ("1:55 … aim for 2:00 instead").
+        const old = target === null ? undefined : mentioned.find((item) => item.text !== claim.values[0]?.text && document.holds(target as Known, item));
+        if (target !== null && old !== undefined && claim.oldValues.length === 0) {
+          document.update(target, { ...claim, oldValues: [old] });
+          continue;
+        }
+      }
       if (target !== null) document.update(target, claim);
       else if (claim.key !== null && claim.act !== 'removal') document.add(claim);
     }
@@ -129,7 +148,7 @@ function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnD
   const [first] = claim.values;
   const wanted = claim.classes.includes('count') ? 'count' : claim.classes[0];
   if (first === undefined || wanted === undefined) return null;
-  const earlier = mentioned.filter((item) => item.start !== first.start || item.text !== first.text).filter((item) => item.text !== first.text && classOfSpecific(item) === wanted);
+  const earlier = mentioned.filter((item) => item.text !== first.text && sameClass(classOfSpecific(item), wanted));
   const holder = document.holderOf(earlier);
   if (holder !== null) return holder;
   if (claim.key !== null && !claim.pronoun) return null;

@@ -13,6 +13,7 @@ import type { Specific } from './entities.js';
 import { GENERIC_NOUNS, META_NOUNS, STOP_WORDS } from './function-words.js';
 import { classOfSpecific, classesOfLine, lineHoldsClass, sameClass, type ValueClass } from './value-classes.js';
 import { numbersIn } from '../../core/grounding.js';
+import { shiftDays, shiftedDay } from './date-shift.js';
 
 /** A fact of the document or a line proposed earlier in the turn. */
 export interface Known {
@@ -153,6 +154,11 @@ export class TurnDocument {
     return factHolds(target.text, item);
   }
 
+  /** Whether a known fact holds a value of a class that can stand in for `wanted`. */
+  holdsClass(target: Known, wanted: ValueClass): boolean {
+    return lineHoldsClass(target.text, wanted);
+  }
+
   /** The newest known fact holding one of the values. */
   holderOf(values: readonly Specific[]): Known | null {
     let best: Known | null = null;
@@ -178,7 +184,10 @@ export class TurnDocument {
     // "it is 15 seats, not 12" in a line about the budget for 12 seats swaps the one value and keeps the rest;
     // in a line of several parts, the part holding the old value gives way to the claim.
     const swapped = swappedValue(target, claim) ?? swappedPart(target, claim);
-    const text = swapped ?? `${shownKey(target)}: ${claim.value}`;
+    // "pushed the deadline back a week": the line says the day it moved to.
+    const days = shiftDays(claim.value);
+    const moved = days === null ? null : shiftedDay(target.text, days, claim.sentAt);
+    const text = swapped ?? `${shownKey(target)}: ${claim.value}${moved === null ? '' : ` (now ${moved})`}`;
     this.write(target.id, { key: target.key, text, kind, sources: [claim.messageId], weight: claim.weight + 1, replaces: target.factId !== null });
   }
 

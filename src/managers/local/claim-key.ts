@@ -60,9 +60,30 @@ function personPrefix(input: KeyInput): string | null {
   return null;
 }
 
+/** A short term in quotes: "guarantee", “at-risk”. */
+const QUOTED = /["“]([^"“”]{2,40})["”]|‘([^‘’]{2,40})’/gu;
+
+/** The quoted terms of a text (at most four words each), in order. */
+export function quotedTerms(text: string): string[] {
+  return [...text.matchAll(QUOTED)].map((match) => (match[1] ?? match[2] ?? '').trim()).filter((term) => term !== '' && term.split(/\s+/u).length <= 4);
+}
+
+/** Words by which a rule points at a term said before: "So that word is banned". */
+const TERM_NOUNS = new Set(['word', 'words', 'term', 'terms', 'phrase', 'phrases', 'expression', 'label']);
+
 /** The key of a claim (see the module comment), at most four words; null when nothing names it. */
 export function claimKey(input: KeyInput): string | null {
   const { sentence, from, to } = input;
+  const rule = input.cues.some((cue) => cue.kind === 'exception' || cue.kind === 'constraint' || cue.kind === 'removal');
+  // A rule about a term names it: “So "guarantee" is out”, or "that word is banned" after “"at-risk"”.
+  if (rule) {
+    const start = sentence.tokens[from]?.start ?? 0;
+    const end = sentence.tokens[to - 1]?.end ?? sentence.text.length;
+    const own = quotedTerms(sentence.text.slice(start, end))[0];
+    if (own !== undefined) return own.toLowerCase();
+    const pointing = sentence.tokens.slice(from, to).some((token) => TERM_NOUNS.has(token.lower));
+    if (pointing && input.discourse.quoted) return input.discourse.quoted.toLowerCase();
+  }
   let key = completionDeadline(sentence, from, to) ? 'deadline' : (input.subject.key ?? contentKey(sentence.tokens, from, to));
   if (key === null) return null;
   key = categoryKey(key) ?? key;

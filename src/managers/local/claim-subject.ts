@@ -20,6 +20,10 @@ export interface Discourse {
   person: string | null;
   /** A label ("Budget:", "Ridgeline:") waiting for the clause it heads. */
   label: string | null;
+  /** A topic the message announced ("About the target time."): what its clauses without a subject of their own are about. */
+  announced?: string | null;
+  /** The last term the message put in quotes ("at-risk"), which "that word" points back at. */
+  quoted?: string | null;
 }
 
 export interface Subject {
@@ -29,12 +33,15 @@ export interface Subject {
   valueFrom: number;
   /** The subject is a pronoun ("it's 7 feet now") resolved from the discourse. */
   pronoun: boolean;
+  /** The clause names a thing and its value without a verb ("Warfarin 3 mg", "Budget: $60,000"). */
+  attribute?: boolean;
 }
 
 /** Words that open a clause without being part of what it says. */
 const OPENERS = new Set([
   'and', 'but', 'so', 'also', 'plus', 'oh', 'ok', 'okay', 'right', 'well', 'yes', 'yeah', 'yep', 'no', 'anyway', 'anyways', 'honestly',
   'then', 'sorry', 'actually', 'besides', 'still', 'though', 'alright', 'hmm', 'ah', 'look', 'listen', 'basically', 'obviously', 'frankly',
+  'back', 'again', 'ugh', 'wow', 'ha', 'haha', 'thanks', 'cool',
 ]);
 
 const POINTING = new Set(['it', "it's", 'that', "that's", 'this', 'these', 'those', 'they', "they're", 'there', "there's", 'which']);
@@ -64,6 +71,8 @@ export function labelOf(tokens: readonly TaggedToken[], span: Span): string | nu
     const token = tokens[index];
     if (!isNounish(token) && !(index === from && token?.capitalised === true && token.pos !== 'pronoun')) return null;
   }
+  // "Big news:", "Quick update:" announce; they name nothing.
+  if (tokens.slice(from, last + 1).some((token) => META_NOUNS.has(token.lower))) return null;
   return keyFromTokens(tokens, from, last + 1, 3);
 }
 
@@ -116,10 +125,11 @@ function openingTopic(tokens: readonly TaggedToken[], from: number, to: number):
   const skip = TOPIC_OPENERS.find((phrase) => (phrase.includes(' ') ? two === phrase : tokens[from]?.lower === phrase));
   if (skip === undefined) return null;
   const words = skip.split(' ').length;
-  // Only an opener that stands apart: "About the cake, …", not "about 6 feet long".
+  // Only an opener that stands apart: "About the cake, …" or "About the target time." alone, not "about 6 feet long".
   const found = firstKey(tokens, from + words, Math.min(to, from + words + 4));
-  if (found === null || !/[,:—–]/u.test(tokens[found.phrase.end - 1]?.trailing ?? '')) return null;
-  return found.key;
+  if (found === null) return null;
+  const apart = /[,:—–]/u.test(tokens[found.phrase.end - 1]?.trailing ?? '') || (found.phrase.end === to && to === tokens.length);
+  return apart ? found.key : null;
 }
 
 const AFTER_IS = new Set(['preposition', 'adjective', 'value', 'determiner', 'adverb', 'negation', 'date']);
@@ -144,16 +154,19 @@ function ruleKey(tokens: readonly TaggedToken[], from: number, to: number, cue: 
     const what = inPhrase ?? after?.key ?? null;
     return { key: what === null ? noun : `${what} ${noun}`, valueFrom: null };
   }
-  // "we no longer need the Hetzner box": a removal is about what it drops.
+  // "we no longer need the Hetzner box": a removal is about what it drops; "the X thing, forget it" about X.
   if (cue.kind === 'removal') {
-    const object = firstKey(tokens, cue.end, to);
+    const object = POINTING.has(tokens[cue.end]?.lower ?? '') ? null : firstKey(tokens, cue.end, to);
     if (object !== null) return { key: object.key, valueFrom: null };
+    const dislocated = firstKey(tokens, from, cue.start);
+    if (dislocated !== null) return { key: dislocated.key, valueFrom: null };
   }
   // "my GP said no grapefruit" is about grapefruit: a verb between the subject and the cue reports it.
   const reported = tokens.slice(from, cue.start).some((token) => token.pos === 'verb');
   const before = reported ? null : subjectKey(tokens, from, cue.start);
-  // "The audit report is due 12 March" reads "audit report: due 12 March".
-  if (before !== null) return { key: before, valueFrom: tokens[cue.start - 1]?.pos === 'copula' && cue.start - 1 > from ? cue.start : null };
+  // "The audit report is due 12 March" reads "audit report deadline: due 12 March".
+  const due = cue.phrase === 'due' && before !== null && !before.split(' ').includes('deadline') ? `${before} deadline` : before;
+  if (due !== null) return { key: due, valueFrom: tokens[cue.start - 1]?.pos === 'copula' && cue.start - 1 > from ? cue.start : null };
   const key = firstKey(tokens, cue.end, to)?.key ?? actionKey(tokens, cue.end, to) ?? keyFromTokens(tokens, cue.end, to, 2);
   return key === null ? null : { key, valueFrom: null };
 }
@@ -228,12 +241,15 @@ export function subjectOf(sentence: AnalysedSentence, span: Span, act: ClauseAct
   const named = tokens.slice(from, to).find(isPersonToken);
   if (named !== undefined) discourse.person = named.lower.replace(/[’']s$/u, '');
   const opening = openingTopic(tokens, from, to);
-  if (opening !== null) discourse.topic = opening;
+  if (opening !== null) {
+    discourse.topic = opening;
+    discourse.announced = opening;
+  }
   if (discourse.label !== null) {
     const key = discourse.label;
     discourse.label = null;
     discourse.topic = key;
-    return { key, valueFrom: from, pronoun: false };
+    return { key, valueFrom: from, pronoun: false, attribute: true };
   }
   // A rule is about what it forbids or requires: "walnut is off the table", "never paying anyone in cash".
   // "…, and that has to stay as it is": a rule about what the clause before said.
@@ -250,7 +266,7 @@ export function subjectOf(sentence: AnalysedSentence, span: Span, act: ClauseAct
   const attribute = openingAttribute(tokens, from, to);
   if (attribute !== null) {
     discourse.topic = attribute.key;
-    return { key: attribute.key, valueFrom: attribute.valueFrom, pronoun: false };
+    return { key: attribute.key, valueFrom: attribute.valueFrom, pronoun: false, attribute: true };
   }
   let verb = -1;
   let carried = false;
@@ -305,7 +321,9 @@ export function subjectOf(sentence: AnalysedSentence, span: Span, act: ClauseAct
     const valueFrom = first.pos === 'pronoun' && /'(?:m|re|s|ve|d|ll)$/u.test(first.lower) && verb === from ? from + 1 : verb;
     const object = firstKey(tokens, verb + 1, to);
     if (object === null) {
-      // "We deploy on Fridays": with nothing but a day or an amount after it, the verb names it.
+      // "We deploy on Fridays": with nothing but a day or an amount after it, the verb names it (unless
+      // the message announced what it is about: "About the target time. Let's aim for 2:00").
+      if (discourse.announced !== undefined && discourse.announced !== null) return { key: discourse.announced, valueFrom, pronoun: false };
       const action = actionKey(tokens, verb, to);
       if (action !== null) return { key: action, valueFrom, pronoun: false };
       return { key: discourse.topic, valueFrom: from, pronoun: true };

@@ -28,6 +28,14 @@ export function isClockTime(sentence: AnalysedSentence, item: Specific): boolean
  */
 export function setAside(sentence: AnalysedSentence, start: number, end: number, specifics: readonly Specific[]): Specific[] {
   const old = oldValuesIn(sentence, start, end, specifics);
+  // "I moved him over from Boots", "switched from Gerald": what it changed from is an old value.
+  const said = sentence.text.slice(start, end);
+  if (/\b(?:moved|moving|switched|switching|changed|changing|transferred|went|going)\b/iu.test(said)) {
+    for (const item of specifics) {
+      const index = sentence.tokens.findIndex((token) => token.start >= item.start);
+      if (sentence.tokens[index - 1]?.lower === 'from' && !old.includes(item)) old.push(item);
+    }
+  }
   // "ts isn't ISO at all", "the venue is no longer Halcombe Hall": a value denied is an old one.
   for (const item of specifics) {
     const index = sentence.tokens.findIndex((token) => token.start >= item.start);

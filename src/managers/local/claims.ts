@@ -6,7 +6,7 @@
  */
 import type { FactKind } from '../../core/types.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
-import { claimKey } from './claim-key.js';
+import { claimKey, quotedTerms } from './claim-key.js';
 import { labelOf, skipOpeners, subjectOf, type Discourse } from './claim-subject.js';
 import { clauseText, correctedValue, isClockTime, setAside, tidy } from './claim-values.js';
 import { clauseAct, tellsEvent, type ClauseAct } from './clause-acts.js';
@@ -25,11 +25,15 @@ export interface Claim {
   /** The line's value: the clause, verbatim, relative dates resolved. */
   value: string;
   messageId: string;
+  /** When the message was sent, when known. */
+  sentAt: string | null;
   sentence: AnalysedSentence;
   span: Span;
   /** The values the claim states (not a person's name alone, not a time of day, not the old values). */
   values: Specific[];
-  /** The classes of the values that are not part of the key, in order. */
+  /** The values that are not part of the key ("the Hetzner box" is what a claim is about, not a value of it). */
+  telling: Specific[];
+  /** The classes of `telling`, in order. */
   classes: ValueClass[];
   /** Values the clause sets aside as no longer true. */
   oldValues: Specific[];
@@ -114,17 +118,24 @@ interface Reading {
   options: ClaimOptions;
   discourse: Discourse;
   claims: Claim[];
+  /** How often the message has quoted each term so far. */
+  quotes: Map<string, number>;
 }
 
 /** The claims of one message, clause by clause, in order. Questions, requests and chatter make none. */
 export function messageClaims(message: AnalysedMessage, options: ClaimOptions): MessageClaims {
-  const reading: Reading = { message, options, discourse: { topic: null, person: null, label: null }, claims: [] };
+  const reading: Reading = { message, options, discourse: { topic: null, person: null, label: null }, claims: [], quotes: new Map() };
   for (const sentence of message.sentences) {
     if (sentence.smallTalk || sentence.tokens.length === 0) continue;
     const spans = clauseSpans(sentence.tokens, 0, sentence.tokens.length, sentence.text);
     // A label heads clauses of its own sentence only.
     reading.discourse.label = null;
     spans.forEach((span, index) => readClause(reading, sentence, span, { first: index === 0, last: index === spans.length - 1, alone: spans.length === 1 }));
+    // The term the message quotes most (the last on a tie) is the one "that word" points back at.
+    for (const term of quotedTerms(sentence.text)) reading.quotes.set(term, (reading.quotes.get(term) ?? 0) + 1);
+    let best: string | null = null;
+    for (const [term, count] of reading.quotes) if (best === null || count >= (reading.quotes.get(best) ?? 0)) best = term;
+    reading.discourse.quoted = best;
   }
   return { claims: reading.claims, mentioned: message.sentences.flatMap((sentence) => sentence.specifics) };
 }
@@ -194,6 +205,9 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   const correcting = cues.some((item) => item.kind === 'correction');
   // A correction that names nothing ("Actually, make that $45k.") may still change the fact it points at.
   if (subject.pronoun && subject.key === null && !(correcting && valued.length > 0)) return;
+  // Without a verb, a clause states something only as "thing value" ("Warfarin 3 mg") or under a label:
+  // "Eighteen months later", "Every morning at Fernwood Elementary" state nothing.
+  if (act === 'fact' && subject.attribute !== true && !hasPredicate(tokens, from, span[1]) && !(place.alone && isStatedChoice(sentence)) && !correcting) return;
   // A noun phrase with nothing after it ("And Casa Nueva Construction,"): it heads the next clause.
   const valueStart = tokens[subject.valueFrom]?.start ?? endOffset;
   if (act === 'fact' && !hasPredicate(tokens, span[0], span[1]) && !valued.some((item) => item.start >= valueStart) && subject.key !== null && !place.alone) {
@@ -221,9 +235,11 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
     key,
     value,
     messageId: reading.message.message.id,
+    sentAt: reading.message.message.sentAt,
     sentence,
     span,
     values,
+    telling,
     classes: telling.map((item) => classOfSpecific(item, wordAfter(sentence, item))),
     oldValues,
     correction,

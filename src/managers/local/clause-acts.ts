@@ -124,7 +124,9 @@ export function clauseAct(input: ActInput): ClauseAct {
   // "can you …", "I'd love for you to help me …", "I need help planning …": a request to the assistant.
   if (REQUEST_OPENERS.has(first) && (words.includes(' you ') || words.includes(' me ') || first === 'please') && !strong('exception')) return 'request';
   if (hasPhrase(words, ['for you to', 'help me', 'you to', 'need help', 'help with', 'need your help'])) return 'request';
-  if (first === 'if' || first === 'unless' || first === 'whether' || first === 'because' || first === 'since') return 'chatter';
+  // A condition or a reason states nothing settled, unless it reports a change ("since we're up to 150 kids now").
+  if (first === 'if' || first === 'unless' || first === 'whether') return 'chatter';
+  if ((first === 'because' || first === 'since') && !(input.hasValue && cues.some((cue) => cue.kind === 'correction'))) return 'chatter';
   // A rule or a requirement says what it is about: "don't laugh" is no rule.
   // ("…, and that has to stay as it is" takes its substance from the clause it points back at.)
   const substantial = input.hasValue || contentWords(tokens, from, to) >= 2 || ['that', 'this', 'which', 'it'].includes(tokens[from]?.lower ?? '');

@@ -116,7 +116,8 @@ function hasCategory(text: string, category: string): boolean {
 
 /** Whether the fact line holds the specific (its numbers, or its words for a name or a date). */
 export function factHolds(factText: string, item: Specific): boolean {
-  const wanted = profileOf(item.text);
+  // "Abernathy's patients" speaks of Abernathy.
+  const wanted = profileOf(item.text.replace(/[’']s$/u, ''));
   const numeric = item.type === 'money' || item.type === 'percent' || item.type === 'number' || item.type === 'quantity';
   if (numeric && wanted.numbers.size > 0) {
     const held = profileOf(factText).numbers;

@@ -213,6 +213,7 @@ function hasWordAfter(tokens: readonly Token[], from: number, words: ReadonlySet
 }
 
 const EVER_WORDS: ReadonlySet<string> = new Set(['ever', 'whatsoever', 'period']);
+const ANYWHERE_WORDS: ReadonlySet<string> = new Set(['anywhere', 'named', 'mentioned', 'ever', 'nowhere']);
 /**
  * "No pork, ever." forbids something for good; a bare "No override." answers a question and is no rule
  * (an exception needs the force of "never": "ever", "whatsoever").
@@ -258,9 +259,13 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'exception',
     phrases:
-      "must not|mustn't|must never|should never|can never|cannot ever|can't ever|shall not|shall never|will never|do not ever|don't ever|under no circumstances|in no case|at no time|not under any circumstances|allergic|intolerant|allergy|allergies|reactive to|not to be|not allowed|isn't allowed|aren't allowed|not permitted|forbidden|prohibited|off limits|off-limits|banned|is not allowed|are not allowed",
+      "must not|mustn't|must never|should never|can never|cannot ever|can't ever|shall not|shall never|will never|do not ever|don't ever|under no circumstances|in no case|at no time|not under any circumstances|allergic|intolerant|allergy|allergies|reactive to|not to be|not allowed|isn't allowed|aren't allowed|not permitted|is not allowed|are not allowed",
   },
   { kind: 'exception', phrases: 'no', accept: acceptNoRule },
+  // "banned", "forbidden" negated ("It's not on their banned list") permit rather than forbid.
+  { kind: 'exception', phrases: 'forbidden|prohibited|off limits|off-limits|banned', accept: (tokens, start) => !hasNegationBefore(tokens, start, 4) },
+  // "does not want them named anywhere in this application": a ban, not a mood.
+  { kind: 'exception', phrases: "don't want|do not want|doesn't want|does not want|never want", accept: (tokens, _start, end) => hasWordAfter(tokens, end, ANYWHERE_WORDS) },
   { kind: 'constraint', phrases: 'no', accept: acceptNoAtAll },
   // "my GP said no grapefruit", "…, so no creatine": a ban reported or concluded.
   { kind: 'constraint', phrases: 'no', accept: acceptReportedNo },
@@ -336,9 +341,11 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'removal',
     phrases:
-      "no longer need|no longer needs|no longer want|no longer require|no longer required|no longer needed|no longer necessary|no longer relevant|no longer using|no longer use|no longer planning|don't need|do not need|doesn't need|does not need|won't need|not needed|not necessary|never mind|nevermind|get rid of|off the table|not going ahead|called off|giving up on|give up on|gave up on|given up on|is off|are off|thing is off|not happening|isn't happening|is not happening",
+      "no longer need|no longer needs|no longer want|no longer require|no longer required|no longer needed|no longer necessary|no longer relevant|no longer using|no longer use|no longer planning|don't need|do not need|doesn't need|does not need|won't need|not needed|not necessary|never mind|nevermind|get rid of|off the table|not going ahead|called off|giving up on|give up on|gave up on|given up on|is off|are off|thing is off|not happening|isn't happening|is not happening|no longer acceptable|no longer an option|no longer possible|no longer happening|no longer going ahead|is out|are out|out of the question",
   },
   { kind: 'removal', phrases: 'forget|forget about', accept: acceptForget },
+  // "can you stop with the bullet points?", "no more standups": what was wanted is dropped.
+  { kind: 'removal', phrases: 'stop with|stop using|stop doing|stop adding|no more', accept: (tokens, start, end) => lowerAt(tokens, end) !== '' && !NO_IDIOMS.has(lowerAt(tokens, end)) },
   { kind: 'removal', phrases: 'drop|scrap|cancel|ditch|skip|remove|delete', accept: acceptDecision },
   // "Scratch the Redis cache" drops it; "Scratch that, …" only opens a correction.
   { kind: 'removal', phrases: 'scratch', accept: (tokens, start, end) => acceptDecision(tokens, start, end) && lowerAt(tokens, end) !== 'that' },

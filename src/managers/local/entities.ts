@@ -279,6 +279,23 @@ export class DateParserNeeded extends Error {
   }
 }
 
+/**
+ * The first calendar day written in `text` ("Friday May 8"), read against `reference`; null when there is
+ * none. Throws `DateParserNeeded` when the parser is not loaded yet.
+ */
+export function firstDay(text: string, reference: DateReference): Date | null {
+  if (dateParser === null) throw new DateParserNeeded();
+  for (const result of dateParser.parse(text, { instant: reference.instant, timezone: reference.timezone })) {
+    if (result.start.isCertain('day') && result.start.isCertain('month')) return result.start.date();
+  }
+  return null;
+}
+
+/** "16 April 2026": a day as memory lines write it. */
+export function dayName(date: Date): string {
+  return `${date.getUTCDate()} ${MONTH_NAMES[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;
+}
+
 /** Whether the date parser is loaded. */
 export function dateParserLoaded(): boolean {
   return dateParser !== null;

@@ -97,7 +97,13 @@ export function keyFromTokens(tokens: readonly TaggedToken[], start: number, end
   const words: string[] = [];
   for (let index = start; index < end; index += 1) {
     const token = tokens[index];
-    if (token === undefined || token.hasDigit || token.pos === 'value' || token.pos === 'date' || TIME_WORDS.has(token.lower)) continue;
+    if (token === undefined) continue;
+    // "the no-meetings-before-10 thing": the words of a compound, without its numbers.
+    if (token.hasDigit && token.text.includes('-')) {
+      for (const part of token.lower.split('-')) if (/^\p{L}{2,}$/u.test(part) && !STOP_WORDS.has(part) && !TIME_WORDS.has(part)) words.push(part);
+      continue;
+    }
+    if (token.hasDigit || token.pos === 'value' || token.pos === 'date' || TIME_WORDS.has(token.lower)) continue;
     if (token.pos === 'determiner' || token.pos === 'pronoun' || token.pos === 'question') continue;
     if (NUMBER_WORDS.has(token.lower) || UNIT_WORDS.has(token.lower)) continue;
     const word = keyWord(token);

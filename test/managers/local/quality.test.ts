@@ -205,7 +205,7 @@ describe('statements read from their clause', () => {
 
   it('"due <date>" is a deadline of its subject', async () => {
     const { memory } = await processOnce({ user: 'The audit report is due 12 March.', assistant: 'OK.' });
-    expect(memory.diff.add).toEqual([expect.objectContaining({ kind: 'constraint', key: 'audit report', text: 'audit report: due 12 March' })]);
+    expect(memory.diff.add).toEqual([expect.objectContaining({ kind: 'constraint', key: 'audit report deadline', text: 'audit report deadline: due 12 March' })]);
   });
 
   it('an accepted proposal without a verb is a decision, even in a short turn', async () => {
