@@ -21,6 +21,7 @@ export {
   type RecordInput,
   type RecordResult,
   type SessionHandle,
+  type SessionFacts,
   type Sessions,
 } from './memory/create-memory.js';
 export type { MessageInput } from './memory/message-input.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { replayFactEvents } from '../core/diff.js';
 import { StrataError } from '../core/errors.js';
 import { loneSurrogateIndex } from '../core/text.js';
-import type { Artifact, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
+import type { Artifact, Fact, FactEvent, FactKind, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
 import { assembleContext, validateBudget, type AssemblerSettings } from '../context/assembler.js';
 import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
 import type { ContextPackage } from '../context/context-package.js';
@@ -28,6 +28,7 @@ import { parseJsonText, planImport, withNewIds } from './session-import.js';
 import { toMarkdown, toSessionExport, type SessionSnapshot } from './session-export.js';
 import { mostTurns } from './import-size.js';
 import { consolidateAfterTurn } from './consolidation.js';
+import { editFact } from './edit-facts.js';
 import { undoFactEvent } from './undo-fact-event.js';
 import { managerWorkerUrl, startManagerPipeline } from './manager-pipeline.js';
 import { MemoryStateCache } from './memory-state-cache.js';
@@ -177,8 +178,12 @@ export interface SessionHandle {
    */
   chat(userMessage: string, options: ChatOptions & { stream: true }): ChatStream;
   chat(userMessage: string, options?: ChatOptions & { stream?: false }): Promise<ChatResult>;
-  /** The base-truth document, now or as it stood at the end of a past turn. */
-  facts(options?: { atTurn?: number }): Promise<Fact[]>;
+  /**
+   * The base-truth document, now or as it stood at the end of a past turn — and a person's corrections of
+   * it: `facts.add`, `facts.edit`, `facts.remove`, each recorded as a fact event with actor `user` and the
+   * reason given (required).
+   */
+  facts: SessionFacts;
   /**
    * Revert one add, update, remove or consolidate event by appending a compensating event (actor `user`,
    * reason `undo of event <id>`); returns it. Fails with INVALID_INPUT for an unknown id, a reject or
@@ -194,6 +199,27 @@ export interface SessionHandle {
   /** Delete the session and everything derived from it. */
   delete(): Promise<void>;
   export(options: ExportOptions): Promise<string>;
+}
+
+/**
+ * `session.facts()` reads the base truth; its methods let a person correct it. Every correction needs a
+ * reason and becomes a fact event (actor `user`) at the session's latest turn, so it shows in
+ * `factEvents()`, replays with the document and can be undone. A bad request (an unknown fact, an empty
+ * reason or text, a key the document already holds) fails with INVALID_INPUT and changes nothing.
+ *
+ * @example
+ * await session.facts.add({ text: 'budget: $82,000', kind: 'constraint', reason: 'Maya confirmed it on the call' });
+ * await session.facts.edit({ fact: factId, text: 'budget: $80,000', reason: 'finance cut it again' });
+ * await session.facts.remove({ fact: factId, reason: 'the plan was dropped' });
+ */
+export interface SessionFacts {
+  (options?: { atTurn?: number }): Promise<Fact[]>;
+  /** Add a fact line ("key: value"); `kind` defaults to `fact` (an `exception` is pinned). */
+  add(options: { text: string; kind?: FactKind; reason: string }): Promise<FactEvent>;
+  /** Change a fact's text and/or kind; `fact` is its id, or the id of an event that changed it. */
+  edit(options: { fact: string; text?: string; kind?: FactKind; reason: string }): Promise<FactEvent>;
+  /** Take a fact out of the document; `fact` is its id, or the id of an event that changed it. */
+  remove(options: { fact: string; reason: string }): Promise<FactEvent>;
 }
 
 export interface Sessions {
@@ -353,6 +379,14 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       });
     }
     return session;
+  };
+
+  /** A person's correction of a session's facts, run as the session's memory work (see `SessionFacts`). */
+  const correct = async (sessionId: string, request: unknown, op: 'add' | 'edit' | 'remove'): Promise<FactEvent> => {
+    await requireSession(sessionId);
+    // (A request that is not an object goes through as it is, so the refusal says what is wrong with it.)
+    const withOp = typeof request === 'object' && request !== null && !Array.isArray(request) ? { ...request, op } : request;
+    return gate.enqueue(sessionId, () => editFact({ repositories, sessionId, request: withOp, now, newId }));
   };
 
   /**
@@ -603,15 +637,22 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       );
       return chatOptions.stream === true ? stream : completeChat(stream);
     }) as SessionHandle['chat'],
-    facts: async (factOptions = {}) => {
-      await requireSession(sessionId);
-      const atTurn = factOptions.atTurn;
-      if (atTurn === undefined) return repositories.facts.list({ sessionId });
-      if (!Number.isInteger(atTurn) || atTurn < 0) {
-        throw new StrataError('INVALID_INPUT', `atTurn must be a whole turn number ≥ 0 (got ${String(atTurn)}).`);
-      }
-      return replayFactEvents(await repositories.facts.listEvents({ sessionId, upToTurn: atTurn }), { atTurn });
-    },
+    facts: Object.assign(
+      async (factOptions: { atTurn?: number } = {}) => {
+        await requireSession(sessionId);
+        const atTurn = factOptions.atTurn;
+        if (atTurn === undefined) return repositories.facts.list({ sessionId });
+        if (!Number.isInteger(atTurn) || atTurn < 0) {
+          throw new StrataError('INVALID_INPUT', `atTurn must be a whole turn number ≥ 0 (got ${String(atTurn)}).`);
+        }
+        return replayFactEvents(await repositories.facts.listEvents({ sessionId, upToTurn: atTurn }), { atTurn });
+      },
+      {
+        add: (request: unknown) => correct(sessionId, request, 'add'),
+        edit: (request: unknown) => correct(sessionId, request, 'edit'),
+        remove: (request: unknown) => correct(sessionId, request, 'remove'),
+      },
+    ),
     factEvents: async () => {
       await requireSession(sessionId);
       return repositories.facts.listEvents({ sessionId });

@@ -105,3 +105,37 @@ describe('strata facts --undo', () => {
     expect(missing.code).toBe(3);
   });
 });
+
+describe('strata facts corrections', () => {
+  it('adds, edits and removes a fact with --add, --edit, --remove and a --reason', async () => {
+    const added = await ws.run(['facts', sessionId, '--add', 'approval: Maya signs off every deploy', '--kind', 'constraint', '--reason', 'agreed in standup', '--json']);
+    expect(added.code).toBe(0);
+    const event = JSON.parse(added.stdout) as { id: string; op: string; actor: string; factId: string };
+    expect(event).toMatchObject({ op: 'add', actor: 'user' });
+    const edited = await ws.run(['facts', sessionId, '--edit', event.id, '--text', 'approval: Maya or Tomás signs off', '--reason', 'Tomás can too']);
+    expect(edited.code).toBe(0);
+    expect(edited.stdout).toMatch(/^Recorded event \S+ \(update by user\): approval: Maya signs off every deploy → approval: Maya or Tomás signs off$/mu);
+    const removed = await ws.run(['facts', sessionId, '--remove', event.factId, '--reason', 'no longer needed']);
+    expect(removed.code).toBe(0);
+    const now = await ws.run(['facts', sessionId]);
+    expect(now.stdout).not.toContain('approval');
+    const events = await ws.run(['facts', sessionId, '--events']);
+    expect(events.stdout).toMatch(/add\s+user\s+→ approval: Maya signs off every deploy\s+agreed in standup/u);
+  });
+
+  it('exits 2 naming the problem for a missing reason, an unknown fact or mixed options, and changes nothing', async () => {
+    const before = (await ws.run(['facts', sessionId, '--events', '--json'])).stdout;
+    const noReason = await ws.run(['facts', sessionId, '--add', 'x: y']);
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain('--reason');
+    const unknown = await ws.run(['facts', sessionId, '--remove', 'nope', '--reason', 'r']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No fact or fact event nope');
+    const mixed = await ws.run(['facts', sessionId, '--add', 'x: y', '--remove', 'nope', '--reason', 'r']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('one of --add, --edit, --remove or --undo');
+    const stray = await ws.run(['facts', sessionId, '--reason', 'r']);
+    expect(stray.code).toBe(2);
+    expect((await ws.run(['facts', sessionId, '--events', '--json'])).stdout).toBe(before);
+  });
+});

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { FactEvent } from '../../core/types.js';
+import type { SessionHandle } from '../../memory/create-memory.js';
+import { CliError, EXIT } from '../exit-codes.js';
 import { formatFacts, formatTable } from '../format.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
 import { globalOptions, withMemory } from '../open-memory.js';
@@ -20,6 +22,55 @@ function eventTable(events: readonly FactEvent[]): string {
   );
 }
 
+interface FactsOptions {
+  atTurn?: number;
+  events?: boolean;
+  undo?: string;
+  add?: string;
+  edit?: string;
+  remove?: string;
+  text?: string;
+  kind?: string;
+  reason?: string;
+}
+
+type Correction = { op: 'add'; text: string } | { op: 'edit'; fact: string } | { op: 'remove'; fact: string };
+
+/** The one correction the options ask for, or null; two at once, or options that belong to none, are refused. */
+function correctionOf(options: FactsOptions): (Correction & { reason?: string; kind?: string; text?: string }) | null {
+  const asked: Correction[] = [
+    ...(options.add === undefined ? [] : [{ op: 'add' as const, text: options.add }]),
+    ...(options.edit === undefined ? [] : [{ op: 'edit' as const, fact: options.edit }]),
+    ...(options.remove === undefined ? [] : [{ op: 'remove' as const, fact: options.remove }]),
+  ];
+  if (asked.length > 1 || (asked.length === 1 && (options.undo !== undefined || options.events === true || options.atTurn !== undefined))) {
+    throw new CliError('Give one of --add, --edit, --remove or --undo at a time, without --events or --at-turn.', EXIT.usage);
+  }
+  const [only] = asked;
+  if (only === undefined) {
+    if (options.text !== undefined || options.kind !== undefined || options.reason !== undefined) {
+      throw new CliError('--text, --kind and --reason go with --add, --edit or --remove.', EXIT.usage);
+    }
+    return null;
+  }
+  if (only.op === 'remove' && (options.text !== undefined || options.kind !== undefined)) throw new CliError('--remove takes only --reason.', EXIT.usage);
+  if (only.op === 'add' && options.text !== undefined) throw new CliError('--add takes the text itself; --text goes with --edit.', EXIT.usage);
+  return {
+    ...only,
+    ...(options.reason === undefined ? {} : { reason: options.reason }),
+    ...(options.kind === undefined ? {} : { kind: options.kind }),
+    ...(options.text === undefined ? {} : { text: options.text }),
+  };
+}
+
+function applyCorrection(handle: SessionHandle, correction: NonNullable<ReturnType<typeof correctionOf>>): Promise<FactEvent> {
+  const { op, ...request } = correction;
+  // The engine validates the fields (reason, text, kind) and says what is wrong.
+  if (op === 'add') return handle.facts.add(request as Parameters<SessionHandle['facts']['add']>[0]);
+  if (op === 'edit') return handle.facts.edit(request as Parameters<SessionHandle['facts']['edit']>[0]);
+  return handle.facts.remove(request as Parameters<SessionHandle['facts']['remove']>[0]);
+}
+
 export function registerFactsCommand(program: Command, io: CliIo): void {
   program
     .command('facts')
@@ -28,10 +79,23 @@ export function registerFactsCommand(program: Command, io: CliIo): void {
     .option('--at-turn <n>', 'the document at the end of turn n', integerOption(0))
     .option('--events', 'list the fact events (every change, with its turn, actor and reason) instead')
     .option('--undo <event>', 'revert one add, update, remove or consolidate event with a new event (see --events --json for ids)')
-    .action(async (sessionId: string, options: { atTurn?: number; events?: boolean; undo?: string }, command: Command) => {
+    .option('--add <text>', 'add a fact line ("key: value") as a correction by you; needs --reason')
+    .option('--edit <fact-or-event>', 'change a fact (by its id, or the id of an event that changed it): --text and/or --kind, and --reason')
+    .option('--remove <fact-or-event>', 'take a fact out of the document (by its id, or an event id); needs --reason')
+    .option('--text <text>', 'the new text of an --edit')
+    .option('--kind <kind>', 'fact, constraint, goal, preference or exception (pinned), for --add or --edit')
+    .option('--reason <reason>', 'why you make the correction (recorded with the event)')
+    .action(async (sessionId: string, options: FactsOptions, command: Command) => {
       const globals = globalOptions(command);
+      const correction = correctionOf(options);
       await withMemory(globals, io, async (memory) => {
         const handle = await memory.sessions.open(sessionId);
+        if (correction !== null) {
+          const event = await applyCorrection(handle, correction);
+          if (globals.json) writeJson(io.stdout, event);
+          else writeLine(io.stdout, `Recorded event ${event.id} (${event.op} by ${event.actor}): ${change(event)}`);
+          return;
+        }
         if (options.undo !== undefined) {
           const event = await handle.undoFactEvent(options.undo);
           if (globals.json) writeJson(io.stdout, event);
