@@ -1,6 +1,6 @@
 import { boundedMemo } from './bounded-memo.js';
 import { StrataError } from './errors.js';
-import { checkGrounding } from './grounding.js';
+import { checkGrounding, numbersIn } from './grounding.js';
 import { STOPWORDS } from './query-terms.js';
 import { compareText, factKey, normalizeText, wordSimilarity, words } from './text.js';
 import type { Fact, FactEvent, FactKind } from './types.js';
@@ -205,6 +205,23 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
     const target = matchFact([...facts.values()], entry.key ?? factKey(entry.text), threshold);
     const valid = validate(entry, target?.text ?? '');
     if (valid === null) continue;
+    // An update must be about the fact's subject: a line keyed otherwise that shares only a word or a number
+    // with it ("headcount: back to 12" sent as an update of "payday: the 12th") is rejected.
+    const lineKey = factKey(valid.text);
+    const only = target === undefined || target.key === lineKey ? null : onlySharedTerm({ key: lineKey, text: valid.text }, target);
+    if (target !== undefined && only !== null) {
+      event({
+        factId: null,
+        op: 'reject',
+        key: valid.key,
+        kind: entry.kind,
+        oldText: null,
+        newText: valid.text,
+        reason: `update shares only "${only}" with the fact "${target.key}"; an update must be about the same subject and attribute: use that fact's key, or add a new fact`,
+        sourceMessageIds: [],
+      });
+      continue;
+    }
     if (target === undefined) {
       event({
         factId: null,
@@ -252,6 +269,26 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
   }
 
   return { facts: [...facts.values()], events, upserted: [...upserted.values()], removedIds };
+}
+
+/** Subject words of a line: its key and text without stop words, one-letter words and numbers. */
+function subjectTerms(key: string, text: string): Set<string> {
+  return new Set(words(`${key} ${text}`).filter((word) => word.length > 1 && !STOPWORDS.has(word) && !/\d/u.test(word)));
+}
+
+/**
+ * When an update and the fact it would change share no more than one word or number (their keys share
+ * no word), that word or number; null when they are about the same subject.
+ */
+function onlySharedTerm(entry: { key: string; text: string }, target: Fact): string | null {
+  const entryKey = new Set(words(entry.key).filter((word) => !STOPWORDS.has(word) && !/\d/u.test(word)));
+  if (words(target.key).some((word) => entryKey.has(word))) return null;
+  const mine = subjectTerms(entry.key, entry.text);
+  const shared = [...subjectTerms(target.key, target.text)].filter((word) => mine.has(word));
+  if (shared.length >= 2) return null;
+  const held = new Set(numbersIn(target.text));
+  const numbers = numbersIn(entry.text).filter((number) => held.has(number));
+  return shared[0] ?? numbers[0] ?? 'nothing';
 }
 
 /** A fact as an `update` or `consolidate` event leaves it: the event's text, kind and sources, pinned when an exception. */

@@ -14,7 +14,7 @@ export const MESSAGE_OVERHEAD_TOKENS = 40;
 export function planCalls(messages: readonly TurnMessageInput[], contentTokens: number, tokenizer: Tokenizer): PromptMessage[][] {
   const fragments: Array<{ message: PromptMessage; tokens: number }> = [];
   for (const message of messages) {
-    const base = { id: message.id, role: message.role, speaker: message.speaker };
+    const base = { id: message.id, role: message.role, speaker: message.speaker, sentAt: message.sentAt };
     const tokens = tokenizer.count(message.content) + MESSAGE_OVERHEAD_TOKENS;
     if (tokens <= contentTokens) {
       fragments.push({ message: { ...base, content: message.content }, tokens });

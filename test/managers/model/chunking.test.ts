@@ -47,7 +47,7 @@ describe('planCalls', () => {
 
   it('puts everything in one call when it fits', () => {
     const calls = planCalls(messages, 1000, tokenizer);
-    expect(calls).toEqual([messages.map((message) => ({ id: message.id, role: message.role, speaker: null, content: message.content }))]);
+    expect(calls).toEqual([messages.map((message) => ({ id: message.id, role: message.role, speaker: null, sentAt: null, content: message.content }))]);
   });
 
   it('splits a message that does not fit into numbered parts, packed with short messages, never two parts in one call', () => {

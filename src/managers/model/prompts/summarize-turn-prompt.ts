@@ -14,6 +14,8 @@ export interface PromptMessage {
   id: string;
   role: Role;
   speaker: string | null;
+  /** When the message was sent (ISO-8601), or null when that is not known. */
+  sentAt: string | null;
   content: string;
   /** Which part of its message `content` is, when the message was split (1-based `index`). */
   part?: { index: number; count: number };
@@ -72,6 +74,28 @@ const UPDATES =
   'update: the key of an existing fact and its complete replacement text: the whole new line, never a patch, a difference or a partial edit. ' +
   'remove: the key of an existing fact this exchange makes false or obsolete, and the reason.';
 
+const SAME_SUBJECT =
+  'An update replaces only the fact about the same subject and the same attribute: a new budget replaces the budget, a new dose of one drug replaces that drug\'s dose. ' +
+  'Sharing a word or a number is not enough: a headcount of 12 never updates a payday on the 12th, a second drug never updates the first drug\'s dose, a travel plan never updates a passport. ' +
+  'When you cannot tell which fact a change is about, add a new fact rather than overwrite another.';
+
+const CORRECTIONS =
+  'A correction updates or removes the fact it corrects, however indirectly it is said ("March 15 is off", "we went with Hallam instead", "back to 12, not 11", "the goal is now 3:45"); ' +
+  'never add the new value beside the old one.';
+
+const PROPOSALS =
+  'A proposal, suggestion or idea (from either side: "we could extend the gas line", "maybe white oak?") is not a fact until the user accepts it. ' +
+  'A proposal declined in this exchange leaves no fact; if an earlier proposal was recorded and is declined here, remove it.';
+
+const RULES =
+  'A hard rule keeps its whole clause, object included: "never pay anyone in cash", "he must never get ibuprofen or naproxen", "no walnut anywhere". File it as an exception.';
+
+const DATES =
+  'Each message has its sentAt time. Resolve a relative date ("tomorrow", "next Thursday", "in two weeks") against the sentAt of the message that says it, ' +
+  'and write the day in parentheses after the phrase: "next Thursday (16 April 2026)". When sentAt is null, keep the phrase as written: never invent a date.';
+
+const NOISE = 'Greetings, thanks, compliments, questions, requests to the assistant and small talk are not facts.';
+
 const GROUNDED =
   'Only record facts stated in this exchange. Do not infer, guess or repeat anything from outside it: every number and name in a fact must appear in the exchange. ' +
   'Do not restate a current fact unless this exchange changes it.';
@@ -95,6 +119,12 @@ function instructions(limits: SummaryLimits): string {
     SPECIFICS,
     FIRST_QUARTER,
     UPDATES,
+    SAME_SUBJECT,
+    CORRECTIONS,
+    PROPOSALS,
+    RULES,
+    DATES,
+    NOISE,
     GROUNDED,
     SOURCES,
     PARTS,
@@ -110,6 +140,7 @@ function messageData(message: PromptMessage, limits: SummaryLimits): Record<stri
     id: message.id,
     role: message.role,
     speaker: message.speaker,
+    sentAt: message.sentAt,
     ...(message.part === undefined ? {} : { part: `${message.part.index} of ${message.part.count}` }),
     long: words >= LONG_WORDS,
     tier1MaxWords: limit.tier1,
