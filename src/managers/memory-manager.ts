@@ -3,6 +3,8 @@ import type { StrataErrorCode } from '../core/errors.js';
 import type { ArtifactKind, Fact, Role, Tier, TurnDepth } from '../core/types.js';
 import type { ConsolidateOptions, ConsolidationResult } from './model/consolidate-facts.js';
 
+export type { ConsolidateOptions, ConsolidationResult };
+
 /** One message of the turn being processed (already stored at tier 3). */
 export interface TurnMessageInput {
   id: string;
@@ -153,7 +155,8 @@ export interface MemoryManager {
    * superseded ones), already validated. The engine calls it after every `consolidateEveryTurns`-th turn
    * (default 15; 0 turns it off) once that turn's memory is written, applies `accepted` changes as
    * `consolidate` fact events and records why a `rejected` or `failed` one changed nothing. Managers
-   * without it (local, recorded) never consolidate. It should not throw for a model failure.
+   * without it (the recorded manager) never consolidate; the local manager merges facts said twice. It should
+   * not throw for a model failure.
    */
   consolidate?(options: ConsolidateOptions): Promise<ConsolidationResult>;
 }

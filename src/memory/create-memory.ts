@@ -259,14 +259,16 @@ const WORKER_MIN_TURNS = 400;
 function lazyLocalManager(): MemoryManager {
   let loaded: Promise<MemoryManager> | undefined;
   let ready: MemoryManager | undefined;
+  const load = (): Promise<MemoryManager> => (loaded ??= import('../managers/local/index.js').then((module) => (ready = module.createLocalMemoryManager())));
   return {
     name: 'local',
-    processTurn: async (turn) => {
-      loaded ??= import('../managers/local/index.js').then((module) => (ready = module.createLocalMemoryManager()));
-      return (await loaded).processTurn(turn);
-    },
+    processTurn: async (turn) => (await load()).processTurn(turn),
     // Until a first turn has loaded the manager, there is nothing to start early with.
     prepare: (message) => ready?.prepare?.(message),
+    consolidate: async (consolidation) => {
+      const manager = await load();
+      return manager.consolidate === undefined ? { outcome: 'accepted', changes: [] } : manager.consolidate(consolidation);
+    },
   };
 }
 
@@ -799,6 +801,10 @@ export function createMemory(options: MemoryOptions = {}): Memory {
           }),
         );
         if (queued) retries.schedule();
+        // An import of at least `consolidateEveryTurns` turns is consolidated once, at its last turn.
+        if (settings.consolidateEveryTurns > 0 && total >= settings.consolidateEveryTurns) {
+          await gate.enqueue(id, () => consolidateAfterTurn({ repositories, manager, sessionId: id, turn: total, everyTurns: 1, now, newId, onError: options.onBackgroundError }));
+        }
         if (pipeline !== null) {
           const details = { sessionId: id, turns: total, workerTurns: pipeline.answered };
           if (pipeline.problem === null) logger.info(details, 'import analysed on a worker thread');

@@ -64,7 +64,7 @@ describe('bin/strata.js (a real process)', () => {
     expect(withWorker?.turns.filter((turn) => turn[3] !== 'summarised').map((turn) => [turn[0], turn[3]])).toEqual([[101, 'fallback-raw']]);
     // The Orion deadline was never stored, so the correction adds it.
     expect(withWorker?.events.filter((event) => String(event[2]).includes('Orion') || String(event[1]).includes('orion'))).toEqual([
-      ['add', 'orion migration deadline', 'orion migration deadline: moved to May 10', 131],
+      ['add', 'orion migration deadline', 'orion migration deadline: May 10', 131],
     ]);
     expect(withWorker).toEqual(withoutWorker);
   }, 120_000);

@@ -4,7 +4,8 @@
  */
 import { mapPacked } from '../../core/packed-map.js';
 import { routeTurn } from '../../core/routing.js';
-import type { MemoryManager, MessageMemory, PrepareMessageOptions, ProcessTurnOptions, TurnMemory, TurnMessageInput } from '../memory-manager.js';
+import type { ConsolidateOptions, ConsolidationResult, MemoryManager, MessageMemory, PrepareMessageOptions, ProcessTurnOptions, TurnMemory, TurnMessageInput } from '../memory-manager.js';
+import { consolidateLocally } from './local-consolidation.js';
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
 import { allowsFacts } from './base-truth-diff.js';
@@ -207,6 +208,9 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
       } catch (error) {
         throw error instanceof Error ? error : new Error(String(error));
       }
+    },
+    async consolidate(options: ConsolidateOptions): Promise<ConsolidationResult> {
+      return consolidateLocally(options);
     },
     prepare(options: PrepareMessageOptions): void {
       warmUp(resolved.tagger);

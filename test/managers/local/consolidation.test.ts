@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { Fact } from '../../../src/core/types.js';
+import { consolidateLocally } from '../../../src/managers/local/local-consolidation.js';
+import { testMemory } from '../../support/memory-fixtures.js';
+
+function fact(id: string, text: string, turn: number, pinned = false): Fact {
+  return { id, sessionId: 's', key: text.split(':')[0] ?? text, text, kind: pinned ? 'exception' : 'fact', pinned, sourceMessageIds: [`m-${id}`], createdTurn: turn, updatedTurn: turn, createdAt: '', updatedAt: '' };
+}
+
+describe('local consolidation', () => {
+  it('keeps a fact said twice once: the newer line stays, the older leaves with the line that says it', () => {
+    const result = consolidateLocally({
+      facts: [fact('a', 'budget: $900 a month', 1), fact('b', 'hosting budget: $900 a month all-in', 5), fact('c', 'region: eu-central-1', 3)],
+      turn: 15,
+    });
+    expect(result).toEqual({
+      outcome: 'accepted',
+      changes: [
+        {
+          op: 'consolidate',
+          factId: 'a',
+          key: 'budget',
+          kind: 'fact',
+          oldText: 'budget: $900 a month',
+          newText: null,
+          reason: 'said again as "hosting budget: $900 a month all-in" (turn 5)',
+          sourceMessageIds: ['m-a'],
+        },
+      ],
+    });
+  });
+
+  it('never drops a pinned exception, and keeps two different lines that share a few words', () => {
+    const result = consolidateLocally({
+      facts: [
+        fact('rule', 'deploy: never deploy on Fridays', 2, true),
+        fact('again', 'fridays: never deploy on Fridays', 7),
+        fact('other', 'rule twin: never deploy on Fridays', 9, true),
+        fact('close', 'cutover: Saturday April 12 at 06:00', 4),
+        fact('far', 'freeze: Norvik quarter-end freeze until April 5', 6),
+      ],
+      turn: 15,
+    });
+    if (result.outcome !== 'accepted') throw new Error('expected an accepted consolidation');
+    expect(result.changes.map((change) => change.factId)).toEqual(['again']);
+  });
+
+  it('runs every consolidateEveryTurns turns in a session, as consolidate events by the local manager', async () => {
+    const fixture = testMemory({ consolidateEveryTurns: 3 });
+    try {
+      const session = await fixture.memory.sessions.create({ title: 'Hosting' });
+      // Two keys for one thing: the second line says all the first says.
+      await session.record({ user: 'Our database is PostgreSQL 16 on RDS, Multi-AZ.', assistant: 'Noted.' });
+      await session.record({ user: 'The storage choice: PostgreSQL 16 on RDS, Multi-AZ.', assistant: 'Noted again.' });
+      expect((await session.facts()).filter((item) => item.text.includes('PostgreSQL 16'))).toHaveLength(2);
+      const third = await session.record({ user: 'Thanks, that is all for today.', assistant: 'Bye!' });
+      const consolidated = third.factEvents.filter((event) => event.op === 'consolidate');
+      expect(consolidated.map((event) => [event.actor, event.oldText, event.newText, event.turn])).toEqual([['local', 'database: PostgreSQL 16 on RDS, Multi-AZ', null, 3]]);
+      expect(consolidated[0]?.reason).toBe('said again as "storage choice: PostgreSQL 16 on RDS, Multi-AZ" (turn 2)');
+      expect((await session.facts()).map((item) => item.text)).toEqual(['storage choice: PostgreSQL 16 on RDS, Multi-AZ']);
+    } finally {
+      await fixture.cleanup();
+    }
+  });
+});
