@@ -1,17 +1,19 @@
 import { StrataError } from '../core/errors.js';
 import { mapPacked } from '../core/packed-map.js';
 import { compareText } from '../core/text.js';
-import type { Fact, FactKind, Message, Session } from '../core/types.js';
+import type { Fact, Message, Session } from '../core/types.js';
 import { lineBreakTokens } from '../providers/tokenizer/separator-tokens.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
 import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
-import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
+import type { ContextItem, ContextPackage } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
 import { factLine, measureSections } from './render.js';
 import { storeTurnReader, turnsInOrder, type TurnCache, type TurnReader } from './turn-reader.js';
-import { keptTurnOptions, messageLine, turnOptions, type ExcludedMessages, type Line, type TurnMaterial, type TurnOption } from './turn-options.js';
+import { finish, KIND_RANK } from './package-finish.js';
+import { addRecalled, type Recalled } from './recall.js';
+import { keptTurnOptions, turnOptions, type ExcludedMessages, type Line, type TurnMaterial, type TurnOption } from './turn-options.js';
 
 /** Tuning of the assembler; every field has a default. */
 export interface AssemblerSettings {
@@ -33,8 +35,8 @@ export interface AssemblerSettings {
    */
   queryWindowShare?: number;
   /**
-   * Share of the recall room in which hits are shown at tier 2 (default 0.7); later hits get tier 1, so
-   * the room covers more of them. Room left at the end upgrades the best hits to richer tiers.
+   * Share of the recall room in which hits are shown in full (default 0.7); later hits get tier 1, so
+   * the room covers more of them. Room left at the end upgrades those to richer tiers, best first.
    */
   recallDetailShare?: number;
   /** Share of the history budget spent first on covering as many turns as possible, cheapest form (default 0.5). */
@@ -67,9 +69,6 @@ export interface AssembleContextOptions {
 export const MAX_BUDGET = 10_000_000;
 const PAGE_TURNS = 64;
 const MAX_RECALL_HITS = 400;
-const KIND_RANK: Readonly<Record<FactKind, number>> = { exception: 0, constraint: 1, goal: 2, preference: 3, fact: 4 };
-/** Sections in the order items are dropped when the exact count is over budget. */
-const DROP_ORDER: readonly SectionName[] = ['recalled', 'history', 'window', 'facts', 'artifacts', 'instructions', 'pinned'];
 
 export function validateBudget(budget: unknown): number {
   if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1 || budget > MAX_BUDGET) {
@@ -250,70 +249,43 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   // all older window turns, so the verbatim chat tail stays in order.
   assembly.used -= reserved;
   let degrading = false;
+  // A window turn that does not fit verbatim moves to the history section, degraded; with a query it
+  // waits for recall and then takes its cheapest form, since the room goes to the query first.
+  const degraded: TurnMaterial[] = [];
+  const addDegraded = (material: TurnMaterial): void => {
+    const options = turnOptions(material, countShort, { excluded: new Set(), topTier: 2 });
+    if (relevance !== null) options.reverse();
+    if (!options.some((option) => assembly.tryAdd('history', option.items, option.cost))) {
+      assembly.omit(mapPacked(material.messages, (message) => message.id), 'budget: raw window turn did not fit');
+    }
+  };
   const windowLimit = relevance === null ? budget : assembly.used + reserved + Math.floor(budget * queryWindowShare);
   for (const [index, material] of windowMaterials.entries()) {
     const verbatim = verbatimOf(material);
     if (!degrading && (index === 0 || assembly.used + assembly.costOf('window', verbatim.cost) <= windowLimit) && assembly.tryAdd('window', verbatim.items, verbatim.cost)) continue;
     degrading = true;
-    const options = turnOptions(material, countShort, { excluded: new Set(), topTier: 2 });
-    // With a query the room goes to recall: a degraded window turn takes its cheapest form.
-    if (relevance !== null) options.reverse();
-    if (!options.some((option) => assembly.tryAdd('history', option.items, option.cost))) {
-      assembly.omit(mapPacked(material.messages, (message) => message.id), 'budget: raw window turn did not fit');
-    }
+    if (relevance === null) addDegraded(material);
+    else degraded.push(material);
   }
 
-  // Layer 5 (reserved share): archive hits for the query, best first. Hits first get a brief form (tier 2,
-  // then tier 1 once the detail share is spent), so the room covers as many hits as it can; room left
-  // afterwards upgrades the best hits, tier by tier.
-  const recalledIds = new Set<string>();
-  const recalledTurns = new Set<number>();
+  // Layer 5 (reserved share): archive hits for the query, best first (see `recall.ts`).
+  let recalled: Recalled = { ids: new Set(), turns: new Set() };
   if (query !== '' && windowStart > 1 && recallLimit > 0) {
-    const reserve = Math.floor(assembly.remaining() * recallShare);
-    const hits = await repositories.search.messages({ sessionId, query, limit: recallLimit, maxTurn: windowStart - 1 });
-    // A memory's turn reader keeps the hits' turns warm between calls; without one, read just the hits.
-    const messages = new Map<string, Message>();
-    const cache = options.turnReader;
-    if (hits.length > 0 && cache !== undefined) {
-      // Turns by number, and only the hits' messages from them: hashing every id costs more.
-      const turns = await cache.readTurns({ sessionId, turns: mapPacked(hits, (hit) => hit.turn) });
-      for (const hit of hits) {
-        const message = turns.get(hit.turn)?.messages.find((candidate) => candidate.id === hit.messageId);
-        if (message !== undefined) messages.set(message.id, message);
-      }
-    } else if (hits.length > 0) {
-      for (const message of await repositories.messages.getMany({ sessionId, messageIds: mapPacked(hits, (hit) => hit.messageId) })) messages.set(message.id, message);
-    }
-    const recalled: Array<{ message: Message; line: Line }> = [];
-    let spent = 0;
-    for (const hit of hits) {
-      const message = messages.get(hit.messageId);
-      if (message === undefined) continue;
-      const line = messageLine(message, spent < reserve * recallDetailShare ? 2 : 1, countShort);
-      const cost = assembly.costOf('recalled', line.cost);
-      if (spent + cost > reserve || !assembly.fits(cost)) {
-        assembly.omit([message.id], 'budget: recall share full');
-        continue;
-      }
-      assembly.add('recalled', [], cost);
-      spent += cost;
-      recalled.push({ message, line });
-      recalledIds.add(message.id);
-      recalledTurns.add(message.turn);
-    }
-    for (const tier of [2, 3] as const) {
-      for (const entry of recalled) {
-        if ((entry.line.tier ?? 3) >= tier) continue;
-        const richer = messageLine(entry.message, tier, countShort);
-        const extra = richer.cost - entry.line.cost;
-        if (spent + extra > reserve || !assembly.fits(extra)) continue;
-        assembly.used += extra;
-        spent += extra;
-        entry.line = richer;
-      }
-    }
-    assembly.sections.set('recalled', mapPacked(recalled, (entry) => entry.line));
+    recalled = await addRecalled(assembly, {
+      repositories,
+      sessionId,
+      query,
+      limit: recallLimit,
+      maxTurn: windowStart - 1,
+      reserve: Math.floor(assembly.remaining() * recallShare),
+      detailShare: recallDetailShare,
+      countShort,
+      turnReader: options.turnReader,
+    });
   }
+  const { ids: recalledIds, turns: recalledTurns } = recalled;
+  // With a query, the window turns that did not fit take the room recall left, in their cheapest form.
+  for (const material of degraded) addDegraded(material);
 
   // Facts the query share left out fill the room recall left, most important first.
   for (const item of deferred) {
@@ -340,12 +312,14 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
         oldestCovered = material.turn;
         continue;
       }
-      const cost = assembly.costOf('history', cheapest.cost);
+      const sentAt = cheapest.items[0]?.date ?? null;
+      const cost = assembly.costOf('history', cheapest.cost) + assembly.dayCost('history', sentAt);
       if (assembly.used + cost > limit) {
         pending = material;
         return;
       }
       assembly.add('history', [], cost);
+      assembly.noteDay('history', sentAt);
       chosen.push({ options, index: options.length - 1 });
       oldestCovered = material.turn;
     }
@@ -380,99 +354,4 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   }
 
   return finish(assembly, budget, tokenizer, warnings);
-}
-
-/** A copy of an item with its own source list, without the assembler's working fields (such as `cost`). */
-function copyItem(item: ContextItem): ContextItem {
-  return {
-    text: item.text,
-    tokens: item.tokens,
-    sourceMessageIds: [...item.sourceMessageIds],
-    kind: item.kind,
-    turn: item.turn,
-    date: item.date,
-    tier: item.tier,
-    factKind: item.factKind,
-    role: item.role,
-  };
-}
-
-function sortSections(assembly: Assembly): ContextSection[] {
-  const order: SectionName[] = ['instructions', 'pinned', 'artifacts', 'facts', 'history', 'recalled', 'window'];
-  // Stable sort: items of one turn keep their message order.
-  const byTurn = (a: ContextItem, b: ContextItem): number => (a.turn ?? 0) - (b.turn ?? 0);
-  // The artifacts section is listed only when the query referred to a version that made it in.
-  return mapPacked(order.filter((name) => name !== 'artifacts' || assembly.items(name).length > 0), (name) => {
-    // The assembly's own items, which cached turn options may share: the caller gets copies (see finish).
-    const items = assembly.items(name).slice();
-    // Facts were chosen freshest first; they read better in the order they were established.
-    if (name === 'history' || name === 'recalled' || name === 'facts') items.sort(byTurn);
-    if (name === 'window') items.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
-    return { name, tokens: items.reduce((sum, item) => sum + item.tokens, 0), items };
-  });
-}
-
-/** Which item of a section goes first when trimming: the weakest fact, else the oldest item. */
-function dropIndex(section: ContextSection): number {
-  if (section.name !== 'facts') return 0;
-  let weakest = 0;
-  section.items.forEach((item, index) => {
-    const current = section.items[weakest];
-    if (current === undefined || item.factKind === null || current.factKind === null) return;
-    const rank = KIND_RANK[item.factKind] - KIND_RANK[current.factKind] || (current.turn ?? 0) - (item.turn ?? 0);
-    if (rank > 0) weakest = index;
-  });
-  return weakest;
-}
-
-/** Measure the rendering exactly and drop lowest-priority items until it fits. */
-function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnings: string[]): ContextPackage {
-  const sections = sortSections(assembly);
-  let { messages: rendered, tokens } = measureSections(sections, tokenizer);
-  while (tokens > budget) {
-    // Drop from the least important non-empty section only, then measure again.
-    const section = DROP_ORDER.map((name) => sections.find((candidate) => candidate.name === name)).find(
-      (candidate) => candidate !== undefined && candidate.items.length > 0,
-    );
-    if (section === undefined) break;
-    let excess = tokens - budget;
-    while (excess > 0 && section.items.length > 0) {
-      const [item] = section.items.splice(dropIndex(section), 1);
-      if (item === undefined) break;
-      assembly.omit(item.sourceMessageIds, 'budget: trimmed to fit the exact token count');
-      if (section.name === 'pinned') warnings.push(`Pinned item "${item.text}" was dropped to fit a budget of ${budget} tokens.`);
-      excess -= item.tokens + (section.name === 'window' ? 4 : 1);
-    }
-    section.tokens = section.items.reduce((sum, item) => sum + item.tokens, 0);
-    ({ messages: rendered, tokens } = measureSections(sections, tokenizer));
-  }
-  const messages = rendered;
-  const omitted = assembly.omitted();
-  // The caller owns the sections it reads, so they are copies, made when first read: a chat turn only renders.
-  let owned: ContextSection[] | undefined;
-  const ownSections = (): ContextSection[] =>
-    (owned ??= mapPacked(sections, (section) => ({ name: section.name, tokens: section.tokens, items: mapPacked(section.items, copyItem) })));
-  return {
-    budget,
-    tokens,
-    tokenizer: tokenizer.name,
-    get sections() {
-      return ownSections();
-    },
-    omitted,
-    warnings,
-    render: () => messages.map((message) => ({ ...message })),
-    toJSON: () => ({
-      budget,
-      tokens,
-      messages: messages.map((message) => ({ ...message })),
-      // The caller's copies once made (they may have changed them), else the assembly's items, copied here.
-      sections: (owned ?? sections).map((section) => ({
-        name: section.name,
-        tokens: section.tokens,
-        items: section.items.map((item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),
-      })),
-      omitted: omitted.map((omission) => ({ sourceMessageIds: [...omission.sourceMessageIds], reason: omission.reason })),
-    }),
-  };
 }

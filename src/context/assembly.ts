@@ -1,7 +1,8 @@
 import type { FactKind } from '../core/types.js';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../providers/tokenizer/tokenizer.js';
 import type { ContextItem, Omission, SectionName } from './context-package.js';
-import { KIND_HEADERS, SECTION_HEADERS } from './render.js';
+import { dayHeading, dayOf } from './provenance-marks.js';
+import { DATED_SECTIONS, KIND_HEADERS, SECTION_HEADERS } from './render.js';
 
 const SYSTEM_SECTIONS: ReadonlySet<SectionName> = new Set(['instructions', 'pinned', 'artifacts', 'facts', 'history', 'recalled']);
 /** A blank line between blocks of the system message costs at most this much. */
@@ -17,6 +18,9 @@ export class Assembly {
   /** Sections whose header (and separator) have been paid for. */
   private readonly opened = new Set<SectionName>();
   private readonly omissions = new Map<string, Array<readonly string[]>>();
+  /** Days whose heading each dated section has paid for. */
+  private readonly days = new Map<SectionName, Set<string>>();
+  private readonly dayNames = new Map<string, string | null>();
   used = 0;
 
   constructor(
@@ -49,6 +53,37 @@ export class Assembly {
     return cost;
   }
 
+  /**
+   * Tokens of the day heading a line sent at `time` adds to a dated section: its heading when no line
+   * of that day is there yet. A line of unknown time is charged nothing; it gets a heading only after
+   * dated lines, which the exact count at the end catches.
+   */
+  dayCost(section: SectionName, time: string | null): number {
+    if (!DATED_SECTIONS.has(section)) return 0;
+    const day = this.day(time);
+    if (day === null || this.days.get(section)?.has(day) === true) return 0;
+    return this.countShort(dayHeading(day)) + 1;
+  }
+
+  /** Record that `section` shows a line sent at `time` (its day heading is paid for). */
+  noteDay(section: SectionName, time: string | null): void {
+    const day = this.day(time);
+    if (day === null || !DATED_SECTIONS.has(section)) return;
+    const days = this.days.get(section) ?? new Set<string>();
+    days.add(day);
+    this.days.set(section, days);
+  }
+
+  private day(time: string | null): string | null {
+    if (time === null) return null;
+    let day = this.dayNames.get(time);
+    if (day === undefined) {
+      day = dayOf(time);
+      this.dayNames.set(time, day);
+    }
+    return day;
+  }
+
   /** Cost of a window message rendered as its own chat message. */
   windowCost(item: ContextItem): number {
     return TOKENS_PER_MESSAGE + this.countShort(item.role ?? 'user') + item.tokens;
@@ -57,13 +92,16 @@ export class Assembly {
   /** Add the items if they fit; returns whether they were added. */
   tryAdd(section: SectionName, items: readonly ContextItem[], itemCost: number): boolean {
     const factKind = items[0]?.factKind ?? null;
-    const cost = this.costOf(section, itemCost, factKind);
+    const cost = this.costOf(section, itemCost, factKind) + this.dayCost(section, items[0]?.date ?? null);
     if (!this.fits(cost)) return false;
     this.add(section, items, cost);
     return true;
   }
 
-  /** Add items whose cost (from `costOf`) is already known; items may come later for an opened section. */
+  /**
+   * Add items whose cost (from `costOf`, and `dayCost` for dated sections) is already known; items may
+   * come later for an opened section (their days noted with `noteDay`).
+   */
   add(section: SectionName, items: readonly ContextItem[], cost: number): void {
     this.used += cost;
     this.opened.add(section);
@@ -71,7 +109,10 @@ export class Assembly {
     const list = this.items(section);
     list.push(...items);
     this.sections.set(section, list);
-    for (const item of items) if (item.factKind !== null) this.kinds.add(item.factKind);
+    for (const item of items) {
+      if (item.factKind !== null) this.kinds.add(item.factKind);
+      this.noteDay(section, item.date);
+    }
   }
 
   items(section: SectionName): ContextItem[] {

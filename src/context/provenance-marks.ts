@@ -1,7 +1,9 @@
 /**
- * How a package shows when each line is true as of: fact lines end with `(turn 14, 3 Mar 2026)`, message
- * lines start with `[turn 12, 3 Mar 2026]`. The date is the day (UTC) the line's message was sent; a
- * message whose time is unknown (imported without one) shows its turn alone.
+ * How a package shows when each line is true as of. Fact lines end with `(turn 14, 3 Mar 2026)`. Message
+ * lines start with `[turn 12]` and sit under a heading of the day they were said (`### 3 Mar 2026`), one
+ * heading per run of lines from the same day, so a dozen recalled lines do not repeat the date a dozen
+ * times. The day is the UTC day the line's message was sent; a message whose time is unknown (imported
+ * without one) shows its turn alone.
  */
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -14,17 +16,33 @@ export function dayOf(time: string | null): string | null {
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;
 }
 
-function when(turn: number, time: string | null): string {
-  const day = dayOf(time);
-  return day === null ? `turn ${turn}` : `turn ${turn}, ${day}`;
-}
-
 /** ` (turn 14, 3 Mar 2026)`: appended to a fact line, the turn it was last established in. */
 export function factMark(turn: number, time: string | null): string {
-  return ` (${when(turn, time)})`;
+  const day = dayOf(time);
+  return day === null ? ` (turn ${turn})` : ` (turn ${turn}, ${day})`;
 }
 
-/** `[turn 12, 3 Mar 2026]`: the start of a line quoting or summing up a message of that turn. */
-export function turnMark(turn: number, time: string | null): string {
-  return `[${when(turn, time)}]`;
+/** `[turn 12]`: the start of a line quoting or summing up a message of that turn. */
+export function turnMark(turn: number): string {
+  return `[turn ${turn}]`;
+}
+
+/** The heading over message lines of one day: `### 3 Mar 2026`, or `### Date unknown`. */
+export function dayHeading(day: string | null): string {
+  return `### ${day ?? 'Date unknown'}`;
+}
+
+/**
+ * The day headings a run of lines needs, by the index of the line each goes before: one wherever the
+ * day changes, none before lines whose time is unknown unless a dated line came before them.
+ */
+export function dayHeadings(times: ReadonlyArray<string | null>): Map<number, string> {
+  const headings = new Map<number, string>();
+  let previous: string | null = null;
+  times.forEach((time, index) => {
+    const day = dayOf(time);
+    if (day !== previous) headings.set(index, dayHeading(day));
+    previous = day;
+  });
+  return headings;
 }

@@ -1,7 +1,7 @@
 import { FACT_KINDS, type ChatMessage, type FactKind } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { ContextItem, ContextSection, SectionName } from './context-package.js';
-import { factMark } from './provenance-marks.js';
+import { dayHeadings, factMark } from './provenance-marks.js';
 
 export const SECTION_HEADERS: Readonly<Record<Exclude<SectionName, 'instructions' | 'window'>, string>> = {
   pinned: '## Pinned exceptions (never violate these)',
@@ -19,6 +19,8 @@ export const KIND_HEADERS: Readonly<Record<FactKind, string>> = {
   fact: '### Facts',
 };
 
+/** Sections of message lines, shown under day headings (see `provenance-marks.ts`). */
+export const DATED_SECTIONS: ReadonlySet<SectionName> = new Set(['history', 'recalled']);
 
 /** A rendering with the system message's lines (joined with `\n` they are its content). */
 export interface RenderedParts {
@@ -42,7 +44,13 @@ function renderParts(sections: readonly ContextSection[]): RenderedParts {
       continue;
     }
     if (section.name !== 'instructions') lines.push(SECTION_HEADERS[section.name]);
-    for (const item of section.items) lines.push(item.kind === 'fact' ? factLine(item) : item.text);
+    // Message lines sit under the heading of the day they were said.
+    const headings = DATED_SECTIONS.has(section.name) ? dayHeadings(section.items.map((item) => item.date)) : null;
+    section.items.forEach((item, index) => {
+      const heading = headings?.get(index);
+      if (heading !== undefined) lines.push(heading);
+      lines.push(item.kind === 'fact' ? factLine(item) : item.text);
+    });
   }
   const messages: ChatMessage[] = lines.length > 0 ? [{ role: 'system', content: lines.join('\n') }, ...window] : window;
   return { systemLines: lines, messages };

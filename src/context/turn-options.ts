@@ -29,13 +29,13 @@ export interface TurnOption {
 export type CountShort = (text: string) => number;
 
 /**
- * Tokens of a `[turn N, date]` mark (with an optional label) without tokenizing every turn number:
- * the tokenizer splits digits in groups of up to three, each one token; the date part is counted once
- * per day. An estimate; the assembler measures the rendered package exactly at the end.
+ * Tokens of a `[turn N]` mark (with an optional label) without tokenizing every turn number: the
+ * tokenizer splits digits in groups of up to three, each one token. An estimate; the assembler measures
+ * the rendered package exactly at the end.
  */
-export function turnPrefixTokens(turn: number, time: string | null, label: string | null, countShort: CountShort): number {
+export function turnPrefixTokens(turn: number, label: string | null, countShort: CountShort): number {
   const digits = String(turn).length;
-  const mark = turnMark(0, time);
+  const mark = turnMark(0);
   return countShort(label === null ? mark : `${mark} ${label}:`) - 1 + Math.ceil(digits / 3);
 }
 
@@ -76,8 +76,8 @@ export function messageLine(message: Message, tier: Tier, countShort: CountShort
 
 function buildMessageLine(message: Message, tier: Tier, countShort: CountShort): Line {
   const shown = tierText(message, tier);
-  const prefix = `${turnMark(message.turn, message.sentAt)} ${speakerLabel(message)}:`;
-  const prefixTokens = turnPrefixTokens(message.turn, message.sentAt, speakerLabel(message), countShort);
+  const prefix = `${turnMark(message.turn)} ${speakerLabel(message)}:`;
+  const prefixTokens = turnPrefixTokens(message.turn, speakerLabel(message), countShort);
   return {
     text: `${prefix} ${shown.text}`,
     tokens: prefixTokens + shown.tokens,
@@ -109,9 +109,9 @@ export function summaryLine(material: TurnMaterial, countShort: CountShort): Lin
   addPart(assistant === undefined ? 'assistant' : speakerLabel(assistant), summary.assistantSummary);
   if (parts.length === 0) return null;
   const time = material.messages.find((message) => message.sentAt !== null)?.sentAt ?? null;
-  const prefix = turnMark(material.turn, time);
+  const prefix = turnMark(material.turn);
   const text = `${prefix} ${parts.join(' — ')}`;
-  const tokens = turnPrefixTokens(material.turn, time, null, countShort) + summary.tokens + labelTokens;
+  const tokens = turnPrefixTokens(material.turn, null, countShort) + summary.tokens + labelTokens;
   return {
     text,
     tokens,

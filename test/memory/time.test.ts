@@ -66,8 +66,10 @@ describe('the time of each message', () => {
     const pkg = await session.context({ budget: 3000 });
     const system = pkg.render()[0]?.content ?? '';
     expect(system).toMatch(/- kitchen budget: .*\$54,000.* \(turn 1, 14 Mar 2026\)$/mu);
-    // Older turns start with their mark.
-    expect(system).toMatch(/^\[turn 2, 17 Mar 2026\] user: /mu);
+    // Older turns start with their turn and sit under a heading of their day, one heading per day.
+    expect(system).toMatch(/^### 14 Mar 2026\n\[turn 1\] user: The budget/mu);
+    expect(system).toMatch(/^### 17 Mar 2026\n\[turn 2\] user: /mu);
+    expect(system.match(/^### 17 Mar 2026$/gmu)).toHaveLength(1);
     // The items carry the same provenance as fields; a fact's text is its line without the mark.
     const fact = pkg.sections.find((section) => section.name === 'facts')?.items.find((item) => item.text.includes('54,000'));
     expect(fact).toMatchObject({ turn: 1, date: '2026-03-14T10:00:00.000Z' });

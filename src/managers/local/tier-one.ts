@@ -1,6 +1,7 @@
 /**
  * Tier 1: `key = value` pairs separated by `; ` — the specifics of a message (amounts, dates,
- * names, versions, rules) under short keys, about 10–20 % of its words, never empty.
+ * names, versions, rules) under short keys, about 10–20 % of its words; empty when the message holds
+ * nothing of the kind (a bag of its words would read as noise).
  */
 import { mapPacked } from '../../core/packed-map.js';
 import { countWords } from '../../core/text.js';
@@ -173,24 +174,15 @@ function compactQuestion(text: string): string {
   return parts.length <= 10 ? parts.join(' ') : `${parts.slice(0, 10).join(' ')}…`;
 }
 
-function topicWords(message: AnalysedMessage, limit: number): string {
-  const counts = new Map<string, { count: number; first: number }>();
-  let position = 0;
-  for (const sentence of message.sentences) {
-    for (const token of sentence.tokens) {
-      position += 1;
-      const word = token.lower;
-      if (word.length < 3 || token.hasDigit || STOP_WORDS.has(word) || GENERIC_NOUNS.has(word)) continue;
-      const entry = counts.get(word) ?? { count: 0, first: position };
-      entry.count += 1;
-      counts.set(word, entry);
-    }
-  }
-  const top = [...counts.entries()]
-    .sort((a, b) => b[1].count - a[1].count || a[1].first - b[1].first)
-    .slice(0, limit)
-    .sort((a, b) => a[1].first - b[1].first);
-  return mapPacked(top, ([word]) => word).join(', ');
+const OPENERS = /^(?:hey|hi|hello|thanks|thank you|wow|yes|yeah|yep|oh|aw+|ok|okay|sure|congrats|congratulations|sorry|haha|lol|hmm|omg|great|cool|nice|awesome|totally|absolutely|morning|good morning|evening)[,!.]?$/iu;
+
+/** "Thanks, Melanie!", "Caroline, look at this", "… so proud of you, Jon.": a name the speaker addresses, not a subject. */
+function isAddressedName(sentence: AnalysedSentence, item: Specific): boolean {
+  if (item.type !== 'name' || item.entity === 'place' || item.entity === 'organization') return false;
+  const before = sentence.text.slice(0, item.start).trim();
+  const after = sentence.text.slice(item.end).trim();
+  if (/^[,!?]/u.test(after) && (before === '' || OPENERS.test(before))) return true;
+  return /,$/u.test(before) && /^[!.?]*$/u.test(after);
 }
 
 /** Tier 1 of a message. */
@@ -218,7 +210,7 @@ export function tierOne(input: TierOneInput): string {
       covered.push(value);
     }
     for (const item of sentence.specifics) {
-      if (covered.some((text) => text.includes(item.text))) continue;
+      if (covered.some((text) => text.includes(item.text)) || isAddressedName(sentence, item)) continue;
       const pair = specificPair(sentence, item);
       pairs.push({ key: pair.key, value: pair.value, score: item.type === 'name' ? 2 : 2.5, order: order++ });
     }
@@ -237,10 +229,8 @@ export function tierOne(input: TierOneInput): string {
       const parts = prose.split(/\s+/u);
       return `small talk = ${clean(parts.length <= 8 ? prose : `${parts.slice(0, 8).join(' ')}…`)}`;
     }
-    const topic = topicWords(message, 5);
-    if (topic !== '') return `topic = ${clean(topic)}`;
-    const words = (prose === '' ? message.message.content : prose).trim().split(/\s+/u);
-    return `content = ${clean(words.slice(0, 6).join(' '))}${words.length > 6 ? '…' : ''}`;
+    // Nothing specific to say in `key = value` form: a bag of its words would read as noise.
+    return '';
   }
 
   // Merge pairs with the same key (up to four comma-separated pieces); keep the best under the word budget.

@@ -79,9 +79,33 @@ describe('figures of speech', () => {
     'It must be nice to work from the beach.',
     "Honestly I can't believe how fast this week went.",
     'She never calls me back, typical.',
+    'Keep going and never give up, buddy!',
+    "You never know when those special moments might occur.",
+    "It's my favorite and it never gets old.",
+    "Don't ever be afraid to ask for help.",
+    "Don't miss a beat.",
+    'They brighten up our day and always make us smile.',
+    'Hiking in the hills always made me feel better.',
+    "Nature and quality time, can't beat it.",
+    'Must be awesome to see your work on display.',
+    'It made me think how much work we still have to do.',
+    "Art's allowed me to explore who I am.",
+    'I used to hold cats without an allergic reaction.',
+    'Without this I would never be able to beat my competition.',
   ])('are not rules: %s', async (text) => {
     const found = await factsOf({ user: text, assistant: 'Ha, I know.' });
     expect(found.filter((entry) => entry.kind === 'exception' || entry.kind === 'constraint')).toEqual([]);
+  });
+
+  it.each([
+    ['He must never get ibuprofen or aspirin.', /ibuprofen or aspirin/u],
+    ['Never stop the payroll server during business hours.', /stop the payroll server/u],
+    ['Never give out the gate code to delivery drivers.', /give out the gate code/u],
+    ["Don't ever forget to lock the side door.", /forget to lock the side door/u],
+    ["I'm allergic to penicillin.", /allergic to penicillin/u],
+  ])('saying-like rules stay rules: %s', async (text, value) => {
+    const found = await factsOf({ user: text, assistant: 'Understood.' });
+    expect(found.some((entry) => entry.kind === 'exception' && value.test(entry.text))).toBe(true);
   });
 
   it('reads "he" and "she" as the person just named', async () => {

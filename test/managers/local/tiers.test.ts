@@ -50,11 +50,25 @@ describe('tier 1', () => {
     expect(tier1).toContain('yesterday (7 May 2024)');
   });
 
-  it('is never empty for a non-empty message, and empty for an empty one', async () => {
+  it('is readable pairs or empty: no bag of words for a message with nothing specific, no addressed names', async () => {
     const { memory } = await processOnce({ user: 'Hey there!', assistant: 'Hello! How can I help today?' });
-    for (const message of memory.messages) expect(message.tier1.length).toBeGreaterThan(0);
+    expect(memory.messages[0]?.tier1).toMatch(/^small talk = /u);
+    const chat = await processOnce({
+      user: 'Thanks, Melanie! Totally agree, finding self-acceptance is such a long process.',
+      userSpeaker: 'Caroline',
+      assistant: 'Wow, Caroline, the park trip with Oscar sounds lovely.',
+      assistantSpeaker: 'Melanie',
+    });
+    // Nothing in the first message is a specific: no "topic = totally, agree, …", no "person = Melanie".
+    expect(chat.memory.messages[0]?.tier1).toBe('');
+    expect(chat.memory.messages[0]?.tier2).not.toBe('');
+    // The name spoken to is left out; the one the message is about stays.
+    expect(chat.memory.messages[1]?.tier1).toContain('Oscar');
+    expect(chat.memory.messages[1]?.tier1).not.toContain('Caroline');
+    for (const message of [...memory.messages, ...chat.memory.messages]) {
+      for (const pair of message.tier1.split('; ').filter((part) => part !== '')) expect(pair).toMatch(/^[^=]+ = [^=]+$/u);
+    }
     const quiet = await processOnce({ user: 'ok so yeah, whatever works I guess', assistant: '' });
-    expect(quiet.memory.messages[0]?.tier1).not.toBe('');
     expect(quiet.memory.messages[1]?.tier1).toBe('');
     expect(quiet.memory.messages[1]?.tier2).toBe('');
   });

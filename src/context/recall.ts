@@ -1,0 +1,136 @@
+/**
+ * Layer 5 of a package: the archive's messages that best match the query. The best hits are shown in
+ * full, since the answer to a question is rarely in a message's gist; once the detail share of the room
+ * is spent, later hits take their brief form (tier 1), so the room still covers many of them; room left
+ * at the end upgrades the brief ones, best first, tier by tier.
+ */
+import { mapPacked } from '../core/packed-map.js';
+import type { Message } from '../core/types.js';
+import type { TenantRepositories } from '../store/store.js';
+import type { Assembly } from './assembly.js';
+import type { TurnCache } from './turn-reader.js';
+import { messageLine, type CountShort, type Line, type TurnMaterial } from './turn-options.js';
+
+export interface RecallOptions {
+  repositories: TenantRepositories;
+  sessionId: string;
+  query: string;
+  /** Most hits considered. */
+  limit: number;
+  /** Only messages of turns up to this one (the raw window shows the rest). */
+  maxTurn: number;
+  /** Most tokens the section may take. */
+  reserve: number;
+  /** Share of `reserve` in which hits are shown in full. */
+  detailShare: number;
+  countShort: CountShort;
+  /** A memory's turn cache, which keeps the hits' turns warm between calls (default: read just the hits). */
+  turnReader: TurnCache | undefined;
+}
+
+/** Which messages recall showed, and their turns, so the history does not show them again. */
+export interface Recalled {
+  ids: Set<string>;
+  turns: Set<number>;
+}
+
+async function hitMessages(options: RecallOptions, hits: ReadonlyArray<{ messageId: string; turn: number }>): Promise<Map<string, Message>> {
+  const { repositories, sessionId, turnReader } = options;
+  const messages = new Map<string, Message>();
+  if (hits.length === 0) return messages;
+  if (turnReader !== undefined) {
+    // Turns by number, and only the hits' messages from them: hashing every id costs more.
+    const turns = await turnReader.readTurns({ sessionId, turns: mapPacked(hits, (hit) => hit.turn) });
+    for (const hit of hits) {
+      const message = turns.get(hit.turn)?.messages.find((candidate) => candidate.id === hit.messageId);
+      if (message !== undefined) messages.set(message.id, message);
+    }
+    return messages;
+  }
+  for (const message of await repositories.messages.getMany({ sessionId, messageIds: mapPacked(hits, (hit) => hit.messageId) })) messages.set(message.id, message);
+  return messages;
+}
+
+/** Whether a message asks something: its reply then likely holds the answer the query is after. */
+function asks(message: Message): boolean {
+  return message.content.includes('?');
+}
+
+/** The first message after `message` from someone else: in its turn, else the first of the next turn. */
+function replyIn(message: Message, turns: ReadonlyMap<number, TurnMaterial>): Message | null {
+  const own = turns.get(message.turn)?.messages ?? [];
+  const at = own.findIndex((candidate) => candidate.id === message.id);
+  const later = [...own.slice(at + 1), ...(turns.get(message.turn + 1)?.messages ?? [])];
+  return later.find((candidate) => (candidate.speaker ?? candidate.role) !== (message.speaker ?? message.role)) ?? null;
+}
+
+/** The turns the replies to the asking hits may be in, read through the cache or from the store. */
+async function replyTurns(options: RecallOptions, asking: readonly Message[]): Promise<Map<number, TurnMaterial>> {
+  const wanted = [...new Set(asking.flatMap((message) => [message.turn, message.turn + 1]))].filter((turn) => turn <= options.maxTurn + 1);
+  if (wanted.length === 0) return new Map();
+  if (options.turnReader !== undefined) return options.turnReader.readTurns({ sessionId: options.sessionId, turns: wanted });
+  const turns = new Map<number, TurnMaterial>();
+  for (const turn of wanted) {
+    const messages = await options.repositories.messages.listByTurns({ sessionId: options.sessionId, fromTurn: turn, toTurn: turn });
+    if (messages.length > 0) turns.set(turn, { turn, summary: null, messages, plainOptions: undefined });
+  }
+  return turns;
+}
+
+/**
+ * The messages to show, best first: each hit, and right after a hit that asks something, its reply
+ * (a question matches the query's words, the answer often does not), unless the reply is in the window.
+ */
+async function candidates(options: RecallOptions, hits: ReadonlyArray<{ messageId: string }>, messages: ReadonlyMap<string, Message>): Promise<Message[]> {
+  const ordered = hits.flatMap((hit) => messages.get(hit.messageId) ?? []);
+  const turns = await replyTurns(options, ordered.filter(asks));
+  const seen = new Set<string>();
+  const result: Message[] = [];
+  for (const message of ordered) {
+    const reply = asks(message) ? replyIn(message, turns) : null;
+    for (const candidate of reply === null || reply.turn > options.maxTurn ? [message] : [message, reply]) {
+      if (seen.has(candidate.id)) continue;
+      seen.add(candidate.id);
+      result.push(candidate);
+    }
+  }
+  return result;
+}
+
+/** Add the recalled section to `assembly`, best hits first, within `reserve` tokens. */
+export async function addRecalled(assembly: Assembly, options: RecallOptions): Promise<Recalled> {
+  const { repositories, sessionId, query, reserve, countShort } = options;
+  const recalledIds = new Set<string>();
+  const recalledTurns = new Set<number>();
+  const hits = await repositories.search.messages({ sessionId, query, limit: options.limit, maxTurn: options.maxTurn });
+  const messages = await hitMessages(options, hits);
+  const recalled: Array<{ message: Message; line: Line }> = [];
+  let spent = 0;
+  for (const message of await candidates(options, hits, messages)) {
+    const line = messageLine(message, spent < reserve * options.detailShare ? 3 : 1, countShort);
+    const cost = assembly.costOf('recalled', line.cost) + assembly.dayCost('recalled', message.sentAt);
+    if (spent + cost > reserve || !assembly.fits(cost)) {
+      assembly.omit([message.id], 'budget: recall share full');
+      continue;
+    }
+    assembly.add('recalled', [], cost);
+    assembly.noteDay('recalled', message.sentAt);
+    spent += cost;
+    recalled.push({ message, line });
+    recalledIds.add(message.id);
+    recalledTurns.add(message.turn);
+  }
+  for (const tier of [2, 3] as const) {
+    for (const entry of recalled) {
+      if ((entry.line.tier ?? 3) >= tier) continue;
+      const richer = messageLine(entry.message, tier, countShort);
+      const extra = richer.cost - entry.line.cost;
+      if (extra > 0 && (spent + extra > reserve || !assembly.fits(extra))) continue;
+      assembly.used += extra;
+      spent += extra;
+      entry.line = richer;
+    }
+  }
+  assembly.sections.set('recalled', mapPacked(recalled, (entry) => entry.line));
+  return { ids: recalledIds, turns: recalledTurns };
+}
