@@ -13,6 +13,11 @@ export interface DiffEntry {
   /** The key to match on; derived from the text before the first `:` when absent. */
   key?: string;
   sourceMessageIds: string[];
+  /**
+   * For an update: why the fact changes, in words a person can read (the words of the message that
+   * changed it). The event reads `turn N: <reason>`; without one, it quotes the new line.
+   */
+  reason?: string;
 }
 
 export interface RemoveEntry {
@@ -66,6 +71,13 @@ export interface ApplyDiffResult {
   upserted: Fact[];
   /** Ids of facts removed by the diff. */
   removedIds: string[];
+}
+
+/** `turn 14: "the budget got cut to 82k"`: why a fact changed, with the turn that changed it. */
+export function turnReason(turn: number, reason: string | undefined, line: string): string {
+  const given = reason?.trim() ?? '';
+  const text = given !== '' ? given : `"${line.length > 160 ? `${line.slice(0, 157)}…` : line}"`;
+  return /^turn \d+:/u.test(text) ? text : `turn ${turn}: ${text}`;
 }
 
 /** Find the fact a key refers to: exact normalised key first, then the most similar key. */
@@ -198,7 +210,7 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
     facts.delete(fact.id);
     upserted.delete(fact.id);
     removedIds.push(fact.id);
-    event({ factId: fact.id, op: 'remove', key: fact.key, kind: fact.kind, oldText: fact.text, newText: null, reason: entry.reason.trim(), sourceMessageIds: sources });
+    event({ factId: fact.id, op: 'remove', key: fact.key, kind: fact.kind, oldText: fact.text, newText: null, reason: turnReason(options.turn, entry.reason, ''), sourceMessageIds: sources });
   }
 
   for (const entry of options.diff.update) {
@@ -236,7 +248,7 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
       add(valid.key, valid.text, entry.kind, valid.sources, 'update with no matching fact');
       continue;
     }
-    update(target, valid.text, entry.kind, valid.sources, 'updated');
+    update(target, valid.text, entry.kind, valid.sources, turnReason(options.turn, entry.reason, valid.text));
   }
 
   for (const entry of options.diff.add) {

@@ -52,14 +52,14 @@ export function properNamesIn(text: string): string[] {
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /** "(16 April 2026)", "(April 2026)": the day (or month) a relative date resolves to, as memory lines write it. */
-const RESOLVED_DATE = /\((?:(\d{1,2}) )?(January|February|March|April|May|June|July|August|September|October|November|December) (\d{4})\)/gu;
+const RESOLVED_DATE = /\((?:now )?(?:(\d{1,2}) )?(January|February|March|April|May|June|July|August|September|October|November|December) (\d{4})\)/gu;
 
 /** How far from the message's time a resolved date may lie: "in two weeks", "next spring", "last year". */
 const RESOLUTION_WINDOW_MS = 400 * 86_400_000;
 
 /**
  * The line without the resolved dates it may carry: a date in parentheses (after "tomorrow", "next
- * Thursday" …) that lies within about a year of a time the exchange was sent is grounded by that time,
+ * Thursday" …, or "(now 15 May 2026)" after a date moved by an amount) that lies within about a year of a time the exchange was sent is grounded by that time,
  * not by the words of the exchange.
  */
 function withoutResolvedDates(line: string, times: readonly string[]): string {

@@ -18,6 +18,7 @@ const entry = z.object({
   kind,
   key: z.string().optional(),
   sourceMessageIds: z.array(z.string()),
+  reason: z.string().optional(),
 });
 
 /** What a memory manager must return; the engine parses it before using any of it. */

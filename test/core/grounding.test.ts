@@ -23,4 +23,14 @@ describe('grounding', () => {
   it('matches numbers as whole values: 200 is not 2000', () => {
     expect(checkGrounding('limit: 200 requests', 'we allow 2000 requests').grounded).toBe(false);
   });
+
+  it('grounds a date resolved or moved near the time the exchange was sent, and no other', () => {
+    const sent = ['2026-05-04T15:00:00Z'];
+    const moved = "deadline: they've pushed the deadline back a week (now 15 May 2026)";
+    expect(checkGrounding(moved, "They've pushed the deadline back a week.", sent).grounded).toBe(true);
+    expect(checkGrounding('inspection: tomorrow (5 May 2026)', 'Inspection is tomorrow.', sent).grounded).toBe(true);
+    // Without the time, or years away from it, the date is invented.
+    expect(checkGrounding(moved, "They've pushed the deadline back a week.").grounded).toBe(false);
+    expect(checkGrounding('inspection: tomorrow (5 May 2029)', 'Inspection is tomorrow.', sent).grounded).toBe(false);
+  });
 });

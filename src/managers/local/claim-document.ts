@@ -35,7 +35,14 @@ export interface Line {
   weight: number;
   /** It replaces a document fact (an update), not a new one (an add). */
   replaces: boolean;
+  /** For an update: the words that changed the fact. */
+  reason: string | undefined;
   order: number;
+}
+
+/** A sentence quoted as the reason of a change, cut to 160 characters. */
+function quoted(sentence: string): string {
+  return `"${sentence.length > 160 ? `${sentence.slice(0, 157)}…` : sentence}"`;
 }
 
 const KIND_STRENGTH: Readonly<Record<FactKind, number>> = { fact: 0, preference: 1, goal: 2, constraint: 3, exception: 4 };
@@ -188,7 +195,7 @@ export class TurnDocument {
     const days = shiftDays(claim.value);
     const moved = days === null ? null : shiftedDay(target.text, days, claim.sentAt);
     const text = swapped ?? `${shownKey(target)}: ${claim.value}${moved === null ? '' : ` (now ${moved})`}`;
-    this.write(target.id, { key: target.key, text, kind, sources: [claim.messageId], weight: claim.weight + 1, replaces: target.factId !== null });
+    this.write(target.id, { key: target.key, text, kind, sources: [claim.messageId], weight: claim.weight + 1, replaces: target.factId !== null, reason: quoted(claim.sentence.text) });
   }
 
   /** A new line for the claim; under a key of its own when its key holds another attribute. */
@@ -197,7 +204,7 @@ export class TurnDocument {
     const key = normalizeText(claim.key);
     const taken = [...this.known.values()].some((entry) => entry.key === key);
     const shown = taken ? `${claim.key} ${claim.classes[0] === undefined ? claim.kind : CLASS_NOUN[claim.classes[0]]}` : claim.key;
-    this.write(`line:${normalizeText(shown)}`, { key: normalizeText(shown), text: `${shown}: ${claim.value}`, kind: claim.kind, sources: [claim.messageId], weight: claim.weight, replaces: false });
+    this.write(`line:${normalizeText(shown)}`, { key: normalizeText(shown), text: `${shown}: ${claim.value}`, kind: claim.kind, sources: [claim.messageId], weight: claim.weight, replaces: false, reason: undefined });
   }
 
   /** Drop a known fact, with the claim's sentence as the reason. */
@@ -205,8 +212,7 @@ export class TurnDocument {
     this.known.delete(target.id);
     this.pending.delete(target.key);
     if (target.factId === null) return;
-    const sentence = claim.sentence.text;
-    const reason = `"${sentence.length > 160 ? `${sentence.slice(0, 157)}…` : sentence}"`;
+    const reason = quoted(claim.sentence.text);
     if (!this.removed.some((entry) => entry.key === target.key)) this.removed.push({ key: target.key, reason, sourceMessageIds: [claim.messageId] });
   }
 
@@ -223,7 +229,13 @@ export class TurnDocument {
     // Within a turn the later line wins, but never a weaker kind over a rule.
     if (previous !== undefined && KIND_STRENGTH[previous.kind] > KIND_STRENGTH[line.kind]) return;
     this.order += 1;
-    this.pending.set(line.key, { ...line, sources: [...new Set([...(previous?.sources ?? []), ...line.sources])], replaces: line.replaces || previous?.replaces === true, order: this.order });
+    this.pending.set(line.key, {
+      ...line,
+      sources: [...new Set([...(previous?.sources ?? []), ...line.sources])],
+      replaces: line.replaces || previous?.replaces === true,
+      reason: line.reason ?? previous?.reason,
+      order: this.order,
+    });
     // A document fact the turn rewrites stays that fact (a later removal in the turn must remove it).
     const factId = this.known.get(id)?.factId ?? null;
     this.known.set(id, { id, key: line.key, text: line.text, kind: line.kind, factId, order: Number.MAX_SAFE_INTEGER - 1_000_000 + this.order });

@@ -151,7 +151,9 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   if (announces(tokens, span, place.last)) {
     // What it names heads the next clause ("Ridgeline Remodeling — the owner is Tom Becker").
     const named = subjectOf(sentence, span, 'chatter', null, discourse);
-    if (!hasPredicate(tokens, span[0], span[1]) && named.key !== null && !named.pronoun) discourse.label = named.key;
+    // ("Bad news: the budget got cut", "Quick update — …" announce; they name nothing.)
+    const announcing = tokens.slice(span[0], span[1]).some((token) => META_NOUNS.has(token.lower));
+    if (!hasPredicate(tokens, span[0], span[1]) && named.key !== null && !named.pronoun && !announcing) discourse.label = named.key;
     return;
   }
   const from = skipOpeners(tokens, span);

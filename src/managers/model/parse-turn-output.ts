@@ -71,13 +71,15 @@ function firstProblem(output: TurnOutput, expectation: TurnOutputExpectation): P
   return null;
 }
 
-function toDiffEntry(line: TurnOutput['diff']['add'][number]): DiffEntry {
+function toDiffEntry(line: TurnOutput['diff']['add'][number] & { reason?: string }): DiffEntry {
   const key = line.key.trim();
+  const reason = line.reason?.trim() ?? '';
   return {
     text: line.text.trim(),
     kind: line.kind,
     ...(key === '' ? {} : { key }),
     sourceMessageIds: [...new Set(line.sourceMessageIds)],
+    ...(reason === '' ? {} : { reason }),
   };
 }
 

@@ -33,7 +33,9 @@ export const turnOutputSchema = z.strictObject({
   diff: z
     .strictObject({
       add: z.array(factLineSchema).describe('New facts'),
-      update: z.array(factLineSchema).describe('Changed facts: the existing key and the complete new text'),
+      update: z
+        .array(factLineSchema.extend({ reason: z.string().describe('The words of this exchange that change the fact, quoted') }))
+        .describe('Changed facts: the existing key, the complete new text and why'),
       remove: z
         .array(
           z.strictObject({

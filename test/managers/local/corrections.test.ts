@@ -10,14 +10,14 @@ describe('corrections', () => {
 
     const { memory, events } = await conversation.say({ user: 'Actually the budget changed to $45,000.', assistant: 'Understood, $45,000 it is.' });
     expect(memory.diff.update).toEqual([
-      { text: 'budget: $45,000', kind: 'constraint', key: 'budget', sourceMessageIds: ['t2-user'] },
+      { text: 'budget: $45,000', kind: 'constraint', key: 'budget', sourceMessageIds: ['t2-user'], reason: '"Actually the budget changed to $45,000."' },
     ]);
     expect(memory.diff.add).toEqual([]);
     const budget = conversation.factsWithKey('budget');
     expect(budget).toHaveLength(1);
     expect(budget[0]?.text).toContain('45,000');
     expect(conversation.facts.filter((fact) => fact.text.includes('40,000'))).toEqual([]);
-    expect(events.filter((event) => event.op === 'update')).toHaveLength(1);
+    expect(events.filter((event) => event.op === 'update').map((event) => event.reason)).toEqual(['turn 2: "Actually the budget changed to $45,000."']);
   });
 
   it.each([

@@ -82,7 +82,7 @@ describe('mergePartialResults', () => {
           messages: [{ messageId: 'a', tier1: 'database = PostgreSQL 16', tier2: 'Uses PostgreSQL 16.' }],
           diff: {
             add: [{ key: 'Deploy Day', text: 'deploy day: Tuesday', kind: 'fact', sourceMessageIds: ['a'] }],
-            update: [{ key: 'database', text: 'database: PostgreSQL 16', kind: 'fact', sourceMessageIds: ['a'] }],
+            update: [{ key: 'database', text: 'database: PostgreSQL 16', kind: 'fact', sourceMessageIds: ['a'], reason: 'we run PostgreSQL 16' }],
             remove: [],
           },
         }),
@@ -98,7 +98,7 @@ describe('mergePartialResults', () => {
     ]);
     expect(merged.diff).toEqual({
       add: [{ text: 'retry window: one hour', kind: 'fact', sourceMessageIds: ['a'] }, { key: 'Deploy Day', text: 'deploy day: Tuesday', kind: 'fact', sourceMessageIds: ['a'] }],
-      update: [{ key: 'database', text: 'database: PostgreSQL 16', kind: 'fact', sourceMessageIds: ['a'] }],
+      update: [{ key: 'database', text: 'database: PostgreSQL 16', kind: 'fact', sourceMessageIds: ['a'], reason: 'we run PostgreSQL 16' }],
       remove: [],
     });
   });

@@ -85,7 +85,7 @@ describe('parseTurnOutput', () => {
     expect(problemOf(tiers(['m-user', 'm-assistant', 'm-other']))).toBe('messages has an unknown message id: m-other');
     expect(problemOf(tiers(['m-user', 'm-user', 'm-assistant']))).toBe('messages has message m-user twice');
     expect(problemOf(tiers(['m-user']))).toBe('messages lacks message ids: m-assistant');
-    const cites = (ids: string[]) => goodAnswer({ diff: { add: [], update: [{ key: 'budget', text: 'budget: $45,000', kind: 'constraint', sourceMessageIds: ids }], remove: [] } });
+    const cites = (ids: string[]) => goodAnswer({ diff: { add: [], update: [{ key: 'budget', text: 'budget: $45,000', kind: 'constraint', sourceMessageIds: ids, reason: 'make it $45,000' }], remove: [] } });
     expect(problemOf(cites(['m-earlier']))).toBe('diff.update.0 cites unknown message ids: m-earlier');
     expect(problemOf(cites([]))).toBe('diff.update.0 cites no message');
   });

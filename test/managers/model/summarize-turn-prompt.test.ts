@@ -65,7 +65,8 @@ describe('summarizeTurnPrompt', () => {
 
   it('asks for updates as complete replacement strings and only facts stated in the exchange', () => {
     const { system } = promptParts(summarizeTurnPrompt(input()));
-    expect(system).toContain('its complete replacement text: the whole new line, never a patch');
+    expect(system).toContain('its complete replacement text (the whole new line, never a patch');
+    expect(system).toContain('the reason: the words of this exchange that change it');
     expect(system).toContain('Only record facts stated in this exchange');
     expect(system).toContain('sourceMessageIds: the ids of the messages of this exchange');
   });

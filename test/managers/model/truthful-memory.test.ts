@@ -47,8 +47,8 @@ describe('the model manager and the truth rules', () => {
         ],
       })),
       // The model aims the headcount change at the payday: only "12" joins them.
-      answer((ids) => ({ update: [{ key: 'payday', text: 'staff: 12 again, not 11', kind: 'fact', sourceMessageIds: [ids.user] }] })),
-      answer((ids) => ({ update: [{ key: 'headcount', text: 'headcount: 12 again, not 11', kind: 'fact', sourceMessageIds: [ids.user] }] })),
+      answer((ids) => ({ update: [{ key: 'payday', text: 'staff: 12 again, not 11', kind: 'fact', sourceMessageIds: [ids.user], reason: "we'll be 12 again" }] })),
+      answer((ids) => ({ update: [{ key: 'headcount', text: 'headcount: 12 again, not 11', kind: 'fact', sourceMessageIds: [ids.user], reason: "we'll be 12 again, not 11" }] })),
     ]);
     memory = createMemory({ path: ':memory:', env: {}, manager: createModelMemoryManager({ model: scriptedModel(server) }) });
     const session = await memory.sessions.create();
@@ -60,6 +60,8 @@ describe('the model manager and the truth rules', () => {
 
     const right = await session.record({ user: HEADCOUNT, assistant: 'Twelve again, noted.', timestamp: '2026-04-14T15:53:00Z' });
     expect(right.factEvents.map((event) => [event.op, event.oldText, event.newText])).toEqual([['update', 'headcount: eleven people on the books', 'headcount: 12 again, not 11']]);
+    // The update says why, with the turn that changed it.
+    expect(right.factEvents[0]?.reason).toBe("turn 3: we'll be 12 again, not 11");
     // Every request carried each message's time.
     const sent = server.requests.map((request) => dataOf(request).exchange.map((message) => (message as { sentAt?: unknown }).sentAt));
     expect(sent[0]).toEqual(['2026-04-06T20:12:00.000Z', '2026-04-06T20:12:00.000Z']);

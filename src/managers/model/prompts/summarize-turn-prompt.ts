@@ -71,7 +71,8 @@ const FIRST_QUARTER =
   'In a long message ("long": true), pay special attention to the first quarter of the message: constraints stated early are easily lost.';
 
 const UPDATES =
-  'update: the key of an existing fact and its complete replacement text: the whole new line, never a patch, a difference or a partial edit. ' +
+  'update: the key of an existing fact, its complete replacement text (the whole new line, never a patch, a difference or a partial edit) ' +
+  'and the reason: the words of this exchange that change it, quoted ("the budget got cut to 82k"). ' +
   'remove: the key of an existing fact this exchange makes false or obsolete, and the reason.';
 
 const SAME_SUBJECT =
