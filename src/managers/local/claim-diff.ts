@@ -92,7 +92,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // gives a value the fact does not hold ("… but in Stockholm") changes it; one that names nothing
       // known ("All nuts and peanuts are out") rules it out.
       if (claim.act === 'removal') {
-        const target = claim.key === null ? null : document.sure({ ...claim, classes: [], correction: true }, claim.key);
+        const target = (claim.key === null ? null : document.sure({ ...claim, classes: [], correction: true }, claim.key)) ?? document.describedBy(claim);
         if (target !== null && !claim.telling.some((item) => item.type !== 'version' && !document.holds(target, item))) {
           document.remove(target, claim);
           continue;
@@ -151,6 +151,12 @@ function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnD
   const earlier = mentioned.filter((item) => item.text !== first.text && sameClass(classOfSpecific(item), wanted));
   const holder = document.holderOf(earlier);
   if (holder !== null) return holder;
+  // "So that's thirteen of us on the books now": a count of people said as a change is the headcount,
+  // when the document holds one and only one.
+  if (wanted === 'count' && claim.correction) {
+    const counts = document.withClass('count');
+    if (counts.length === 1) return counts[0] ?? null;
+  }
   if (claim.key !== null && !claim.pronoun) return null;
   if (claim.sentence.tokens.length > 12 || wanted === 'person' || wanted === 'name' || wanted === 'number') return null;
   return document.newestWithClass(wanted);

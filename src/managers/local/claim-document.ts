@@ -101,6 +101,8 @@ function targetScore(claim: Claim, key: string, words: ReadonlySet<string>, know
   if (people.length > 0 && knownPeople.length > 0 && !people.some((word) => knownWords.has(word))) return 0;
   let shared = 0;
   for (const word of knownWords) if (words.has(word) && !names.has(word)) shared += 1;
+  // "the £13.10 we settled on in the end" about Kit: a change of a value of Kit's, of the same class.
+  if (shared === 0 && claim.correction && fit === true && people.some((word) => knownWords.has(word))) return 4;
   if (shared === 0 || fit === false) return 0;
   // A value of the same class, or a change said outright, makes it sure enough.
   return fit === true || claim.correction ? 4 + shared : 2 + shared;
@@ -156,6 +158,26 @@ export class TurnDocument {
     return found.score >= 5 || (found.score >= 4 && claim.correction) ? found.entry : null;
   }
 
+  /**
+   * The fact a removal describes rather than keys: "we don't need to migrate the socket.io chat widget"
+   * drops "widget: the live chat widget … has to be migrated". The clause must share a word with the
+   * fact's key and at least two with its line; the fact sharing most wins, and a tie names none.
+   */
+  describedBy(claim: Claim): Known | null {
+    const words = subjectWords(claim.value);
+    let best: { entry: Known; shared: number } | null = null;
+    let tied = false;
+    for (const entry of this.known.values()) {
+      if (![...subjectWords(entry.key)].some((word) => words.has(word) && !this.names.has(word))) continue;
+      let shared = 0;
+      for (const word of subjectWords(entry.text)) if (words.has(word)) shared += 1;
+      if (shared < 2 || (best !== null && shared < best.shared)) continue;
+      tied = best !== null && shared === best.shared;
+      if (!tied || entry.order > (best?.entry.order ?? -1)) best = { entry, shared };
+    }
+    return best === null || tied ? null : best.entry;
+  }
+
   /** Whether a known fact holds the value (its number, or its words). */
   holds(target: Known, item: Specific): boolean {
     return factHolds(target.text, item);
@@ -171,6 +193,11 @@ export class TurnDocument {
     let best: Known | null = null;
     for (const entry of this.known.values()) if (values.some((item) => factHolds(entry.text, item)) && (best === null || entry.order > best.order)) best = entry;
     return best;
+  }
+
+  /** The known facts holding a value of the class. */
+  withClass(wanted: ValueClass): Known[] {
+    return [...this.known.values()].filter((entry) => lineHoldsClass(entry.text, wanted));
   }
 
   /** The newest known fact holding a value of the class. */
@@ -285,13 +312,17 @@ function swappedValue(target: Known, claim: Claim): string | null {
  * parsed from ISO 8601 strings" keeps the list and takes the new ts. Null otherwise.
  */
 function swappedPart(target: Known, claim: Claim): string | null {
-  if (claim.oldValues.length === 0) return null;
+  // The part holding the old value, or, for a headcount changed without saying the old one ("that's
+  // thirteen of us now"), the one part holding a count of people.
+  const byCount = claim.oldValues.length === 0 && claim.correction && claim.classes.includes('count');
+  const holds = (part: string): boolean => (byCount ? lineHoldsClass(`x: ${part}`, 'count') : claim.oldValues.some((item) => factHolds(part, item)));
+  if (claim.oldValues.length === 0 && !byCount) return null;
   const colon = target.text.indexOf(':');
   const parts = target.text.slice(colon + 1).split(/(,\s+|;\s+)/u);
-  const holding = parts.map((part, index) => (index % 2 === 0 && claim.oldValues.some((item) => factHolds(part, item)) ? index : -1)).filter((index) => index >= 0);
+  const holding = parts.map((part, index) => (index % 2 === 0 && holds(part) ? index : -1)).filter((index) => index >= 0);
   if (parts.length < 3 || holding.length !== 1) return null;
   const [at = 0] = holding;
-  const label = claim.key !== null && normalizeText(claim.key) !== target.key ? `${claim.key}: ` : '';
+  const label = claim.key !== null && normalizeText(claim.key) !== target.key && !byCount ? `${claim.key}: ` : '';
   parts[at] = `${at === 0 ? ' ' : ''}${label}${claim.value}`;
   return `${target.text.slice(0, colon + 1)}${parts.join('')}`;
 }

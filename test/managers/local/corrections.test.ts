@@ -90,4 +90,28 @@ describe('removals', () => {
     const pinned = conversation.facts.filter((fact) => fact.pinned);
     expect(pinned.map((fact) => fact.text)).toEqual(['card numbers: must never store card numbers in the logs']);
   });
+
+  it('a removal that describes the fact rather than naming its key drops it', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Also, the live chat widget on help.example.io has to be migrated in phase 1 as well.', assistant: 'Added to phase 1.' });
+    await conversation.say({ user: 'The budget is $900 a month for hosting.', assistant: 'Noted.' });
+    expect(conversation.facts.some((fact) => fact.text.includes('chat widget'))).toBe(true);
+    const { memory } = await conversation.say({
+      user: "Change of plans on chat: we're moving live chat to Crisp next month, so we don't need to migrate the socket.io chat widget at all anymore.",
+      assistant: 'Dropped from the plan.',
+    });
+    expect(memory.diff.remove.map((entry) => entry.reason)).toEqual([expect.stringContaining("don't need to migrate the socket.io chat widget")]);
+    expect(conversation.facts.some((fact) => fact.text.includes('chat widget'))).toBe(false);
+    expect(conversation.facts.some((fact) => fact.text.includes('$900'))).toBe(true);
+  });
+
+  it('a headcount said again as a change updates the headcount, never the payday that shares its number', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "I've got 11 staff, mostly part-timers, and everyone gets paid on the 13th.", assistant: 'Noted.' });
+    await conversation.say({ user: "Other news: I've taken on Jonah for weekends. So that's thirteen of us on the books now.", assistant: 'Welcome, Jonah.' });
+    const texts = conversation.facts.map((fact) => fact.text);
+    expect(texts.filter((text) => /\b11 staff\b/u.test(text))).toEqual([]);
+    expect(texts.some((text) => text.includes('thirteen of us on the books'))).toBe(true);
+    expect(texts.some((text) => text.includes('paid on the 13th'))).toBe(true);
+  });
 });
