@@ -188,10 +188,15 @@ export class TurnDocument {
     return lineHoldsClass(target.text, wanted);
   }
 
-  /** The newest known fact holding one of the values. */
+  /** The newest document fact holding one of the values (a line of this turn only when no fact does). */
   holderOf(values: readonly Specific[]): Known | null {
     let best: Known | null = null;
-    for (const entry of this.known.values()) if (values.some((item) => factHolds(entry.text, item)) && (best === null || entry.order > best.order)) best = entry;
+    for (const entry of this.known.values()) {
+      if (!values.some((item) => factHolds(entry.text, item))) continue;
+      const stored = entry.factId !== null;
+      const bestStored = best?.factId !== null && best !== null;
+      if (best === null || (stored && !bestStored) || (stored === bestStored && entry.order > best.order)) best = entry;
+    }
     return best;
   }
 

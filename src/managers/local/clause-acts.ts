@@ -110,6 +110,23 @@ export interface ActInput {
   people: boolean;
 }
 
+const IMPRESSION_VERBS = new Set(['feels', 'feel', 'felt', 'seems', 'seem', 'seemed', 'sounds', 'sound', 'sounded', 'looks', 'look', 'looked']);
+
+/** Whether the clause's first verb is one of impression followed by an adjective ("feels ambitious", "looks great"). */
+function givesImpression(tokens: readonly TaggedToken[], from: number, to: number): boolean {
+  for (let index = from; index < to - 1; index += 1) {
+    const token = tokens[index];
+    if (token === undefined) break;
+    if (token.pos !== 'verb' && token.pos !== 'copula' && !IMPRESSION_VERBS.has(token.lower)) continue;
+    if (!IMPRESSION_VERBS.has(token.lower)) return false;
+    const next = tokens[index + 1];
+    const after = next?.pos === 'adverb' ? tokens[index + 2] : next;
+    // (The tagger takes some adjectives for verbs: "feels ambitious".)
+    return after !== undefined && (after.pos === 'adjective' || (after.pos === 'verb' && !after.past && after.lower !== 'like'));
+  }
+  return false;
+}
+
 /** What the clause does (see `ClauseAct`). */
 export function clauseAct(input: ActInput): ClauseAct {
   const { sentence, span, cues } = input;
@@ -139,6 +156,8 @@ export function clauseAct(input: ActInput): ClauseAct {
   if (hasWord(tokens, from, to, DECISION_WORDS) || hasPhrase(words, DECISION_PHRASES)) return tellsEvent(tokens, from, to) && !input.hasValue && !hasPhrase(words, DECISION_PHRASES) ? 'chatter' : 'decision';
   if (strong('goal')) return 'goal';
   if (strong('preference')) return 'preference';
+  // "1:55 feels ambitious", "that sounds expensive": an impression, not a fact.
+  if (givesImpression(tokens, from, to)) return 'chatter';
   if (words.includes(' you ') && !input.hasValue) return 'request';
   // In a task conversation a past event of the day is news ("the grinder broke this afternoon"), and "I was
   // at my friend Jen's house last night" an outing; between people, such events are what they tell each other.

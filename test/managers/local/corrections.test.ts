@@ -114,4 +114,14 @@ describe('removals', () => {
     expect(texts.some((text) => text.includes('thirteen of us on the books'))).toBe(true);
     expect(texts.some((text) => text.includes('paid on the 13th'))).toBe(true);
   });
+
+  it('a new value said after the old one in the same message replaces it in the stored fact, and the impression makes no fact', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "I'm training for the Salford Quays Half Marathon on 12 October and I'd like to finish in 1:55.", assistant: 'Noted.' });
+    await conversation.say({ user: 'About the target time. Honestly, 1:55 feels ambitious with the knee. Let\'s aim for 2:00 instead.', assistant: 'Fair, 2:00 it is.' });
+    const texts = conversation.facts.map((fact) => fact.text);
+    expect(texts.some((text) => text.includes('finish in 2:00'))).toBe(true);
+    expect(texts.filter((text) => text.includes('1:55'))).toEqual([]);
+    expect(texts.filter((text) => text.includes('ambitious'))).toEqual([]);
+  });
 });
