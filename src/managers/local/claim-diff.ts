@@ -10,7 +10,7 @@ import type { Fact, FactKind } from '../../core/types.js';
 import type { AnalysedMessage } from './analysis.js';
 import { TurnDocument, type Known } from './claim-document.js';
 import type { Claim } from './claims.js';
-import type { Specific } from './entities.js';
+import type { Specific } from './specifics.js';
 import { shiftDays } from './date-shift.js';
 import { classOfSpecific, sameClass } from './value-classes.js';
 

@@ -9,7 +9,7 @@ import { normalizeText } from '../../core/text.js';
 import type { Fact, FactKind } from '../../core/types.js';
 import type { Claim } from './claims.js';
 import { factHolds } from './corrections.js';
-import type { Specific } from './entities.js';
+import type { Specific } from './specifics.js';
 import { GENERIC_NOUNS, META_NOUNS, STOP_WORDS } from './function-words.js';
 import { classOfSpecific, classesOfLine, lineHoldsClass, sameClass, type ValueClass } from './value-classes.js';
 import { numbersIn } from '../../core/grounding.js';

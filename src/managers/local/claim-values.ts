@@ -7,7 +7,7 @@
 import { countWords } from '../../core/text.js';
 import type { AnalysedSentence } from './analysis.js';
 import { withoutChangeWords, withoutOldValues } from './corrections.js';
-import type { Specific } from './entities.js';
+import type { Specific } from './specifics.js';
 import { oldValuesIn } from './fact-extraction.js';
 import { sliceTokens } from './tokens.js';
 

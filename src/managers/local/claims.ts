@@ -13,7 +13,7 @@ import { clauseAct, tellsEvent, type ClauseAct } from './clause-acts.js';
 import { clauseSpans, hasPredicate, type Span } from './clauses.js';
 import { primaryCue, type Cue } from './cues.js';
 import { META_NOUNS } from './function-words.js';
-import type { Specific } from './entities.js';
+import type { Specific } from './specifics.js';
 import { classOfSpecific, type ValueClass } from './value-classes.js';
 
 export interface Claim {

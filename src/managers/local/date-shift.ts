@@ -2,7 +2,7 @@
  * Dates moved by an amount: "they've pushed the deadline back a week" moves the deadline the document
  * holds (Friday May 8) to the day a week later, which the line then states: "(now 15 May 2026)".
  */
-import { dateReference, dayName, firstDay } from './entities.js';
+import { dateReference, dayName, firstDay } from './dates.js';
 
 const UNIT_DAYS: Readonly<Record<string, number>> = { day: 1, days: 1, week: 7, weeks: 7, fortnight: 14, fortnights: 14 };
 const COUNTS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };

@@ -10,7 +10,7 @@ import type { AnalysedSentence } from './analysis.js';
 import { categoryOf, isCategoryName } from './categories.js';
 import { primaryCue } from './cues.js';
 import type { Cue } from './cues.js';
-import type { Specific } from './entities.js';
+import type { Specific } from './specifics.js';
 import { COPULAS, FIRST_PERSON, GENERIC_NOUNS, META_NOUNS, NUMBER_WORDS, QUESTION_OPENERS, QUESTION_WORDS, SMALL_TALK_WORDS, STOP_WORDS, UNIT_WORDS } from './function-words.js';
 import { contentKey, firstPhraseAfter, keyFromPhrase, keyFromTokens, nounPhrases, phraseAt } from './noun-phrases.js';
 import type { NounPhrase } from './noun-phrases.js';

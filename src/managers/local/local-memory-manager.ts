@@ -8,11 +8,10 @@ import type { ConsolidateOptions, ConsolidationResult, MemoryManager, MessageMem
 import { consolidateLocally } from './local-consolidation.js';
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
-import { allowsFacts } from './base-truth-diff.js';
+import { allowsFacts } from './assistant-facts.js';
 import { claimDiff } from './claim-diff.js';
 import { messageClaims } from './claims.js';
-import { DateParserNeeded, dateReference, loadDateParser } from './entities.js';
-import type { DateReference } from './entities.js';
+import { DateParserNeeded, dateReference, loadDateParser, type DateReference } from './dates.js';
 import { extractStatements } from './fact-extraction.js';
 import type { Statement, StatementContext } from './fact-extraction.js';
 import { PreparedMessages } from './prepared-messages.js';

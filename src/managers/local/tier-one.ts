@@ -6,7 +6,7 @@
 import { mapPacked } from '../../core/packed-map.js';
 import { countWords } from '../../core/text.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
-import type { Specific } from './entities.js';
+import type { Specific } from './specifics.js';
 import type { Statement } from './fact-extraction.js';
 import { DETERMINERS, GENERIC_NOUNS, STOP_WORDS } from './function-words.js';
 import { keyFromPhrase, phraseAt } from './noun-phrases.js';

@@ -4,7 +4,7 @@
  * 11" (a count) never touches "paid on the 11th" (a day of the month).
  */
 import { boundedMemo } from '../../core/bounded-memo.js';
-import type { Specific } from './entities.js';
+import type { Specific } from './specifics.js';
 
 export type ValueClass = 'money' | 'percent' | 'date' | 'count' | 'measure' | 'number' | 'person' | 'name';
 
