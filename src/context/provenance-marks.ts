@@ -1,7 +1,7 @@
 /**
  * How a package shows when each line is true as of. Fact lines end with `(turn 14, 3 Mar 2026)`. Message
  * lines start with `[turn 12]` and sit under a heading of the day they were said (`### 3 Mar 2026`), one
- * heading per run of lines from the same day, so a dozen recalled lines do not repeat the date a dozen
+ * heading wherever the day changes, so a dozen recalled lines do not repeat the date a dozen
  * times. The day is the UTC day the line's message was sent; a message whose time is unknown (imported
  * without one) shows its turn alone.
  */
@@ -27,20 +27,21 @@ export function turnMark(turn: number): string {
   return `[turn ${turn}]`;
 }
 
-/** The heading over message lines of one day: `### 3 Mar 2026`, or `### Date unknown`. */
-export function dayHeading(day: string | null): string {
-  return `### ${day ?? 'Date unknown'}`;
+/** The heading over message lines of one day: `### 3 Mar 2026`. */
+export function dayHeading(day: string): string {
+  return `### ${day}`;
 }
 
 /**
  * The day headings a run of lines needs, by the index of the line each goes before: one wherever the
- * day changes, none before lines whose time is unknown unless a dated line came before them.
+ * day changes. A line whose time is unknown neither starts nor ends a day's run (it shows its turn).
  */
 export function dayHeadings(times: ReadonlyArray<string | null>): Map<number, string> {
   const headings = new Map<number, string>();
   let previous: string | null = null;
   times.forEach((time, index) => {
     const day = dayOf(time);
+    if (day === null) return;
     if (day !== previous) headings.set(index, dayHeading(day));
     previous = day;
   });

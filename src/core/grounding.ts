@@ -57,17 +57,23 @@ const RESOLVED_DATE = /\((?:now )?(?:(\d{1,2}) )?(January|February|March|April|M
 /** How far from the message's time a resolved date may lie: "in two weeks", "next spring", "last year". */
 const RESOLUTION_WINDOW_MS = 400 * 86_400_000;
 
+/** A relative date the parenthesized day resolves: "tomorrow", "next Thursday", "in two weeks", "last weekend". */
+const RELATIVE_BEFORE =
+  /\b(?:today|tonight|tomorrow|yesterday|next|last|this|coming|ago|later|earlier|weekend|weeks?|months?|fortnight|days?|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|night)\W*$/iu;
+
 /**
- * The line without the resolved dates it may carry: a date in parentheses (after "tomorrow", "next
- * Thursday" …, or "(now 15 May 2026)" after a date moved by an amount) that lies within about a year of a time the exchange was sent is grounded by that time,
- * not by the words of the exchange.
+ * The line without the resolved dates it may carry: a date in parentheses right after a relative date
+ * ("tomorrow (17 March 2026)", "next Thursday (16 April 2026)"), or a moved one ("(now 15 May 2026)"),
+ * that lies within about a year of a time the exchange was sent, is grounded by that time, not by the
+ * words of the exchange. Any other date must be in the exchange.
  */
 function withoutResolvedDates(line: string, times: readonly string[]): string {
   const instants = times.map((time) => Date.parse(time)).filter((instant) => !Number.isNaN(instant));
   if (instants.length === 0 || !line.includes('(')) return line;
-  return line.replace(RESOLVED_DATE, (whole, day: string | undefined, month: string, year: string) => {
+  return line.replace(RESOLVED_DATE, (whole: string, day: string | undefined, month: string, year: string, offset: number) => {
+    const relative = whole.startsWith('(now ') || RELATIVE_BEFORE.test(line.slice(Math.max(0, offset - 40), offset));
     const instant = Date.UTC(Number(year), MONTHS.indexOf(month.toLowerCase()), day === undefined ? 15 : Number(day));
-    return instants.some((sent) => Math.abs(sent - instant) <= RESOLUTION_WINDOW_MS) ? '' : whole;
+    return relative && instants.some((sent) => Math.abs(sent - instant) <= RESOLUTION_WINDOW_MS) ? '' : whole;
   });
 }
 

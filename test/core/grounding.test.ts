@@ -32,5 +32,8 @@ describe('grounding', () => {
     // Without the time, or years away from it, the date is invented.
     expect(checkGrounding(moved, "They've pushed the deadline back a week.").grounded).toBe(false);
     expect(checkGrounding('inspection: tomorrow (5 May 2029)', 'Inspection is tomorrow.', sent).grounded).toBe(false);
+    // A day in parentheses after no relative date is a date the exchange must give.
+    expect(checkGrounding('deadline: launch (3 February 2027)', 'The launch is on track.', sent).grounded).toBe(false);
+    expect(checkGrounding('review: next Thursday (7 May 2026)', 'Review next Thursday.', sent).grounded).toBe(true);
   });
 });

@@ -92,7 +92,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // gives a value the fact does not hold ("… but in Stockholm") changes it; one that names nothing
       // known ("All nuts and peanuts are out") rules it out.
       if (claim.act === 'removal') {
-        const target = (claim.key === null ? null : document.sure({ ...claim, classes: [], correction: true }, claim.key)) ?? document.describedBy(claim);
+        // (Only the fact under its key, or the one its clause describes: sharing one word is not enough to drop a fact.)
+        const target = (claim.key === null ? null : (document.sameKey(claim.key) ?? document.onlyKeyNaming(claim.key))) ?? document.describedBy(claim);
         if (target !== null && !claim.telling.some((item) => item.type !== 'version' && !document.holds(target, item))) {
           document.remove(target, claim);
           continue;

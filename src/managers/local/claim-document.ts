@@ -104,6 +104,11 @@ function targetScore(claim: Claim, key: string, words: ReadonlySet<string>, know
   // "the £13.10 we settled on in the end" about Kit: a change of a value of Kit's, of the same class.
   if (shared === 0 && claim.correction && fit === true && people.some((word) => knownWords.has(word))) return 4;
   if (shared === 0 || fit === false) return 0;
+  // "quarterly report" and "report deadline" each name something the other does not: two attributes of
+  // one thing, unless a change is said outright.
+  const ownWords = [...words].filter((word) => !knownWords.has(word) && !names.has(word));
+  const otherWords = [...knownWords].filter((word) => !words.has(word) && !names.has(word));
+  if (!claim.correction && ownWords.length > 0 && otherWords.length > 0) return 2 + shared;
   // A value of the same class, or a change said outright, makes it sure enough.
   return fit === true || claim.correction ? 4 + shared : 2 + shared;
 }
@@ -178,6 +183,25 @@ export class TurnDocument {
     return best === null || tied ? null : best.entry;
   }
 
+  /** The newest known fact under exactly this key. */
+  sameKey(key: string): Known | null {
+    const normalized = normalizeText(key);
+    let best: Known | null = null;
+    for (const entry of this.known.values()) if (entry.key === normalized && (best === null || entry.order > best.order)) best = entry;
+    return best;
+  }
+
+  /**
+   * "Jonas is out": for a key that is one person's name, the one fact whose key names that person
+   * ("colleague jonas meier"); null when none or several do.
+   */
+  onlyKeyNaming(key: string): Known | null {
+    const name = normalizeText(key);
+    if (name.includes(' ') || !this.names.has(name)) return null;
+    const naming = [...this.known.values()].filter((entry) => entry.key.split(' ').includes(name));
+    return naming.length === 1 ? (naming[0] ?? null) : null;
+  }
+
   /** Whether a known fact holds the value (its number, or its words). */
   holds(target: Known, item: Specific): boolean {
     return factHolds(target.text, item);
@@ -202,7 +226,7 @@ export class TurnDocument {
 
   /** The known facts holding a value of the class. */
   withClass(wanted: ValueClass): Known[] {
-    return [...this.known.values()].filter((entry) => lineHoldsClass(entry.text, wanted));
+    return [...this.known.values()].filter((entry) => classesOfLine(entry.text).has(wanted));
   }
 
   /** The newest known fact holding a value of the class. */
@@ -223,6 +247,11 @@ export class TurnDocument {
     // "it is 15 seats, not 12" in a line about the budget for 12 seats swaps the one value and keeps the rest;
     // in a line of several parts, the part holding the old value gives way to the claim.
     const swapped = swappedValue(target, claim) ?? swappedPart(target, claim);
+    // A headcount that cannot take the place of one part of a line of several parts is a line of its own.
+    if (swapped === null && claim.oldValues.length === 0 && claim.classes.includes('count') && /[,;]\s/u.test(target.text.slice(target.text.indexOf(':') + 1))) {
+      this.add(claim);
+      return;
+    }
     // "pushed the deadline back a week": the line says the day it moved to.
     const days = shiftDays(claim.value);
     const moved = days === null ? null : shiftedDay(target.text, days, claim.sentAt);
@@ -320,7 +349,7 @@ function swappedPart(target: Known, claim: Claim): string | null {
   // The part holding the old value, or, for a headcount changed without saying the old one ("that's
   // thirteen of us now"), the one part holding a count of people.
   const byCount = claim.oldValues.length === 0 && claim.correction && claim.classes.includes('count');
-  const holds = (part: string): boolean => (byCount ? lineHoldsClass(`x: ${part}`, 'count') : claim.oldValues.some((item) => factHolds(part, item)));
+  const holds = (part: string): boolean => (byCount ? classesOfLine(`x: ${part}`).has('count') : claim.oldValues.some((item) => factHolds(part, item)));
   if (claim.oldValues.length === 0 && !byCount) return null;
   const colon = target.text.indexOf(':');
   const parts = target.text.slice(colon + 1).split(/(,\s+|;\s+)/u);

@@ -175,6 +175,16 @@ export const acceptDue: Accept = (tokens, _start, end) => {
   return DUE_FOLLOWERS.has(next.lower) || next.hasDigit || MONTHS.has(next.lower) || WEEKDAYS.has(next.lower);
 };
 
+const STATE_AFTER_OFF = new Set(['again', 'of', 'for', 'on', 'now', 'today', 'tonight', 'yet', 'there', 'here', 'already', 'sick', 'work', 'this', 'next', 'until', 'till', 'at', 'in', 'and']);
+/**
+ * "the Ashgrove thing is off", "walnut is out, full stop": dropped; "the kitchen light is off again", "the
+ * report is out this week", "she is out sick": a state, not a decision.
+ */
+export const acceptOffOrOut: Accept = (tokens, _start, end) => {
+  const next = lowerAt(tokens, end);
+  return next === '' || /[.,;:!—–-]/u.test(tokens[end - 1]?.trailing ?? '') || !STATE_AFTER_OFF.has(next);
+};
+
 /** "not … anymore" is a correction. */
 export const acceptAnymore: Accept = (tokens, start) => hasNegationBefore(tokens, start, 8);
 

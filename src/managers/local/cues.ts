@@ -25,6 +25,7 @@ import {
   acceptNew,
   acceptNoAtAll,
   acceptNoRule,
+  acceptOffOrOut,
   acceptNotValue,
   acceptNow,
   acceptOpener,
@@ -80,9 +81,10 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'exception',
     phrases:
-      "must not|mustn't|must never|should never|can never|cannot ever|can't ever|shall not|shall never|will never|under no circumstances|in no case|at no time|not under any circumstances|intolerant|allergy|allergies|reactive to|not to be|not allowed|isn't allowed|aren't allowed|not permitted|is not allowed|are not allowed",
+      "must not|mustn't|cannot ever|can't ever|shall not|under no circumstances|in no case|at no time|not under any circumstances|intolerant|allergy|allergies|reactive to|not to be|not allowed|isn't allowed|aren't allowed|not permitted|is not allowed|are not allowed",
   },
-  { kind: 'exception', phrases: "do not ever|don't ever", accept: (tokens, _start, end) => !startsSaying(tokens, end) },
+  // ("You should never give up on your dreams" is a saying.)
+  { kind: 'exception', phrases: "do not ever|don't ever|must never|should never|can never|shall never|will never", accept: (tokens, _start, end) => !startsSaying(tokens, end) },
   { kind: 'exception', phrases: 'allergic', accept: acceptAllergic },
   { kind: 'exception', phrases: 'no', accept: acceptNoRule },
   // "banned", "forbidden" negated ("It's not on their banned list") permit rather than forbid.
@@ -167,8 +169,10 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'removal',
     phrases:
-      "no longer need|no longer needs|no longer want|no longer require|no longer required|no longer needed|no longer necessary|no longer relevant|no longer using|no longer use|no longer planning|don't need|do not need|doesn't need|does not need|won't need|not needed|not necessary|never mind|nevermind|get rid of|off the table|not going ahead|called off|giving up on|give up on|gave up on|given up on|is off|are off|thing is off|not happening|isn't happening|is not happening|no longer acceptable|no longer an option|no longer possible|no longer happening|no longer going ahead|is out|are out|out of the question",
+      "no longer need|no longer needs|no longer want|no longer require|no longer required|no longer needed|no longer necessary|no longer relevant|no longer using|no longer use|no longer planning|don't need|do not need|doesn't need|does not need|won't need|not needed|not necessary|never mind|nevermind|get rid of|off the table|not going ahead|called off|giving up on|give up on|gave up on|given up on|thing is off|not happening|isn't happening|is not happening|no longer acceptable|no longer an option|no longer possible|no longer happening|no longer going ahead|out of the question",
   },
+  // "the Ashgrove thing is off", "walnut is out"; not "the light is off again", "the report is out this week".
+  { kind: 'removal', phrases: 'is off|are off|is out|are out', accept: acceptOffOrOut },
   { kind: 'removal', phrases: 'forget|forget about', accept: acceptForget },
   // "can you stop with the bullet points?", "no more standups": what was wanted is dropped.
   { kind: 'removal', phrases: 'stop with|stop using|stop doing|stop adding|no more', accept: (tokens, start, end) => lowerAt(tokens, end) !== '' && !NO_IDIOMS.has(lowerAt(tokens, end)) },
@@ -195,11 +199,6 @@ const PATTERNS_BY_FIRST_WORD: ReadonlyMap<string, readonly Pattern[]> = (() => {
   for (const list of index.values()) list.sort((a, b) => b.words.length - a.words.length);
   return index;
 })();
-
-/** Words that begin a cue: a sentence without any of them has no cue, so it needs no further look. */
-export function mayHaveCue(tokens: readonly Token[]): boolean {
-  return tokens.some((token) => PATTERNS_BY_FIRST_WORD.has(token.lower));
-}
 
 /** Every cue of a sentence, in order; a cue inside a longer cue of the same kind family is dropped. */
 export function findCues(tokens: readonly Token[]): Cue[] {

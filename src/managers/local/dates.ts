@@ -133,11 +133,6 @@ export function dayName(date: Date): string {
   return `${date.getUTCDate()} ${MONTH_NAMES[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;
 }
 
-/** Whether the date parser is loaded. */
-export function dateParserLoaded(): boolean {
-  return dateParser !== null;
-}
-
 /** Load the date parser and compile its patterns (a few hundred milliseconds, once per process). */
 export async function loadDateParser(): Promise<void> {
   if (dateParser !== null) return;

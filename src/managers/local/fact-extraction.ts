@@ -823,8 +823,3 @@ function agreedBefore(tokens: readonly TaggedToken[], from: number, to: number):
   for (let index = from; index < to; index += 1) if (AGREEMENT_WORDS.has(tokens[index]?.lower ?? '')) return true;
   return false;
 }
-
-/** The fact line of a statement. */
-export function statementText(key: string, value: string): string {
-  return `${key}: ${value}`;
-}

@@ -181,8 +181,13 @@ function isAddressedName(sentence: AnalysedSentence, item: Specific): boolean {
   if (item.type !== 'name' || item.entity === 'place' || item.entity === 'organization') return false;
   const before = sentence.text.slice(0, item.start).trim();
   const after = sentence.text.slice(item.end).trim();
-  if (/^[,!?]/u.test(after) && (before === '' || OPENERS.test(before))) return true;
-  return /,$/u.test(before) && /^[!.?]*$/u.test(after);
+  // "Thanks, Melanie!"; "Caroline, look at this" (not "Melanie, Jon and I are flying").
+  if (/^[!?]/u.test(after) && (before === '' || OPENERS.test(before))) return true;
+  if (/^,/u.test(after) && OPENERS.test(before)) return true;
+  if (/^,/u.test(after) && before === '') return /^,\s*\p{Ll}/u.test(after) && !/^,\s*(?:and|or)\b/u.test(after);
+  // "… so proud of you, Jon." (not "The two finalists are Priya, Jonas.").
+  const previousWord = /(\S+),$/u.exec(before)?.[1] ?? '';
+  return previousWord !== '' && !/^\p{Lu}/u.test(previousWord) && /^[!.?]*$/u.test(after);
 }
 
 /** Tier 1 of a message. */

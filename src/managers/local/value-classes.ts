@@ -52,9 +52,10 @@ export function sameClass(a: ValueClass, b: ValueClass): boolean {
 
 const MONEY = /[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k|m|usd|eur|gbp|chf|dollars?|euros?|pounds?|quid|bucks)\b/iu;
 const PERCENT = /\d\s?(?:%|percent\b)/iu;
-const MONTH_NAMES = 'jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec';
+const MONTH_NAMES =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const DATE = new RegExp(
-  `\\b(?:${MONTH_NAMES})[a-z]*\\.?\\s+\\d{1,2}\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH_NAMES})|\\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b(?:the\\s+)?\\d{1,2}(?:st|nd|rd|th)\\b|\\b(?:today|tomorrow|tonight|yesterday)\\b`,
+  `\\b(?:${MONTH_NAMES})\\.?\\s+\\d{1,2}\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH_NAMES})\\b|\\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b(?:the\\s+)?\\d{1,2}(?:st|nd|rd|th)\\b|\\b(?:today|tomorrow|tonight|yesterday)\\b`,
   'iu',
 );
 const COUNT = /\b\d+\s+(?:of\s+us|on\s+the\s+books|people|staff|employees|guests|attendees|members|students|kids|children|adults|agents|seats|users|patients|covers)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty)\s+(?:of\s+us|people|staff|guests|on\s+the\s+books)\b/iu;

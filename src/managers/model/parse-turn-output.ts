@@ -71,7 +71,7 @@ function firstProblem(output: TurnOutput, expectation: TurnOutputExpectation): P
   return null;
 }
 
-function toDiffEntry(line: TurnOutput['diff']['add'][number] & { reason?: string }): DiffEntry {
+function toDiffEntry(line: TurnOutput['diff']['add'][number] & { reason?: string | null }): DiffEntry {
   const key = line.key.trim();
   const reason = line.reason?.trim() ?? '';
   return {

@@ -34,7 +34,7 @@ export const turnOutputSchema = z.strictObject({
     .strictObject({
       add: z.array(factLineSchema).describe('New facts'),
       update: z
-        .array(factLineSchema.extend({ reason: z.string().describe('The words of this exchange that change the fact, quoted') }))
+        .array(factLineSchema.extend({ reason: z.string().nullable().describe('The words of this exchange that change the fact, quoted') }))
         .describe('Changed facts: the existing key, the complete new text and why'),
       remove: z
         .array(

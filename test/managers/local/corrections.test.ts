@@ -124,4 +124,36 @@ describe('removals', () => {
     expect(texts.filter((text) => text.includes('1:55'))).toEqual([]);
     expect(texts.filter((text) => text.includes('ambitious'))).toEqual([]);
   });
+
+  it.each([
+    ['The kitchen budget is $40,000.', 'The kitchen light is off again, can you believe it.', '$40,000'],
+    ['The report deadline is June 3.', 'The quarterly report is out this week.', 'June 3'],
+    ['The hotel budget is $3,000.', 'Forget the hotel shuttle, we will walk.', '$3,000'],
+  ])('a state or a remark is no removal of a fact that shares a word: "%s" then "%s"', async (first, second, kept) => {
+    const conversation = new Conversation();
+    await conversation.say({ user: first, assistant: 'Noted.' });
+    const { memory } = await conversation.say({ user: second, assistant: 'Ha, OK.' });
+    expect(memory.diff.remove).toEqual([]);
+    expect(conversation.facts.some((fact) => fact.text.includes(kept))).toBe(true);
+  });
+
+  it('"Jonas is out" drops the one fact about Jonas', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'My colleague Jonas Meier is joining for 13–15 May and needs his own room.', assistant: 'Two rooms, then.' });
+    await conversation.say({ user: 'The hotel cap is CHF 220 per night.', assistant: 'Noted.' });
+    await conversation.say({ user: 'Jonas is out, by the way. His project slipped.', assistant: 'One room, then.' });
+    expect(conversation.facts.some((fact) => fact.text.includes('Jonas'))).toBe(false);
+    expect(conversation.facts.some((fact) => fact.text.includes('CHF 220'))).toBe(true);
+  });
+
+  it('a headcount change leaves lines that hold a number but no count of people, and keeps the other parts of a line', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Office parking is on level 3 of the garage.', assistant: 'Noted.' });
+    await conversation.say({ user: 'The offsite is for 12 people, 3 nights in Lisbon, budget $9,000.', assistant: 'Noted.' });
+    await conversation.say({ user: "Quick one: so that's thirteen of us now.", assistant: 'Thirteen, noted.' });
+    const texts = conversation.facts.map((fact) => fact.text);
+    expect(texts.some((text) => text.includes('level 3'))).toBe(true);
+    expect(texts.some((text) => text.includes('Lisbon') && text.includes('$9,000'))).toBe(true);
+    expect(texts.some((text) => text.includes('thirteen of us'))).toBe(true);
+  });
 });

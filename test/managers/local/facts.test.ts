@@ -92,6 +92,8 @@ describe('figures of speech', () => {
     "Art's allowed me to explore who I am.",
     'I used to hold cats without an allergic reaction.',
     'Without this I would never be able to beat my competition.',
+    'You should never give up on your dreams.',
+    'You must never lose hope.',
   ])('are not rules: %s', async (text) => {
     const found = await factsOf({ user: text, assistant: 'Ha, I know.' });
     expect(found.filter((entry) => entry.kind === 'exception' || entry.kind === 'constraint')).toEqual([]);

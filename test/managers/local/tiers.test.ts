@@ -65,6 +65,10 @@ describe('tier 1', () => {
     // The name spoken to is left out; the one the message is about stays.
     expect(chat.memory.messages[1]?.tier1).toContain('Oscar');
     expect(chat.memory.messages[1]?.tier1).not.toContain('Caroline');
+    // Names in a list are subjects, not people spoken to.
+    const list = await processOnce({ user: 'Melanie, Jon and I are flying to Lisbon. The two finalists are Priya, Jonas.', assistant: 'Safe travels!' });
+    expect(list.memory.messages[0]?.tier1).toContain('Melanie');
+    expect(list.memory.messages[0]?.tier1).toContain('Jonas');
     for (const message of [...memory.messages, ...chat.memory.messages]) {
       for (const pair of message.tier1.split('; ').filter((part) => part !== '')) expect(pair).toMatch(/^[^=]+ = [^=]+$/u);
     }

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { dayHeadings, factMark, turnMark } from '../../src/context/provenance-marks.js';
+
+describe('provenance marks', () => {
+  it('marks facts with turn and day, messages with their turn', () => {
+    expect(factMark(14, '2026-03-03T09:00:00Z')).toBe(' (turn 14, 3 Mar 2026)');
+    expect(factMark(14, null)).toBe(' (turn 14)');
+    expect(turnMark(12)).toBe('[turn 12]');
+  });
+
+  it('puts a day heading wherever the day changes, and none for lines of unknown time', () => {
+    const march3 = '2026-03-03T09:00:00Z';
+    const march5 = '2026-03-05T23:59:00Z';
+    expect([...dayHeadings([march3, march3, march5])]).toEqual([
+      [0, '### 3 Mar 2026'],
+      [2, '### 5 Mar 2026'],
+    ]);
+    // Undated lines neither start nor end a day's run.
+    expect([...dayHeadings([null, march3, null, march3, march5])]).toEqual([
+      [1, '### 3 Mar 2026'],
+      [4, '### 5 Mar 2026'],
+    ]);
+    expect([...dayHeadings([null, null])]).toEqual([]);
+  });
+});
