@@ -25,7 +25,7 @@ export interface AssemblerSettings {
   recallLimit?: number;
   /**
    * With a query, the share of the budget the base-truth document may take ahead of recall (default 0.1):
-   * constraints first, then the facts that share the query's words, then the rest. Facts that do not fit
+   * the facts that share the query's words (constraints among them first), then the other constraints, then the rest. Facts that do not fit
    * the share fill whatever room recall leaves.
    */
   queryFactShare?: number;
@@ -82,12 +82,14 @@ export function validateBudget(budget: unknown): number {
 
 /**
  * Facts in the order they claim room: without a query, the most important kinds and the freshest first;
- * with one, exceptions and constraints first, then the facts the query names (best match first), then the rest.
+ * with one, the facts the query names (constraints first, then best match first), then the other
+ * constraints, then the rest.
  */
 function rankFacts(facts: readonly Fact[], relevance: ReadonlyMap<string, number> | null): Fact[] {
   const byKind = (a: Fact, b: Fact): number => KIND_RANK[a.kind] - KIND_RANK[b.kind] || b.updatedTurn - a.updatedTurn || compareText(a.id, b.id);
   if (relevance === null) return [...facts].sort(byKind);
-  const group = (fact: Fact): number => (KIND_RANK[fact.kind] <= KIND_RANK.constraint ? 0 : relevance.has(fact.id) ? 1 : 2);
+  const binding = (fact: Fact): boolean => KIND_RANK[fact.kind] <= KIND_RANK.constraint;
+  const group = (fact: Fact): number => (relevance.has(fact.id) ? (binding(fact) ? 0 : 1) : binding(fact) ? 2 : 3);
   return [...facts].sort((a, b) => group(a) - group(b) || (relevance.get(b.id) ?? 0) - (relevance.get(a.id) ?? 0) || byKind(a, b));
 }
 
@@ -284,13 +286,12 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     });
   }
   const { ids: recalledIds, turns: recalledTurns } = recalled;
-  // With a query, the window turns that did not fit take the room recall left, in their cheapest form.
-  for (const material of degraded) addDegraded(material);
-
-  // Facts the query share left out fill the room recall left, most important first.
+  // Facts the query share left out fill the room recall left, most important first; then the window
+  // turns that did not fit, in their cheapest form.
   for (const item of deferred) {
     if (!assembly.tryAdd('facts', [item], item.cost)) assembly.omit(item.sourceMessageIds, 'budget: base-truth fact did not fit');
   }
+  for (const material of degraded) addDegraded(material);
 
   // Layer 4: older turns, newest first. First cover as many turns as the coverage share allows in
   // their cheapest form, then upgrade the newest to richer tiers, then keep covering older turns.

@@ -132,6 +132,22 @@ describe('assembling with a query', () => {
     expect(recalled.findIndex((text) => text.includes('faith'))).toBeGreaterThan(recalled.findIndex((text) => text.includes('necklace')));
   });
 
+  it('gives the fact the query asks about room before constraints it does not name', async () => {
+    const fixture = testMemory();
+    cleanup = fixture.cleanup;
+    const session = await fixture.memory.sessions.create({ title: 'Migration' });
+    const rules = ['The API has to respond within 200 ms.', 'Customer data has to stay in Germany.', 'Either Maya or Tomas has to approve a deploy.', 'Our PCI scope has to stay at SAQ A.'];
+    for (const rule of rules) await session.record({ user: rule, assistant: 'Noted.' });
+    await session.record({ user: 'The cutover is Saturday, April 12, after the quarter-end freeze.', assistant: 'April 12 it is.' });
+    for (let turn = 0; turn < 8; turn += 1) await session.record({ user: `Status check number ${turn + 1}.`, assistant: 'All quiet.' });
+    const pkg = await session.context({ budget: 180, query: 'When is the cutover?' });
+    expect(pkg.tokens).toBeLessThanOrEqual(180);
+    const facts = texts(pkg, 'facts');
+    expect(facts.some((text) => text.includes('April 12'))).toBe(true);
+    // Room is short: some constraint the query does not name is left out, the cutover is not.
+    expect(facts.length).toBeLessThan(rules.length + 1);
+  });
+
   it('is deterministic for the same query and budget', async () => {
     const fixture = testMemory();
     cleanup = fixture.cleanup;
