@@ -4,6 +4,7 @@
  * (the same subject and attribute, never a shared number or common word alone) and keeps the turn's
  * adds, updates and removals.
  */
+import { boundedMemo } from '../../core/bounded-memo.js';
 import type { RemoveEntry } from '../../core/diff.js';
 import { normalizeText } from '../../core/text.js';
 import type { Fact, FactKind } from '../../core/types.js';
@@ -62,11 +63,14 @@ function stem(word: string): string {
   return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 }
 
-/** The words of a key that tell one subject from another (no stop words, no generic nouns), stemmed. */
-export function subjectWords(key: string): Set<string> {
+/**
+ * The words of a key that tell one subject from another (no stop words, no generic nouns), stemmed.
+ * Remembered: every turn compares its claims with the keys and lines of the whole document.
+ */
+export const subjectWords: (key: string) => ReadonlySet<string> = boundedMemo((key: string): ReadonlySet<string> => {
   const words = normalizeText(key).split(' ');
   return new Set(words.filter((word) => word.length > 1 && !STOP_WORDS.has(word) && !GENERIC_NOUNS.has(word) && !META_NOUNS.has(word)).map(stem));
-}
+}, 20_000);
 
 /** Whether the claim's value can stand in for a value the line holds: true, false, or null when either holds none. */
 function compatible(claim: Claim, text: string): boolean | null {
