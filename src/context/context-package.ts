@@ -9,7 +9,7 @@ export type ItemKind = 'instructions' | 'fact' | 'message' | 'turn-summary' | 'a
 /** One line (or message) of a context package, with where it came from. */
 export interface ContextItem {
   /**
-   * What the line says. Message lines begin with their `[turn N, date]` mark; a fact line is the fact's
+   * What the line says. Message lines begin with their `[turn N]` mark (their day is a heading of the section); a fact line is the fact's
    * text, and the rendering appends its `(turn N, date)` mark (from `turn` and `date`).
    */
   text: string;

@@ -34,10 +34,14 @@ export interface Recalled {
   turns: Set<number>;
 }
 
-async function hitMessages(options: RecallOptions, hits: ReadonlyArray<{ messageId: string; turn: number }>): Promise<Map<string, Message>> {
+/** The hits' messages, and the turns they were read from when a memory's turn cache gave them. */
+async function hitMessages(
+  options: RecallOptions,
+  hits: ReadonlyArray<{ messageId: string; turn: number }>,
+): Promise<{ messages: Map<string, Message>; turns: Map<number, TurnMaterial> }> {
   const { repositories, sessionId, turnReader } = options;
   const messages = new Map<string, Message>();
-  if (hits.length === 0) return messages;
+  if (hits.length === 0) return { messages, turns: new Map() };
   if (turnReader !== undefined) {
     // Turns by number, and only the hits' messages from them: hashing every id costs more.
     const turns = await turnReader.readTurns({ sessionId, turns: mapPacked(hits, (hit) => hit.turn) });
@@ -45,10 +49,10 @@ async function hitMessages(options: RecallOptions, hits: ReadonlyArray<{ message
       const message = turns.get(hit.turn)?.messages.find((candidate) => candidate.id === hit.messageId);
       if (message !== undefined) messages.set(message.id, message);
     }
-    return messages;
+    return { messages, turns };
   }
   for (const message of await repositories.messages.getMany({ sessionId, messageIds: mapPacked(hits, (hit) => hit.messageId) })) messages.set(message.id, message);
-  return messages;
+  return { messages, turns: new Map() };
 }
 
 /** Whether a message asks something: its reply then likely holds the answer the query is after. */
@@ -64,26 +68,35 @@ function replyIn(message: Message, turns: ReadonlyMap<number, TurnMaterial>): Me
   return later.find((candidate) => (candidate.speaker ?? candidate.role) !== (message.speaker ?? message.role)) ?? null;
 }
 
-/** The turns the replies to the asking hits may be in, read through the cache or from the store. */
-async function replyTurns(options: RecallOptions, asking: readonly Message[]): Promise<Map<number, TurnMaterial>> {
-  const wanted = [...new Set(asking.flatMap((message) => [message.turn, message.turn + 1]))].filter((turn) => turn <= options.maxTurn + 1);
-  if (wanted.length === 0) return new Map();
-  if (options.turnReader !== undefined) return options.turnReader.readTurns({ sessionId: options.sessionId, turns: wanted });
-  const turns = new Map<number, TurnMaterial>();
+/**
+ * The turns the replies to the asking hits may be in (theirs and the next, up to `maxTurn`: a reply in
+ * the window is shown there), adding to `known` those it lacks, read through the cache or from the store.
+ */
+async function replyTurns(options: RecallOptions, asking: readonly Message[], known: Map<number, TurnMaterial>): Promise<Map<number, TurnMaterial>> {
+  const wanted = [...new Set(asking.flatMap((message) => [message.turn, message.turn + 1]))].filter((turn) => turn <= options.maxTurn && !known.has(turn));
+  if (wanted.length === 0) return known;
+  if (options.turnReader !== undefined) {
+    for (const [turn, material] of await options.turnReader.readTurns({ sessionId: options.sessionId, turns: wanted })) known.set(turn, material);
+    return known;
+  }
   for (const turn of wanted) {
     const messages = await options.repositories.messages.listByTurns({ sessionId: options.sessionId, fromTurn: turn, toTurn: turn });
-    if (messages.length > 0) turns.set(turn, { turn, summary: null, messages, plainOptions: undefined });
+    if (messages.length > 0) known.set(turn, { turn, summary: null, messages, plainOptions: undefined });
   }
-  return turns;
+  return known;
 }
 
 /**
  * The messages to show, best first: each hit, and right after a hit that asks something, its reply
  * (a question matches the query's words, the answer often does not), unless the reply is in the window.
  */
-async function candidates(options: RecallOptions, hits: ReadonlyArray<{ messageId: string }>, messages: ReadonlyMap<string, Message>): Promise<Message[]> {
-  const ordered = hits.flatMap((hit) => messages.get(hit.messageId) ?? []);
-  const turns = await replyTurns(options, ordered.filter(asks));
+async function candidates(
+  options: RecallOptions,
+  hits: ReadonlyArray<{ messageId: string }>,
+  read: { messages: ReadonlyMap<string, Message>; turns: Map<number, TurnMaterial> },
+): Promise<Message[]> {
+  const ordered = hits.flatMap((hit) => read.messages.get(hit.messageId) ?? []);
+  const turns = await replyTurns(options, ordered.filter(asks), read.turns);
   const seen = new Set<string>();
   const result: Message[] = [];
   for (const message of ordered) {
@@ -103,10 +116,10 @@ export async function addRecalled(assembly: Assembly, options: RecallOptions): P
   const recalledIds = new Set<string>();
   const recalledTurns = new Set<number>();
   const hits = await repositories.search.messages({ sessionId, query, limit: options.limit, maxTurn: options.maxTurn });
-  const messages = await hitMessages(options, hits);
+  const read = await hitMessages(options, hits);
   const recalled: Array<{ message: Message; line: Line }> = [];
   let spent = 0;
-  for (const message of await candidates(options, hits, messages)) {
+  for (const message of await candidates(options, hits, read)) {
     const line = messageLine(message, spent < reserve * options.detailShare ? 3 : 1, countShort);
     const cost = assembly.costOf('recalled', line.cost) + assembly.dayCost('recalled', message.sentAt);
     if (spent + cost > reserve || !assembly.fits(cost)) {

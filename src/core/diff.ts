@@ -2,7 +2,7 @@ import { boundedMemo } from './bounded-memo.js';
 import { StrataError } from './errors.js';
 import { checkGrounding, numbersIn } from './grounding.js';
 import { STOPWORDS } from './query-terms.js';
-import { compareText, factKey, normalizeText, wordSimilarity, words } from './text.js';
+import { compareText, factKey, normalizeText, quoted, wordSimilarity, words } from './text.js';
 import type { Fact, FactEvent, FactKind } from './types.js';
 
 /** A fact line proposed by a memory manager. */
@@ -37,7 +37,7 @@ export interface FactDiff {
 export const EMPTY_DIFF: FactDiff = { add: [], update: [], remove: [] };
 
 /** How binding each kind is; restating a fact can only make it more binding. */
-const KIND_STRENGTH: Readonly<Record<FactKind, number>> = { fact: 0, preference: 1, goal: 2, constraint: 3, exception: 4 };
+export const KIND_STRENGTH: Readonly<Record<FactKind, number>> = { fact: 0, preference: 1, goal: 2, constraint: 3, exception: 4 };
 
 export interface ApplyDiffOptions {
   sessionId: string;
@@ -76,7 +76,7 @@ export interface ApplyDiffResult {
 /** `turn 14: "the budget got cut to 82k"`: why a fact changed, with the turn that changed it. */
 export function turnReason(turn: number, reason: string | undefined, line: string): string {
   const given = reason?.trim() ?? '';
-  const text = given !== '' ? given : `"${line.length > 160 ? `${line.slice(0, 157)}…` : line}"`;
+  const text = given !== '' ? given : quoted(line, 160);
   return /^turn \d+:/u.test(text) ? text : `turn ${turn}: ${text}`;
 }
 
@@ -165,22 +165,10 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
   };
 
   const add = (key: string, text: string, kind: FactKind, sources: string[], reason: string): void => {
-    const fact: Fact = {
-      id: options.newId(),
-      sessionId: options.sessionId,
-      key,
-      text,
-      kind,
-      pinned: kind === 'exception',
-      sourceMessageIds: sources,
-      createdTurn: options.turn,
-      updatedTurn: options.turn,
-      createdAt: options.now,
-      updatedAt: options.now,
-    };
+    event({ factId: options.newId(), op: 'add', key, kind, oldText: null, newText: text, reason, sourceMessageIds: sources });
+    const fact = addedFact(events[events.length - 1] as FactEvent & { factId: string }, text);
     facts.set(fact.id, fact);
     upserted.set(fact.id, fact);
-    event({ factId: fact.id, op: 'add', key, kind, oldText: null, newText: text, reason, sourceMessageIds: sources });
   };
 
   let exchangeWords: ReadonlySet<string> | undefined;
@@ -303,6 +291,23 @@ function onlySharedTerm(entry: { key: string; text: string }, target: Fact): str
   return shared[0] ?? numbers[0] ?? 'nothing';
 }
 
+/** A fact as an `add` event creates it (with `earlier`'s creation turn and time when it comes back after a removal). */
+export function addedFact(event: FactEvent & { factId: string }, text: string, earlier?: Fact): Fact {
+  return {
+    id: event.factId,
+    sessionId: event.sessionId,
+    key: event.key,
+    text,
+    kind: event.kind,
+    pinned: event.kind === 'exception',
+    sourceMessageIds: event.sourceMessageIds,
+    createdTurn: earlier?.createdTurn ?? event.turn,
+    updatedTurn: event.turn,
+    createdAt: earlier?.createdAt ?? event.createdAt,
+    updatedAt: event.createdAt,
+  };
+}
+
 /** A fact as an `update` or `consolidate` event leaves it: the event's text, kind and sources, pinned when an exception. */
 export function revisedFact(fact: Fact, event: FactEvent, text: string): Fact {
   return {
@@ -344,19 +349,7 @@ export function replayFactEvents(events: readonly FactEvent[], options: { atTurn
         if (event.newText === null) throw new StrataError('INVALID_INPUT', `fact event ${event.id} adds no text`);
         const earlier = gone.get(event.factId);
         gone.delete(event.factId);
-        facts.set(event.factId, {
-          id: event.factId,
-          sessionId: event.sessionId,
-          key: event.key,
-          text: event.newText,
-          kind: event.kind,
-          pinned: event.kind === 'exception',
-          sourceMessageIds: event.sourceMessageIds,
-          createdTurn: earlier?.createdTurn ?? event.turn,
-          updatedTurn: event.turn,
-          createdAt: earlier?.createdAt ?? event.createdAt,
-          updatedAt: event.createdAt,
-        });
+        facts.set(event.factId, addedFact({ ...event, factId: event.factId }, event.newText, earlier));
         break;
       }
       case 'update':

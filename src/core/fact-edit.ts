@@ -4,7 +4,7 @@
  * the edit undone. Pure: validates the request against the document and plans the event.
  */
 import { StrataError } from './errors.js';
-import { revisedFact } from './diff.js';
+import { addedFact, revisedFact } from './diff.js';
 import { factKey } from './text.js';
 import { FACT_KINDS, type Fact, type FactEvent, type FactKind } from './types.js';
 
@@ -93,9 +93,8 @@ export function planFactEdit(options: PlanFactEditOptions): FactEditPlan {
     const key = factKey(text);
     const taken = options.facts.find((fact) => fact.key === key);
     if (taken !== undefined) refuse(`The document already holds a fact under "${key}" (fact ${taken.id}: "${taken.text}"); edit that one instead; nothing was changed.`);
-    const factId = options.newId();
-    const fact: Fact = { id: factId, sessionId: options.sessionId, key, text, kind, pinned: kind === 'exception', sourceMessageIds: [], createdTurn: options.turn, updatedTurn: options.turn, createdAt: options.now, updatedAt: options.now };
-    return { event: { ...base, factId, op: 'add', key, kind, oldText: null, newText: text, reason }, upserts: [fact], removedIds: [] };
+    const event = { ...base, factId: options.newId(), op: 'add' as const, key, kind, oldText: null, newText: text, reason };
+    return { event, upserts: [addedFact(event, text)], removedIds: [] };
   }
   if (op === 'edit') {
     const target = targetOf(field(fields, 'fact'), options.facts, options.events);

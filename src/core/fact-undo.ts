@@ -4,13 +4,12 @@
  */
 import { replayFactEvents, revisedFact } from './diff.js';
 import { StrataError } from './errors.js';
+import { USER_ACTOR } from './fact-edit.js';
 import type { Fact, FactEvent, FactEventOp } from './types.js';
 
 /** The ops that change a fact, and so can be undone. */
 const UNDOABLE: ReadonlySet<FactEventOp> = new Set<FactEventOp>(['add', 'update', 'remove', 'consolidate']);
 
-/** The actor of every undo event. */
-const UNDO_ACTOR = 'user';
 
 export interface PlanUndoOptions {
   /** Every fact event of the session. */
@@ -89,7 +88,7 @@ export function planUndo(options: PlanUndoOptions): UndoPlan {
 
   const before = factBefore(options.events, target, factId);
   const current = options.facts.find((fact) => fact.id === factId);
-  const base = { id: options.newId(), sessionId: target.sessionId, sequence: options.sequence, factId, turn: options.turn, actor: UNDO_ACTOR, reason: `undo of event ${eventId}`, createdAt: options.now };
+  const base = { id: options.newId(), sessionId: target.sessionId, sequence: options.sequence, factId, turn: options.turn, actor: USER_ACTOR, reason: `undo of event ${eventId}`, createdAt: options.now };
 
   if (before === undefined) {
     if (current === undefined) refuse(`Fact "${target.key}" of event "${eventId}" is no longer in the document; there is nothing to undo.`, eventId);

@@ -80,6 +80,15 @@ export function loneSurrogateIndex(text: string): number {
   return -1;
 }
 
+/** `"text"` in quotes, cut to `maxLength` characters with an ellipsis (never between the halves of a surrogate pair). */
+export function quoted(text: string, maxLength: number): string {
+  if (text.length <= maxLength) return `"${text}"`;
+  let end = maxLength - 3;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `"${text.slice(0, end)}…"`;
+}
+
 /** Code-unit order, the same as SQLite's default collation: stable across locales. */
 export function compareText(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;

@@ -3,6 +3,7 @@ import { StrataError } from '../core/errors.js';
 import { planUndo } from '../core/fact-undo.js';
 import type { FactEvent } from '../core/types.js';
 import type { TenantStore } from '../store/store.js';
+import { applyUserChange } from './user-fact-change.js';
 
 export interface UndoFactEventOptions {
   repositories: TenantStore;
@@ -22,21 +23,6 @@ export async function undoFactEvent(options: UndoFactEventOptions): Promise<Fact
   if (typeof eventId !== 'string' || eventId.trim() === '') {
     throw new StrataError('INVALID_INPUT', 'Name the fact event to undo by its id; list them with `strata facts <session> --events --json` or session.factEvents().');
   }
-  return repositories.transaction(async (tx) => {
-    const [session, events, facts] = await Promise.all([tx.sessions.get({ sessionId }), tx.facts.listEvents({ sessionId }), tx.facts.list({ sessionId })]);
-    // Events come in sequence order: the last one holds the session's last sequence.
-    const lastSequence = events.at(-1)?.sequence ?? 0;
-    const latestEventTurn = events.reduce((latest, event) => Math.max(latest, event.turn), 0);
-    const plan = planUndo({
-      events,
-      facts,
-      eventId: eventId.trim(),
-      turn: Math.max(session?.turnCount ?? 0, latestEventTurn),
-      sequence: lastSequence + 1,
-      now: options.now(),
-      newId: options.newId,
-    });
-    await tx.facts.apply({ sessionId, events: [plan.event], upserts: plan.upserts, removedIds: plan.removedIds });
-    return plan.event;
-  });
+  const id = eventId.trim();
+  return applyUserChange(repositories, sessionId, (state) => planUndo({ ...state, eventId: id, now: options.now(), newId: options.newId }));
 }

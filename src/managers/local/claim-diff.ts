@@ -5,8 +5,8 @@
  * and is added otherwise: sharing a number or a common word is never enough. A removal drops the fact
  * it names. Proposals, questions and requests change nothing.
  */
-import type { DiffEntry, FactDiff } from '../../core/diff.js';
-import type { Fact, FactKind } from '../../core/types.js';
+import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
+import type { Fact } from '../../core/types.js';
 import type { AnalysedMessage } from './analysis.js';
 import { TurnDocument, type Known } from './claim-document.js';
 import type { Claim } from './claims.js';
@@ -23,8 +23,6 @@ export interface ClaimDiffInput {
   /** The turn's replies that may not change the document themselves (an unnamed assistant's), read for what they echo. */
   replies: readonly string[];
 }
-
-const KIND_STRENGTH: Readonly<Record<FactKind, number>> = { fact: 0, preference: 1, goal: 2, constraint: 3, exception: 4 };
 
 /** Specific types that make a plain fact worth keeping on its own: an amount, a measure, a version, a day. */
 function isSolid(item: Specific): boolean {

@@ -5,11 +5,11 @@
  * adds, updates and removals.
  */
 import { boundedMemo } from '../../core/bounded-memo.js';
-import type { RemoveEntry } from '../../core/diff.js';
-import { normalizeText } from '../../core/text.js';
+import { KIND_STRENGTH, type RemoveEntry } from '../../core/diff.js';
+import { normalizeText, quoted } from '../../core/text.js';
 import type { Fact, FactKind } from '../../core/types.js';
 import type { Claim } from './claims.js';
-import { factHolds } from './corrections.js';
+import { factHolds, stem } from './corrections.js';
 import type { Specific } from './specifics.js';
 import { GENERIC_NOUNS, META_NOUNS, STOP_WORDS } from './function-words.js';
 import { classOfSpecific, classesOfLine, lineHoldsClass, sameClass, type ValueClass } from './value-classes.js';
@@ -41,12 +41,8 @@ export interface Line {
   order: number;
 }
 
-/** A sentence quoted as the reason of a change, cut to 160 characters. */
-function quoted(sentence: string): string {
-  return `"${sentence.length > 160 ? `${sentence.slice(0, 157)}…` : sentence}"`;
-}
-
-const KIND_STRENGTH: Readonly<Record<FactKind, number>> = { fact: 0, preference: 1, goal: 2, constraint: 3, exception: 4 };
+/** The longest quote of a sentence given as the reason of a change. */
+const REASON_CHARACTERS = 160;
 
 const CLASS_NOUN: Readonly<Record<ValueClass, string>> = {
   money: 'cost',
@@ -58,10 +54,6 @@ const CLASS_NOUN: Readonly<Record<ValueClass, string>> = {
   person: 'person',
   name: 'choice',
 };
-
-function stem(word: string): string {
-  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
-}
 
 /**
  * The words of a key that tell one subject from another (no stop words, no generic nouns), stemmed.
@@ -260,7 +252,7 @@ export class TurnDocument {
     const days = shiftDays(claim.value);
     const moved = days === null ? null : shiftedDay(target.text, days, claim.sentAt);
     const text = swapped ?? `${shownKey(target)}: ${claim.value}${moved === null ? '' : ` (now ${moved})`}`;
-    this.write(target.id, { key: target.key, text, kind, sources: [claim.messageId], weight: claim.weight + 1, replaces: target.factId !== null, reason: quoted(claim.sentence.text) });
+    this.write(target.id, { key: target.key, text, kind, sources: [claim.messageId], weight: claim.weight + 1, replaces: target.factId !== null, reason: quoted(claim.sentence.text, REASON_CHARACTERS) });
   }
 
   /** A new line for the claim; under a key of its own when its key holds another attribute. */
@@ -277,7 +269,7 @@ export class TurnDocument {
     this.known.delete(target.id);
     this.pending.delete(target.key);
     if (target.factId === null) return;
-    const reason = quoted(claim.sentence.text);
+    const reason = quoted(claim.sentence.text, REASON_CHARACTERS);
     if (!this.removed.some((entry) => entry.key === target.key)) this.removed.push({ key: target.key, reason, sourceMessageIds: [claim.messageId] });
   }
 

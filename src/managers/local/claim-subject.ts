@@ -8,7 +8,7 @@ import type { AnalysedSentence } from './analysis.js';
 import { isPredicate, type Span } from './clauses.js';
 import type { ClauseAct } from './clause-acts.js';
 import type { Cue } from './cues.js';
-import { GENERIC_NOUNS, META_NOUNS, STOP_WORDS } from './function-words.js';
+import { GENERIC_NOUNS, META_NOUNS, ROLE_NOUNS, STOP_WORDS } from './function-words.js';
 import { keyFromPhrase, keyFromTokens, nounPhrases, type NounPhrase } from './noun-phrases.js';
 import type { TaggedToken } from './tagging.js';
 
@@ -171,17 +171,11 @@ function ruleKey(tokens: readonly TaggedToken[], from: number, to: number, cue: 
   return key === null ? null : { key, valueFrom: null };
 }
 
-/** Nouns of a role, which name a person's fact better than their name ("Our CFO, Ingrid Haas, …" → cfo). */
-const ROLES = new Set([
-  'manager', 'boss', 'lead', 'director', 'editor', 'supervisor', 'advisor', 'cto', 'ceo', 'cfo', 'coo', 'vp', 'owner', 'founder',
-  'accountant', 'lawyer', 'solicitor', 'contractor', 'builder', 'doctor', 'gp', 'cardiologist', 'consultant', 'nurse', 'dentist',
-  'landlord', 'agent', 'coach', 'trainer', 'teacher', 'tutor', 'planner', 'caterer', 'photographer', 'vet', 'pharmacist', 'inspector',
-]);
 
 function roleBefore(tokens: readonly TaggedToken[], from: number, end: number): string | null {
   for (let index = end - 1; index >= from; index -= 1) {
     const lower = tokens[index]?.lower.replace(/[’']s$/u, '') ?? '';
-    if (ROLES.has(lower)) return lower;
+    if (ROLE_NOUNS.has(lower)) return lower;
   }
   return null;
 }

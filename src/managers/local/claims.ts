@@ -12,7 +12,7 @@ import { clauseText, correctedValue, isClockTime, setAside, tidy } from './claim
 import { clauseAct, tellsEvent, type ClauseAct } from './clause-acts.js';
 import { clauseSpans, hasPredicate, type Span } from './clauses.js';
 import { primaryCue, type Cue } from './cues.js';
-import { META_NOUNS } from './function-words.js';
+import { META_NOUNS, ROLE_NOUNS } from './function-words.js';
 import type { Specific } from './specifics.js';
 import { classOfSpecific, type ValueClass } from './value-classes.js';
 
@@ -253,16 +253,6 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   });
 }
 
-/** Nouns of a role ("our accountant", "the contractor"): with a person's name, who does what is a fact. */
-const ROLE_NOUNS = new Set([
-  'manager', 'boss', 'lead', 'head', 'director', 'editor', 'supervisor', 'advisor', 'adviser', 'cto', 'ceo', 'cfo', 'coo', 'vp', 'owner',
-  'colleague', 'teammate', 'engineer', 'developer', 'designer', 'analyst', 'lawyer', 'solicitor', 'counsel', 'accountant', 'bookkeeper',
-  'contact', 'client', 'customer', 'vendor', 'supplier', 'rep', 'reviewer', 'approver', 'sponsor', 'admin', 'officer', 'founder', 'partner',
-  'consultant', 'contractor', 'builder', 'plumber', 'electrician', 'doctor', 'gp', 'cardiologist', 'specialist', 'nurse', 'surgeon',
-  'dentist', 'physio', 'therapist', 'coach', 'trainer', 'agent', 'landlord', 'tutor', 'teacher', 'professor', 'caterer', 'planner',
-  'photographer', 'florist', 'officiant', 'dj', 'vet', 'pharmacist', 'carer', 'nanny', 'babysitter', 'barista', 'chef', 'architect',
-  'inspector', 'broker', 'realtor', 'mover', 'movers', 'pharmacy', 'venue', 'school', 'bank', 'insurer',
-]);
 
 function hasRole(tokens: AnalysedSentence['tokens'], from: number, to: number): boolean {
   for (let index = from; index < to; index += 1) if (ROLE_NOUNS.has((tokens[index]?.lower ?? '').replace(/'s$/u, ''))) return true;

@@ -9,7 +9,8 @@ import { normalizeText } from '../../core/text.js';
 import type { Specific } from './specifics.js';
 import { STOP_WORDS } from './function-words.js';
 
-function stem(word: string): string {
+/** A word without a plural "s" ("seats" → "seat", not "glass" → "glas"). */
+export function stem(word: string): string {
   return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 }
 

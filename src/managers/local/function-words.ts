@@ -182,3 +182,14 @@ export const META_NOUNS: ReadonlySet<string> = new Set([
   'requests', 'thought', 'thoughts', 'check', 'correction', 'reminder', 'heads-up', 'say', 'look', 'chance', 'issue', 'stuff', 'mind',
   'picture', 'plans', 'plan', 'record', 'edge', 'deal', 'lot', 'tip', 'tips', 'ideas', 'suggestion', 'suggestions', 'option', 'options',
 ]);
+
+/** Nouns of a role ("our accountant", "the contractor"): with a person's name, who does what is a fact. */
+export const ROLE_NOUNS: ReadonlySet<string> = new Set([
+  'manager', 'boss', 'lead', 'head', 'director', 'editor', 'supervisor', 'advisor', 'adviser', 'cto', 'ceo', 'cfo', 'coo', 'vp', 'owner',
+  'colleague', 'teammate', 'engineer', 'developer', 'designer', 'analyst', 'lawyer', 'solicitor', 'counsel', 'accountant', 'bookkeeper',
+  'contact', 'client', 'customer', 'vendor', 'supplier', 'rep', 'reviewer', 'approver', 'sponsor', 'admin', 'officer', 'founder', 'partner',
+  'consultant', 'contractor', 'builder', 'plumber', 'electrician', 'doctor', 'gp', 'cardiologist', 'specialist', 'nurse', 'surgeon',
+  'dentist', 'physio', 'therapist', 'coach', 'trainer', 'agent', 'landlord', 'tutor', 'teacher', 'professor', 'caterer', 'planner',
+  'photographer', 'florist', 'officiant', 'dj', 'vet', 'pharmacist', 'carer', 'nanny', 'babysitter', 'barista', 'chef', 'architect',
+  'inspector', 'broker', 'realtor', 'mover', 'movers', 'pharmacy', 'venue', 'school', 'bank', 'insurer',
+]);

@@ -4,7 +4,8 @@
  * `consolidate` event naming the line that stays. The newer line stays (it is what was said last), a
  * pinned exception always stays, and two pinned exceptions are both kept.
  */
-import { normalizeText } from '../../core/text.js';
+import { inStoreOrder } from '../../core/diff.js';
+import { normalizeText, quoted, wordSimilarity } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
 import type { ConsolidateOptions, ConsolidationResult } from '../memory-manager.js';
 import { STOP_WORDS } from './function-words.js';
@@ -17,15 +18,12 @@ function value(text: string): string {
   return normalizeText(colon > 0 ? text.slice(colon + 1) : text);
 }
 
-function contentWords(text: string): Set<string> {
-  return new Set(value(text).split(' ').filter((word) => word !== '' && !STOP_WORDS.has(word)));
-}
-
-function dice(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
-  if (left.size === 0 || right.size === 0) return 0;
-  let shared = 0;
-  for (const word of left) if (right.has(word)) shared += 1;
-  return (2 * shared) / (left.size + right.size);
+/** The value's words without stop words, as one string. */
+function contentWords(text: string): string {
+  return value(text)
+    .split(' ')
+    .filter((word) => word !== '' && !STOP_WORDS.has(word))
+    .join(' ');
 }
 
 /** Whether `other` says all that `fact` says: the same line, a line holding it whole, or nearly the same words. */
@@ -34,7 +32,8 @@ function repeats(fact: Fact, other: Fact): boolean {
   const theirs = value(other.text);
   if (mine === '' || theirs === '') return false;
   if (` ${theirs} `.includes(` ${mine} `)) return true;
-  return dice(contentWords(fact.text), contentWords(other.text)) >= NEAR_DUPLICATE;
+  const [left, right] = [contentWords(fact.text), contentWords(other.text)];
+  return left !== '' && right !== '' && wordSimilarity(left, right) >= NEAR_DUPLICATE;
 }
 
 /** Which of two facts that repeat each other stays: a pinned exception, else the newer, else the longer. */
@@ -48,7 +47,7 @@ function keeper(a: Fact, b: Fact): Fact {
 export function consolidateLocally(options: ConsolidateOptions): ConsolidationResult {
   const gone = new Set<string>();
   const changes: Array<Extract<ConsolidationResult, { outcome: 'accepted' }>['changes'][number]> = [];
-  const facts = [...options.facts].sort((a, b) => a.createdTurn - b.createdTurn || a.id.localeCompare(b.id));
+  const facts = inStoreOrder(options.facts);
   for (const [index, fact] of facts.entries()) {
     if (gone.has(fact.id)) continue;
     for (const other of facts.slice(index + 1)) {
@@ -65,7 +64,7 @@ export function consolidateLocally(options: ConsolidateOptions): ConsolidationRe
         kind: leaves.kind,
         oldText: leaves.text,
         newText: null,
-        reason: `said again as "${stays.text.length > 120 ? `${stays.text.slice(0, 117)}…` : stays.text}" (turn ${stays.updatedTurn})`,
+        reason: `said again as ${quoted(stays.text, 120)} (turn ${stays.updatedTurn})`,
         sourceMessageIds: leaves.sourceMessageIds,
       });
     }

@@ -9,7 +9,7 @@ import { consolidateLocally } from './local-consolidation.js';
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
 import { allowsFacts } from './assistant-facts.js';
-import { claimDiff } from './claim-diff.js';
+import { claimDiff, type ClaimDiffInput } from './claim-diff.js';
 import { messageClaims } from './claims.js';
 import { DateParserNeeded, dateReference, loadDateParser, type DateReference } from './dates.js';
 import { extractStatements } from './fact-extraction.js';
@@ -120,18 +120,14 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     return sideSummary({ messages: ofRole, units: mapPacked(indexes, (index) => units[index] ?? []), code, limit });
   };
 
-  const diff = claimDiff({
-    messages: mapPacked(
-      works.filter((work) => allowsFacts(work.analysed, settings.assistantFacts)),
-      (work) => ({ message: work.analysed, claims: work.claims.claims, mentioned: work.claims.mentioned }),
-    ),
-    facts: options.facts,
-    maxLines: settings.maxFactsPerTurn,
-    replies: mapPacked(
-      works.filter((work) => !allowsFacts(work.analysed, settings.assistantFacts)),
-      (work) => work.analysed.prose,
-    ),
-  });
+  // Messages that may change the document give their claims; the others are read for what they echo.
+  const speaking: ClaimDiffInput['messages'][number][] = [];
+  const replies: string[] = [];
+  for (const work of works) {
+    if (allowsFacts(work.analysed, settings.assistantFacts)) speaking.push({ message: work.analysed, claims: work.claims.claims, mentioned: work.claims.mentioned });
+    else replies.push(work.analysed.prose);
+  }
+  const diff = claimDiff({ messages: speaking, facts: options.facts, maxLines: settings.maxFactsPerTurn, replies });
 
   return {
     messages,

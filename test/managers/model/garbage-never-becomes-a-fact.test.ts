@@ -3,12 +3,11 @@ import { createModelMemoryManager } from '../../../src/managers/model/index.js';
 import { createMemory, type Memory } from '../../../src/memory/create-memory.js';
 import { recordingLogger, warnings } from '../../support/recording-logger.js';
 import type { RecordedRequest, ScriptedStep } from '../../support/scripted-openai-server.js';
-import { MEDIUM_ASSISTANT, MEDIUM_USER, dataOf, scriptedModel, serve } from './model-fixtures.js';
+import { MEDIUM_ASSISTANT, MEDIUM_USER, exchangeIds, scriptedModel, serve } from './model-fixtures.js';
 
 /** A well-formed answer whose diff mixes one grounded fact with hallucinations the exchange never states. */
 function ungroundedAnswer(request: RecordedRequest): ScriptedStep {
-  const [user, assistant] = dataOf(request).exchange;
-  const ids = { user: user?.id ?? '', assistant: assistant?.id ?? '' };
+  const ids = exchangeIds(request);
   return {
     json: {
       userSummary: 'Planning the support app move.',

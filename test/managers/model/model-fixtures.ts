@@ -1,6 +1,7 @@
 import { afterEach, expect } from 'vitest';
 import { createOpenAiChatModel, type OpenAiChatModelSettings } from '../../../src/providers/openai/openai-chat-model.js';
-import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../../support/scripted-openai-server.js';
+import { dataOf } from '../../support/request-data.js';
+import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptEntry } from '../../support/scripted-openai-server.js';
 
 /** Servers started by `serve`, closed after each test. */
 const servers: ScriptedServer[] = [];
@@ -26,6 +27,12 @@ export function scriptedModel(server: ScriptedServer | string, settings: Partial
 
 export { MEDIUM_USER, turnRequest as turnOptions } from '../../support/turn-request.js';
 export { bodyOf, dataOf } from '../../support/request-data.js';
+
+/** The ids of the user and assistant messages of the exchange a memory-model request sends. */
+export function exchangeIds(request: RecordedRequest): { user: string; assistant: string } {
+  const [user, assistant] = dataOf(request).exchange;
+  return { user: user?.id ?? '', assistant: assistant?.id ?? '' };
+}
 
 export const MEDIUM_ASSISTANT = 'Understood: a $40,000 budget, the March 15 deadline, no card numbers stored, and PostgreSQL 16.';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createModelMemoryManager } from '../../../src/managers/model/index.js';
 import { createMemory, type Memory } from '../../../src/memory/create-memory.js';
 import type { RecordedRequest, ScriptedStep } from '../../support/scripted-openai-server.js';
-import { dataOf, scriptedModel, serve } from './model-fixtures.js';
+import { dataOf, exchangeIds, scriptedModel, serve } from './model-fixtures.js';
 
 /** A user message long enough (40+ words) for the model manager to send the turn to the model. */
 const PAYROLL =
@@ -15,8 +15,7 @@ const HEADCOUNT =
 /** An answer whose diff is `diff`, for the exchange of the request. */
 function answer(diff: (ids: { user: string; assistant: string }) => Record<string, unknown>): (request: RecordedRequest) => ScriptedStep {
   return (request) => {
-    const [user, assistant] = dataOf(request).exchange;
-    const ids = { user: user?.id ?? '', assistant: assistant?.id ?? '' };
+    const ids = exchangeIds(request);
     return {
       json: {
         userSummary: 'Payroll details.',
