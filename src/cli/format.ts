@@ -1,3 +1,4 @@
+import { doubtNote, factDoubts } from '../core/fact-doubts.js';
 import { FACT_KINDS, type ChatMessage, type Fact, type FactKind } from '../core/types.js';
 
 const NUMBER_FORMAT = new Intl.NumberFormat('en-US');
@@ -70,8 +71,9 @@ export function formatFacts(facts: readonly Fact[]): string {
   if (facts.length === 0) return '(no facts)';
   const groups: Array<{ title: string; facts: Fact[] }> = [{ title: 'Pinned exceptions', facts: facts.filter((fact) => fact.pinned) }];
   for (const kind of FACT_KINDS) groups.push({ title: KIND_TITLES[kind], facts: facts.filter((fact) => !fact.pinned && fact.kind === kind) });
+  const { supersededBy } = factDoubts(facts);
   return groups
     .filter((group) => group.facts.length > 0)
-    .map((group) => [`${group.title}:`, ...group.facts.map((fact) => `  - ${fact.text} (turn ${fact.updatedTurn})`)].join('\n'))
+    .map((group) => [`${group.title}:`, ...group.facts.map((fact) => `  - ${fact.text} (turn ${fact.updatedTurn})${doubtNote(supersededBy.get(fact.id))}`)].join('\n'))
     .join('\n');
 }

@@ -2,14 +2,15 @@ import { StrataError } from '../core/errors.js';
 import { mapPacked } from '../core/packed-map.js';
 import { compareText } from '../core/text.js';
 import type { Fact, Message, Session } from '../core/types.js';
-import { lineBreakTokens } from '../providers/tokenizer/separator-tokens.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
 import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextItem, ContextPackage } from './context-package.js';
 import { factRelevance } from './fact-relevance.js';
-import { factLine, measureSections } from './render.js';
+import { measureSections } from './render.js';
+import { factItem } from './fact-lines.js';
+import { factDoubts } from '../core/fact-doubts.js';
 import { storeTurnReader, turnsInOrder, type TurnCache, type TurnReader } from './turn-reader.js';
 import { finish, KIND_RANK } from './package-finish.js';
 import { addRecalled, type Recalled } from './recall.js';
@@ -93,23 +94,6 @@ function rankFacts(facts: readonly Fact[], relevance: ReadonlyMap<string, number
   return [...facts].sort((a, b) => group(a) - group(b) || (relevance.get(b.id) ?? 0) - (relevance.get(a.id) ?? 0) || byKind(a, b));
 }
 
-/** A fact's line, with the time its turn was said (when known) for its `(turn N, date)` mark. */
-function factItem(fact: Fact, tokenizer: Tokenizer, times: ReadonlyMap<number, string>): Line {
-  const fields = { text: `- ${fact.text}`, turn: fact.updatedTurn, date: times.get(fact.updatedTurn) ?? null };
-  const rendered = factLine(fields);
-  const tokens = tokenizer.count(rendered);
-  return {
-    ...fields,
-    tokens,
-    sourceMessageIds: fact.sourceMessageIds,
-    kind: 'fact',
-    tier: null,
-    factKind: fact.kind,
-    role: null,
-    cost: tokens + lineBreakTokens(rendered, tokenizer.count),
-  };
-}
-
 function windowItem(message: Message, countShort: (text: string) => number): ContextItem {
   const prefix = message.speaker === null ? '' : `${message.speaker}: `;
   return {
@@ -183,12 +167,14 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   ]);
   // When each fact's turn was said, for the `(turn N, date)` mark of its line.
   const times = facts.length === 0 ? new Map<number, string>() : await repositories.messages.sentTimes({ sessionId, turns: [...new Set(facts.map((fact) => fact.updatedTurn))] });
+  // A fact a newer one may replace is shown inside the newer one's line (see `fact-lines.ts`).
+  const doubts = factDoubts(facts);
 
   // Layer 1: pinned exceptions, measured exactly so they are present whenever they fit at all; then the instructions.
   const pinnedItems: ContextItem[] = [];
   let pinnedTokens = 0;
   for (const fact of facts.filter((candidate) => candidate.pinned)) {
-    const item = factItem(fact, tokenizer, times);
+    const item = factItem(fact, tokenizer, times, doubts);
     const trial = measureSections([{ name: 'pinned', tokens: 0, items: [...pinnedItems, item] }], tokenizer).tokens;
     if (trial <= budget) {
       pinnedItems.push(item);
@@ -235,12 +221,12 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
 
   // Layer 2: the base-truth document, most important kinds and freshest facts first. With a query it may
   // take only its share ahead of recall, constraints and the facts the query names first.
-  const unpinned = facts.filter((fact) => !fact.pinned);
+  const unpinned = facts.filter((fact) => !fact.pinned && !doubts.folded.has(fact.id));
   const relevance = query === '' ? null : factRelevance(unpinned, query);
   const factLimit = relevance === null ? budget : assembly.used + Math.floor(budget * queryFactShare);
   const deferred: Array<Line> = [];
   for (const fact of rankFacts(unpinned, relevance)) {
-    const item = factItem(fact, tokenizer, times);
+    const item = factItem(fact, tokenizer, times, doubts);
     const cost = assembly.costOf('facts', item.cost, fact.kind);
     if (assembly.used + cost <= factLimit && assembly.fits(cost)) assembly.add('facts', [item], cost);
     else if (relevance !== null) deferred.push(item);

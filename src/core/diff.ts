@@ -18,6 +18,12 @@ export interface DiffEntry {
    * changed it). The event reads `turn N: <reason>`; without one, it quotes the new line.
    */
   reason?: string;
+  /**
+   * For an add: the key (or words) of an older fact this line may replace, when the manager cannot tell
+   * whether the two are about the same subject. Both facts are kept and the package shows the older one
+   * as possibly superseded (see `Fact.mayReplace`); a key matching no fact marks nothing.
+   */
+  mayReplace?: string;
 }
 
 export interface RemoveEntry {
@@ -164,8 +170,9 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
     upserted.set(fact.id, next);
   };
 
-  const add = (key: string, text: string, kind: FactKind, sources: string[], reason: string): void => {
-    event({ factId: options.newId(), op: 'add', key, kind, oldText: null, newText: text, reason, sourceMessageIds: sources });
+  const add = (key: string, text: string, kind: FactKind, sources: string[], reason: string, mayReplace?: Fact): void => {
+    const doubt = mayReplace === undefined ? {} : { mayReplace: mayReplace.id };
+    event({ factId: options.newId(), op: 'add', key, kind, oldText: null, newText: text, reason, sourceMessageIds: sources, ...doubt });
     const fact = addedFact(events[events.length - 1] as FactEvent & { factId: string }, text);
     facts.set(fact.id, fact);
     upserted.set(fact.id, fact);
@@ -265,7 +272,9 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
       update(sameKey, valid.text, entry.kind, valid.sources, 'add with an existing key');
       continue;
     }
-    add(valid.key, valid.text, entry.kind, valid.sources, 'added');
+    const doubted = entry.mayReplace === undefined ? undefined : matchFact(current, entry.mayReplace, threshold);
+    const reason = doubted === undefined ? 'added' : `added; it may replace "${doubted.key}" (turn ${doubted.updatedTurn}), which is kept`;
+    add(valid.key, valid.text, entry.kind, valid.sources, reason, doubted);
   }
 
   return { facts: [...facts.values()], events, upserted: [...upserted.values()], removedIds };
@@ -305,6 +314,7 @@ export function addedFact(event: FactEvent & { factId: string }, text: string, e
     updatedTurn: event.turn,
     createdAt: earlier?.createdAt ?? event.createdAt,
     updatedAt: event.createdAt,
+    ...(event.mayReplace === undefined ? {} : { mayReplace: event.mayReplace }),
   };
 }
 

@@ -101,6 +101,12 @@ export interface Fact {
   updatedTurn: number;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The id of an older fact this one may replace. Its manager could not tell whether the two are about
+   * the same subject, so both are kept: the package shows the older line beside this one, marked as
+   * possibly superseded, until either changes. Absent when none.
+   */
+  mayReplace?: string;
 }
 
 export type FactEventOp = 'add' | 'update' | 'remove' | 'consolidate' | 'reject' | 'warning';
@@ -123,6 +129,8 @@ export interface FactEvent {
   reason: string;
   sourceMessageIds: string[];
   createdAt: string;
+  /** For an `add`: the id of an older fact the new one may replace (see `Fact.mayReplace`). */
+  mayReplace?: string;
 }
 
 export type ArtifactKind = 'code' | 'draft';

@@ -52,6 +52,7 @@ const fact = z.strictObject({
   updatedTurn: count,
   createdAt: time,
   updatedAt: time,
+  mayReplace: id.optional(),
 });
 
 const factEvent = z.strictObject({
@@ -69,6 +70,7 @@ const factEvent = z.strictObject({
   reason: z.string(),
   sourceMessageIds: z.array(id),
   createdAt: time,
+  mayReplace: id.optional(),
 });
 
 const artifact = z.strictObject({

@@ -1,3 +1,4 @@
+import { doubtNote, factDoubts } from '../core/fact-doubts.js';
 import { codeFence } from '../core/text.js';
 import { FACT_KINDS, type Artifact, type Fact, type FactEvent, type Message, type Session, type TurnSummary } from '../core/types.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, type SessionExport } from './export-schema.js';
@@ -46,11 +47,12 @@ export function toMarkdown(snapshot: SessionSnapshot): string {
   if (session.instructions !== '') lines.push('## Instructions', '', session.instructions, '');
   lines.push('## Memory', '');
   if (snapshot.facts.length === 0) lines.push('_No facts recorded._', '');
+  const { supersededBy } = factDoubts(snapshot.facts);
   for (const kind of FACT_KINDS) {
     const facts = snapshot.facts.filter((fact) => fact.kind === kind);
     if (facts.length === 0) continue;
     lines.push(`### ${KIND_TITLES[kind]}`, '');
-    for (const fact of facts) lines.push(`- ${fact.text} _(turn ${fact.updatedTurn})_`);
+    for (const fact of facts) lines.push(`- ${fact.text} _(turn ${fact.updatedTurn})_${doubtNote(supersededBy.get(fact.id))}`);
     lines.push('');
   }
   const changes = snapshot.factEvents.filter((event) => event.op !== 'add');

@@ -107,7 +107,7 @@ function firstDuplicate(values: readonly (string | number)[]): string | number |
 function factDigest(facts: readonly SessionExport['facts'][number][]): string {
   return JSON.stringify(
     [...facts]
-      .map((fact) => [fact.id, fact.key, fact.text, fact.kind, fact.pinned, fact.sourceMessageIds])
+      .map((fact) => [fact.id, fact.key, fact.text, fact.kind, fact.pinned, fact.sourceMessageIds, fact.mayReplace ?? null])
       .sort((a, b) => compareText(String(a[0]), String(b[0]))),
   );
 }
@@ -201,13 +201,20 @@ export function withNewIds(data: SessionExport, newId: () => string): SessionExp
     session: { ...data.session, id: sessionId },
     messages: data.messages.map((message) => ({ ...message, id: map(message.id), sessionId })),
     turns: data.turns.map((turn) => ({ ...turn, sessionId, messageIds: turn.messageIds.map(map) })),
-    facts: data.facts.map((fact) => ({ ...fact, id: map(fact.id), sessionId, sourceMessageIds: fact.sourceMessageIds.map(map) })),
+    facts: data.facts.map((fact) => ({
+      ...fact,
+      id: map(fact.id),
+      sessionId,
+      sourceMessageIds: fact.sourceMessageIds.map(map),
+      ...(fact.mayReplace === undefined ? {} : { mayReplace: map(fact.mayReplace) }),
+    })),
     factEvents: data.factEvents.map((event) => ({
       ...event,
       id: map(event.id),
       sessionId,
       factId: event.factId === null ? null : map(event.factId),
       sourceMessageIds: event.sourceMessageIds.map(map),
+      ...(event.mayReplace === undefined ? {} : { mayReplace: map(event.mayReplace) }),
     })),
     artifacts: data.artifacts.map((artifact) => {
       const artifactId = map(artifact.id);

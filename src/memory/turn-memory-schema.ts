@@ -19,6 +19,7 @@ const entry = z.object({
   key: z.string().optional(),
   sourceMessageIds: z.array(z.string()),
   reason: z.string().optional(),
+  mayReplace: z.string().optional(),
 });
 
 /** What a memory manager must return; the engine parses it before using any of it. */

@@ -174,7 +174,7 @@ export class FactScript {
     return [...this.facts.values()].sort((a, b) => a.createdTurn - b.createdTurn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  private event(turn: number, op: FactEventOp, fields: Pick<FactEvent, 'factId' | 'key' | 'kind' | 'oldText' | 'newText' | 'sourceMessageIds'>, reason: string): void {
+  private event(turn: number, op: FactEventOp, fields: Pick<FactEvent, 'factId' | 'key' | 'kind' | 'oldText' | 'newText' | 'sourceMessageIds' | 'mayReplace'>, reason: string): void {
     this.sequence += 1;
     this.events.push({
       id: `${this.sessionId}-ev${String(this.sequence).padStart(3, '0')}`,
@@ -189,7 +189,9 @@ export class FactScript {
     });
   }
 
-  add(turn: number, factId: string, key: string, text: string, kind: FactKind, sources: string[]): this {
+  /** Add a fact; `mayReplace` names an older fact it may replace. */
+  add(turn: number, factId: string, key: string, text: string, kind: FactKind, sources: string[], mayReplace?: string): this {
+    const doubt = mayReplace === undefined ? {} : { mayReplace };
     const fact: Fact = {
       id: factId,
       sessionId: this.sessionId,
@@ -202,10 +204,11 @@ export class FactScript {
       updatedTurn: turn,
       createdAt: at(turn * 10 + 3),
       updatedAt: at(turn * 10 + 3),
+      ...doubt,
     };
     this.facts.set(factId, fact);
     this.upserts.set(factId, fact);
-    this.event(turn, 'add', { factId, key, kind, oldText: null, newText: text, sourceMessageIds: sources }, 'added');
+    this.event(turn, 'add', { factId, key, kind, oldText: null, newText: text, sourceMessageIds: sources, ...doubt }, 'added');
     return this;
   }
 
@@ -819,12 +822,15 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         const batch = script
           .add(1, 'fact-001', 'hobby', 'hobby: watercolor landscapes', 'fact', [messages[0]!.id])
           .add(1, 'fact-002', 'started', 'started: last spring', 'fact', [messages[0]!.id])
+          // A line its manager was not sure replaces the older one: the link is kept on the fact and its event.
+          .add(1, 'fact-003', 'began', 'began: in March', 'fact', [messages[1]!.id], 'fact-002')
           .flush();
         await tenant.facts.apply(batch);
 
         expect(await tenant.facts.list({ sessionId: 's-f' })).toEqual(script.current());
         expect(await tenant.facts.listEvents({ sessionId: 's-f' })).toEqual(batch.events);
-        expect(await tenant.facts.lastSequence({ sessionId: 's-f' })).toBe(2);
+        expect((await tenant.facts.list({ sessionId: 's-f' })).find((fact) => fact.id === 'fact-003')?.mayReplace).toBe('fact-002');
+        expect(await tenant.facts.lastSequence({ sessionId: 's-f' })).toBe(3);
       });
 
       it('listEvents is in sequence order and honours upToTurn', async () => {

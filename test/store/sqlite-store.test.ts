@@ -181,7 +181,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark and sent times, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times and doubted facts, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -195,7 +195,8 @@ describe('SQLite store', () => {
 
     // Bring the file back to what the previous build (schema version 3) left behind.
     const raw = new Database(file);
-    raw.exec('DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at; DELETE FROM schema_migrations WHERE version > 3;');
+    raw.exec(`DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at;
+      ALTER TABLE facts DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN may_replace; DELETE FROM schema_migrations WHERE version > 3;`);
     raw.close();
 
     const upgraded = open(file, '2026-01-01T00:00:00.000Z');
@@ -217,8 +218,9 @@ describe('SQLite store', () => {
         { version: 4, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 5, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 6, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 7, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(6);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(7);
     } finally {
       check.close();
     }

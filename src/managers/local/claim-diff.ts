@@ -170,7 +170,14 @@ function toDiff(document: TurnDocument, maxLines: number): FactDiff {
   const add: DiffEntry[] = [];
   const update: DiffEntry[] = [];
   for (const line of kept) {
-    const entry: DiffEntry = { text: line.text, kind: line.kind, key: line.key, sourceMessageIds: line.sources, ...(line.reason === undefined ? {} : { reason: line.reason }) };
+    const entry: DiffEntry = {
+      text: line.text,
+      kind: line.kind,
+      key: line.key,
+      sourceMessageIds: line.sources,
+      ...(line.reason === undefined ? {} : { reason: line.reason }),
+      ...(line.mayReplace === undefined || line.replaces ? {} : { mayReplace: line.mayReplace }),
+    };
     (line.replaces ? update : add).push(entry);
   }
   return { add, update, remove: document.removals() };

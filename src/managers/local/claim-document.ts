@@ -15,6 +15,7 @@ import { GENERIC_NOUNS, META_NOUNS, STOP_WORDS } from './function-words.js';
 import { classOfSpecific, classesOfLine, lineHoldsClass, sameClass, type ValueClass } from './value-classes.js';
 import { numbersIn } from '../../core/grounding.js';
 import { shiftDays, shiftedDay } from './date-shift.js';
+import { doubtedFact } from './claim-doubt.js';
 
 /** A fact of the document or a line proposed earlier in the turn. */
 export interface Known {
@@ -38,6 +39,8 @@ export interface Line {
   replaces: boolean;
   /** For an update: the words that changed the fact. */
   reason: string | undefined;
+  /** For an add: the key of a document fact the line may replace (see `claim-doubt.ts`). */
+  mayReplace?: string;
   order: number;
 }
 
@@ -251,7 +254,7 @@ export class TurnDocument {
     // "pushed the deadline back a week": the line says the day it moved to.
     const days = shiftDays(claim.value);
     const moved = days === null ? null : shiftedDay(target.text, days, claim.sentAt);
-    const text = swapped ?? `${shownKey(target)}: ${claim.value}${moved === null ? '' : ` (now ${moved})`}`;
+    const text = swapped ?? `${shownKey(target)}: ${claim.value}${moved === null ? '' : ` (now ${moved})`}${keptParts(target, claim)}`;
     this.write(target.id, { key: target.key, text, kind, sources: [claim.messageId], weight: claim.weight + 1, replaces: target.factId !== null, reason: quoted(claim.sentence.text, REASON_CHARACTERS) });
   }
 
@@ -261,7 +264,17 @@ export class TurnDocument {
     const key = normalizeText(claim.key);
     const taken = [...this.known.values()].some((entry) => entry.key === key);
     const shown = taken ? `${claim.key} ${claim.classes[0] === undefined ? claim.kind : CLASS_NOUN[claim.classes[0]]}` : claim.key;
-    this.write(`line:${normalizeText(shown)}`, { key: normalizeText(shown), text: `${shown}: ${claim.value}`, kind: claim.kind, sources: [claim.messageId], weight: claim.weight, replaces: false, reason: undefined });
+    const doubted = doubtedFact(claim, this.known.values(), this.names);
+    this.write(`line:${normalizeText(shown)}`, {
+      key: normalizeText(shown),
+      text: `${shown}: ${claim.value}`,
+      kind: claim.kind,
+      sources: [claim.messageId],
+      weight: claim.weight,
+      replaces: false,
+      reason: undefined,
+      ...(doubted === null ? {} : { mayReplace: doubted.key }),
+    });
   }
 
   /** Drop a known fact, with the claim's sentence as the reason. */
@@ -355,6 +368,27 @@ function swappedPart(target: Known, claim: Claim): string | null {
   const label = claim.key !== null && normalizeText(claim.key) !== target.key && !byCount ? `${claim.key}: ` : '';
   parts[at] = `${at === 0 ? ' ' : ''}${label}${claim.value}`;
   return `${target.text.slice(0, colon + 1)}${parts.join('')}`;
+}
+
+/** Classes of the values that make a part of a line an attribute of its own (not a name). */
+const ATTRIBUTE_VALUES: ReadonlySet<ValueClass> = new Set(['money', 'percent', 'date', 'count', 'measure']);
+
+/**
+ * The parts of the target line a change of another attribute leaves standing: "budget: €18,000 a year,
+ * for 42 agent seats" raised to €22,000 still covers 42 seats. A part stays when it holds a value of a
+ * class the claim gives none of (and not a value the claim sets aside); '' when none does.
+ */
+function keptParts(target: Known, claim: Claim): string {
+  if (target.factId === null || claim.classes.length === 0) return '';
+  const parts = target.text.slice(target.text.indexOf(':') + 1).split(/[,;]\s+/u);
+  if (parts.length < 2) return '';
+  const kept = parts.filter((part) => {
+    const held = [...classesOfLine(`x: ${part}`)].filter((value) => ATTRIBUTE_VALUES.has(value));
+    // (A bare "8" from "Anika, 8, and Vihaan, 6" is no attribute.)
+    if (held.length === 0 || part.trim().split(/\s+/u).length < 3 || claim.oldValues.some((item) => factHolds(part, item))) return false;
+    return held.every((value) => !claim.classes.some((wanted) => sameClass(value, wanted)));
+  });
+  return kept.map((part) => `; ${part.trim()}`).join('');
 }
 
 /** The key as the fact line writes it. */

@@ -192,14 +192,21 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   // "Induction, 30-inch, that's the plan": a clause pointing back at the one before it in the sentence extends it.
   if (subject.pronoun && previous !== undefined && previous.sentence === sentence && previous.span[1] === span[0]) {
     const stronger = ACT_STRENGTH[act] > ACT_STRENGTH[previous.act];
+    const setAsideHere = setAside(sentence, startOffset, endOffset, specifics);
+    const fresh = valued.filter((item) => !setAsideHere.includes(item));
     claims[claims.length - 1] = {
       ...previous,
       act: stronger ? act : previous.act,
       kind: stronger ? kind : previous.kind,
       value: clauseText(sentence, Math.max(previous.span[0], skipOpeners(tokens, previous.span)), span[1], options.maxValueWords),
       span: [previous.span[0], span[1]],
-      values: [...previous.values, ...valued],
-      correction: previous.correction || cues.some((item) => item.kind === 'correction'),
+      values: [...previous.values, ...fresh],
+      telling: [...previous.telling, ...fresh],
+      classes: [...previous.classes, ...fresh.map((item) => classOfSpecific(item, wordAfter(sentence, item)))],
+      oldValues: [...previous.oldValues, ...setAsideHere],
+      correction: previous.correction || setAsideHere.length > 0 || cues.some((item) => item.kind === 'correction'),
+      // "The workshop moved, it's now on 10 March": the change named first gets its value here.
+      opens: previous.opens && fresh.length === 0,
       weight: Math.max(previous.weight, WEIGHT_OF_KIND[kind]),
     };
     return;

@@ -58,7 +58,7 @@ const DATE = new RegExp(
   `\\b(?:${MONTH_NAMES})\\.?\\s+\\d{1,2}\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH_NAMES})\\b|\\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b(?:the\\s+)?\\d{1,2}(?:st|nd|rd|th)\\b|\\b(?:today|tomorrow|tonight|yesterday)\\b`,
   'iu',
 );
-const COUNT = /\b\d+\s+(?:of\s+us|on\s+the\s+books|people|staff|employees|guests|attendees|members|students|kids|children|adults|agents|seats|users|patients|covers)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty)\s+(?:of\s+us|people|staff|guests|on\s+the\s+books)\b/iu;
+const COUNT = /\b\d+\s+(?:of\s+us|on\s+the\s+books|(?:\p{L}+\s+)?(?:people|staff|employees|guests|attendees|members|students|kids|children|adults|agents|seats|users|patients|covers))\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty)\s+(?:of\s+us|people|staff|guests|on\s+the\s+books)\b/iu;
 const MEASURE = /\b\d+(?:[.,]\d+)?\s?(?:mg|g|kg|ml|l|km|m|cm|mm|ft|feet|foot|inch|inches|in|lb|lbs|kcal|hours?|hrs?|minutes?|mins?|weeks?|days?|months?|years?|miles?|words?|pages?|gb|mb|tb)\b|\b\d+-(?:inch|foot|ft|week|day|hour|minute|page|word)\b/iu;
 const NAME = /(?:^|[\s(])\p{Lu}[\p{L}\p{N}'’&.-]*/gu;
 const CALENDAR_WORD = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/iu;

@@ -37,7 +37,10 @@ function checkSources(ids: readonly string[], allowed: ReadonlySet<string>, wher
   return unknown.length === 0 ? null : `${where} cites unknown message ids: ${unknown.join(', ')}`;
 }
 
-function checkFactLine(line: TurnOutput['diff']['add'][number], allowed: ReadonlySet<string>, where: string): Problem {
+/** A fact line of the reply: an add (which may name a fact it may replace) or an update (with its reason). */
+type FactLine = Pick<TurnOutput['diff']['add'][number], 'key' | 'text' | 'kind' | 'sourceMessageIds'> & { reason?: string | null; mayReplace?: string | null };
+
+function checkFactLine(line: FactLine, allowed: ReadonlySet<string>, where: string): Problem {
   const text = line.text.trim();
   if (text === '') return `${where} has an empty text`;
   if (text.length > MAX_FACT_CHARACTERS) return `${where} is ${text.length} characters; the limit is ${MAX_FACT_CHARACTERS}`;
@@ -71,15 +74,17 @@ function firstProblem(output: TurnOutput, expectation: TurnOutputExpectation): P
   return null;
 }
 
-function toDiffEntry(line: TurnOutput['diff']['add'][number] & { reason?: string | null }): DiffEntry {
+function toDiffEntry(line: FactLine): DiffEntry {
   const key = line.key.trim();
   const reason = line.reason?.trim() ?? '';
+  const mayReplace = line.mayReplace?.trim() ?? '';
   return {
     text: line.text.trim(),
     kind: line.kind,
     ...(key === '' ? {} : { key }),
     sourceMessageIds: [...new Set(line.sourceMessageIds)],
     ...(reason === '' ? {} : { reason }),
+    ...(mayReplace === '' ? {} : { mayReplace }),
   };
 }
 

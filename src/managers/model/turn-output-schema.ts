@@ -32,7 +32,17 @@ export const turnOutputSchema = z.strictObject({
     .describe('One entry per message of the exchange'),
   diff: z
     .strictObject({
-      add: z.array(factLineSchema).describe('New facts'),
+      add: z
+        .array(
+          factLineSchema.extend({
+            mayReplace: z
+              .string()
+              .nullable()
+              .default(null)
+              .describe('The key of an existing fact this new fact may replace, when you cannot tell whether the two are about the same subject; null otherwise'),
+          }),
+        )
+        .describe('New facts'),
       update: z
         .array(factLineSchema.extend({ reason: z.string().nullable().describe('The words of this exchange that change the fact, quoted') }))
         .describe('Changed facts: the existing key, the complete new text and why'),

@@ -16,6 +16,7 @@ interface FactRow {
   updated_turn: number;
   created_at: string;
   updated_at: string;
+  may_replace: string | null;
 }
 
 interface EventRow {
@@ -33,6 +34,7 @@ interface EventRow {
   reason: string;
   source_message_ids: string;
   created_at: string;
+  may_replace: string | null;
 }
 
 function toFact(row: FactRow): Fact {
@@ -48,6 +50,7 @@ function toFact(row: FactRow): Fact {
     updatedTurn: row.updated_turn,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.may_replace === null ? {} : { mayReplace: row.may_replace }),
   };
 }
 
@@ -67,6 +70,7 @@ function toEvent(row: EventRow): FactEvent {
     reason: row.reason,
     sourceMessageIds: parseIdList(row.source_message_ids, 'fact_events.source_message_ids'),
     createdAt: row.created_at,
+    ...(row.may_replace === null ? {} : { mayReplace: row.may_replace }),
   };
 }
 
@@ -81,14 +85,14 @@ export function createFactRepository(db: Database.Database, tenantId: string, ru
     'SELECT max(sequence) AS sequence FROM fact_events WHERE tenant_id = ? AND session_id = ?',
   );
   const insertEvent = db.prepare(`INSERT INTO fact_events
-    (tenant_id, session_id, sequence, id, fact_id, op, key, kind, old_text, new_text, turn, actor, reason, source_message_ids, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    (tenant_id, session_id, sequence, id, fact_id, op, key, kind, old_text, new_text, turn, actor, reason, source_message_ids, created_at, may_replace)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const upsert = db.prepare(`INSERT INTO facts
-    (tenant_id, session_id, id, key, text, kind, pinned, source_message_ids, created_turn, updated_turn, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    (tenant_id, session_id, id, key, text, kind, pinned, source_message_ids, created_turn, updated_turn, created_at, updated_at, may_replace)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (tenant_id, id) DO UPDATE SET key = excluded.key, text = excluded.text, kind = excluded.kind,
       pinned = excluded.pinned, source_message_ids = excluded.source_message_ids,
-      updated_turn = excluded.updated_turn, updated_at = excluded.updated_at
+      updated_turn = excluded.updated_turn, updated_at = excluded.updated_at, may_replace = excluded.may_replace
     WHERE facts.session_id = excluded.session_id`);
   const remove = db.prepare('DELETE FROM facts WHERE tenant_id = ? AND session_id = ? AND id = ?');
 
@@ -116,6 +120,7 @@ export function createFactRepository(db: Database.Database, tenantId: string, ru
             event.reason,
             JSON.stringify(event.sourceMessageIds),
             event.createdAt,
+            event.mayReplace ?? null,
           );
         }
         for (const id of removedIds) remove.run(tenantId, sessionId, id);
@@ -133,6 +138,7 @@ export function createFactRepository(db: Database.Database, tenantId: string, ru
             fact.updatedTurn,
             fact.createdAt,
             fact.updatedAt,
+            fact.mayReplace ?? null,
           );
         }
       }),

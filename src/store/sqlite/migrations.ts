@@ -210,6 +210,14 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE messages SET sent_at = created_at;
     `,
   },
+  {
+    version: 7,
+    name: 'facts that may replace an older fact',
+    change: `
+      ALTER TABLE facts ADD COLUMN may_replace TEXT;
+      ALTER TABLE fact_events ADD COLUMN may_replace TEXT;
+    `,
+  },
 ];
 
 /** Apply every migration newer than the database's version, each in its own transaction. */

@@ -157,3 +157,45 @@ describe('removals', () => {
     expect(texts.some((text) => text.includes('thirteen of us'))).toBe(true);
   });
 });
+
+describe('a change the manager cannot place', () => {
+  it('"the client workshop moved, it is now on 10 March" beside a kickoff on 3 March: added, naming the kickoff as the fact it may replace', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'The kickoff meeting with the client is on 3 March.', assistant: 'Noted.' });
+    const { memory } = await conversation.say({ user: 'Actually the client workshop moved, it is now on 10 March.', assistant: 'OK.' });
+    expect(memory.diff.update).toEqual([]);
+    expect(memory.diff.add).toEqual([expect.objectContaining({ key: 'client workshop', mayReplace: 'kickoff' })]);
+    expect(conversation.facts.map((fact) => fact.text)).toContain('kickoff: meeting with the client is on 3 March');
+  });
+
+  it.each([
+    // Two measures in other units are two attributes.
+    ['The worker container has 512 MB of memory.', 'The worker SLA says 1 million lines in under 10 seconds.'],
+    // Two deadlines of two things.
+    ['The final artwork deadline is 4 December.', 'The flat fee deadline is 30 January.'],
+    // Nothing changed, nothing shared.
+    ['The kickoff meeting with the client is on 3 March.', 'The dentist appointment is on 12 March.'],
+  ])('"%s" then "%s": a line of its own, naming nothing it may replace', async (first, second) => {
+    const conversation = new Conversation();
+    await conversation.say({ user: first, assistant: 'Noted.' });
+    const { memory } = await conversation.say({ user: second, assistant: 'Noted.' });
+    expect(memory.diff.add.length).toBeGreaterThan(0);
+    expect(memory.diff.add.filter((entry) => entry.mayReplace !== undefined)).toEqual([]);
+    expect(memory.diff.update).toEqual([]);
+  });
+});
+
+describe('a line of several attributes', () => {
+  it('changes the one attribute a message changes and keeps the others', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Our budget is €18,000 per year all-in, for 35 agent seats.', assistant: 'Noted.' });
+    await conversation.say({ user: "Headcount update: we're absorbing the customs team from Antwerp, so it's 42 agents, not 35.", assistant: 'OK, 42.' });
+    expect(conversation.factsWithKey('budget').map((fact) => fact.text)).toEqual(['budget: €18,000 per year all-in, for 42 agent seats']);
+    // A new amount replaces the amount; the seats it covers still hold.
+    await conversation.say({ user: 'Martin approved raising the budget to €22,000 a year.', assistant: 'Great.' });
+    const [budget] = conversation.factsWithKey('budget');
+    expect(budget?.text).toContain('€22,000');
+    expect(budget?.text).toContain('42 agent seats');
+    expect(budget?.text).not.toContain('18,000');
+  });
+});

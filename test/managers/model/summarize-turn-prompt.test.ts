@@ -76,6 +76,7 @@ describe('summarizeTurnPrompt', () => {
     // Updates target the fact about the same subject and attribute; a shared word or number is not enough.
     expect(system).toContain('An update replaces only the fact about the same subject and the same attribute');
     expect(system).toContain('Sharing a word or a number is not enough');
+    expect(system).toContain('give the key of the fact it may replace in mayReplace');
     // Corrections update or remove, however indirect.
     expect(system).toContain('A correction updates or removes the fact it corrects, however indirectly it is said');
     expect(system).toContain('never add the new value beside the old one');

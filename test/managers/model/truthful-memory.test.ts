@@ -87,4 +87,33 @@ describe('the model manager and the truth rules', () => {
       ['reject', 'final inspection: 3 September 2027'],
     ]);
   });
+
+  it('keeps an older fact the model is not sure a new one replaces, and the package shows it as possibly superseded', async () => {
+    const kickoff =
+      'Planning notes for the client project so they are all in one place: the kickoff meeting with the client is on 3 March at their office, ' +
+      'and we need the signed statement of work back from them before that day, otherwise legal will not let us start any billable work.';
+    const workshop =
+      'One more change from the client side that I should write down: the client workshop moved, it is now on 10 March, same office as before, ' +
+      'and they asked whether we can bring the draft timeline with us so their finance people can look at it during the session.';
+    const server = await serve([
+      answer((ids) => ({ add: [{ key: 'kickoff', text: 'kickoff: meeting with the client on 3 March', kind: 'fact', sourceMessageIds: [ids.user] }] })),
+      // Is the workshop the kickoff? The model cannot tell, so it adds the new line and names the one it may replace.
+      answer((ids) => ({
+        add: [{ key: 'client workshop', text: 'client workshop: moved, now on 10 March', kind: 'fact', sourceMessageIds: [ids.user], mayReplace: 'kickoff' }],
+      })),
+    ]);
+    memory = createMemory({ path: ':memory:', env: {}, manager: createModelMemoryManager({ model: scriptedModel(server) }) });
+    const session = await memory.sessions.create();
+    await session.record({ user: kickoff, assistant: 'Noted: kickoff on 3 March.', timestamp: '2026-02-20T09:00:00Z' });
+    const second = await session.record({ user: workshop, assistant: 'Noted: 10 March.', timestamp: '2026-02-24T09:00:00Z' });
+    const facts = await session.facts();
+    const older = facts.find((fact) => fact.key === 'kickoff');
+    expect(older?.text).toBe('kickoff: meeting with the client on 3 March');
+    expect(facts.find((fact) => fact.key === 'client workshop')?.mayReplace).toBe(older?.id);
+    expect(second.factEvents.map((event) => [event.op, event.reason])).toEqual([['add', 'added; it may replace "kickoff" (turn 1), which is kept']]);
+    const lines = (await session.context({ budget: 2000 })).render()[0]?.content.split('\n') ?? [];
+    expect(lines).toContain('- client workshop: moved, now on 10 March [may replace turn 1: "kickoff: meeting with the client on 3 March"] (turn 2, 24 Feb 2026)');
+    // The older line is never shown alone, as if it still held.
+    expect(lines.filter((line) => line.includes('3 March'))).toHaveLength(1);
+  });
 });

@@ -78,7 +78,8 @@ const UPDATES =
 const SAME_SUBJECT =
   'An update replaces only the fact about the same subject and the same attribute: a new budget replaces the budget, a new dose of one drug replaces that drug\'s dose. ' +
   'Sharing a word or a number is not enough: a headcount of 12 never updates a payday on the 12th, a second drug never updates the first drug\'s dose, a travel plan never updates a passport. ' +
-  'When you cannot tell which fact a change is about, add a new fact rather than overwrite another.';
+  'When you cannot tell which fact a change is about, add a new fact rather than overwrite another, and give the key of the fact it may replace in mayReplace: ' +
+  'both are kept and the older one is shown as possibly superseded.';
 
 const CORRECTIONS =
   'A correction updates or removes the fact it corrects, however indirectly it is said ("March 15 is off", "we went with Hallam instead", "back to 12, not 11", "the goal is now 3:45"); ' +

@@ -1,0 +1,77 @@
+/**
+ * A new line that may replace an older fact. When a claim is not surely about any fact (it is added),
+ * but a fact of the document holds another value of the same class under a subject the claim shares —
+ * "we're now flying on 25 July" beside "hoping to fly on 11 July" — the two may be one attribute said
+ * twice. Overwriting would be a guess; keeping both silently leaves a stale line that reads as true. The
+ * line names the older fact as one it may replace, and the package shows the older one possibly superseded.
+ */
+import type { Claim } from './claims.js';
+import type { Known } from './claim-document.js';
+import { factHolds, stem } from './corrections.js';
+import { STOP_WORDS, GENERIC_NOUNS, META_NOUNS } from './function-words.js';
+import { classesOfLine, sameClass, type ValueClass } from './value-classes.js';
+
+/** Content words of a text, stemmed: no stop words, generic nouns, numbers or one-letter words. */
+function contentStems(text: string): Set<string> {
+  const words = text.toLowerCase().match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  return new Set(words.filter((word) => word.length > 2 && !STOP_WORDS.has(word) && !GENERIC_NOUNS.has(word) && !META_NOUNS.has(word)).map(stem));
+}
+
+/** The unit word after a measure ("10 seconds" → "second"), stemmed; '' when none. */
+function unitOf(text: string): string {
+  return stem(/^[\d.,\s-]+(\p{L}+)/u.exec(text)?.[1]?.toLowerCase() ?? '');
+}
+
+/**
+ * Whether the line holds a value that competes with one the claim gives: the same class, and for a
+ * measure the same unit ("10 seconds" never competes with "512 MB").
+ */
+function competes(claim: Claim, classes: readonly ValueClass[], line: string): boolean {
+  const held = classesOfLine(line);
+  for (const wanted of classes) {
+    if (![...held].some((value) => sameClass(value, wanted))) continue;
+    if (wanted !== 'measure') return true;
+    const lineWords = new Set((line.toLowerCase().match(/\p{L}+/gu) ?? []).map(stem));
+    if (claim.values.some((item) => unitOf(item.text) !== '' && lineWords.has(unitOf(item.text)))) return true;
+  }
+  return false;
+}
+
+/** Classes that name a value precisely enough for two of them to compete: not a bare name or number. */
+const COMPETING: ReadonlySet<ValueClass> = new Set(['money', 'percent', 'date', 'count', 'measure']);
+
+/**
+ * The document fact the claim's new line may replace, or null: a fact holding a value of a competing
+ * class the claim gives (but not the claim's value itself), whose key shares a subject word with the
+ * claim's key, or — for a change said outright — whose line shares two with the claim's clause. People
+ * named on both sides must be the same. The strongest match wins; a tie names none.
+ */
+export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: ReadonlySet<string>): Known | null {
+  const classes = claim.classes.filter((value) => COMPETING.has(value));
+  if (claim.key === null || classes.length === 0 || claim.act === 'removal') return null;
+  const keyStems = contentStems(claim.key);
+  const clauseStems = contentStems(`${claim.key} ${claim.value}`);
+  const people = [...clauseStems].filter((word) => names.has(word));
+  let best: { fact: Known; score: number } | null = null;
+  let tied = false;
+  for (const fact of facts) {
+    if (fact.factId === null || fact.kind === 'exception') continue;
+    if (!competes(claim, classes, fact.text)) continue;
+    if (claim.values.some((item) => factHolds(fact.text, item))) continue;
+    const factStems = contentStems(fact.text);
+    const theirPeople = [...factStems].filter((word) => names.has(word));
+    if (people.length > 0 && theirPeople.length > 0 && !people.some((word) => theirPeople.includes(word))) continue;
+    const theirKey = contentStems(fact.key);
+    const byKey = [...theirKey].filter((word) => keyStems.has(word) && !names.has(word)).length;
+    const byLine = [...factStems].filter((word) => clauseStems.has(word) && !names.has(word)).length;
+    const score = byKey * 2 + byLine;
+    // "flat fee deadline" and "final artwork deadline" each name something the other does not: two subjects.
+    const twoSubjects = [...keyStems].some((word) => !theirKey.has(word)) && [...theirKey].some((word) => !keyStems.has(word));
+    const byKeyAlone = byKey > 0 && !twoSubjects;
+    if (!byKeyAlone && !(claim.correction && byLine >= 2)) continue;
+    if (best !== null && score < best.score) continue;
+    tied = best !== null && score === best.score;
+    if (!tied || fact.order > (best?.fact.order ?? -1)) best = { fact, score };
+  }
+  return best === null || tied ? null : best.fact;
+}
