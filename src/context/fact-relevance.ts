@@ -6,19 +6,8 @@
 import { boundedMemo } from '../core/bounded-memo.js';
 import { mapPacked } from '../core/packed-map.js';
 import { queryTerms, STOPWORDS } from '../core/query-terms.js';
-import { words } from '../core/text.js';
+import { stemWord, words } from '../core/text.js';
 import type { Fact } from '../core/types.js';
-
-/** A light stem so "painting" finds "paints" and "painted": plural and verb endings only. */
-export function stemWord(word: string): string {
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ied')) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('es') && /(?:ch|sh|ss|x|z)es$/u.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
-}
 
 /** Stemmed content words by fact text, remembered: the document changes little between packages. */
 const stems = boundedMemo((text: string): ReadonlySet<string> => {

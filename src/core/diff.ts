@@ -19,9 +19,9 @@ export interface DiffEntry {
    */
   reason?: string;
   /**
-   * For an add: the key (or words) of an older fact this line may replace, when the manager cannot tell
-   * whether the two are about the same subject. Both facts are kept and the package shows the older one
-   * as possibly superseded (see `Fact.mayReplace`); a key matching no fact marks nothing.
+   * The key (or words) of another, older fact this line may replace, when the manager cannot tell whether
+   * the two are about the same subject. Both facts are kept and the package shows the older one as
+   * possibly superseded (see `Fact.mayReplace`); a key matching no fact marks nothing.
    */
   mayReplace?: string;
 }
@@ -162,9 +162,10 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
     return { text, key, sources };
   };
 
-  const update = (fact: Fact, text: string, kind: FactKind, sources: string[], reason: string): void => {
+  const update = (fact: Fact, text: string, kind: FactKind, sources: string[], reason: string, mayReplace?: Fact): void => {
     if (fact.text === text && fact.kind === kind) return;
-    event({ factId: fact.id, op: 'update', key: fact.key, kind, oldText: fact.text, newText: text, reason, sourceMessageIds: sources });
+    const doubt = mayReplace === undefined ? {} : { mayReplace: mayReplace.id };
+    event({ factId: fact.id, op: 'update', key: fact.key, kind, oldText: fact.text, newText: text, reason, sourceMessageIds: sources, ...doubt });
     const next = revisedFact(fact, events[events.length - 1] as FactEvent, text);
     facts.set(fact.id, next);
     upserted.set(fact.id, next);
@@ -243,7 +244,8 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
       add(valid.key, valid.text, entry.kind, valid.sources, 'update with no matching fact');
       continue;
     }
-    update(target, valid.text, entry.kind, valid.sources, turnReason(options.turn, entry.reason, valid.text));
+    const doubted = entry.mayReplace === undefined ? undefined : matchFact([...facts.values()].filter((fact) => fact.id !== target.id), entry.mayReplace, threshold);
+    update(target, valid.text, entry.kind, valid.sources, `${turnReason(options.turn, entry.reason, valid.text)}${doubted === undefined ? '' : mayReplaceNote(doubted)}`, doubted);
   }
 
   for (const entry of options.diff.add) {
@@ -273,7 +275,7 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
       continue;
     }
     const doubted = entry.mayReplace === undefined ? undefined : matchFact(current, entry.mayReplace, threshold);
-    const reason = doubted === undefined ? 'added' : `added; it may replace "${doubted.key}" (turn ${doubted.updatedTurn}), which is kept`;
+    const reason = doubted === undefined ? 'added' : `added${mayReplaceNote(doubted)}`;
     add(valid.key, valid.text, entry.kind, valid.sources, reason, doubted);
   }
 
@@ -300,6 +302,11 @@ function onlySharedTerm(entry: { key: string; text: string }, target: Fact): str
   return shared[0] ?? numbers[0] ?? 'nothing';
 }
 
+/** `; it may replace "kickoff" (turn 3), which is kept`: what an event's reason adds for a doubted fact. */
+function mayReplaceNote(doubted: Fact): string {
+  return `; it may replace "${doubted.key}" (turn ${doubted.updatedTurn}), which is kept`;
+}
+
 /** A fact as an `add` event creates it (with `earlier`'s creation turn and time when it comes back after a removal). */
 export function addedFact(event: FactEvent & { factId: string }, text: string, earlier?: Fact): Fact {
   return {
@@ -318,7 +325,10 @@ export function addedFact(event: FactEvent & { factId: string }, text: string, e
   };
 }
 
-/** A fact as an `update` or `consolidate` event leaves it: the event's text, kind and sources, pinned when an exception. */
+/**
+ * A fact as an `update` or `consolidate` event leaves it: the event's text, kind and sources, pinned when
+ * an exception, and the fact it may replace when the event names one.
+ */
 export function revisedFact(fact: Fact, event: FactEvent, text: string): Fact {
   return {
     ...fact,
@@ -328,6 +338,7 @@ export function revisedFact(fact: Fact, event: FactEvent, text: string): Fact {
     sourceMessageIds: event.sourceMessageIds,
     updatedTurn: event.turn,
     updatedAt: event.createdAt,
+    ...(event.mayReplace === undefined ? {} : { mayReplace: event.mayReplace }),
   };
 }
 

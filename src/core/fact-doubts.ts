@@ -1,7 +1,8 @@
 /**
  * Doubts between facts: a fact added with `mayReplace` (its manager could not tell whether it is about the
- * same subject as an older fact) leaves the older fact in place, possibly superseded. A doubt holds while
- * both facts exist and the older one has not been established again since the newer one was added.
+ * same subject as an older fact), or changed with it, leaves the older fact in place, possibly superseded.
+ * A doubt holds while both facts exist and the older one has not been established again since the newer
+ * one last changed.
  */
 import type { Fact } from './types.js';
 
@@ -15,14 +16,14 @@ export interface FactDoubts {
   folded: ReadonlySet<string>;
 }
 
-/** Whether the older fact was established again after the newer one was added (a later turn, or a later edit of that turn). */
+/** Whether the older fact was established again after the newer one last changed (a later turn, or a later edit of that turn). */
 function restatedSince(older: Fact, newer: Fact): boolean {
-  return older.updatedTurn > newer.createdTurn || (older.updatedTurn === newer.createdTurn && older.updatedAt > newer.createdAt);
+  return older.updatedTurn > newer.updatedTurn || (older.updatedTurn === newer.updatedTurn && older.updatedAt > newer.updatedAt);
 }
 
 /**
  * The doubts that still hold: the newer fact and the older one both exist, and the older one has not
- * been established again since the newer one was added.
+ * been established again since the newer one last changed.
  */
 export function factDoubts(facts: readonly Fact[]): FactDoubts {
   const byId = new Map(facts.map((fact) => [fact.id, fact]));

@@ -100,3 +100,14 @@ export function codeFence(content: string): string {
   for (const match of content.matchAll(/`+/gu)) longest = Math.max(longest, match[0].length);
   return '`'.repeat(Math.max(3, longest + 1));
 }
+
+/** A light stem so "painting" finds "paints" and "painted": plural and verb endings only. */
+export function stemWord(word: string): string {
+  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith('ied')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('es') && /(?:ch|sh|ss|x|z)es$/u.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}

@@ -103,8 +103,8 @@ export interface Fact {
   updatedAt: string;
   /**
    * The id of an older fact this one may replace. Its manager could not tell whether the two are about
-   * the same subject, so both are kept: the package shows the older line beside this one, marked as
-   * possibly superseded, until either changes. Absent when none.
+   * the same subject, so both are kept: the package shows the older line inside this one's, marked as
+   * possibly superseded, until the older one is established again or either goes. Absent when none.
    */
   mayReplace?: string;
 }
@@ -129,7 +129,7 @@ export interface FactEvent {
   reason: string;
   sourceMessageIds: string[];
   createdAt: string;
-  /** For an `add`: the id of an older fact the new one may replace (see `Fact.mayReplace`). */
+  /** For an `add` or `update`: the id of an older fact the line may replace (see `Fact.mayReplace`). */
   mayReplace?: string;
 }
 

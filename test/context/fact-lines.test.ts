@@ -48,6 +48,41 @@ describe('facts that may be superseded', () => {
     expect(replayFactEvents([...first.events, ...second.events])).toEqual(second.facts);
   });
 
+  it('an update may name another fact it may replace; the link replays and goes once the older fact is restated', () => {
+    const first = turn(
+      [],
+      1,
+      [
+        { text: 'brightwater: my biggest client', kind: 'fact', sourceMessageIds: [] },
+        { text: 'flat fee deadline: due 30 January', kind: 'fact', sourceMessageIds: [] },
+      ],
+      'brightwater my biggest client; flat fee due 30 January',
+      1,
+    );
+    let next = 0;
+    const second = applyDiff({
+      sessionId: 's1',
+      facts: first.facts,
+      diff: { add: [], update: [{ key: 'brightwater', text: 'brightwater: due date moved to 23 January', kind: 'fact', sourceMessageIds: [], mayReplace: 'flat fee deadline' }], remove: [] },
+      exchange: 'Rachel moved the Brightwater due date to 23 January',
+      exchangeMessageIds: ['m2'],
+      turn: 2,
+      actor: 'local',
+      now: '2026-03-02T00:00:00.000Z',
+      newId: () => `t2-${++next}`,
+      firstSequence: 3,
+    });
+    const deadline = second.facts.find((fact) => fact.key === 'flat fee deadline') as Fact;
+    const client = second.facts.find((fact) => fact.key === 'brightwater') as Fact;
+    expect(client.mayReplace).toBe(deadline.id);
+    expect(second.events[0]?.reason).toBe('turn 2: "brightwater: due date moved to 23 January"; it may replace "flat fee deadline" (turn 1), which is kept');
+    expect(replayFactEvents([...first.events, ...second.events])).toEqual(second.facts);
+    expect(factDoubts(second.facts).folded.has(deadline.id)).toBe(true);
+    // Said again at a later turn, the older fact holds again.
+    const restated = second.facts.map((fact) => (fact.id === deadline.id ? { ...fact, updatedTurn: 3, updatedAt: '2026-03-03T00:00:00.000Z' } : fact));
+    expect(factDoubts(restated).folded.size).toBe(0);
+  });
+
   it('folds an unpinned older fact into the newer line, and names the newer line beside a pinned one', () => {
     const first = turn(
       [],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { factRelevance, stemWord } from '../../src/context/fact-relevance.js';
+import { factRelevance } from '../../src/context/fact-relevance.js';
+import { stemWord } from '../../src/core/text.js';
 import type { Fact } from '../../src/core/types.js';
 
 function fact(id: string, text: string): Fact {

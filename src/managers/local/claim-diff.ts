@@ -12,7 +12,7 @@ import { TurnDocument, type Known } from './claim-document.js';
 import type { Claim } from './claims.js';
 import type { Specific } from './specifics.js';
 import { shiftDays } from './date-shift.js';
-import { classOfSpecific, sameClass } from './value-classes.js';
+import { classOfSpecific, sameClass, type ValueClass } from './value-classes.js';
 
 export interface ClaimDiffInput {
   /** The turn's messages that may change the document, each with its claims and the specifics it mentions. */
@@ -36,6 +36,9 @@ const CHIT_CHAT_MARKERS = /\b(?:off[- ]topic|unrelated|kidding|lol|haha+|random 
 
 /** Removals that, naming nothing known, rule the thing out: "All nuts and peanuts are out", "walnut is off the table". */
 const BANS = /\b(?:are|is) out\b|\boff the table\b|\bnot happening\b|\bout of the question\b/iu;
+
+/** Classes of values a change replaces by saying the new one after the old: amounts, dates, counts, measures. */
+const COMPETING: ReadonlySet<ValueClass> = new Set(['money', 'percent', 'date', 'count', 'measure']);
 
 /** A change named without its value ("The deadline moved again"), waiting for a later clause of the message to give it. */
 interface OpenChange {
@@ -64,7 +67,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
     return document.tracks(claim.key ?? '') || document.echoes(claim.key ?? '', replyWords);
   };
 
-  for (const { message, claims, mentioned } of input.messages) {
+  for (const { message, claims } of input.messages) {
     const chitChat = task && CHIT_CHAT_MARKERS.test(message.prose);
     let open: OpenChange | null = null;
     const finish = (): void => {
@@ -91,7 +94,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // known ("All nuts and peanuts are out") rules it out.
       if (claim.act === 'removal') {
         // (Only the fact under its key, or the one its clause describes: sharing one word is not enough to drop a fact.)
-        const target = (claim.key === null ? null : (document.sameKey(claim.key) ?? document.onlyKeyNaming(claim.key))) ?? document.describedBy(claim);
+        const target = (claim.key === null ? null : (document.sameKey(claim.key) ?? document.onlyKeyNaming(claim.key))) ?? document.describedBy(claim) ?? document.onlyNaming(claim);
         if (target !== null && !claim.telling.some((item) => item.type !== 'version' && !document.holds(target, item))) {
           document.remove(target, claim);
           continue;
@@ -122,9 +125,16 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       }
       // "So that's twelve on the books": a headcount said again is the headcount.
       if (target === null && (claim.correction || (claim.pronoun && claim.classes.includes('count')))) {
-        target = pointedAt(claim, mentioned, document);
+        // (Only what the claim's sentence or the one before it says: "the storm on Tuesday" three sentences
+        // back has nothing to do with a start that "slid to June".)
+        const near = nearby(message, claim);
+        target = pointedAt(claim, near, document);
         // The value said earlier that names the fact is the one the claim replaces ("1:55 … aim for 2:00 instead").
-        const old = target === null ? undefined : mentioned.find((item) => item.text !== claim.values[0]?.text && document.holds(target as Known, item));
+        // (A value of the class the claim gives: "Kaveri want to pack us" is no date "3 August" replaces.)
+        const old =
+          target === null
+            ? undefined
+            : near.find((item) => item.text !== claim.values[0]?.text && claim.classes.some((wanted) => sameClass(classOfSpecific(item), wanted)) && document.holds(target as Known, item));
         if (target !== null && old !== undefined && claim.oldValues.length === 0) {
           document.update(target, { ...claim, oldValues: [old] });
           continue;
@@ -138,6 +148,12 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
   return toDiff(document, input.maxLines);
 }
 
+/** The specifics of the claim's sentence and of the sentence before it. */
+function nearby(message: AnalysedMessage, claim: Claim): Specific[] {
+  const index = message.sentences.indexOf(claim.sentence);
+  return message.sentences.slice(Math.max(0, index - 1), index + 1).flatMap((sentence) => sentence.specifics);
+}
+
 /**
  * The fact a correction with no sure target points at: one holding a value of the same class said
  * earlier in the message ("5:30 is too fast … aim for 5:45 instead"), or, for a short correction that
@@ -147,7 +163,8 @@ function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnD
   const [first] = claim.values;
   const wanted = claim.classes.includes('count') ? 'count' : claim.classes[0];
   if (first === undefined || wanted === undefined) return null;
-  const earlier = mentioned.filter((item) => item.text !== first.text && sameClass(classOfSpecific(item), wanted));
+  // (Names are set aside in words, "Hallam instead of Luis", not by being said earlier.)
+  const earlier = COMPETING.has(wanted) ? mentioned.filter((item) => item.text !== first.text && sameClass(classOfSpecific(item), wanted)) : [];
   const holder = document.holderOf(earlier);
   if (holder !== null) return holder;
   // "So that's thirteen of us on the books now": a count of people said as a change is the headcount,
@@ -176,7 +193,7 @@ function toDiff(document: TurnDocument, maxLines: number): FactDiff {
       key: line.key,
       sourceMessageIds: line.sources,
       ...(line.reason === undefined ? {} : { reason: line.reason }),
-      ...(line.mayReplace === undefined || line.replaces ? {} : { mayReplace: line.mayReplace }),
+      ...(line.mayReplace === undefined ? {} : { mayReplace: line.mayReplace }),
     };
     (line.replaces ? update : add).push(entry);
   }

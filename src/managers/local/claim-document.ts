@@ -12,21 +12,13 @@ import type { Claim } from './claims.js';
 import { factHolds, stem } from './corrections.js';
 import type { Specific } from './specifics.js';
 import { GENERIC_NOUNS, META_NOUNS, STOP_WORDS } from './function-words.js';
-import { classOfSpecific, classesOfLine, lineHoldsClass, sameClass, type ValueClass } from './value-classes.js';
-import { numbersIn } from '../../core/grounding.js';
+import { classesOfLine, lineHoldsClass, sameClass, type ValueClass } from './value-classes.js';
 import { shiftDays, shiftedDay } from './date-shift.js';
+import { holdsValue, keptParts, shownKey, swappedPart, swappedValue } from './line-edits.js';
 import { doubtedFact } from './claim-doubt.js';
+import type { Known } from './known-line.js';
 
-/** A fact of the document or a line proposed earlier in the turn. */
-export interface Known {
-  id: string;
-  key: string;
-  text: string;
-  kind: FactKind;
-  /** The document fact's id; null for a line of this turn. */
-  factId: string | null;
-  order: number;
-}
+export type { Known } from './known-line.js';
 
 /** A line the turn proposes. */
 export interface Line {
@@ -74,14 +66,6 @@ function compatible(claim: Claim, text: string): boolean | null {
   // A clause may state two things ("first shift yesterday … the £13.10 we settled on"): any of its values may be the one.
   for (const wanted of claim.classes) for (const value of held) if (sameClass(value, wanted)) return true;
   return false;
-}
-
-/** "54 now, not 60" of a budget of $60,000: a bare number may stand for thousands of an amount. */
-function holdsValue(text: string, item: Specific): boolean {
-  if (factHolds(text, item)) return true;
-  if (item.type !== 'number' || !/^\d{1,3}$/u.test(item.text.trim())) return false;
-  const thousands = String(Number(item.text.trim()) * 1000);
-  return /[$€£¥]|\b(?:k|usd|eur|gbp|dollars?|euros?|pounds?)\b/iu.test(text) && numbersIn(text).includes(thousands);
 }
 
 /**
@@ -182,6 +166,20 @@ export class TurnDocument {
     return best === null || tied ? null : best.entry;
   }
 
+  /**
+   * "Forget the Skoda": the one fact whose line names a thing the removal names by its proper name
+   * (a name of the clause that no other fact mentions); null when none or several do.
+   */
+  onlyNaming(claim: Claim): Known | null {
+    const [from, to] = [claim.sentence.tokens[claim.span[0]]?.start ?? 0, claim.sentence.tokens[claim.span[1] - 1]?.end ?? 0];
+    const named = claim.sentence.specifics.filter((item) => item.type === 'name' && item.start >= from && item.end <= to && item.entity !== 'person');
+    for (const item of named) {
+      const naming = [...this.known.values()].filter((entry) => entry.factId !== null && factHolds(entry.text, item));
+      if (naming.length === 1) return naming[0] ?? null;
+    }
+    return null;
+  }
+
   /** The newest known fact under exactly this key. */
   sameKey(key: string): Known | null {
     const normalized = normalizeText(key);
@@ -255,7 +253,19 @@ export class TurnDocument {
     const days = shiftDays(claim.value);
     const moved = days === null ? null : shiftedDay(target.text, days, claim.sentAt);
     const text = swapped ?? `${shownKey(target)}: ${claim.value}${moved === null ? '' : ` (now ${moved})`}${keptParts(target, claim)}`;
-    this.write(target.id, { key: target.key, text, kind, sources: [claim.messageId], weight: claim.weight + 1, replaces: target.factId !== null, reason: quoted(claim.sentence.text, REASON_CHARACTERS) });
+    // A change of a value the target did not hold ("moved the Brightwater due date" of "brightwater: my
+    // biggest client") may be the change of another fact holding one.
+    const doubted = claim.correction && !claim.classes.some((wanted) => lineHoldsClass(target.text, wanted)) ? doubtedFact(claim, this.others(target), this.names) : null;
+    this.write(target.id, {
+      key: target.key,
+      text,
+      kind,
+      sources: [claim.messageId],
+      weight: claim.weight + 1,
+      replaces: target.factId !== null,
+      reason: quoted(claim.sentence.text, REASON_CHARACTERS),
+      ...(doubted === null ? {} : { mayReplace: doubted.key }),
+    });
   }
 
   /** A new line for the claim; under a key of its own when its key holds another attribute. */
@@ -286,6 +296,11 @@ export class TurnDocument {
     if (!this.removed.some((entry) => entry.key === target.key)) this.removed.push({ key: target.key, reason, sourceMessageIds: [claim.messageId] });
   }
 
+  /** The known facts other than `target`. */
+  private others(target: Known): Known[] {
+    return [...this.known.values()].filter((entry) => entry.id !== target.id);
+  }
+
   lines(): Line[] {
     return [...this.pending.values()];
   }
@@ -311,89 +326,4 @@ export class TurnDocument {
     this.known.set(id, { id, key: line.key, text: line.text, kind: line.kind, factId, order: Number.MAX_SAFE_INTEGER - 1_000_000 + this.order });
     for (const word of subjectWords(line.key)) this.trackedWords.add(word);
   }
-}
-
-/**
- * The target line with the one value the claim sets aside replaced by its one new value of the same
- * class, when the line holds more than that value or is about another subject; null otherwise.
- */
-function swappedValue(target: Known, claim: Claim): string | null {
-  const [old] = claim.oldValues;
-  if (old === undefined || claim.oldValues.length > 1) return null;
-  const oldClass = classOfSpecific(old);
-  const fresh = claim.values.filter((item) => sameClass(classOfSpecific(item), oldClass));
-  const [next] = fresh;
-  if (next === undefined || fresh.length !== 1) return null;
-  const colon = target.text.indexOf(':');
-  const sameSubject = claim.key !== null && normalizeText(claim.key) === target.key;
-  if (sameSubject && numbersIn(target.text.slice(colon + 1)).length < 2) return null;
-  // A bare number set aside ("not 12") swaps for the new number alone ("15", not "15 seats").
-  const replacement = /^\d[\d,.]*$/u.test(old.text.trim()) ? (/\d[\d,.]*/u.exec(next.text)?.[0] ?? next.text) : next.text;
-  const at = factHolds(target.text, old) ? target.text.toLowerCase().indexOf(old.text.toLowerCase(), colon + 1) : -1;
-  if (at > colon) return `${target.text.slice(0, at)}${replacement}${target.text.slice(at + old.text.length)}`;
-  // "54 now, not 60" in "$60,000 all in" gives "$54,000 all in".
-  const shorthand = holdsValue(target.text, old) ? /[$€£¥]?\s?\d{1,3}[,.]000\b/u.exec(target.text.slice(colon + 1)) : null;
-  if (shorthand !== null && /^\d{1,3}$/u.test(replacement)) {
-    const start = colon + 1 + shorthand.index;
-    const written = shorthand[0].replace(/\d{1,3}(?=[,.]000)/u, replacement);
-    return `${target.text.slice(0, start)}${written}${target.text.slice(start + shorthand[0].length)}`;
-  }
-  // The same number written differently ("12" for "12 contractor seats"): swap the number.
-  const [oldNumber] = numbersIn(old.text);
-  const newNumber = /\d[\d,.]*/u.exec(next.text)?.[0];
-  if (oldNumber === undefined || newNumber === undefined) return null;
-  for (const match of target.text.matchAll(/\d[\d,.]*\d|\d/gu)) {
-    if (match.index <= colon || numbersIn(match[0])[0] !== oldNumber) continue;
-    return `${target.text.slice(0, match.index)}${newNumber}${target.text.slice(match.index + match[0].length)}`;
-  }
-  return null;
-}
-
-/**
- * The target line with the one comma-separated part that holds the claim's old value replaced by the
- * claim's value, when the line has other parts: "parse_events(path) returning a list of dicts, with ts
- * parsed from ISO 8601 strings" keeps the list and takes the new ts. Null otherwise.
- */
-function swappedPart(target: Known, claim: Claim): string | null {
-  // The part holding the old value, or, for a headcount changed without saying the old one ("that's
-  // thirteen of us now"), the one part holding a count of people.
-  const byCount = claim.oldValues.length === 0 && claim.correction && claim.classes.includes('count');
-  const holds = (part: string): boolean => (byCount ? classesOfLine(`x: ${part}`).has('count') : claim.oldValues.some((item) => factHolds(part, item)));
-  if (claim.oldValues.length === 0 && !byCount) return null;
-  const colon = target.text.indexOf(':');
-  const parts = target.text.slice(colon + 1).split(/(,\s+|;\s+)/u);
-  const holding = parts.map((part, index) => (index % 2 === 0 && holds(part) ? index : -1)).filter((index) => index >= 0);
-  if (parts.length < 3 || holding.length !== 1) return null;
-  const [at = 0] = holding;
-  const label = claim.key !== null && normalizeText(claim.key) !== target.key && !byCount ? `${claim.key}: ` : '';
-  parts[at] = `${at === 0 ? ' ' : ''}${label}${claim.value}`;
-  return `${target.text.slice(0, colon + 1)}${parts.join('')}`;
-}
-
-/** Classes of the values that make a part of a line an attribute of its own (not a name). */
-const ATTRIBUTE_VALUES: ReadonlySet<ValueClass> = new Set(['money', 'percent', 'date', 'count', 'measure']);
-
-/**
- * The parts of the target line a change of another attribute leaves standing: "budget: €18,000 a year,
- * for 42 agent seats" raised to €22,000 still covers 42 seats. A part stays when it holds a value of a
- * class the claim gives none of (and not a value the claim sets aside); '' when none does.
- */
-function keptParts(target: Known, claim: Claim): string {
-  if (target.factId === null || claim.classes.length === 0) return '';
-  const parts = target.text.slice(target.text.indexOf(':') + 1).split(/[,;]\s+/u);
-  if (parts.length < 2) return '';
-  const kept = parts.filter((part) => {
-    const held = [...classesOfLine(`x: ${part}`)].filter((value) => ATTRIBUTE_VALUES.has(value));
-    // (A bare "8" from "Anika, 8, and Vihaan, 6" is no attribute.)
-    if (held.length === 0 || part.trim().split(/\s+/u).length < 3 || claim.oldValues.some((item) => factHolds(part, item))) return false;
-    return held.every((value) => !claim.classes.some((wanted) => sameClass(value, wanted)));
-  });
-  return kept.map((part) => `; ${part.trim()}`).join('');
-}
-
-/** The key as the fact line writes it. */
-function shownKey(entry: Known): string {
-  const colon = entry.text.indexOf(':');
-  const written = colon > 0 ? entry.text.slice(0, colon).trim() : '';
-  return written !== '' && normalizeText(written) === entry.key ? written : entry.key;
 }

@@ -6,15 +6,21 @@
  * line names the older fact as one it may replace, and the package shows the older one possibly superseded.
  */
 import type { Claim } from './claims.js';
-import type { Known } from './claim-document.js';
+import type { Known } from './known-line.js';
+import { stemWord } from '../../core/text.js';
 import { factHolds, stem } from './corrections.js';
-import { STOP_WORDS, GENERIC_NOUNS, META_NOUNS } from './function-words.js';
-import { classesOfLine, sameClass, type ValueClass } from './value-classes.js';
+import { DATE_WORDS, GENERIC_NOUNS, META_NOUNS, MONTHS, STOP_WORDS, WEEKDAYS } from './function-words.js';
+import type { Specific } from './specifics.js';
+import { classesOfLine, classOfSpecific, sameClass, type ValueClass } from './value-classes.js';
 
-/** Content words of a text, stemmed: no stop words, generic nouns, numbers or one-letter words. */
+/** Words that name a value, not a subject: two dates on "Monday" are not one thing. */
+const isCalendarWord = (word: string): boolean => MONTHS.has(word) || WEEKDAYS.has(word) || DATE_WORDS.has(word);
+
+/** Content words of a text, stemmed: no stop words, generic nouns, calendar words, numbers or short words. */
 function contentStems(text: string): Set<string> {
   const words = text.toLowerCase().match(/\p{L}[\p{L}'’-]*/gu) ?? [];
-  return new Set(words.filter((word) => word.length > 2 && !STOP_WORDS.has(word) && !GENERIC_NOUNS.has(word) && !META_NOUNS.has(word)).map(stem));
+  const content = words.filter((word) => word.length > 2 && !STOP_WORDS.has(word) && !GENERIC_NOUNS.has(word) && !META_NOUNS.has(word) && !isCalendarWord(word));
+  return new Set(content.map(stemWord));
 }
 
 /** The unit word after a measure ("10 seconds" → "second"), stemmed; '' when none. */
@@ -37,27 +43,44 @@ function competes(claim: Claim, classes: readonly ValueClass[], line: string): b
   return false;
 }
 
+/** The values the claim's clause names besides the ones it gives: those it sets aside or names its subject by. */
+function namedValues(claim: Claim): Specific[] {
+  const tokens = claim.sentence.tokens;
+  const from = tokens[claim.span[0]]?.start ?? 0;
+  const to = tokens[claim.span[1] - 1]?.end ?? 0;
+  const given = new Set(claim.values);
+  return [...claim.oldValues, ...claim.sentence.specifics.filter((item) => item.start >= from && item.end <= to && !given.has(item) && !claim.oldValues.includes(item))];
+}
+
+/** Words that open a clause of reason, result or comment after what a claim states. */
+const SUBORDINATE = /\b(?:because|since|so|which|although|though|while|as|but)\b/iu;
+
 /** Classes that name a value precisely enough for two of them to compete: not a bare name or number. */
 const COMPETING: ReadonlySet<ValueClass> = new Set(['money', 'percent', 'date', 'count', 'measure']);
 
 /**
  * The document fact the claim's new line may replace, or null: a fact holding a value of a competing
  * class the claim gives (but not the claim's value itself), whose key shares a subject word with the
- * claim's key, or — for a change said outright — whose line shares two with the claim's clause. People
+ * claim's key, or — for a change said outright — whose line shares one with the claim's clause. People
  * named on both sides must be the same. The strongest match wins; a tie names none.
  */
 export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: ReadonlySet<string>): Known | null {
   const classes = claim.classes.filter((value) => COMPETING.has(value));
   if (claim.key === null || classes.length === 0 || claim.act === 'removal') return null;
   const keyStems = contentStems(claim.key);
-  const clauseStems = contentStems(`${claim.key} ${claim.value}`);
+  // What the claim says, not why: "slid to June because a commercial job ran long" is about the start.
+  const clauseStems = contentStems(`${claim.key} ${claim.value.split(SUBORDINATE)[0] ?? ''}`);
   const people = [...clauseStems].filter((word) => names.has(word));
+  // "his mid-April start slid to June" names the value it changes: only a fact holding it can be the one.
+  const named = namedValues(claim).filter((item) => COMPETING.has(classOfSpecific(item)));
+
   let best: { fact: Known; score: number } | null = null;
   let tied = false;
   for (const fact of facts) {
     if (fact.factId === null || fact.kind === 'exception') continue;
     if (!competes(claim, classes, fact.text)) continue;
     if (claim.values.some((item) => factHolds(fact.text, item))) continue;
+    if (named.length > 0 && !named.some((item) => factHolds(fact.text, item))) continue;
     const factStems = contentStems(fact.text);
     const theirPeople = [...factStems].filter((word) => names.has(word));
     if (people.length > 0 && theirPeople.length > 0 && !people.some((word) => theirPeople.includes(word))) continue;
@@ -68,7 +91,7 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     // "flat fee deadline" and "final artwork deadline" each name something the other does not: two subjects.
     const twoSubjects = [...keyStems].some((word) => !theirKey.has(word)) && [...theirKey].some((word) => !keyStems.has(word));
     const byKeyAlone = byKey > 0 && !twoSubjects;
-    if (!byKeyAlone && !(claim.correction && byLine >= 2)) continue;
+    if (!byKeyAlone && !(claim.correction && byLine >= 1)) continue;
     if (best !== null && score < best.score) continue;
     tied = best !== null && score === best.score;
     if (!tied || fact.order > (best?.fact.order ?? -1)) best = { fact, score };

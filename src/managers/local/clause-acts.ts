@@ -134,6 +134,8 @@ export function clauseAct(input: ActInput): ClauseAct {
   const [from, to] = span;
   const words = lowerWords(tokens, from, to);
   const strong = (kind: Cue['kind']): boolean => cues.some((cue) => cue.kind === kind && !cue.weak && !cue.keyword);
+  // "Can you stop with the bullet points?" wants no answer: it drops what it names.
+  if (cues.some((cue) => cue.kind === 'removal' && !cue.weak && /^(?:stop|no more)\b/u.test(cue.phrase))) return 'removal';
   if (sentence.question && /\?/u.test(tokens[to - 1]?.trailing ?? '')) return 'question';
   // "Tomás asks if we should bump Node.js": a question reported.
   if (hasPhrase(words, REPORTED_QUESTIONS)) return 'question';

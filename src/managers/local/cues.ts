@@ -148,7 +148,7 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'correction',
     phrases:
-      "no longer|instead|instead of|changed to|change to|changed it to|change it to|has changed|have changed|changed|changing|scratch that|rather than|moved to|moved|pushed back|pushed to|postponed|postponed to|switch to|switched to|switching to|correction|i meant|i mean|make that|make it|on second thought|on second thoughts|turns out|turned out|increased to|decreased to|raised to|lowered to|cut to|went up to|dropped to|revised|not anymore|any longer|settled on|in the end|ended up",
+      "no longer|instead|instead of|changed to|change to|changed it to|change it to|has changed|have changed|changed|changing|scratch that|rather than|moved to|moved|move to|moves to|pushed back|pushed to|postponed|postponed to|switch to|switched to|switching to|correction|i meant|i mean|make that|make it|on second thought|on second thoughts|turns out|turned out|increased to|decreased to|raised to|lowered to|cut to|went up to|dropped to|revised|not anymore|any longer|settled on|in the end|ended up",
   },
   { kind: 'correction', phrases: 'anymore|any more', accept: acceptAnymore },
   // "Actually, …" corrects; "is actually current" is only emphasis (weak: it must name a fact outright).

@@ -14,6 +14,12 @@ const factLineSchema = z.strictObject({
   sourceMessageIds: sourceIdsSchema,
 });
 
+const mayReplaceSchema = z
+  .string()
+  .nullable()
+  .default(null)
+  .describe('The key of another existing fact this line may replace, when you cannot tell whether the two are about the same subject; null otherwise');
+
 /**
  * What the memory model answers for one exchange (or one part of a long one). Only the shape is
  * checked here; `parseTurnOutput` checks ids, lengths and limits.
@@ -32,19 +38,9 @@ export const turnOutputSchema = z.strictObject({
     .describe('One entry per message of the exchange'),
   diff: z
     .strictObject({
-      add: z
-        .array(
-          factLineSchema.extend({
-            mayReplace: z
-              .string()
-              .nullable()
-              .default(null)
-              .describe('The key of an existing fact this new fact may replace, when you cannot tell whether the two are about the same subject; null otherwise'),
-          }),
-        )
-        .describe('New facts'),
+      add: z.array(factLineSchema.extend({ mayReplace: mayReplaceSchema })).describe('New facts'),
       update: z
-        .array(factLineSchema.extend({ reason: z.string().nullable().describe('The words of this exchange that change the fact, quoted') }))
+        .array(factLineSchema.extend({ reason: z.string().nullable().describe('The words of this exchange that change the fact, quoted'), mayReplace: mayReplaceSchema }))
         .describe('Changed facts: the existing key, the complete new text and why'),
       remove: z
         .array(

@@ -199,3 +199,64 @@ describe('a line of several attributes', () => {
     expect(budget?.text).not.toContain('18,000');
   });
 });
+
+describe('removals and changes said in passing', () => {
+  it('"forget the Skoda" drops the one fact naming the Skoda, whatever its key', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "Rohan's found a used Skoda Octavia estate, 2021, for €14,000 at a dealer in Riem.", assistant: 'Nice find.' });
+    await conversation.say({ user: 'Our budget for the first month is €6,000.', assistant: 'Noted.' });
+    expect(conversation.facts.some((fact) => fact.text.includes('Skoda'))).toBe(true);
+    const { memory } = await conversation.say({ user: "Oh, and forget the Skoda. It's madness to buy a car in the first month.", assistant: 'Agreed.' });
+    expect(memory.diff.remove).toEqual([expect.objectContaining({ reason: '"Oh, and forget the Skoda."' })]);
+    expect(conversation.facts.some((fact) => fact.text.includes('Skoda'))).toBe(false);
+    expect(conversation.facts.some((fact) => fact.text.includes('€6,000'))).toBe(true);
+  });
+
+  it('"can you stop with the bullet points?" drops the liking for bullet points, and the new preference is kept', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'I like bullet points when you summarise things for me.', assistant: 'Will do.' });
+    await conversation.say({ user: "Also, can you stop with the bullet points? I've realised I prefer short paragraphs.", assistant: 'Of course.' });
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).not.toContain('like bullet points');
+    expect(texts).toContain('short paragraphs');
+  });
+
+  it('a change of a date the fact under its key never held names the fact holding one as possibly superseded', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Brightwater is my biggest client.', assistant: 'Noted.' });
+    await conversation.say({ user: 'Brightwater Kids wants 12 spot illustrations. Flat fee $4,800, due 30 January.', assistant: 'Noted.' });
+    const { memory } = await conversation.say({ user: 'Update on that: Rachel moved the Brightwater due date to 23 January.', assistant: 'Noted: 23 January.' });
+    const changed = [...memory.diff.update, ...memory.diff.add].find((entry) => entry.text.includes('23 January'));
+    const dated = conversation.facts.find((fact) => fact.text.includes('30 January'));
+    expect(dated).toBeDefined();
+    expect(changed?.mayReplace).toBe(dated?.key);
+  });
+});
+
+describe('a change never lands on a value said elsewhere in the message', () => {
+  it('"the storm on Tuesday … his mid-April start slid to June" leaves the Tuesday of another fact alone', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'For quotes, I have two contractors coming out Monday and Tuesday.', assistant: 'Good.' });
+    const before = conversation.facts.find((fact) => fact.text.includes('Monday and Tuesday'))?.text;
+    expect(before).toBeDefined();
+    await conversation.say({
+      user:
+        'Okay, big week. That storm on Tuesday found a soft spot in our roof over the garage, about $6,000 to fix. ' +
+        'Aaron and I sat down with the spreadsheet Thursday night. Also, Tom emailed that his mid-April start slid to June because a commercial job ran long.',
+      assistant: 'Sorry about the roof.',
+    });
+    expect(conversation.facts.map((fact) => fact.text)).toContain(before);
+    expect(conversation.facts.some((fact) => fact.text.includes('Monday and June'))).toBe(false);
+  });
+
+  it('a name said earlier in the message is never swapped for another ("Kaveri want to pack us" stays Kaveri)', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Rohan has a job at Voss Medizintechnik in Munich. He starts on 20 July.', assistant: 'Congratulations.' });
+    await conversation.say({
+      user: 'Air freight first: Kaveri want to pack us on the 21st. Rohan’s start got pushed — Voss moved the whole onboarding group to 3 August.',
+      assistant: 'Noted.',
+    });
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).not.toMatch(/Voss want/u);
+  });
+});
