@@ -86,7 +86,8 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     if (people.length > 0 && theirPeople.length > 0 && !people.some((word) => theirPeople.includes(word))) continue;
     const theirKey = contentStems(fact.key);
     const byKey = [...theirKey].filter((word) => keyStems.has(word) && !names.has(word)).length;
-    const byLine = [...factStems].filter((word) => clauseStems.has(word) && !names.has(word)).length;
+    // (A person both lines name counts too: "his INR is next Wednesday instead, with Janet" of "Janet wants to recheck him on the 20th".)
+    const byLine = [...factStems].filter((word) => clauseStems.has(word)).length;
     const score = byKey * 2 + byLine;
     // "flat fee deadline" and "final artwork deadline" each name something the other does not: two subjects.
     const twoSubjects = [...keyStems].some((word) => !theirKey.has(word)) && [...theirKey].some((word) => !keyStems.has(word));

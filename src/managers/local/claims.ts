@@ -234,7 +234,9 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   const limit = act === 'fact' && key !== null && cues.some((item) => item.keyword && key.split(' ').includes(item.phrase));
   let valueFrom = Math.max(from, Math.min(subject.valueFrom, span[1] - 1));
   // "are going with Temporal" reads "going with Temporal".
-  if (['copula', 'auxiliary'].includes(tokens[valueFrom]?.pos ?? '') && tokens[valueFrom + 1]?.pos === 'verb' && valueFrom + 1 < span[1]) valueFrom += 1;
+  // ("I don't take meetings before 10:00" keeps its "don't": a value never loses its negation.)
+  const auxiliary = tokens[valueFrom];
+  if (['copula', 'auxiliary'].includes(auxiliary?.pos ?? '') && !isNegated(auxiliary?.lower ?? '') && tokens[valueFrom + 1]?.pos === 'verb' && valueFrom + 1 < span[1]) valueFrom += 1;
   let value = clauseText(sentence, valueFrom, span[1], options.maxValueWords);
   if (correction) value = correctedValue(value, oldValues);
   if (value === '') return;
@@ -260,6 +262,11 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   });
 }
 
+
+/** "don't", "isn't", "cannot": a word that negates what follows. */
+function isNegated(word: string): boolean {
+  return /n['’]t$/u.test(word) || word === 'cannot' || word === 'not' || word === 'never';
+}
 
 function hasRole(tokens: AnalysedSentence['tokens'], from: number, to: number): boolean {
   for (let index = from; index < to; index += 1) if (ROLE_NOUNS.has((tokens[index]?.lower ?? '').replace(/'s$/u, ''))) return true;

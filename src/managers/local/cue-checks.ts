@@ -57,12 +57,14 @@ export function startsSaying(tokens: readonly Token[], from: number): boolean {
 /** "never" is a rule ("we never deploy on Fridays"), not a memory ("I've never been to Paris") or a saying. */
 export const acceptNever: Accept = (tokens, start, end) => {
   const previous = lowerAt(tokens, start - 1);
-  // "…, never non-refundable": a rule going on after a comma.
-  const listed = /[,;]/u.test(tokens[start - 1]?.trailing ?? '');
+  // "…, never non-refundable": a rule going on after a comma; "How I work: never include …" after a heading.
+  const listed = /[,;:—–]/u.test(tokens[start - 1]?.trailing ?? '');
   if (start > 0 && !NEVER_SUBJECTS.has(previous) && !listed) return false;
   let next = lowerAt(tokens, end);
   if (next === 'ever') next = lowerAt(tokens, end + 1);
   if (next === '' || NEVER_PAST.has(next) || /ed$/u.test(next) || startsSaying(tokens, end)) return false;
+  // ("… never match the sales — never the same difference twice" says how things go, not what to do.)
+  if (start > 0 && DETERMINERS.has(next)) return false;
   // "I would never be able to …": a conjecture.
   return !(previous === 'would' || previous === "i'd" || previous === "we'd");
 };
@@ -233,6 +235,12 @@ export const acceptChange: Accept = (tokens, start, end) => {
     if (/[,;:.!?]/u.test(tokens[index]?.trailing ?? '')) break;
   }
   return false;
+};
+
+/** "we're up to 150 kids": a count reached (after a form of "be", before a value), not a limit ("up to 10 may attend"). */
+export const acceptUpTo: Accept = (tokens, start, end) => {
+  const previous = lowerAt(tokens, start - 1);
+  return (COPULAS.has(previous) || previous.endsWith("'re") || previous.endsWith("'s")) && valueStart(tokens[end]);
 };
 
 /** "from now on", "for everything" make a lasting instruction only in a request or a statement about the work, not in a question. */

@@ -13,6 +13,7 @@ import {
   acceptAnymoreRemoval,
   acceptCannot,
   acceptChange,
+  acceptUpTo,
   acceptDecision,
   acceptDue,
   acceptForget,
@@ -104,6 +105,12 @@ const GROUPS: readonly PatternGroup[] = [
   },
   { kind: 'constraint', phrases: 'have to|has to|need to|needs to', accept: (tokens, start, end) => acceptHaveTo(tokens, start, end) && !afterHow(tokens, start) },
   { kind: 'constraint', phrases: 'always', accept: acceptAlways },
+  // "We won't pay in cash": a refusal the speakers commit to ("won't be able to", "won't need" are not).
+  {
+    kind: 'constraint',
+    phrases: "won't|will not|wont",
+    accept: (tokens, start, end) => ['i', 'we'].includes(lowerAt(tokens, start - 1)) && !['be', 'have', 'know', 'need', 'make', 'get', 'have'].includes(lowerAt(tokens, end)) && lowerAt(tokens, end) !== '',
+  },
   {
     kind: 'constraint',
     phrases: 'need|needs',
@@ -151,6 +158,7 @@ const GROUPS: readonly PatternGroup[] = [
       "no longer|instead|instead of|changed to|change to|changed it to|change it to|has changed|have changed|changed|changing|scratch that|rather than|moved to|moved|move to|moves to|pushed back|pushed to|postponed|postponed to|switch to|switched to|switching to|correction|i meant|i mean|make that|make it|on second thought|on second thoughts|turns out|turned out|increased to|decreased to|raised to|lowered to|cut to|went up to|dropped to|revised|not anymore|any longer|settled on|in the end|ended up",
   },
   { kind: 'correction', phrases: 'anymore|any more', accept: acceptAnymore },
+  { kind: 'correction', phrases: 'up to', accept: acceptUpTo },
   // "Actually, …" corrects; "is actually current" is only emphasis (weak: it must name a fact outright).
   { kind: 'correction', phrases: 'actually', accept: acceptOpening },
   { kind: 'correction', phrases: 'actually', weak: true, accept: (tokens, start, end) => !acceptOpening(tokens, start, end) },

@@ -208,3 +208,32 @@ describe('grounding', () => {
     expect(checked).toBeGreaterThan(10);
   });
 });
+
+describe('what a sentence forbids or refuses keeps its negation and its object', () => {
+  it.each([
+    ['First, how I like to work: never include my personal mobile number in anything you draft.', 'exception', 'never include my personal mobile number'],
+    ["I don't take meetings before 10:00, and my rate is €65 an hour.", 'fact', "don't take meetings before 10:00"],
+    ["We won't pay in cash, whatever the discount.", 'constraint', "won't pay in cash"],
+  ])('"%s" → a %s line with "%s"', async (said, kind, words) => {
+    const conversation = new Conversation();
+    await conversation.say({ user: said, assistant: 'Understood.' });
+    const line = conversation.facts.find((fact) => fact.text.includes(words));
+    expect(line, conversation.facts.map((fact) => fact.text).join('\n')).toBeDefined();
+    expect(line?.kind).toBe(kind);
+  });
+
+  it('"the payouts never match — never the same difference twice" is a complaint, not a rule', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'The Square payouts never match the sales — never the same difference twice.', assistant: 'Let us look at fees.' });
+    expect(conversation.facts.filter((fact) => fact.kind === 'exception')).toEqual([]);
+  });
+
+  it('"since we\'re up to 150 kids now" changes the headcount of 120', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'The program will serve about 120 kids across the two schools.', assistant: 'Noted.' });
+    await conversation.say({ user: "And since we're up to 150 kids now that Fernwood opened a third classroom, the cost line needs redoing.", assistant: 'OK.' });
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).toContain('150 kids');
+    expect(texts).not.toContain('120 kids');
+  });
+});
