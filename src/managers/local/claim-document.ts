@@ -241,6 +241,15 @@ export class TurnDocument {
     // for one that holds values (unless it says outright that something changed).
     if (normalizeText(target.text).includes(normalizeText(claim.value)) && kind === target.kind) return;
     if (!claim.correction && (target.kind === 'exception' || (claim.values.length === 0 && classesOfLine(target.text).size > 0))) return;
+    // A plain line never takes the place of a requirement ("they fined the Parks $250" is not the HOA's hours):
+    // it is a line of its own.
+    // Nor does another clause of the same turn take the place of a line the turn just said ("Induction,
+    // 30-inch, that's the plan. Aaron has been reading induction reviews"), unless it says a change.
+    const sameTurnOther = target.factId === null && claim.key !== null && normalizeText(claim.key) !== target.key;
+    if (!claim.correction && (KIND_STRENGTH[target.kind] > KIND_STRENGTH[claim.kind] || sameTurnOther)) {
+      this.add(claim);
+      return;
+    }
     // "it is 15 seats, not 12" in a line about the budget for 12 seats swaps the one value and keeps the rest;
     // in a line of several parts, the part holding the old value gives way to the claim.
     const swapped = swappedValue(target, claim) ?? swappedPart(target, claim);

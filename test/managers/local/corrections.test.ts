@@ -260,3 +260,20 @@ describe('a change never lands on a value said elsewhere in the message', () => 
     expect(texts).not.toMatch(/Voss want/u);
   });
 });
+
+describe('a requirement is not overwritten by talk about the same thing', () => {
+  it('the HOA hours stay when the same message tells of a fine, and "induction, that\'s the plan" stays beside the reviews read', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user:
+        'The HOA is strict: they allow construction 8 to 6, Monday through Saturday, and nothing on Sundays. ' +
+        'They fined the Parks next door $250 because their tile guy ran a wet saw on a Sunday morning.',
+      assistant: 'Noted.',
+    });
+    const texts = (): string => conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts()).toContain('nothing on Sundays');
+    expect(texts()).toContain('$250');
+    await conversation.say({ user: "Induction, 30-inch, that's the plan. Aaron has been reading induction reviews at 1 a.m. like they're thrillers.", assistant: 'Good.' });
+    expect(texts()).toContain("Induction, 30-inch, that's the plan");
+  });
+});
