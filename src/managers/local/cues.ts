@@ -82,7 +82,7 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'exception',
     phrases:
-      "must not|mustn't|cannot ever|can't ever|shall not|under no circumstances|in no case|at no time|not under any circumstances|intolerant|allergy|allergies|reactive to|not to be|not allowed|isn't allowed|aren't allowed|not permitted|is not allowed|are not allowed",
+      "must not|mustn't|cannot ever|can't ever|shall not|under no circumstances|in no case|at no time|not under any circumstances|intolerant|allergy|allergies|reactive to|not to be|not allowed|isn't allowed|aren't allowed|not permitted|is not allowed|are not allowed|celiac|coeliac|anaphylactic",
   },
   // ("You should never give up on your dreams" is a saying.)
   { kind: 'exception', phrases: "do not ever|don't ever|must never|should never|can never|shall never|will never", accept: (tokens, _start, end) => !startsSaying(tokens, end) },
@@ -101,9 +101,16 @@ const GROUPS: readonly PatternGroup[] = [
   {
     kind: 'constraint',
     phrases:
-      'no exceptions|strictly no|non-negotiable|nonnegotiable|required|require|requires|mandatory|at most|at least|no more than|no less than|not more than|not exceed|should not|shouldn\'t|should always|make sure|ensure|no later than|limited to|capped at|up to a maximum|only allowed|is required|are required',
+      'every single|no exceptions|strictly no|non-negotiable|nonnegotiable|required|require|requires|mandatory|at most|at least|no more than|no less than|not more than|not exceed|should not|shouldn\'t|should always|make sure|ensure|no later than|limited to|capped at|up to a maximum|only allowed|is required|are required',
   },
   { kind: 'constraint', phrases: 'have to|has to|need to|needs to', accept: (tokens, start, end) => acceptHaveTo(tokens, start, end) && !afterHow(tokens, start) },
+  // "We do not use glyphosate", "we don't take Venmo": the speakers' own policy, a hard rule of the work.
+  {
+    kind: 'exception',
+    phrases:
+      "do not use|don't use|do not take|don't take|do not accept|don't accept|do not allow|don't allow|do not do|don't do|do not install|don't install|do not serve|don't serve|do not sell|don't sell|do not work|don't work",
+    accept: (tokens, start) => lowerAt(tokens, start - 1) === 'we',
+  },
   { kind: 'constraint', phrases: 'always', accept: acceptAlways },
   // "We won't pay in cash": a refusal the speakers commit to ("won't be able to", "won't need" are not).
   {
@@ -232,6 +239,8 @@ export function findCues(tokens: readonly Token[]): Cue[] {
       }
       if (!matches) continue;
       if (pattern.accept !== null && !pattern.accept(tokens, index, end)) continue;
+      // "read on some forum that you 'must' put fabric down": a word in quotes is mentioned, not meant.
+      if (/^['’"”]/u.test(tokens[end - 1]?.trailing ?? '') && (pattern.kind === 'constraint' || pattern.kind === 'exception')) continue;
       kinds.add(pattern.kind);
       found.push({ kind: pattern.kind, start: index, end, phrase: pattern.words.join(' '), weak: pattern.weak, keyword: pattern.keyword });
     }

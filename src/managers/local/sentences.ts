@@ -76,6 +76,9 @@ const ABBREVIATIONS: ReadonlySet<string> = new Set([
   'fig', 'inc', 'ltd', 'co', 'corp', 'mt', 'ft', 'dept', 'est', 'vol', 'cf', 'al',
 ]);
 
+/** A sentence that only stresses the one before it. */
+const EMPHASIS_ONLY = /^(?:ever|never|never ever|period|full stop|no exceptions|not ever|none of it)[.!]*$/iu;
+
 /** Lines longer than this go to the segmenter in pieces: its cost grows faster than linearly with the input. */
 const SEGMENTER_CHUNK = 2000;
 
@@ -156,7 +159,9 @@ function splitLines(prose: string): string[] {
         pending = pending === '' ? piece : `${pending} ${piece}`;
         const lastWord = pending.endsWith('.') ? /([\p{L}.]+)\.$/u.exec(pending)?.[1]?.toLowerCase() : undefined;
         if (lastWord !== undefined && ABBREVIATIONS.has(lastWord)) continue;
-        sentences.push(pending);
+        // "No landscape fabric. Ever." — a word of emphasis on its own belongs to the sentence it stresses.
+        if (EMPHASIS_ONLY.test(pending) && sentences.length > 0) sentences[sentences.length - 1] = `${sentences[sentences.length - 1] ?? ''} ${pending}`;
+        else sentences.push(pending);
         pending = '';
       }
     }

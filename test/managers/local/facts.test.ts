@@ -237,3 +237,25 @@ describe('what a sentence forbids or refuses keeps its negation and its object',
     expect(texts).not.toContain('120 kids');
   });
 });
+
+describe('house rules said the way people say them', () => {
+  it.each([
+    ['One: we do not use glyphosate. Not Roundup, not on driveways, not for a client who begs.', 'glyphosate'],
+    ['Two: no landscape fabric. Ever.', 'landscape fabric'],
+    ["Grace asked if she could just Venmo the deposit. No. We don't take Venmo, Zelle, Cash App, any of it.", 'Venmo, Zelle, Cash App'],
+    ['Dev has celiac disease, and Algernon eats constantly in this play.', 'celiac'],
+  ])('"%s" pins a rule naming %s', async (said, words) => {
+    const conversation = new Conversation();
+    await conversation.say({ user: said, assistant: 'Understood.' });
+    const rule = conversation.facts.find((fact) => fact.text.includes(words));
+    expect(rule, conversation.facts.map((fact) => fact.text).join('\n')).toBeDefined();
+    expect(rule?.kind).toBe('exception');
+    expect(rule?.pinned).toBe(true);
+  });
+
+  it("\"Chidi read on some forum that you 'must' put fabric under a path\" is no requirement: the word is quoted, not meant", async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "Second snag: Chidi read on some forum that you 'must' put landscape fabric under a gravel path.", assistant: 'Hmm.' });
+    expect(conversation.facts.filter((fact) => fact.kind === 'constraint' || fact.kind === 'exception')).toEqual([]);
+  });
+});
