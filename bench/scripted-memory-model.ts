@@ -1,5 +1,6 @@
 /** A scripted server that answers every request with a chooser, and a memory model manager on it. */
-import { createModelMemoryManager, type ModelMemoryManager } from '../src/managers/model/index.js';
+import type { ModelMemoryManager } from '../src/managers/model/index.js';
+import { createModelMemoryManager } from '../src/memory/model-memory-manager.js';
 import { createOpenAiChatModel } from '../src/providers/openai/openai-chat-model.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptedStep } from '../test/support/scripted-openai-server.js';
 

@@ -103,14 +103,7 @@ export {
 } from './providers/model-settings.js';
 
 // The model memory manager: an LLM writes each turn's memory through the ChatModel port, with the local manager behind it.
-export {
-  createModelMemoryManager,
-  type ConsolidateOptions,
-  type ConsolidationChange,
-  type ConsolidationProposal,
-  type ConsolidationResult,
-  type ModelManagerStats,
-  type ModelMemoryManager,
-  type ModelMemoryManagerSettings,
-} from './managers/model/index.js';
+export { createModelMemoryManager, type ModelMemoryManagerSettings } from './memory/model-memory-manager.js';
+export type { ModelManagerStats, ModelMemoryManager } from './managers/model/index.js';
+export type { ConsolidateOptions, ConsolidationChange, ConsolidationProposal, ConsolidationResult } from './managers/consolidation.js';
 export type { FallbackReason, TurnFallback } from './managers/memory-manager.js';

@@ -1,7 +1,7 @@
 import type { FactDiff } from '../core/diff.js';
 import type { StrataErrorCode } from '../core/errors.js';
 import type { ArtifactKind, Fact, Role, Tier, TurnDepth } from '../core/types.js';
-import type { ConsolidateOptions, ConsolidationResult } from './model/consolidate-facts.js';
+import type { ConsolidateOptions, ConsolidationResult } from './consolidation.js';
 
 export type { ConsolidateOptions, ConsolidationResult };
 

@@ -13,7 +13,7 @@
 import { revisedFact } from '../core/diff.js';
 import type { Fact, FactEvent } from '../core/types.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
-import type { ConsolidationResult } from '../managers/model/consolidate-facts.js';
+import type { ConsolidationResult } from '../managers/consolidation.js';
 import type { TenantStore } from '../store/store.js';
 import { managerFailure } from './write-path.js';
 

@@ -290,7 +290,8 @@ function lazyModelManager(settings: ModelSettings, tokenizer: Tokenizer): Memory
   let ready: ModelMemoryManager | undefined;
   const load = (): Promise<ModelMemoryManager> =>
     (loaded ??= import('../managers/model/index.js').then(
-      (module) => (ready = module.createModelMemoryManager({ model: openAiModel(settings), tokenizer, timeoutMs: settings.timeoutMs, name: `model:${settings.model}` })),
+      (module) =>
+        (ready = module.createModelMemoryManager({ model: openAiModel(settings), local: lazyLocalManager(), tokenizer, timeoutMs: settings.timeoutMs, name: `model:${settings.model}` })),
     ));
   return {
     name: `model:${settings.model}`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ConsolidationProposal } from '../consolidation.js';
 import { outputSchema } from './json-schema.js';
 import { factKindSchema } from './turn-output-schema.js';
 
@@ -31,7 +32,11 @@ export const consolidationProposalSchema = z.strictObject({
     .describe('Facts stated more clearly'),
 });
 
-export type ConsolidationProposal = z.infer<typeof consolidationProposalSchema>;
+export type { ConsolidationProposal } from '../consolidation.js';
+
+/** The schema's answers are the port's proposals. */
+const _sameShape: z.ZodType<ConsolidationProposal> = consolidationProposalSchema;
+void _sameShape;
 
 /** The proposal as a structured-output schema (`fact_consolidation`). */
 export const CONSOLIDATION_SCHEMA = outputSchema('fact_consolidation', consolidationProposalSchema);

@@ -1,6 +1,5 @@
 export { createModelMemoryManager, type ModelMemoryManager } from './model-memory-manager.js';
-export type { ModelMemoryManagerSettings } from './settings.js';
+export type { ModelManagerSettings } from './settings.js';
 export type { ModelManagerStats } from './model-stats.js';
-export type { ConsolidateOptions, ConsolidationResult } from './consolidate-facts.js';
-export type { ConsolidationProposal } from './consolidation-schema.js';
-export { validateConsolidation, type ConsolidationChange, type ConsolidationValidation, type ValidateConsolidationOptions } from './validate-consolidation.js';
+export type { ConsolidateOptions, ConsolidationChange, ConsolidationProposal, ConsolidationResult } from '../consolidation.js';
+export { validateConsolidation, type ConsolidationValidation, type ValidateConsolidationOptions } from './validate-consolidation.js';

@@ -7,14 +7,15 @@ import { StrataError, isStrataError } from '../../core/errors.js';
 import { routeTurn } from '../../core/routing.js';
 import { countWords } from '../../core/text.js';
 import type { MemoryManager, PrepareMessageOptions, ProcessTurnOptions, TurnMemory } from '../memory-manager.js';
-import { consolidateFacts, type ConsolidateOptions, type ConsolidationResult } from './consolidate-facts.js';
+import type { ConsolidateOptions, ConsolidationResult } from '../consolidation.js';
+import { consolidateFacts } from './consolidate-facts.js';
 import { mergePartialResults } from './merge-partial-results.js';
 import { addStats, emptyStats, type ModelManagerStats } from './model-stats.js';
 import { parseTurnOutput, type ParsedTurnOutput } from './parse-turn-output.js';
 import { planCalls } from './plan-calls.js';
 import { summarizeTurnPrompt, type PromptMessage } from './prompts/summarize-turn-prompt.js';
 import { requestJson } from './request-json.js';
-import { resolveModelSettings, type ModelMemoryManagerSettings, type ResolvedModelSettings } from './settings.js';
+import { resolveModelSettings, type ModelManagerSettings, type ResolvedModelSettings } from './settings.js';
 import { fallbackFor, fallbackMemory } from './turn-fallback.js';
 import { TURN_LIMITS, shareSummaryLimits } from './turn-limits.js';
 import { TURN_OUTPUT_SCHEMA } from './turn-output-schema.js';
@@ -81,7 +82,7 @@ function modelMemory(local: TurnMemory, merged: ParsedTurnOutput): TurnMemory {
  * Create the model memory manager. Settings (only `model` is required):
  * - `model`: the memory model, injected (the manager never builds a client);
  * - `tokenizer`: default gpt-tokenizer `o200k_base`;
- * - `local`: default `createLocalMemoryManager()`;
+ * - `local`: required here (the engine's `createModelMemoryManager` defaults it to the local manager);
  * - `name`: default `model:<model name>` (the actor of its fact events);
  * - `timeoutMs`: default 8,000 per call;
  * - `contextWindowTokens`: default 8,000;
@@ -94,7 +95,7 @@ function modelMemory(local: TurnMemory, merged: ParsedTurnOutput): TurnMemory {
  * out or cannot be reached, the turn falls back to raw memory with `TurnMemory.fallback` set (see
  * `TurnFallback` for what the engine does with it). The diff is only proposed: the engine validates it.
  */
-export function createModelMemoryManager(settings: ModelMemoryManagerSettings): ModelMemoryManager {
+export function createModelMemoryManager(settings: ModelManagerSettings): ModelMemoryManager {
   const resolved = resolveModelSettings(settings);
   const { model, tokenizer } = resolved;
   const stats = emptyStats();

@@ -4,20 +4,20 @@ import type { ChatModel } from '../../providers/chat-model/chat-model.js';
 import { DEFAULT_TIMEOUT_MS } from '../../providers/model-settings.js';
 import { createGptTokenizer } from '../../providers/tokenizer/gpt-tokenizer.js';
 import type { Tokenizer } from '../../providers/tokenizer/tokenizer.js';
-import { createLocalMemoryManager } from '../local/index.js';
 import type { MemoryManager } from '../memory-manager.js';
 
-/** Settings of the model memory manager. Only `model` is required. */
-export interface ModelMemoryManagerSettings {
+/** Settings of the model memory manager adapter: `model` and `local` are required. */
+export interface ModelManagerSettings {
   /** The memory model (e.g. `createOpenAiChatModel({ role: 'memory', … })`). Required; the manager never builds its own. */
   model: ChatModel;
   /** Counts tokens for the window and chunking (default: gpt-tokenizer `o200k_base`). */
   tokenizer?: Tokenizer;
   /**
-   * The offline manager behind it (default `createLocalMemoryManager()`): it summarises short exchanges
-   * without a call, names artifacts, sets required tiers, and writes the tiers of a fallback turn.
+   * The offline manager behind it: it summarises short exchanges without a call, names artifacts, sets
+   * required tiers, and writes the tiers of a fallback turn. (The engine's `createModelMemoryManager`
+   * gives the local manager when none is named; adapters never build each other.)
    */
-  local?: MemoryManager;
+  local: MemoryManager;
   /** The manager's name, recorded as the actor of its fact events (default `model:<model name>`). */
   name?: string;
   /** Time allowed per model call in milliseconds (default 8,000, the memory model's default). */
@@ -51,11 +51,17 @@ const numbersSchema = z.object({
 });
 
 /** Apply the defaults and check the settings; a bad value throws `INVALID_CONFIG` naming it. */
-export function resolveModelSettings(settings: ModelMemoryManagerSettings): ResolvedModelSettings {
-  const model = (settings as Partial<ModelMemoryManagerSettings>).model;
+export function resolveModelSettings(settings: ModelManagerSettings): ResolvedModelSettings {
+  const model = (settings as Partial<ModelManagerSettings>).model;
   if (model === undefined || typeof model.generate !== 'function') {
     throw new StrataError('INVALID_CONFIG', 'model memory manager: settings.model must be a ChatModel, e.g. createOpenAiChatModel({ baseUrl, model, role: "memory" }).', {
       details: { option: 'model' },
+    });
+  }
+  const local = (settings as Partial<ModelManagerSettings>).local;
+  if (local === undefined || typeof local.processTurn !== 'function') {
+    throw new StrataError('INVALID_CONFIG', 'model memory manager: settings.local must be a MemoryManager to fall back on, e.g. createLocalMemoryManager().', {
+      details: { option: 'local' },
     });
   }
   const parsed = numbersSchema.safeParse({
@@ -74,7 +80,7 @@ export function resolveModelSettings(settings: ModelMemoryManagerSettings): Reso
   return {
     model,
     tokenizer: settings.tokenizer ?? createGptTokenizer(),
-    local: settings.local ?? createLocalMemoryManager(),
+    local,
     ...parsed.data,
   };
 }

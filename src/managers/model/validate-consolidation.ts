@@ -4,22 +4,7 @@
  */
 import { checkGrounding } from '../../core/grounding.js';
 import type { Fact, FactKind } from '../../core/types.js';
-import type { ConsolidationProposal } from './consolidation-schema.js';
-
-/**
- * One accepted change, shaped as a fact event with op `consolidate` minus what the engine assigns (id,
- * session, sequence, turn, actor, time). `newText` null means the fact leaves the document.
- */
-export interface ConsolidationChange {
-  op: 'consolidate';
-  factId: string;
-  key: string;
-  kind: FactKind;
-  oldText: string;
-  newText: string | null;
-  reason: string;
-  sourceMessageIds: string[];
-}
+import type { ConsolidationChange, ConsolidationProposal } from '../consolidation.js';
 
 export type ConsolidationValidation = { valid: true; changes: ConsolidationChange[] } | { valid: false; problems: string[] };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createModelMemoryManager } from '../../../src/managers/model/index.js';
+import { createModelMemoryManager } from '../../../src/memory/model-memory-manager.js';
 import type { RecordedRequest, ScriptedStep } from '../../support/scripted-openai-server.js';
 import { dataOf, scriptedModel, serve, turnOptions } from './model-fixtures.js';
 

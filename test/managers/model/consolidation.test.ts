@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replayFactEvents } from '../../../src/core/diff.js';
 import type { FactEvent } from '../../../src/core/types.js';
-import { createModelMemoryManager } from '../../../src/managers/model/index.js';
+import { createModelMemoryManager } from '../../../src/memory/model-memory-manager.js';
 import { CONSOLIDATION_SCHEMA } from '../../../src/managers/model/consolidation-schema.js';
 import { DATA_CLOSE, DATA_OPEN } from '../../../src/managers/model/prompt-data.js';
 import { FACTS } from './consolidation-fixtures.js';

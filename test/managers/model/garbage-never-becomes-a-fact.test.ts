@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createModelMemoryManager } from '../../../src/managers/model/index.js';
+import { createModelMemoryManager } from '../../../src/memory/model-memory-manager.js';
 import { createMemory, type Memory } from '../../../src/memory/create-memory.js';
 import { recordingLogger, warnings } from '../../support/recording-logger.js';
 import type { RecordedRequest, ScriptedStep } from '../../support/scripted-openai-server.js';

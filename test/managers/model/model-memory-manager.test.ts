@@ -3,7 +3,8 @@ import { isStrataError } from '../../../src/core/errors.js';
 import type { Fact } from '../../../src/core/types.js';
 import type { PrepareMessageOptions } from '../../../src/managers/memory-manager.js';
 import { createLocalMemoryManager } from '../../../src/managers/local/index.js';
-import { createModelMemoryManager } from '../../../src/managers/model/index.js';
+import { createModelMemoryManager as createModelManagerAdapter } from '../../../src/managers/model/index.js';
+import { createModelMemoryManager } from '../../../src/memory/model-memory-manager.js';
 import { TURN_OUTPUT_SCHEMA } from '../../../src/managers/model/turn-output-schema.js';
 import { refusedBaseUrl } from '../../support/scripted-openai-server.js';
 import { GOOD, MEDIUM_ASSISTANT, MEDIUM_USER, bodyOf, dataOf, goodAnswer, scriptedModel, serve, turnOptions } from './model-fixtures.js';
@@ -252,5 +253,8 @@ describe('model memory manager: settings', () => {
     expect(refused(() => createModelMemoryManager({ model, timeoutMs: 0 }))).toBe('timeoutMs');
     expect(refused(() => createModelMemoryManager({ model, temperature: 3 }))).toBe('temperature');
     expect(refused(() => createModelMemoryManager({ model, name: ' ' }))).toBe('name');
+    // The adapter itself never builds the local manager it falls back on: the engine gives it one.
+    expect(refused(() => createModelManagerAdapter({ model } as never))).toBe('local');
+    expect(createModelManagerAdapter({ model, local: createLocalMemoryManager() }).name).toBe(`model:${model.model}`);
   });
 });
