@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
 import { locomoCharts, managerCharts } from '../../src/eval/charts/locomo-charts.js';
-import { renderSvg } from '../../src/eval/charts/render-svg.js';
+import { chartLibrariesError, renderSvg } from '../../src/eval/charts/render-svg.js';
 import { markdownImage } from '../../src/eval/charts/report-chart.js';
 import { retentionCharts } from '../../src/eval/charts/retention-charts.js';
 import { textWidth } from '../../src/eval/charts/text-width.js';
@@ -463,5 +463,17 @@ describe('report folders', () => {
 
   it('keeps brackets out of the image text', () => {
     expect(markdownImage({ file: 'charts/a.svg', description: 'ER [all]\n categories', spec: { data: { values: [] }, mark: 'point' } })).toBe('![ER all categories](charts/a.svg)');
+  });
+});
+
+describe('the optional chart packages', () => {
+  it('says how to install vega and vega-lite when they are missing, and wraps any other failure', async () => {
+    // The error Node gives for a package that is not installed.
+    const missing: unknown = await import('strata-no-such-chart-package' as string).catch((error: unknown) => error);
+    const error = chartLibrariesError(missing);
+    expect(isStrataError(error, 'INVALID_CONFIG')).toBe(true);
+    expect(error.message).toContain('optional packages vega and vega-lite, which are not installed');
+    expect(error.message).toContain('npm install vega@6.4.0 vega-lite@6.4.3');
+    expect(chartLibrariesError(new Error('boom')).message).toContain('failed to load: boom');
   });
 });

@@ -22,12 +22,32 @@ let libraries: Promise<Libraries> | null = null;
  * its typings; replacing `width` is the hook Vega leaves for headless renderers (vl-convert uses it).
  */
 function loadLibraries(): Promise<Libraries> {
-  libraries ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vegaLite]) => {
-    const metrics = (vega as unknown as { textMetrics?: { width: (item: TextItem, text: unknown) => number } }).textMetrics;
-    if (metrics !== undefined) metrics.width = itemTextWidth;
-    return { vega, vegaLite };
-  });
+  libraries ??= Promise.all([import('vega'), import('vega-lite')]).then(
+    ([vega, vegaLite]) => {
+      const metrics = (vega as unknown as { textMetrics?: { width: (item: TextItem, text: unknown) => number } }).textMetrics;
+      if (metrics !== undefined) metrics.width = itemTextWidth;
+      return { vega, vegaLite };
+    },
+    (error: unknown) => {
+      libraries = null;
+      throw chartLibrariesError(error);
+    },
+  );
   return libraries;
+}
+
+/** The chart packages, optional: only `--report` draws charts, so a plain install does not pull them. */
+export const CHART_PACKAGES = 'vega@6.4.0 vega-lite@6.4.3';
+
+/**
+ * The error for a failed import of the chart packages: when they are not installed, one that says how
+ * to install them; any other failure wrapped as it is.
+ */
+export function chartLibrariesError(error: unknown): StrataError {
+  const missing = (error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND';
+  return missing
+    ? new StrataError('INVALID_CONFIG', `Report charts need the optional packages vega and vega-lite, which are not installed. Install them next to strata-memory: npm install ${CHART_PACKAGES}`, { cause: error })
+    : new StrataError('INVALID_CONFIG', `The chart packages vega and vega-lite failed to load: ${(error as Error).message}. Reinstall them: npm install ${CHART_PACKAGES}`, { cause: error });
 }
 
 function refuse(uri: string): Promise<never> {
