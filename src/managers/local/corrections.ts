@@ -81,5 +81,7 @@ const CHANGE_PREFIX =
 
 /** A value without a leading "changed to", "make it", "now" …. */
 export function withoutChangeWords(value: string): string {
-  return value.replace(CHANGE_PREFIX, '').replace(/[,\s]+instead$/iu, '').trim() || value;
+  // ("Not Aurora anymore: plain RDS" leaves "anymore:" before the new value.)
+  const stripped = value.replace(/^(?:any ?more|any longer|either)\s*[:,;–—-]\s*/iu, '');
+  return stripped.replace(CHANGE_PREFIX, '').replace(/[,\s]+instead$/iu, '').trim() || value;
 }

@@ -277,3 +277,12 @@ describe('a requirement is not overwritten by talk about the same thing', () => 
     expect(texts()).toContain("Induction, 30-inch, that's the plan");
   });
 });
+
+describe('a change said with "anymore"', () => {
+  it('"Not Aurora anymore: plain RDS for PostgreSQL 16" reads as the new choice, without the leftover "anymore:"', async () => {
+    const conversation = new Conversation();
+    const { memory } = await conversation.say({ user: 'Do option 1. Not Aurora anymore: plain RDS for PostgreSQL 16, Multi-AZ.', assistant: 'RDS it is.' });
+    const line = [...memory.diff.add, ...memory.diff.update].find((entry) => entry.text.includes('plain RDS'));
+    expect(line?.text).toMatch(/: plain RDS for PostgreSQL 16, Multi-AZ$/u);
+  });
+});
