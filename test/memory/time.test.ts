@@ -33,6 +33,15 @@ describe('the time of each message', () => {
     expect(tiers).not.toMatch(/2026/u);
   });
 
+  it('counts "two weeks from today" from the message’s day, never reading it as today', async () => {
+    const { memory } = fixture();
+    const session = await memory.sessions.create();
+    const { factEvents } = await session.record({ user: 'We are starting the Okafor job two weeks from today, eight working days.', assistant: 'Great.', timestamp: '2026-04-27T12:40:00Z' });
+    const lines = factEvents.map((event) => event.newText ?? '').join('\n');
+    expect(lines).toContain('two weeks from today (11 May 2026)');
+    expect(lines).not.toContain('27 April 2026');
+  });
+
   it('leaves a message the file gives no time without one: its relative dates stay as written', async () => {
     const { memory } = fixture();
     const imported = await memory.sessions.import({

@@ -215,9 +215,39 @@ function weekdayDates(piece: string, offset: number, tokens: readonly Token[], f
   return [specific('date', kept, offset + index + lead)];
 }
 
+const COUNTS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const SPAN_FROM = /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3})\s+(days?|weeks?|months?)\s+from\s+(today|now|tomorrow)\b/iu;
+
+/**
+ * "two weeks from today": a span counted from the message's day, which the parser reads as "today" alone
+ * (a wrong day); null when the piece holds none.
+ */
+function spanFromToday(piece: string, offset: number, reference: DateReference): Specific | null {
+  const match = SPAN_FROM.exec(piece);
+  if (match === null) return null;
+  const [text, countWord = '', unit = '', base = ''] = match;
+  const count = COUNTS[countWord.toLowerCase()] ?? Number(countWord);
+  const startDays = base.toLowerCase() === 'tomorrow' ? 1 : 0;
+  let resolved: string | null = null;
+  if (reference.resolvable) {
+    if (/^month/iu.test(unit)) {
+      const local = new Date(reference.instant.getTime() + reference.timezone * 60_000 + startDays * 86_400_000);
+      local.setUTCMonth(local.getUTCMonth() + count);
+      resolved = dayName(local);
+    } else resolved = calendarDay(reference, startDays + count * (/^week/iu.test(unit) ? 7 : 1));
+  }
+  return specific('date', text, offset + match.index, { resolved });
+}
+
 export function dateSpecifics(sentence: string, tokens: readonly Token[], reference: DateReference): Specific[] {
   const found: Specific[] = [];
   for (const [from, to] of dateWindows(tokens)) {
+    const windowStart = tokens[from]?.start ?? 0;
+    const counted = spanFromToday(sentence.slice(windowStart, tokens[to]?.end ?? sentence.length), windowStart, reference);
+    if (counted !== null) {
+      found.push(counted);
+      continue;
+    }
     const simple = simpleDate(tokens, from, to, reference);
     if (simple !== null) {
       found.push(simple);
