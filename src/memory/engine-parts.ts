@@ -1,0 +1,41 @@
+/**
+ * What the services of one memory share: its settings, its tenant's repositories, the manager that writes
+ * memory, the caches and queues that keep sessions in order, and the clock and ids it is given.
+ */
+import type { Session } from '../core/types.js';
+import type { CachedTurnReader } from '../context/turn-reader.js';
+import type { MemoryManager } from '../managers/memory-manager.js';
+import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
+import type { TenantStore } from '../store/store.js';
+import type { Settings } from './config.js';
+import type { KeyedMutex } from './keyed-mutex.js';
+import type { MemoryCounters } from './memory-counters.js';
+import type { MemoryGate } from './memory-gate.js';
+import type { MemoryLogger } from './memory-logger.js';
+import type { MemoryStateCache } from './memory-state-cache.js';
+import type { WriteContext } from './write-path.js';
+
+export interface EngineParts {
+  settings: Settings;
+  repositories: TenantStore;
+  tokenizer: Tokenizer;
+  manager: MemoryManager;
+  /** What the write path needs: tokenizer, manager, clock and ids. */
+  context: WriteContext;
+  clock: () => Date;
+  now: () => string;
+  newId: () => string;
+  /** Serialises the storing of a session's raw turns. */
+  mutex: KeyedMutex;
+  /** Runs a session's memory work in turn order. */
+  gate: MemoryGate;
+  counters: MemoryCounters;
+  /** Older turns kept between packages; every write tells it which turn changed. */
+  turnReader: CachedTurnReader;
+  /** Each session's memory state between its turns. */
+  states: MemoryStateCache;
+  logger: MemoryLogger;
+  onBackgroundError: ((error: unknown) => void) | undefined;
+  /** The session, or SESSION_NOT_FOUND naming it. */
+  requireSession(sessionId: string): Promise<Session>;
+}

@@ -1,0 +1,215 @@
+/**
+ * The public API of a memory: `createMemory()`'s options, the session handle, the sessions collection and
+ * the memory itself, with the shapes they take and return. Implemented in `create-memory.ts`.
+ */
+import type { Artifact, Fact, FactEvent, FactKind, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
+import type { AssemblerSettings } from '../context/assembler.js';
+import type { ContextPackage } from '../context/context-package.js';
+import type { MemoryManager } from '../managers/memory-manager.js';
+import type { ChatModel } from '../providers/chat-model/chat-model.js';
+import type { Tokenizer, TokenizerName } from '../providers/tokenizer/tokenizer.js';
+import type { Store } from '../store/store.js';
+import type { Settings } from './config.js';
+import type { ChatResult, ChatStream } from './chat-turn.js';
+import type { MemoryCounterSet } from './memory-counters.js';
+import type { LogDestination, MemoryLogger } from './memory-logger.js';
+import type { MessageInput } from './message-input.js';
+
+/** Options of `createMemory()`. Unset fields come from `STRATA_*` variables, then `strata.config.json`, then defaults. */
+export interface MemoryOptions {
+  /** SQLite database file (default `./strata.db`; `:memory:` for a throwaway store). */
+  path?: string;
+  /** Tenant owning every session this instance touches (default `default`). */
+  tenant?: string;
+  /** Token encoding name or a tokenizer instance (default `o200k_base`). */
+  tokenizer?: TokenizerName | Tokenizer;
+  /** Turns kept verbatim at the end of a package (default 6). */
+  rawWindowTurns?: number;
+  /** Largest accepted message in UTF-8 bytes (default 524,288). */
+  maxMessageBytes?: number;
+  /** `full` (default) or `normal` commit durability of the SQLite store. */
+  durability?: 'full' | 'normal';
+  /** Lock wait of the SQLite store in ms (default 5000). */
+  busyTimeoutMs?: number;
+  /** Analyse large imports in a worker thread when the local manager is in charge (default true). */
+  importWorker?: boolean;
+  /**
+   * The compiled script of that worker, as a `file:` URL (default: `manager-worker.js` beside the
+   * engine's own compiled files; without one, imports are analysed on the calling thread). Set it when a
+   * bundler moves the engine's files.
+   */
+  importWorkerScript?: URL;
+  /** Consolidate facts after every N-th turn when the manager can (the model manager); 0 = never (default 15). */
+  consolidateEveryTurns?: number;
+  /** Another store (default: the SQLite store at `path`). Not closed by `close()`. */
+  store?: Store;
+  /** Who writes memory (default: the local rule-based manager). */
+  manager?: MemoryManager;
+  /** Time source (default: the system clock). */
+  clock?: () => Date;
+  /** Id source (default: random UUIDs). */
+  newId?: () => string;
+  /**
+   * The chat model `session.chat()` answers with (default: an OpenAI-compatible model from
+   * STRATA_CHAT_MODEL, STRATA_CHAT_BASE_URL and STRATA_CHAT_API_KEY; none when STRATA_CHAT_MODEL is unset).
+   */
+  chatModel?: ChatModel;
+  /** Told about failures of background memory work (retries of flagged turns); they are retried regardless. */
+  onBackgroundError?: (error: unknown) => void;
+  /** Structured logs (default: pino, JSON lines at the `logLevel` setting, written to `logDestination`). */
+  logger?: MemoryLogger;
+  /** Where the default logger writes its JSON lines (default: the process's stderr); unused with `logger`. */
+  logDestination?: LogDestination;
+  /** Assembler tuning (recall share, coverage share …). */
+  assembler?: Omit<AssemblerSettings, 'rawWindowTurns'>;
+  /** Environment to read `STRATA_*` from (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Config file (default `STRATA_CONFIG`, else `./strata.config.json` when present). */
+  configFile?: string;
+}
+
+/** One side or both sides of a turn. */
+export interface RecordInput {
+  user?: MessageInput;
+  assistant?: MessageInput;
+  /** When the turn happened (default: now). ISO-8601 string, Date or epoch ms. */
+  timestamp?: string | number | Date;
+}
+
+export interface RecordResult {
+  turn: number;
+  messageIds: string[];
+  /** `summarised`, or `fallback-raw` / `pending-retry` when memory work failed (the raw turn is stored either way). */
+  status: TurnStatus;
+  summary: TurnSummary;
+  /** The base-truth changes, rejections and warnings this turn caused. */
+  factEvents: FactEvent[];
+  /** Why memory work was not applied, when it was not. */
+  problem: string | null;
+}
+
+export interface ContextOptions {
+  /** Hard limit on the rendered tokens. */
+  budget: number;
+  /** Optional: ranks older material by BM25. */
+  query?: string;
+}
+
+/** What `memory.stats()` reports. */
+export interface MemoryStats extends MemoryCounterSet {
+  /** Flagged turns waiting in the persisted retry queue now. */
+  pendingRetries: number;
+}
+
+export interface ChatOptions {
+  /** Stream the reply (default false: resolve with the whole reply). */
+  stream?: boolean;
+  /** Budget of the context package (default: the `contextBudget` setting, 30,000 tokens). */
+  budget?: number;
+  /** Cancels the model call; nothing is stored then. */
+  signal?: AbortSignal;
+}
+
+export interface ExportOptions {
+  format: 'json' | 'markdown';
+}
+
+export interface ImportOptions {
+  /** The parsed file, or its text. */
+  data: unknown;
+  /** Name used in error messages (default `the import`). */
+  source?: string;
+  /** Title of the new session (default: the export's title, else `Imported conversation`). */
+  title?: string;
+  /** Give an imported Strata export fresh ids (needed when the session already exists here). */
+  newIds?: boolean;
+  onProgress?: (progress: { done: number; total: number }) => void;
+}
+
+export interface ImportResult {
+  sessionId: string;
+  messages: number;
+  turns: number;
+  /** Tool and empty assistant messages skipped. */
+  skipped: number;
+}
+
+export interface SessionHandle {
+  readonly id: string;
+  info(): Promise<Session>;
+  /** Store one turn (raw text first, in its own transaction), then derive its memory. */
+  record(input: RecordInput): Promise<RecordResult>;
+  /** Assemble a context package within `budget` tokens. */
+  context(options: ContextOptions): Promise<ContextPackage>;
+  /**
+   * One live chat turn. Phase 1 waits for the session's previous memory work (up to `memoryWaitMs`, then
+   * proceeds on stale memory and says so), assembles the package with the message as the query and asks
+   * the chat model; phase 2 (memory) runs after the reply is stored (`result.memory`). With `stream: true`
+   * the reply can be read as it is written; the turn is stored once it has been read to its end.
+   */
+  chat(userMessage: string, options: ChatOptions & { stream: true }): ChatStream;
+  chat(userMessage: string, options?: ChatOptions & { stream?: false }): Promise<ChatResult>;
+  /**
+   * The base-truth document, now or as it stood at the end of a past turn — and a person's corrections of
+   * it: `facts.add`, `facts.edit`, `facts.remove`, each recorded as a fact event with actor `user` and the
+   * reason given (required).
+   */
+  facts: SessionFacts;
+  /**
+   * Revert one add, update, remove or consolidate event by appending a compensating event (actor `user`,
+   * reason `undo of event <id>`); returns it. Fails with INVALID_INPUT for an unknown id, a reject or
+   * warning event, or an event whose fact a later event changed (undo that one first).
+   */
+  undoFactEvent(eventId: string): Promise<FactEvent>;
+  factEvents(): Promise<FactEvent[]>;
+  messages(): Promise<Message[]>;
+  turns(): Promise<TurnSummary[]>;
+  artifacts(): Promise<Artifact[]>;
+  rename(title: string): Promise<void>;
+  setInstructions(instructions: string): Promise<void>;
+  /** Delete the session and everything derived from it. */
+  delete(): Promise<void>;
+  export(options: ExportOptions): Promise<string>;
+}
+
+/**
+ * `session.facts()` reads the base truth; its methods let a person correct it. Every correction needs a
+ * reason and becomes a fact event (actor `user`) at the session's latest turn, so it shows in
+ * `factEvents()`, replays with the document and can be undone. A bad request (an unknown fact, an empty
+ * reason or text, a key the document already holds) fails with INVALID_INPUT and changes nothing.
+ *
+ * @example
+ * await session.facts.add({ text: 'budget: $82,000', kind: 'constraint', reason: 'Maya confirmed it on the call' });
+ * await session.facts.edit({ fact: factId, text: 'budget: $80,000', reason: 'finance cut it again' });
+ * await session.facts.remove({ fact: factId, reason: 'the plan was dropped' });
+ */
+export interface SessionFacts {
+  (options?: { atTurn?: number }): Promise<Fact[]>;
+  /** Add a fact line ("key: value"); `kind` defaults to `fact` (an `exception` is pinned). */
+  add(options: { text: string; kind?: FactKind; reason: string }): Promise<FactEvent>;
+  /** Change a fact's text and/or kind; `fact` is its id, or the id of an event that changed it. */
+  edit(options: { fact: string; text?: string; kind?: FactKind; reason: string }): Promise<FactEvent>;
+  /** Take a fact out of the document; `fact` is its id, or the id of an event that changed it. */
+  remove(options: { fact: string; reason: string }): Promise<FactEvent>;
+}
+
+export interface Sessions {
+  create(options?: { title?: string; instructions?: string }): Promise<SessionHandle>;
+  /** Open an existing session; fails with SESSION_NOT_FOUND. */
+  open(sessionId: string): Promise<SessionHandle>;
+  /** Most recently updated first (default limit 50). */
+  list(options?: { limit?: number; offset?: number }): Promise<Session[]>;
+  import(options: ImportOptions): Promise<ImportResult>;
+}
+
+export interface Memory {
+  readonly tenant: string;
+  readonly settings: Settings;
+  readonly tokenizer: Tokenizer;
+  readonly sessions: Sessions;
+  /** The chat model `session.chat()` uses; fails with MODEL_NOT_CONFIGURED, naming the variables to set, when there is none. */
+  chatModelName(): string;
+  /** Counters since this memory was opened, of all sessions or one, with the retry queue's current size. */
+  stats(options?: { sessionId?: string }): Promise<MemoryStats>;
+  close(): Promise<void>;
+}

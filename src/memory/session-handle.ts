@@ -1,0 +1,113 @@
+/**
+ * The handle of one session: its turns, its context, its chat, its facts (with a person's corrections
+ * and undo), its messages, turns and artifacts, and its export. Every method reports an unknown session.
+ */
+import { replayFactEvents } from '../core/diff.js';
+import { StrataError } from '../core/errors.js';
+import type { FactEvent } from '../core/types.js';
+import { editFact } from './edit-facts.js';
+import type { ChatOptions, SessionHandle } from './memory-api.js';
+import { checkMessageInput, toTimestamp, type CheckedMessage } from './message-input.js';
+import { chatInSession } from './session-chat.js';
+import { toMarkdown, toSessionExport } from './session-export.js';
+import { checkInstructions, checkTitle } from './session-input.js';
+import { assemble, snapshot, type SessionServices } from './session-reads.js';
+import { undoFactEvent } from './undo-fact-event.js';
+
+/** A person's correction of a session's facts, run as the session's memory work (see `SessionFacts`). */
+async function correct(services: SessionServices, sessionId: string, request: unknown, op: 'add' | 'edit' | 'remove'): Promise<FactEvent> {
+  const { repositories, gate, now, newId, requireSession } = services.parts;
+  await requireSession(sessionId);
+  // (A request that is not an object goes through as it is, so the refusal says what is wrong with it.)
+  const withOp = typeof request === 'object' && request !== null && !Array.isArray(request) ? { ...request, op } : request;
+  return gate.enqueue(sessionId, () => editFact({ repositories, sessionId, request: withOp, now, newId }));
+}
+
+export function sessionHandle(services: SessionServices, sessionId: string): SessionHandle {
+  const { settings, repositories, tokenizer, now, newId, mutex, gate, turnReader, states, requireSession } = services.parts;
+  const { storeTurn, resumePending } = services.work;
+  return {
+    id: sessionId,
+    info: () => requireSession(sessionId),
+    record: async (input) => {
+      if (typeof input !== 'object' || input === null) {
+        throw new StrataError('INVALID_INPUT', 'record() takes { user?, assistant?, timestamp? }.');
+      }
+      const createdAt = input.timestamp === undefined ? now() : toTimestamp(input.timestamp, 'The turn timestamp');
+      const checked: CheckedMessage[] = [];
+      if (input.user !== undefined) checked.push(checkMessageInput(input.user, 'user', createdAt, settings.maxMessageBytes));
+      if (input.assistant !== undefined) checked.push(checkMessageInput(input.assistant, 'assistant', createdAt, settings.maxMessageBytes));
+      if (checked.length === 0) throw new StrataError('INVALID_INPUT', 'record() needs a user message, an assistant message, or both.');
+      // (storeTurn reports an unknown session.) Turns an earlier run left underived go first, so memory is derived in turn order.
+      void gate.enqueue(sessionId, () => resumePending(sessionId)).catch(() => undefined);
+      const stored = await storeTurn(sessionId, checked);
+      return stored.memory;
+    },
+    context: async ({ budget, query }) => {
+      // (assemble reports an unknown session.)
+      await gate.enqueue(sessionId, () => resumePending(sessionId));
+      return assemble(services, sessionId, budget, query);
+    },
+    chat: ((userMessage: string, chatOptions: ChatOptions = {}) => chatInSession(services, sessionId, userMessage, chatOptions)) as SessionHandle['chat'],
+    facts: Object.assign(
+      async (factOptions: { atTurn?: number } = {}) => {
+        await requireSession(sessionId);
+        const atTurn = factOptions.atTurn;
+        if (atTurn === undefined) return repositories.facts.list({ sessionId });
+        if (!Number.isInteger(atTurn) || atTurn < 0) {
+          throw new StrataError('INVALID_INPUT', `atTurn must be a whole turn number ≥ 0 (got ${String(atTurn)}).`);
+        }
+        return replayFactEvents(await repositories.facts.listEvents({ sessionId, upToTurn: atTurn }), { atTurn });
+      },
+      {
+        add: (request: unknown) => correct(services, sessionId, request, 'add'),
+        edit: (request: unknown) => correct(services, sessionId, request, 'edit'),
+        remove: (request: unknown) => correct(services, sessionId, request, 'remove'),
+      },
+    ),
+    factEvents: async () => {
+      await requireSession(sessionId);
+      return repositories.facts.listEvents({ sessionId });
+    },
+    undoFactEvent: async (eventId) => {
+      await requireSession(sessionId);
+      return gate.enqueue(sessionId, () => undoFactEvent({ repositories, sessionId, eventId, now, newId }));
+    },
+    messages: async () => {
+      await requireSession(sessionId);
+      return repositories.messages.list({ sessionId });
+    },
+    turns: async () => {
+      await requireSession(sessionId);
+      return repositories.turns.list({ sessionId });
+    },
+    artifacts: async () => {
+      await requireSession(sessionId);
+      return repositories.artifacts.list({ sessionId });
+    },
+    rename: async (title) => {
+      const checked = checkTitle(title);
+      if (!(await repositories.sessions.update({ sessionId, title: checked, updatedAt: now() }))) await requireSession(sessionId);
+    },
+    setInstructions: async (instructions) => {
+      const checked = checkInstructions(instructions);
+      if (!(await repositories.sessions.update({ sessionId, instructions: checked, updatedAt: now() }))) await requireSession(sessionId);
+    },
+    delete: () =>
+      mutex.run(sessionId, async () => {
+        if (!(await repositories.sessions.delete({ sessionId }))) await requireSession(sessionId);
+        // A read in flight meanwhile caches nothing: the reader drops what a forget overtook.
+        turnReader.forget(sessionId);
+        states.forget(sessionId);
+      }),
+    export: async ({ format }) => {
+      if (format !== 'json' && format !== 'markdown') {
+        throw new StrataError('INVALID_INPUT', `Unknown export format "${String(format)}"; use "json" or "markdown".`);
+      }
+      const data = await snapshot(services.parts, sessionId);
+      return format === 'json'
+        ? `${JSON.stringify(toSessionExport(data, { exportedAt: now(), tokenizer: tokenizer.name }), null, 2)}\n`
+        : toMarkdown(data);
+    },
+  };
+}

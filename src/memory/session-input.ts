@@ -1,0 +1,19 @@
+/** Checks of what a person gives a session: its title and its instructions. */
+import { StrataError } from '../core/errors.js';
+import { loneSurrogateIndex } from '../core/text.js';
+
+/** A session title: non-empty text of at most 300 characters, trimmed. */
+export function checkTitle(title: unknown): string {
+  if (typeof title !== 'string' || title.trim() === '' || title.length > 300 || loneSurrogateIndex(title) >= 0) {
+    throw new StrataError('INVALID_INPUT', 'A session title must be non-empty text of at most 300 characters.');
+  }
+  return title.trim();
+}
+
+/** Session instructions: text of at most 100,000 characters, trimmed. */
+export function checkInstructions(instructions: unknown): string {
+  if (typeof instructions !== 'string' || loneSurrogateIndex(instructions) >= 0 || instructions.length > 100_000) {
+    throw new StrataError('INVALID_INPUT', 'Session instructions must be text of at most 100,000 characters.');
+  }
+  return instructions.trim();
+}

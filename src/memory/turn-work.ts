@@ -1,0 +1,183 @@
+/**
+ * The memory work of turns: store a turn's raw messages, then derive its memory behind the session's
+ * earlier work; derive again what an earlier run left pending; and retry, from the persisted queue, the
+ * turns whose manager asked for it (oldest first), counting and logging what each derivation cost.
+ */
+import { StrataError } from '../core/errors.js';
+import type { MemoryRetry, TenantRepositories } from '../store/store.js';
+import { consolidateAfterTurn } from './consolidation.js';
+import type { EngineParts } from './engine-parts.js';
+import type { RecordResult } from './memory-api.js';
+import type { CheckedMessage } from './message-input.js';
+import { createRetryRunner, firstRetry, type RetryOutcome } from './retry-runner.js';
+import { deriveTurn, loadMemoryState, writeDerivedTurns, writeRawTurns, type DerivedTurn, type RawTurn } from './write-path.js';
+
+/**
+ * Attempts of a turn whose memory model keeps answering it with malformed JSON (each attempt asks twice):
+ * with the default backoff the last comes about a quarter of an hour after the first; then it ends `fallback-raw`.
+ */
+const MALFORMED_ATTEMPTS = 10;
+
+export interface TurnWork {
+  /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
+  storeTurn(sessionId: string, checked: CheckedMessage[], staleMemory?: boolean): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }>;
+  /** Derive, in turn order, the turns an earlier run stored but left without memory (run behind the gate). */
+  resumePending(sessionId: string): Promise<void>;
+  /** Queue a first derivation that asked for a retry (inside the caller's transaction). */
+  queueRetry(tx: TenantRepositories, derived: DerivedTurn): Promise<void>;
+  /** Look at the retry queue again (after entries were added). */
+  scheduleRetries(): void;
+  /** Stop retrying; a retry in flight finishes first. */
+  close(): Promise<void>;
+}
+
+export function createTurnWork(parts: EngineParts): TurnWork {
+  const { settings, repositories, manager, context, clock, now, newId, mutex, gate, counters, turnReader, states, logger, onBackgroundError, requireSession } = parts;
+
+  /**
+   * Put a turn whose manager asked for a retry in the queue (call inside a transaction). Only a first
+   * derivation gets here: a turn already queued is retried by the runner, which keeps its entry.
+   */
+  const queueRetry = async (tx: TenantRepositories, derived: DerivedTurn): Promise<void> => {
+    if (derived.retry === null) return;
+    await tx.retries.put({ retry: firstRetry({ sessionId: derived.sessionId, turn: derived.turn, ...derived.retry }, { now: clock(), baseDelayMs: settings.retryBaseMs }) });
+  };
+
+  /** Persist a derived turn, queueing it for a background retry when its manager asked for one. */
+  const persistDerived = async (derived: DerivedTurn, options: { retried?: boolean } = {}): Promise<void> => {
+    // Derived memory can be redone from the raw turn and its pending entry, both committed durably before;
+    // a new retry-queue entry cannot, since only the queue brings a flagged turn back.
+    await repositories.transaction(async (tx) => {
+      await writeDerivedTurns(tx, [derived]);
+      if (derived.retry !== null) {
+        await queueRetry(tx, derived);
+      } else if (options.retried === true) {
+        await tx.retries.remove({ sessionId: derived.sessionId, turn: derived.turn });
+      }
+    }, { durable: derived.retry !== null });
+    turnReader.forget(derived.sessionId, derived.turn);
+    if (derived.retry !== null) retries.schedule();
+  };
+
+  /** Count and log what deriving a turn cost and gave; write a base-truth snapshot every N turns. */
+  const account = async (derived: DerivedTurn, options: { retried: boolean }): Promise<void> => {
+    const { sessionId, turn, usage } = derived;
+    counters.add(sessionId, {
+      memoryModelCalls: usage?.calls ?? 0,
+      memoryModelRetries: usage?.retries ?? 0,
+      fallbacks: derived.failure !== null && !options.retried ? 1 : 0,
+      retryAttempts: options.retried ? 1 : 0,
+      retriesSucceeded: options.retried && derived.status === 'summarised' ? 1 : 0,
+      tokens: { memoryPrompt: usage?.promptTokens ?? 0, memoryCompletion: usage?.completionTokens ?? 0 },
+    });
+    if (derived.failure !== null) {
+      logger.warn(
+        { sessionId, turn, status: derived.status, code: derived.failure.code, retry: derived.retry !== null, retried: options.retried },
+        options.retried ? 'retried turn memory failed again' : 'turn memory fell back to the raw exchange',
+      );
+      return;
+    }
+    logger.debug({ sessionId, turn, status: derived.status, factEvents: derived.events.length, modelCalls: usage?.calls ?? 0 }, options.retried ? 'flagged turn summarised' : 'turn memory written');
+    if (settings.snapshotEveryTurns > 0 && turn % settings.snapshotEveryTurns === 0 && logger.isLevelEnabled?.('info') !== false) {
+      const facts = await repositories.facts.list({ sessionId });
+      logger.info(
+        { sessionId, turn, facts: facts.map((fact) => ({ id: fact.id, key: fact.key, kind: fact.kind, pinned: fact.pinned, text: fact.text, sourceMessageIds: fact.sourceMessageIds })) },
+        'base-truth snapshot',
+      );
+    }
+  };
+
+  /** Derive one stored turn unless that already happened (a resumed run may have reached it first). */
+  const deriveStored = async (raw: RawTurn): Promise<RecordResult> => {
+    const sessionId = raw.messages[0]?.sessionId ?? '';
+    const messageIds = raw.messages.map((message) => message.id);
+    const current = await repositories.turns.get({ sessionId, turn: raw.turn });
+    if (current !== null && current.status !== 'pending-retry') {
+      const events = (await repositories.facts.listEvents({ sessionId, upToTurn: raw.turn })).filter((event) => event.turn === raw.turn);
+      return { turn: raw.turn, messageIds, status: current.status, summary: current, factEvents: events, problem: null };
+    }
+    try {
+      const state = await states.take(repositories, sessionId);
+      const derived = await deriveTurn(raw, state, context);
+      await persistDerived(derived);
+      states.keep(sessionId, state);
+      await account(derived, { retried: false });
+      const consolidated = await consolidateAfterTurn({ repositories, manager, sessionId, turn: raw.turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: onBackgroundError });
+      const factEvents = [...derived.events, ...consolidated];
+      return { turn: raw.turn, messageIds, status: derived.status, summary: derived.summary, factEvents, problem: derived.failure?.message ?? null };
+    } catch (error) {
+      // The raw turn is committed; its memory stays pending so it can be derived again.
+      const pending = await repositories.turns.get({ sessionId, turn: raw.turn });
+      if (pending === null) throw error;
+      return { turn: raw.turn, messageIds, status: 'pending-retry', summary: pending, factEvents: [], problem: `The turn is stored but its memory was not: ${(error as Error).message}` };
+    }
+  };
+
+  /**
+   * Derive the memory of turns whose raw messages were stored but whose memory was not (the process
+   * stopped in between, or writing it failed), in turn order. Turns in the retry queue are left to it.
+   * Runs as the session's memory work (behind the gate).
+   */
+  const resumePending = async (sessionId: string): Promise<void> => {
+    const pending = await repositories.turns.listByStatus({ sessionId, status: 'pending-retry', limit: 1000 });
+    if (pending.length === 0) return;
+    const queued = new Set((await repositories.retries.list({ sessionId })).map((entry) => entry.turn));
+    for (const summary of pending) {
+      if (queued.has(summary.turn)) continue;
+      const messages = await repositories.messages.listByTurns({ sessionId, fromTurn: summary.turn, toTurn: summary.turn });
+      if (messages.length === 0) continue;
+      await deriveStored({ turn: summary.turn, messages });
+    }
+  };
+
+  /** Try a queued turn again; a success replaces its fallback memory and applies its diff. */
+  const retryTurn = async (entry: MemoryRetry): Promise<{ outcome: RetryOutcome; message?: string; reason?: string }> => {
+    const { sessionId, turn } = entry;
+    const messages = await repositories.messages.listByTurns({ sessionId, fromTurn: turn, toTurn: turn });
+    const current = await repositories.turns.get({ sessionId, turn });
+    if (messages.length === 0 || current === null || current.status !== 'pending-retry') {
+      await repositories.retries.remove({ sessionId, turn });
+      return { outcome: 'ended' };
+    }
+    const derived = await deriveTurn({ turn, messages }, await loadMemoryState(repositories, sessionId), context);
+    // `attempts` counts the attempts in a row that failed for the entry's reason.
+    if (derived.retry !== null && derived.retry.reason === 'malformed' && entry.reason === 'malformed' && entry.attempts + 1 >= MALFORMED_ATTEMPTS) {
+      // A model that garbles this turn every time will not be asked forever: the raw exchange stays.
+      const final: DerivedTurn = { ...derived, status: 'fallback-raw', summary: { ...derived.summary, status: 'fallback-raw' }, retry: null, artifacts: [] };
+      await persistDerived(final, { retried: true });
+      await account(final, { retried: true });
+      return { outcome: 'ended' };
+    }
+    if (derived.retry !== null) {
+      await account(derived, { retried: true });
+      return { outcome: 'again', message: derived.retry.message, reason: derived.retry.reason };
+    }
+    // Its artifacts were stored with the fallback.
+    await persistDerived({ ...derived, artifacts: [] }, { retried: true });
+    await account(derived, { retried: true });
+    return { outcome: derived.status === 'summarised' ? 'summarised' : 'ended' };
+  };
+
+  const retries = createRetryRunner({
+    repositories,
+    gate,
+    retryTurn,
+    now: clock,
+    baseDelayMs: settings.retryBaseMs,
+    onError: (error) => onBackgroundError?.(error),
+  });
+  retries.schedule();
+
+  /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
+  const storeTurn = (sessionId: string, checked: CheckedMessage[], staleMemory = false): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }> =>
+    mutex.run(sessionId, async () => {
+      const session = await requireSession(sessionId);
+      const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context, { staleMemory }));
+      if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
+      counters.add(sessionId, { turns: 1 });
+      turnReader.forget(sessionId, raw.turn);
+      return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw)) };
+    });
+
+  return { storeTurn, resumePending, queueRetry, scheduleRetries: () => retries.schedule(), close: () => retries.close() };
+}
