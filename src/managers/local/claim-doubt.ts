@@ -9,12 +9,16 @@ import type { Claim } from './claims.js';
 import type { Known } from './known-line.js';
 import { stemWord } from '../../core/text.js';
 import { factHolds, stem } from './corrections.js';
-import { DATE_WORDS, GENERIC_NOUNS, META_NOUNS, MONTHS, STOP_WORDS, WEEKDAYS } from './function-words.js';
+import { DATE_UNITS, DATE_WORDS, GENERIC_NOUNS, META_NOUNS, MONTHS, RELATIVE_DATE_WORDS, STOP_WORDS, UNIT_WORDS, WEEKDAYS } from './function-words.js';
 import type { Specific } from './specifics.js';
 import { classesOfLine, classOfSpecific, sameClass, type ValueClass } from './value-classes.js';
 
-/** Words that name a value, not a subject: two dates on "Monday" are not one thing. */
-const isCalendarWord = (word: string): boolean => MONTHS.has(word) || WEEKDAYS.has(word) || DATE_WORDS.has(word);
+/** Words that name a value or its unit, not a subject: two dates "next" week, two counts of "words", are not one thing. */
+const isCalendarWord = (word: string): boolean =>
+  MONTHS.has(word) || WEEKDAYS.has(word) || DATE_WORDS.has(word) || RELATIVE_DATE_WORDS.has(word) || DATE_UNITS.has(word) || UNIT_WORDS.has(word) || COUNTED.has(stemWord(word));
+
+/** Nouns a measure counts ("150 words", "40 minutes"): the unit, not the thing measured. */
+const COUNTED: ReadonlySet<string> = new Set(['word', 'page', 'hour', 'minute', 'second', 'day', 'night', 'item', 'line', 'character', 'slide']);
 
 /** Content words of a text, stemmed: no stop words, generic nouns, calendar words, numbers or short words. */
 function contentStems(text: string): Set<string> {

@@ -224,6 +224,24 @@ function isPersonToken(token: TaggedToken | undefined): boolean {
   return token !== undefined && token.entity === 'person';
 }
 
+/** Verbs that report what someone said: the clause they carry has a subject of its own. */
+const REPORTING_VERBS: ReadonlySet<string> = new Set(['told', 'tell', 'said', 'says', 'emailed', 'wrote', 'informed', 'confirmed', 'announced', 'mentioned', 'texted']);
+
+/**
+ * "… every client the standard weekly rate is $62": the subject of a reported "X is <value>" clause,
+ * the noun phrase right before its copula, with the value starting after it; null when there is none.
+ */
+function reportedSubject(tokens: AnalysedSentence['tokens'], from: number, to: number): { key: string; valueFrom: number } | null {
+  for (let index = from + 1; index < to - 1; index += 1) {
+    if (tokens[index]?.pos !== 'copula' || !tokens.slice(index + 1, to).some(isValueToken)) continue;
+    const phrase = nounPhrases(tokens, from, index).at(-1);
+    if (phrase === undefined || phrase.end !== index || isPersonPhrase(tokens, phrase)) return null;
+    const key = keyFromPhrase(tokens, phrase, 3);
+    return usable(key) ? { key, valueFrom: index + 1 } : null;
+  }
+  return null;
+}
+
 /**
  * The subject of the clause `span` (see the module comment). `act` and `cue` pick the rule's object;
  * `discourse` gives what pronouns point back to, and is updated with what this clause is about.
@@ -313,6 +331,12 @@ export function subjectOf(sentence: AnalysedSentence, span: Span, act: ClauseAct
     if (pointing) return { key: discourse.topic, valueFrom: from, pronoun: true };
     // The line starts at the verb: "deploy: must never deploy on Fridays", "staff: got 11 staff".
     const valueFrom = first.pos === 'pronoun' && /'(?:m|re|s|ve|d|ll)$/u.test(first.lower) && verb === from ? from + 1 : verb;
+    // "I told every client the standard weekly rate is $62": what is reported is about its own subject.
+    const reported = REPORTING_VERBS.has(tokens[verb]?.lower ?? '') ? reportedSubject(tokens, verb + 1, to) : null;
+    if (reported !== null) {
+      discourse.topic = reported.key;
+      return { key: reported.key, valueFrom: reported.valueFrom, pronoun: false };
+    }
     const object = firstKey(tokens, verb + 1, to);
     if (object === null) {
       // "We deploy on Fridays": with nothing but a day or an amount after it, the verb names it (unless

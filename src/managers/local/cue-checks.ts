@@ -243,6 +243,12 @@ export const acceptUpTo: Accept = (tokens, start, end) => {
   return (COPULAS.has(previous) || previous.endsWith("'re") || previous.endsWith("'s")) && valueStart(tokens[end]);
 };
 
+/** "starting May 1", "effective Monday", "as of next week": a day a change takes effect (not "starting a new job"). */
+export const acceptFromDay: Accept = (tokens, _start, end) => {
+  const next = lowerAt(tokens, end);
+  return MONTHS.has(next) || WEEKDAYS.has(next) || ['next', 'tomorrow', 'today', 'tonight', 'monday'].includes(next) || /^\d/u.test(next);
+};
+
 /** "from now on", "for everything" make a lasting instruction only in a request or a statement about the work, not in a question. */
 export const acceptLasting: Accept = (tokens, start) => tokens[start] !== undefined && !tokens.slice(0, start).some((token) => /\?/u.test(token.trailing));
 

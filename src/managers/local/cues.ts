@@ -14,6 +14,7 @@ import {
   acceptCannot,
   acceptChange,
   acceptUpTo,
+  acceptFromDay,
   acceptDecision,
   acceptDue,
   acceptForget,
@@ -166,6 +167,8 @@ const GROUPS: readonly PatternGroup[] = [
   },
   { kind: 'correction', phrases: 'anymore|any more', accept: acceptAnymore },
   { kind: 'correction', phrases: 'up to', accept: acceptUpTo },
+  // "the standard weekly rate is $62 starting May 1": a value that takes effect on a day replaces the one before.
+  { kind: 'correction', phrases: 'starting|effective|as of', accept: acceptFromDay },
   // "Actually, …" corrects; "is actually current" is only emphasis (weak: it must name a fact outright).
   { kind: 'correction', phrases: 'actually', accept: acceptOpening },
   { kind: 'correction', phrases: 'actually', weak: true, accept: (tokens, start, end) => !acceptOpening(tokens, start, end) },

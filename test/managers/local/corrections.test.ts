@@ -286,3 +286,21 @@ describe('a change said with "anymore"', () => {
     expect(line?.text).toMatch(/: plain RDS for PostgreSQL 16, Multi-AZ$/u);
   });
 });
+
+describe('what is reported, and what only shares a unit', () => {
+  it('"I told every client the standard weekly rate is $62 starting May 1" is about the standard weekly rate', async () => {
+    const conversation = new Conversation();
+    const { memory } = await conversation.say({ user: 'Diesel is up again, so I told every client the standard weekly rate is $62 starting May 1.', assistant: 'Noted.' });
+    expect(memory.diff.add).toEqual([expect.objectContaining({ key: 'standard weekly rate', text: 'standard weekly rate: $62 starting May 1' })]);
+  });
+
+  it('two word counts of two things, or two dates said "next", are not one fact changing', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Mine is sitting at 820 words and the portal caps program description at 600. So I need to lose more than 200 words.', assistant: 'Let us cut.' });
+    await conversation.say({ user: 'Two snags already. They want to walk the yard with me next Thursday before they sign anything.', assistant: 'Good.' });
+    const abstract = await conversation.say({ user: 'Can you also draft the abstract? Hard limit 150 words, and it should mention both schools.', assistant: 'Sure.' });
+    const patio = await conversation.say({ user: 'Walkthrough went well yesterday, mostly. You called it: they are doing the patio next year instead.', assistant: 'OK.' });
+    const doubted = [abstract, patio].flatMap(({ memory }) => [...memory.diff.add, ...memory.diff.update]).filter((entry) => entry.mayReplace !== undefined);
+    expect(doubted).toEqual([]);
+  });
+});
