@@ -5,7 +5,7 @@
  * about what it forbids ("never paying anyone in cash" is about cash).
  */
 import type { AnalysedSentence } from './analysis.js';
-import { isPredicate, type Span } from './clauses.js';
+import { carriesIs, isPredicate, type Span } from './clauses.js';
 import type { ClauseAct } from './clause-acts.js';
 import type { Cue } from './cues.js';
 import { GENERIC_NOUNS, META_NOUNS, ROLE_NOUNS, STOP_WORDS } from './function-words.js';
@@ -132,14 +132,7 @@ function openingTopic(tokens: readonly TaggedToken[], from: number, to: number):
   return apart ? found.key : null;
 }
 
-const AFTER_IS = new Set(['preposition', 'adjective', 'value', 'determiner', 'adverb', 'negation', 'date']);
 
-/** "Payroll's in Xero", "the contract's $49,300": a noun whose "'s" is "is". */
-function carriesIs(token: TaggedToken | undefined, next: TaggedToken | undefined): boolean {
-  if (token === undefined || next === undefined || !/'s$/u.test(token.lower)) return false;
-  if (token.pos !== 'noun' && token.pos !== 'proper') return false;
-  return AFTER_IS.has(next.pos) || next.hasDigit || /^[$€£¥]/u.test(next.text);
-}
 
 /**
  * What a rule is about: an allergy by what it is to ("tree nut allergy", "penicillin allergy"); a thing

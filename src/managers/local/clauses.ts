@@ -26,6 +26,15 @@ export function isPredicate(token: TaggedToken | undefined): boolean {
   return PREDICATE_POS.has(token.pos) || (token.pos === 'pronoun' && CARRIES_VERB.test(token.lower));
 }
 
+const AFTER_IS = new Set(['preposition', 'adjective', 'value', 'determiner', 'adverb', 'negation', 'date']);
+
+/** "Payroll's in Xero", "the contract's $49,300": a noun whose "'s" is "is". */
+export function carriesIs(token: TaggedToken | undefined, next: TaggedToken | undefined): boolean {
+  if (token === undefined || next === undefined || !/'s$/u.test(token.lower)) return false;
+  if (token.pos !== 'noun' && token.pos !== 'proper') return false;
+  return AFTER_IS.has(next.pos) || next.hasDigit || /^[$€£¥]/u.test(next.text);
+}
+
 /** Whether tokens `from`..`to` hold a verb (or a word carrying one, or a negated predicate). */
 export function hasPredicate(tokens: readonly TaggedToken[], from: number, to: number): boolean {
   for (let index = from; index < to; index += 1) {
@@ -70,7 +79,10 @@ function clauseStartsAt(tokens: readonly TaggedToken[], at: number, to: number):
   if (isPredicate(first) && first.pos === 'pronoun') return true;
   // A bare verb after a comma goes on with the subject before it ("Ingrid Haas, has to approve …").
   if (!SUBJECT_POS.has(first.pos)) return false;
-  return hasPredicate(tokens, at, Math.min(to, at + 5));
+  // ("…, so the contract's $49,300 all-in now": "contract's" carries its "is".)
+  const end = Math.min(to, at + 5);
+  for (let index = at; index < end; index += 1) if (carriesIs(tokens[index], tokens[index + 1])) return true;
+  return hasPredicate(tokens, at, end);
 }
 
 function boundaryPunctuation(token: TaggedToken): 'strong' | 'colon' | 'comma' | null {

@@ -259,3 +259,11 @@ describe('house rules said the way people say them', () => {
     expect(conversation.facts.filter((fact) => fact.kind === 'constraint' || fact.kind === 'exception')).toEqual([]);
   });
 });
+
+describe('a clause after ", so"', () => {
+  it('"Luis sent the change order yesterday, so the contract\'s $49,300 all-in now" keeps the contract figure', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "Luis sent the change order yesterday, so the contract's $49,300 all-in now.", assistant: 'Noted.' });
+    expect(conversation.facts.map((fact) => fact.text)).toContain('contract: $49,300 all-in now');
+  });
+});
