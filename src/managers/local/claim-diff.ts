@@ -130,11 +130,18 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
         const near = nearby(message, claim);
         target = pointedAt(claim, near, document);
         // The value said earlier that names the fact is the one the claim replaces ("1:55 … aim for 2:00 instead").
-        // (A value of the class the claim gives: "Kaveri want to pack us" is no date "3 August" replaces.)
+        // (A value of the class the claim gives: "Kaveri want to pack us" is no date "3 August" replaces, and
+        // the "1" of a vote "3–1" no count of cassettes.)
         const old =
           target === null
             ? undefined
-            : near.find((item) => item.text !== claim.values[0]?.text && claim.classes.some((wanted) => sameClass(classOfSpecific(item), wanted)) && document.holds(target as Known, item));
+            : near.find(
+                (item) =>
+                  item.text !== claim.values[0]?.text &&
+                  COMPETING.has(classOfSpecific(item)) &&
+                  claim.classes.some((wanted) => sameClass(classOfSpecific(item), wanted)) &&
+                  document.holds(target as Known, item),
+              );
         if (target !== null && old !== undefined && claim.oldValues.length === 0) {
           document.update(target, { ...claim, oldValues: [old] });
           continue;

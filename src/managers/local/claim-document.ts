@@ -36,6 +36,11 @@ export interface Line {
   order: number;
 }
 
+/** Whether a kind binds: a requirement or a hard rule. */
+function isRule(kind: FactKind): boolean {
+  return kind === 'exception' || kind === 'constraint';
+}
+
 /** The longest quote of a sentence given as the reason of a change. */
 const REASON_CHARACTERS = 160;
 
@@ -246,7 +251,12 @@ export class TurnDocument {
     // Nor does another clause of the same turn take the place of a line the turn just said ("Induction,
     // 30-inch, that's the plan. Aaron has been reading induction reviews"), unless it says a change.
     const sameTurnOther = target.factId === null && claim.key !== null && normalizeText(claim.key) !== target.key;
-    if (!claim.correction && (KIND_STRENGTH[target.kind] > KIND_STRENGTH[claim.kind] || sameTurnOther)) {
+    // And a rule is not the fact it names ("nothing on a Sunday before 1pm, studio or gig" of "studio: Fernhill, £350 a day").
+    const ruleOfFact = isRule(claim.kind) && target.kind === 'fact';
+    // Nor does a plain change take the place of a rule it does not name by its key ("Instead we're ordering
+    // 100 cassettes" is no change of "nothing on a Sunday before 1pm").
+    const factOfRule = isRule(target.kind) && !isRule(claim.kind) && !claim.correction && (claim.key === null || normalizeText(claim.key) !== target.key);
+    if (factOfRule || (!claim.correction && (KIND_STRENGTH[target.kind] > KIND_STRENGTH[claim.kind] || sameTurnOther || ruleOfFact))) {
       this.add(claim);
       return;
     }

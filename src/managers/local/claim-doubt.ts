@@ -82,6 +82,8 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
   let tied = false;
   for (const fact of facts) {
     if (fact.factId === null || fact.kind === 'exception') continue;
+    // A rule never replaces a plain fact: "nothing on a Sunday before 1pm" is no new studio.
+    if ((claim.kind === 'constraint' || claim.kind === 'exception') && fact.kind !== 'constraint') continue;
     if (!competes(claim, classes, fact.text)) continue;
     if (claim.values.some((item) => factHolds(fact.text, item))) continue;
     if (named.length > 0 && !named.some((item) => factHolds(fact.text, item))) continue;

@@ -49,6 +49,8 @@ export function swappedValue(target: Known, claim: Claim): string | null {
   if (oldNumber === undefined || newNumber === undefined) return null;
   for (const match of target.text.matchAll(/\d[\d,.]*\d|\d/gu)) {
     if (match.index <= colon || numbersIn(match[0])[0] !== oldNumber) continue;
+    // (A number bound to a unit or a time, "1pm", "5th", "10:30", is another value.)
+    if (/^(?:[\p{L}:]|\.\d)/u.test(target.text.slice(match.index + match[0].length))) continue;
     return `${target.text.slice(0, match.index)}${newNumber}${target.text.slice(match.index + match[0].length)}`;
   }
   return null;

@@ -304,3 +304,17 @@ describe('what is reported, and what only shares a unit', () => {
     expect(doubted).toEqual([]);
   });
 });
+
+describe('rules and facts under one word', () => {
+  it('a rule naming the studio is no new studio, and "3–1" in a vote never turns 1pm into 100pm', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "I've found a studio, Fernhill Studios in Leith, £350 a day, and they've got Friday 29 to Sunday 31 May free.", assistant: 'Great.' });
+    await conversation.say({ user: 'So nothing on a Sunday before 1pm, ever, studio or gig or photo shoot or anything.', assistant: 'Noted.' });
+    const texts = (): string => conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts()).toContain('Fernhill Studios in Leith');
+    expect(texts()).toContain('before 1pm');
+    expect(conversation.facts.filter((fact) => fact.mayReplace !== undefined)).toEqual([]);
+    await conversation.say({ user: "Vinyl: we're not doing it, Tam lost the vote 3–1. Instead we're ordering 100 cassettes from Tapeline Duplication, £3.10 each.", assistant: 'OK.' });
+    expect(texts()).not.toContain('100pm');
+  });
+});
