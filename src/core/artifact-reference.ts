@@ -11,6 +11,26 @@
 import { STOPWORDS } from './query-terms.js';
 import { compareText, words } from './text.js';
 import type { Artifact, ArtifactKind, ArtifactVersion } from './types.js';
+import {
+  ARTICLES,
+  BEFORE_ANCHORS,
+  BEFORE_THAT,
+  BEFORE_THE_LATEST_NOUNS,
+  CODE_NOUNS,
+  DETERMINERS,
+  DRAFT_NOUNS,
+  EARLIER,
+  EARLIER_NOUNS,
+  FILLERS,
+  LATEST,
+  LEADING_VERBS,
+  NUMBERED_NOUNS,
+  NUMBER_WORDS,
+  OF_OR_FOR,
+  ORDINAL_WORDS,
+  TURN_PREPOSITIONS,
+  VERSION_NOUNS,
+} from './artifact-reference-words.js';
 
 /** Which version a reference asks for: the one current at a turn, or one by its place in the history. */
 export type VersionSelector = { turn: number } | { ordinal: number | 'first' | 'previous' | 'latest' };
@@ -37,44 +57,6 @@ export interface ResolvedArtifactVersion {
 
 /** At most this many references are read from one text, and resolved. */
 const MAX_ARTIFACT_REFERENCES = 4;
-
-const VERSION_NOUNS: ReadonlySet<string> = new Set(['version', 'versions', 'draft', 'drafts', 'revision', 'iteration', 'attempt', 'take', 'copy', 'edition']);
-const NUMBERED_NOUNS: ReadonlySet<string> = new Set(['version', 'draft', 'revision', 'iteration', 'attempt']);
-const CODE_NOUNS: ReadonlySet<string> = new Set([
-  'code', 'snippet', 'function', 'script', 'program', 'implementation', 'class', 'query', 'file', 'module', 'method', 'component', 'schema',
-]);
-const DRAFT_NOUNS: ReadonlySet<string> = new Set([
-  'letter', 'email', 'essay', 'post', 'article', 'story', 'poem', 'speech', 'bio', 'proposal', 'announcement', 'introduction',
-  'toast', 'report', 'outline', 'summary', 'statement', 'pitch', 'newsletter', 'resume', 'cv', 'lyrics', 'invitation',
-]);
-const DETERMINERS: ReadonlySet<string> = new Set(['the', 'that', 'this', 'your', 'my', 'our', 'its', 'their', 'his', 'her']);
-/** Words that end a name: fillers that often follow one ("version 2 of the parser please"). */
-const FILLERS: ReadonlySet<string> = new Set(['please', 'again', 'instead', 'back', 'now', 'today', 'thanks', 'ok', 'okay', 'one']);
-/** Verbs that may stand right before "version 2" (a noun there is a product: "Python version 3"). */
-const LEADING_VERBS: ReadonlySet<string> = new Set([
-  'use', 'take', 'restore', 'revert', 'show', 'give', 'bring', 'want', 'prefer', 'keep', 'like', 'liked', 'loved', 'need', 'see',
-  'paste', 'reuse', 'compare', 'return', 'go', 'send', 'print', 'start', 'resume', 'pick', 'choose', 'preferred',
-]);
-const TURN_PREPOSITIONS: ReadonlySet<string> = new Set(['from', 'in', 'at', 'of', 'during']);
-const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
-};
-/** Ordinals that mean "an earlier version" by themselves, so they may stand before a bare name ("the original script"). */
-const EARLIER: Readonly<Record<string, 'first' | 'previous'>> = {
-  original: 'first', initial: 'first', previous: 'previous', prior: 'previous', earlier: 'previous', older: 'previous', old: 'previous',
-};
-const LATEST: ReadonlySet<string> = new Set(['last', 'latest', 'newest', 'current']);
-/** Words of an ordinal phrase, never part of a name. */
-const ORDINAL_WORDS: ReadonlySet<string> = new Set(['first', 'most', 'recent', ...Object.keys(NUMBER_WORDS), ...Object.keys(EARLIER), ...LATEST]);
-const BEFORE_ANCHORS: ReadonlySet<string> = new Set(['one', 'version', 'draft', 'revision', 'iteration']);
-const OF_OR_FOR: ReadonlySet<string> = new Set(['of', 'for']);
-const ARTICLES: ReadonlySet<string> = new Set(['a', 'an']);
-/** "before that / this / it / last". */
-const BEFORE_THAT: ReadonlySet<string> = new Set(['that', 'this', 'it', 'last']);
-/** "before the latest one / version / draft". */
-const BEFORE_THE_LATEST_NOUNS: ReadonlySet<string> = new Set(['one', 'version', 'draft']);
-/** Nouns an earlier version is named by, "one" included ("the one before"). */
-const EARLIER_NOUNS: ReadonlySet<string> = new Set([...VERSION_NOUNS, 'one']);
 
 interface Token {
   /** Lower-cased text; '' for a break (punctuation, line end). */

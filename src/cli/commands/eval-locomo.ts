@@ -3,7 +3,8 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { applyCorrections, parseLocomo, type CorrectionReport } from '../../eval/locomo/dataset.js';
+import { applyCorrections, type CorrectionReport } from '../../eval/locomo/corrections.js';
+import { parseLocomo } from '../../eval/locomo/dataset.js';
 import { isStrataError } from '../../core/errors.js';
 import { managersReport, managersTables } from '../../eval/locomo/managers-report.js';
 import {

@@ -5,7 +5,7 @@
 import { CATEGORY_NAMES } from './dataset.js';
 import { CATEGORY_LABELS, categoryName, type CategoryLabel, type ResultRow } from './metrics.js';
 import type { LocomoRunResult } from './run-locomo.js';
-import type { CorrectionReport } from './dataset.js';
+import type { CorrectionReport } from './corrections.js';
 import { locomoCharts, type LocomoCharts } from '../charts/locomo-charts.js';
 import { markdownImage, type ReportChart, type ReportContent } from '../charts/report-chart.js';
 import { runSeries, seriesRow, seriesTokens, type SystemSeries } from './series.js';

@@ -1,7 +1,5 @@
 import { boundedMemo } from '../../core/bounded-memo.js';
 import { mapPacked } from '../../core/packed-map.js';
-import { createRequire } from 'node:module';
-import type Compromise from 'compromise';
 import {
   AUXILIARIES,
   CONJUNCTIONS,
@@ -15,16 +13,11 @@ import {
   QUESTION_WORDS,
   WEEKDAYS,
 } from './function-words.js';
-import { endsClause } from './tokens.js';
+import { lexiconTag, nlp } from './compromise-lexicon.js';
+import { fixByNeighbours, fixImperatives } from './tag-repairs.js';
 import type { EntityType, PartOfSpeech, TaggedToken, Token } from './tokens.js';
 
 export type { EntityType, PartOfSpeech, TaggedToken } from './tokens.js';
-
-/**
- * compromise from its single-file build (its CommonJS entry point): the same code as its ES module
- * sources, which are some 450 files that take a fresh thread several times longer to resolve and load.
- */
-const nlp = createRequire(import.meta.url)('compromise') as typeof Compromise;
 
 /**
  * `fast`: compromise's lexicon and pre-tagger (about 0.15 ms per sentence);
@@ -33,25 +26,6 @@ const nlp = createRequire(import.meta.url)('compromise') as typeof Compromise;
 export type TaggerMode = 'fast' | 'accurate';
 
 const FAST_HOOKS = ['lexicon', 'contractionTwo', 'preTagger'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
-/** compromise's word list (word → its most specific tag), read once. */
-const LEXICON: Readonly<Record<string, unknown>> = (() => {
-  const world: unknown = nlp.world();
-  if (!isRecord(world) || !isRecord(world.model) || !isRecord(world.model.one)) return {};
-  const lexicon = world.model.one.lexicon;
-  return isRecord(lexicon) ? lexicon : {};
-})();
-
-/** The compromise lexicon tag of a lower-case word, if it has one. */
-function lexiconTag(lower: string): string | undefined {
-  if (!Object.hasOwn(LEXICON, lower)) return undefined;
-  const tag = LEXICON[lower];
-  return typeof tag === 'string' ? tag : undefined;
-}
 
 const PERSON_TAGS = new Set(['Person', 'FirstName', 'MaleName', 'FemaleName', 'LastName', 'Honorific']);
 const PLACE_TAGS = new Set(['Place', 'Country', 'City', 'Region', 'Address']);
@@ -135,105 +109,6 @@ export function isUnknownWord(token: Token): boolean {
   if (lower.endsWith('es') && lexiconTag(lower.slice(0, -2)) !== undefined) return false;
   if (lower.endsWith('s') && lexiconTag(lower.slice(0, -1)) !== undefined) return false;
   return /^\p{L}[\p{L}'-]*$/u.test(lower);
-}
-
-const NOUN_MAKERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'some', 'any', 'no', 'every', 'each']);
-const SUBJECT_PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'who']);
-const VERB_MAKERS = new Set(['to', "let's", 'lets', 'i', 'we', 'you', 'they', 'please', 'it', 'he', 'she', 'who']);
-
-const VERB_POS = new Set<PartOfSpeech>(['verb', 'copula', 'modal', 'auxiliary']);
-
-
-/** A sentence needs a verb: "Emma just turned 7" has one even if the lexicon calls "turned" an adjective. */
-function ensureVerb(tokens: TaggedToken[]): void {
-  if (tokens.length < 3 || tokens.some((token) => VERB_POS.has(token.pos))) return;
-  for (let index = 1; index < tokens.length; index += 1) {
-    const token = tokens[index];
-    const previous = tokens[index - 1];
-    if (token === undefined || previous === undefined || token.capitalised) continue;
-    const afterSubject = previous.pos === 'noun' || previous.pos === 'proper' || previous.pos === 'pronoun' || previous.pos === 'adverb';
-    if (afterSubject && (/ed$/u.test(token.lower) || (/[^s]s$/u.test(token.lower) && previous.pos !== 'adverb'))) {
-      token.pos = 'verb';
-      token.past = /ed$/u.test(token.lower);
-      return;
-    }
-  }
-}
-
-/** "the API rate limit is …": words the lexicon calls verbs, in a noun chain before the verb, are nouns. */
-function fixNounChains(tokens: TaggedToken[]): void {
-  for (let verb = 2; verb < tokens.length; verb += 1) {
-    const pos = tokens[verb]?.pos;
-    if (pos !== 'copula' && pos !== 'modal') continue;
-    let first = verb;
-    while (first - 1 >= 1) {
-      const token = tokens[first - 1];
-      if (token === undefined || token.pos !== 'verb' || token.past || token.capitalised || /ing$/u.test(token.lower) || endsClause(token)) break;
-      first -= 1;
-    }
-    const before = tokens[first - 1];
-    if (first === verb || before === undefined || endsClause(before)) continue;
-    if (before.pos !== 'noun' && before.pos !== 'proper' && before.pos !== 'adjective') continue;
-    for (let index = first; index < verb; index += 1) {
-      const token = tokens[index];
-      if (token !== undefined) token.pos = 'noun';
-    }
-  }
-}
-
-const IMPERATIVE_FOLLOWERS = new Set(['to', 'the', 'a', 'an', 'it', 'them', 'me', 'us', 'him', 'her', 'my', 'our', 'your', 'his', 'their', 'this', 'that', 'these', 'those', 'all', 'everything', 'off', 'out', 'up']);
-
-/**
- * Neighbour rules for words the lexicon gives one class but context gives another ("the work", "to store",
- * and a request opening a clause: "Switch to American spelling", "Book the Almirante").
- */
-function fixImperatives(tokens: TaggedToken[]): void {
-  for (let index = 0; index < tokens.length - 1; index += 1) {
-    const token = tokens[index];
-    const previous = tokens[index - 1];
-    const next = tokens[index + 1];
-    if (token === undefined || next === undefined || token.pos !== 'noun' || token.hasDigit || token.past) continue;
-    if (previous !== undefined && !/[,;:–—]/u.test(previous.trailing)) continue;
-    if (endsClause(token) || !IMPERATIVE_FOLLOWERS.has(next.lower) || lexiconTag(token.lower) === undefined) continue;
-    if (/(?:s|ing|ed)$/u.test(token.lower) && !/ss$/u.test(token.lower)) continue;
-    token.pos = 'verb';
-  }
-}
-
-function fixByNeighbours(tokens: TaggedToken[]): void {
-  fixNounChains(tokens);
-  ensureVerb(tokens);
-  fixImperatives(tokens);
-  for (let index = 1; index < tokens.length; index += 1) {
-    const token = tokens[index];
-    const previous = tokens[index - 1];
-    if (token === undefined || previous === undefined || token.capitalised || token.hasDigit) continue;
-    const next = tokens[index + 1];
-    if (token.pos === 'adjective' && /ed$/u.test(token.lower) && SUBJECT_PRONOUNS.has(previous.lower)) {
-      // "I adopted a puppy": a past verb, whatever the lexicon's first guess.
-      token.pos = 'verb';
-      token.past = true;
-    } else if (token.pos === 'verb' && !token.past && NOUN_MAKERS.has(previous.lower) && !/ing$/u.test(token.lower)) {
-      token.pos = 'noun';
-    } else if (
-      token.pos === 'verb' &&
-      !token.past &&
-      (previous.pos === 'proper' || previous.pos === 'adjective' || previous.pos === 'noun') &&
-      next !== undefined &&
-      next.pos === 'noun' &&
-      !endsClause(previous) &&
-      !endsClause(token)
-    ) {
-      // "LGBTQ support group": a noun modifier, not a verb.
-      token.pos = 'noun';
-    } else if (
-      token.pos === 'noun' &&
-      (VERB_MAKERS.has(previous.lower) || previous.pos === 'modal' || (previous.pos === 'negation' && previous.lower !== 'no')) &&
-      lexiconTag(token.lower) !== undefined
-    ) {
-      token.pos = 'verb';
-    }
-  }
 }
 
 function posOfTags(tags: ReadonlySet<string>): PartOfSpeech {

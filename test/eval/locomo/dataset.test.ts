@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyCorrections, dialoguesOf, parseLocomo, parseLocomoDateTime, splitEvidence } from '../../../src/eval/locomo/dataset.js';
+import { applyCorrections } from '../../../src/eval/locomo/corrections.js';
+import { dialoguesOf, parseLocomo, parseLocomoDateTime, splitEvidence } from '../../../src/eval/locomo/dataset.js';
 import { miniCorrections, miniLocomo } from './fixtures.js';
 
 describe('parseLocomoDateTime', () => {
