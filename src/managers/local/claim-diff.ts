@@ -10,9 +10,9 @@ import type { Fact } from '../../core/types.js';
 import type { AnalysedMessage } from './analysis.js';
 import { TurnDocument, type Known } from './claim-document.js';
 import type { Claim } from './claims.js';
-import type { Specific } from './specifics.js';
+import { specific, type Specific } from './specifics.js';
 import { shiftDays } from './date-shift.js';
-import { classOfSpecific, sameClass, type ValueClass } from './value-classes.js';
+import { classOfSpecific, PEOPLE_NOUNS, sameClass, type ValueClass } from './value-classes.js';
 
 export interface ClaimDiffInput {
   /** The turn's messages that may change the document, each with its claims and the specifics it mentions. */
@@ -124,7 +124,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
         continue;
       }
       // "So that's twelve on the books": a headcount said again is the headcount.
-      if (target === null && (claim.correction || (claim.pronoun && claim.classes.includes('count')))) {
+      if (target === null && (claim.correction || ((claim.pronoun || countsPeople(claim)) && claim.classes.includes('count')))) {
         // (Only what the claim's sentence or the one before it says: "the storm on Tuesday" three sentences
         // back has nothing to do with a start that "slid to June".)
         const near = nearby(message, claim);
@@ -143,7 +143,13 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
                   document.holds(target as Known, item),
               );
         if (target !== null && old !== undefined && claim.oldValues.length === 0) {
-          document.update(target, { ...claim, oldValues: [old] });
+          document.update(target, { ...claim, correction: true, oldValues: [old] });
+          continue;
+        }
+        // "the headcount is 185" of "boxed lunches for about 210 people …": the count of people changes, the line stays.
+        const counted = target === null || old !== undefined || !countsPeople(claim) ? null : peopleCountIn(target.text);
+        if (target !== null && counted !== null) {
+          document.update(target, { ...claim, correction: true, oldValues: [specific('number', counted, 0)] });
           continue;
         }
       }
@@ -153,6 +159,19 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
     finish();
   }
   return toDiff(document, input.maxLines);
+}
+
+/** Whether the claim's key names people counted: "the headcount is 185". */
+function countsPeople(claim: Claim): boolean {
+  return PEOPLE_NOUNS.has(claim.key?.split(' ').at(-1) ?? '');
+}
+
+/** The one count of people a line holds ("about 210 people" → "210"), or null. */
+function peopleCountIn(text: string): string | null {
+  const counts = [...text.slice(text.indexOf(':') + 1).matchAll(/\b(\d[\d,]*)\s+(\p{L}+)(?:\s+(\p{L}+))?/gu)].filter(
+    (match) => PEOPLE_NOUNS.has(match[2]?.toLowerCase() ?? '') || PEOPLE_NOUNS.has(match[3]?.toLowerCase() ?? ''),
+  );
+  return counts.length === 1 ? (counts[0]?.[1] ?? null) : null;
 }
 
 /** The specifics of the claim's sentence and of the sentence before it. */
@@ -176,7 +195,7 @@ function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnD
   if (holder !== null) return holder;
   // "So that's thirteen of us on the books now": a count of people said as a change is the headcount,
   // when the document holds one and only one.
-  if (wanted === 'count' && claim.correction) {
+  if (wanted === 'count' && (claim.correction || countsPeople(claim))) {
     const counts = document.withClass('count');
     if (counts.length === 1) return counts[0] ?? null;
   }

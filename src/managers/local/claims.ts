@@ -14,7 +14,7 @@ import { clauseSpans, hasPredicate, type Span } from './clauses.js';
 import { primaryCue, type Cue } from './cues.js';
 import { META_NOUNS, ROLE_NOUNS } from './function-words.js';
 import type { Specific } from './specifics.js';
-import { classOfSpecific, type ValueClass } from './value-classes.js';
+import { classOfSpecific, PEOPLE_NOUNS, type ValueClass } from './value-classes.js';
 
 export interface Claim {
   act: ClauseAct;
@@ -251,7 +251,8 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
     span,
     values,
     telling,
-    classes: telling.map((item) => classOfSpecific(item, wordAfter(sentence, item))),
+    // ("the headcount is 185": a bare number under a key that counts people is a count of them.)
+    classes: telling.map((item) => countedBy(key, classOfSpecific(item, wordAfter(sentence, item)))),
     oldValues,
     correction,
     opens: changeOnly,
@@ -262,6 +263,11 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   });
 }
 
+
+/** A bare number's class under its key: a count when the key names people counted ("headcount", "guests"). */
+function countedBy(key: string | null, valueClass: ValueClass): ValueClass {
+  return valueClass === 'number' && PEOPLE_NOUNS.has(key?.split(' ').at(-1) ?? '') ? 'count' : valueClass;
+}
 
 /** "don't", "isn't", "cannot": a word that negates what follows. */
 function isNegated(word: string): boolean {

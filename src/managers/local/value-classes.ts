@@ -9,7 +9,7 @@ import type { Specific } from './specifics.js';
 export type ValueClass = 'money' | 'percent' | 'date' | 'count' | 'measure' | 'number' | 'person' | 'name';
 
 /** Nouns of people counted ("12 guests", "thirteen of us on the books"). */
-const PEOPLE_NOUNS = new Set([
+export const PEOPLE_NOUNS: ReadonlySet<string> = new Set([
   'people', 'persons', 'staff', 'employees', 'guests', 'attendees', 'members', 'students', 'kids', 'children', 'adults', 'agents',
   'seats', 'users', 'headcount', 'heads', 'team', 'hires', 'workers', 'volunteers', 'participants', 'pupils', 'patients', 'us',
   'covers', 'players', 'engineers', 'developers', 'customers', 'clients', 'tenants', 'residents', 'visitors', 'passengers',

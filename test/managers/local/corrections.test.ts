@@ -318,3 +318,12 @@ describe('rules and facts under one word', () => {
     expect(texts()).not.toContain('100pm');
   });
 });
+
+describe('a headcount said plainly', () => {
+  it('"so the headcount is 185" changes the count of people in the one line that holds one, and keeps the rest', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'We need boxed lunches for about 150 people plus a display cake.', assistant: 'OK.' });
+    await conversation.say({ user: 'On the plus side, the Portland office is only sending some people in the end, so the headcount is 185.', assistant: 'OK.' });
+    expect(conversation.factsWithKey('lunches').map((fact) => fact.text)).toEqual(['lunches: need boxed lunches for about 185 people plus a display cake']);
+  });
+});
