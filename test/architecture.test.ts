@@ -17,6 +17,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   eval: ['core', 'providers', 'store', 'managers', 'context', 'memory'],
   cli: ['core', 'context', 'memory', 'eval'],
   server: ['core', 'context', 'memory'],
+  testing: ['core', 'providers', 'managers'],
 };
 
 /** Packages core may use: pure computation only, no I/O. */
