@@ -60,6 +60,7 @@ export type { DiffEntry, FactDiff, RemoveEntry } from './core/diff.js';
 
 // Ports and their default adapters, for those who plug in their own.
 export type { Store, TenantStore, TenantRepositories } from './store/store.js';
+export type { SessionLock } from './store/session-lock.js';
 export { createSqliteStore, type SqliteStoreSettings } from './store/sqlite/sqlite-store.js';
 export type { Tokenizer, TokenizerName } from './providers/tokenizer/tokenizer.js';
 export { createGptTokenizer, type GptTokenizerSettings } from './providers/tokenizer/gpt-tokenizer.js';

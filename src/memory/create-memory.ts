@@ -86,7 +86,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const localInCharge = options.manager === undefined && memoryModel === null;
   const manager = options.manager ?? (memoryModel === null ? lazyLocalManager() : lazyModelManager(memoryModel, tokenizer));
   const context: WriteContext = { tokenizer, manager, now, newId };
-  const mutex = new KeyedMutex();
+  const sessionLock = options.sessionLock ?? new KeyedMutex();
   const gate = new MemoryGate();
   const counters = new MemoryCounters();
   // Older turns stay in memory between packages; every write below tells the cache which turn changed.
@@ -115,7 +115,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     return session;
   };
 
-  const parts: EngineParts = { settings, repositories, tokenizer, manager, context, clock, now, newId, mutex, gate, counters, turnReader, states, logger, onBackgroundError: options.onBackgroundError, requireSession };
+  const parts: EngineParts = { settings, repositories, tokenizer, manager, context, clock, now, newId, sessionLock, gate, counters, turnReader, states, logger, onBackgroundError: options.onBackgroundError, requireSession };
   const work = createTurnWork(parts);
   const services: SessionServices = { parts, work, requireChatModel, assemblerSettings, resumeChecked };
   const handle = (sessionId: string): SessionHandle => sessionHandle(services, sessionId);

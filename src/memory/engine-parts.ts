@@ -6,9 +6,9 @@ import type { Session } from '../core/types.js';
 import type { CachedTurnReader } from '../context/turn-reader.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
+import type { SessionLock } from '../store/session-lock.js';
 import type { TenantStore } from '../store/store.js';
 import type { Settings } from './config.js';
-import type { KeyedMutex } from './keyed-mutex.js';
 import type { MemoryCounters } from './memory-counters.js';
 import type { MemoryGate } from './memory-gate.js';
 import type { MemoryLogger } from './memory-logger.js';
@@ -25,8 +25,8 @@ export interface EngineParts {
   clock: () => Date;
   now: () => string;
   newId: () => string;
-  /** Serialises the storing of a session's raw turns. */
-  mutex: KeyedMutex;
+  /** Serialises the storing of a session's raw turns (and its deletion). */
+  sessionLock: SessionLock;
   /** Runs a session's memory work in turn order. */
   gate: MemoryGate;
   counters: MemoryCounters;

@@ -52,7 +52,7 @@ async function importExport(parts: EngineParts, data: SessionExport): Promise<Im
 
 /** Import a conversation into a new session (see `Sessions.import`). */
 export async function importConversation(parts: EngineParts, work: TurnWork, importOptions: ImportOptions, setup: ImportSetup): Promise<ImportResult> {
-  const { settings, repositories, manager, context, now, newId, mutex, gate, logger, onBackgroundError } = parts;
+  const { settings, repositories, manager, context, now, newId, sessionLock, gate, logger, onBackgroundError } = parts;
   const { localInCharge, workerScript } = setup;
   const source = importOptions.source ?? 'the import';
   const value = typeof importOptions.data === 'string' ? parseJsonText(importOptions.data, source) : importOptions.data;
@@ -74,7 +74,7 @@ export async function importConversation(parts: EngineParts, work: TurnWork, imp
     let queued = false;
     // Fewer turns than the messages promised: the worker is not worth its start.
     if (pipeline === null) await started?.close();
-    await mutex.run(id, () =>
+    await sessionLock.run(id, () =>
       repositories.transaction(async (tx) => {
         await tx.sessions.create({
           session: { id, title, instructions: plan.instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 },

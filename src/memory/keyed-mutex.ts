@@ -1,5 +1,10 @@
-/** Serialises async work per key (one session's turns run in order); different keys never wait on each other. */
-export class KeyedMutex {
+import type { SessionLock } from '../store/session-lock.js';
+
+/**
+ * Serialises async work per key (one session's turns run in order); different keys never wait on each
+ * other. The in-process `SessionLock`: it holds within one process only.
+ */
+export class KeyedMutex implements SessionLock {
   private readonly tails = new Map<string, Promise<void>>();
 
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {

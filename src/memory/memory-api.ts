@@ -8,6 +8,7 @@ import type { ContextPackage } from '../context/context-package.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ChatModel } from '../providers/chat-model/chat-model.js';
 import type { Tokenizer, TokenizerName } from '../providers/tokenizer/tokenizer.js';
+import type { SessionLock } from '../store/session-lock.js';
 import type { Store } from '../store/store.js';
 import type { Settings } from './config.js';
 import type { ChatResult, ChatStream } from './chat-turn.js';
@@ -43,6 +44,11 @@ export interface MemoryOptions {
   consolidateEveryTurns?: number;
   /** Another store (default: the SQLite store at `path`). Not closed by `close()`. */
   store?: Store;
+  /**
+   * What serialises the storing of a session's turns (default: a lock within this process). A store
+   * shared by several processes needs one that holds across them.
+   */
+  sessionLock?: SessionLock;
   /** Who writes memory (default: the local rule-based manager). */
   manager?: MemoryManager;
   /** Time source (default: the system clock). */

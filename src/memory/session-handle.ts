@@ -24,7 +24,7 @@ async function correct(services: SessionServices, sessionId: string, request: un
 }
 
 export function sessionHandle(services: SessionServices, sessionId: string): SessionHandle {
-  const { settings, repositories, tokenizer, now, newId, mutex, gate, turnReader, states, requireSession } = services.parts;
+  const { settings, repositories, tokenizer, now, newId, sessionLock, gate, turnReader, states, requireSession } = services.parts;
   const { storeTurn, resumePending } = services.work;
   return {
     id: sessionId,
@@ -94,7 +94,7 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
       if (!(await repositories.sessions.update({ sessionId, instructions: checked, updatedAt: now() }))) await requireSession(sessionId);
     },
     delete: () =>
-      mutex.run(sessionId, async () => {
+      sessionLock.run(sessionId, async () => {
         if (!(await repositories.sessions.delete({ sessionId }))) await requireSession(sessionId);
         // A read in flight meanwhile caches nothing: the reader drops what a forget overtook.
         turnReader.forget(sessionId);

@@ -32,7 +32,7 @@ export interface TurnWork {
 }
 
 export function createTurnWork(parts: EngineParts): TurnWork {
-  const { settings, repositories, manager, context, clock, now, newId, mutex, gate, counters, turnReader, states, logger, onBackgroundError, requireSession } = parts;
+  const { settings, repositories, manager, context, clock, now, newId, sessionLock, gate, counters, turnReader, states, logger, onBackgroundError, requireSession } = parts;
 
   /**
    * Put a turn whose manager asked for a retry in the queue (call inside a transaction). Only a first
@@ -170,7 +170,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
 
   /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
   const storeTurn = (sessionId: string, checked: CheckedMessage[], staleMemory = false): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }> =>
-    mutex.run(sessionId, async () => {
+    sessionLock.run(sessionId, async () => {
       const session = await requireSession(sessionId);
       const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context, { staleMemory }));
       if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
 import type { MemoryManager } from '../../src/managers/memory-manager.js';
+import { createMemory } from '../../src/memory/create-memory.js';
+import { createScriptedMemoryManager } from '../../src/testing/index.js';
 import { PLANNING_TURNS, testMemory } from '../support/memory-fixtures.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -188,5 +190,26 @@ describe('record() and context()', () => {
     const error = await first.facts().catch((caught: unknown) => caught);
     expect(isStrataError(error, 'SESSION_NOT_FOUND')).toBe(true);
     await expect(memory.sessions.open(first.id)).rejects.toThrow(/No session/u);
+  });
+});
+
+describe('the session lock', () => {
+  it('a memory stores every turn of a session under the lock it is given', async () => {
+    const held: string[] = [];
+    const sessionLock = {
+      async run<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+        held.push(sessionId);
+        return work();
+      },
+    };
+    const memory = createMemory({ path: ':memory:', env: {}, sessionLock, manager: createScriptedMemoryManager([]) });
+    try {
+      const session = await memory.sessions.create();
+      await Promise.all([session.record({ user: 'one' }), session.record({ user: 'two' })]);
+      await session.delete();
+      expect(held).toEqual([session.id, session.id, session.id]);
+    } finally {
+      await memory.close();
+    }
   });
 });
