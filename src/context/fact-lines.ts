@@ -13,33 +13,34 @@ import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import { factLine } from './render.js';
 import type { Line } from './turn-options.js';
 
-/** A fact's text with the older lines it may replace, folded in (theirs too, a chain at most a few deep). */
-function textWithDoubts(fact: Fact, doubts: FactDoubts, seen: ReadonlySet<string>): string {
+/**
+ * A fact's text with the older lines it may replace folded in (theirs too, a chain at most a few deep),
+ * and the sources of all of them.
+ */
+function withDoubts(fact: Fact, doubts: FactDoubts, seen: ReadonlySet<string>): { text: string; sources: string[] } {
   const older = (doubts.inside.get(fact.id) ?? []).filter((entry) => !seen.has(entry.id));
-  if (older.length === 0) return fact.text;
+  if (older.length === 0) return { text: fact.text, sources: fact.sourceMessageIds };
   const next = new Set([...seen, fact.id]);
-  const parts = older.map((entry) => `turn ${entry.updatedTurn}: ${quoted(textWithDoubts(entry, doubts, next), 400)}`);
-  return `${fact.text} [may replace ${parts.join('; ')}]`;
-}
-
-/** The sources of a fact's line: its own and those of the lines folded into it. */
-function sourcesWithDoubts(fact: Fact, doubts: FactDoubts, seen: ReadonlySet<string>): string[] {
-  const older = (doubts.inside.get(fact.id) ?? []).filter((entry) => !seen.has(entry.id));
-  const next = new Set([...seen, fact.id]);
-  return [...new Set([...fact.sourceMessageIds, ...older.flatMap((entry) => sourcesWithDoubts(entry, doubts, next))])];
+  const folded = older.map((entry) => ({ entry, line: withDoubts(entry, doubts, next) }));
+  const parts = folded.map(({ entry, line }) => `turn ${entry.updatedTurn}: ${quoted(line.text, 400)}`);
+  return {
+    text: `${fact.text} [may replace ${parts.join('; ')}]`,
+    sources: [...new Set([...fact.sourceMessageIds, ...folded.flatMap(({ line }) => line.sources)])],
+  };
 }
 
 /** A fact's line, with the time its turn was said (when known) for its `(turn N, date)` mark. */
 export function factItem(fact: Fact, tokenizer: Tokenizer, times: ReadonlyMap<number, string>, doubts: FactDoubts): Line {
   const newer = fact.pinned ? doubts.supersededBy.get(fact.id) : undefined;
-  const text = newer === undefined ? textWithDoubts(fact, doubts, new Set()) : `${fact.text} [possibly superseded at turn ${newer.createdTurn}: ${quoted(newer.text, 400)}]`;
+  const line = withDoubts(fact, doubts, new Set());
+  const text = newer === undefined ? line.text : `${fact.text} [possibly superseded at turn ${newer.createdTurn}: ${quoted(newer.text, 400)}]`;
   const fields = { text: `- ${text}`, turn: fact.updatedTurn, date: times.get(fact.updatedTurn) ?? null };
   const rendered = factLine(fields);
   const tokens = tokenizer.count(rendered);
   return {
     ...fields,
     tokens,
-    sourceMessageIds: sourcesWithDoubts(fact, doubts, new Set()),
+    sourceMessageIds: line.sources,
     kind: 'fact',
     tier: null,
     factKind: fact.kind,

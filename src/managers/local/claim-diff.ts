@@ -12,7 +12,7 @@ import { TurnDocument, type Known } from './claim-document.js';
 import type { Claim } from './claims.js';
 import { specific, type Specific } from './specifics.js';
 import { shiftDays } from './date-shift.js';
-import { classOfSpecific, PEOPLE_NOUNS, sameClass, type ValueClass } from './value-classes.js';
+import { classOfSpecific, COMPETING_CLASSES, PEOPLE_NOUNS, sameClass } from './value-classes.js';
 
 export interface ClaimDiffInput {
   /** The turn's messages that may change the document, each with its claims and the specifics it mentions. */
@@ -36,9 +36,6 @@ const CHIT_CHAT_MARKERS = /\b(?:off[- ]topic|unrelated|kidding|lol|haha+|random 
 
 /** Removals that, naming nothing known, rule the thing out: "All nuts and peanuts are out", "walnut is off the table". */
 const BANS = /\b(?:are|is) out\b|\boff the table\b|\bnot happening\b|\bout of the question\b/iu;
-
-/** Classes of values a change replaces by saying the new one after the old: amounts, dates, counts, measures. */
-const COMPETING: ReadonlySet<ValueClass> = new Set(['money', 'percent', 'date', 'count', 'measure']);
 
 /** A change named without its value ("The deadline moved again"), waiting for a later clause of the message to give it. */
 interface OpenChange {
@@ -138,7 +135,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
             : near.find(
                 (item) =>
                   item.text !== claim.values[0]?.text &&
-                  COMPETING.has(classOfSpecific(item)) &&
+                  COMPETING_CLASSES.has(classOfSpecific(item)) &&
                   claim.classes.some((wanted) => sameClass(classOfSpecific(item), wanted)) &&
                   document.holds(target as Known, item),
               );
@@ -190,7 +187,7 @@ function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnD
   const wanted = claim.classes.includes('count') ? 'count' : claim.classes[0];
   if (first === undefined || wanted === undefined) return null;
   // (Names are set aside in words, "Hallam instead of Luis", not by being said earlier.)
-  const earlier = COMPETING.has(wanted) ? mentioned.filter((item) => item.text !== first.text && sameClass(classOfSpecific(item), wanted)) : [];
+  const earlier = COMPETING_CLASSES.has(wanted) ? mentioned.filter((item) => item.text !== first.text && sameClass(classOfSpecific(item), wanted)) : [];
   const holder = document.holderOf(earlier);
   if (holder !== null) return holder;
   // "So that's thirteen of us on the books now": a count of people said as a change is the headcount,

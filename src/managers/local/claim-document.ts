@@ -38,7 +38,7 @@ export interface Line {
 
 /** Whether a kind binds: a requirement or a hard rule. */
 function isRule(kind: FactKind): boolean {
-  return kind === 'exception' || kind === 'constraint';
+  return KIND_STRENGTH[kind] >= KIND_STRENGTH.constraint;
 }
 
 /** The longest quote of a sentence given as the reason of a change. */

@@ -5,13 +5,15 @@
  * twice. Overwriting would be a guess; keeping both silently leaves a stale line that reads as true. The
  * line names the older fact as one it may replace, and the package shows the older one possibly superseded.
  */
+import { KIND_STRENGTH } from '../../core/diff.js';
 import type { Claim } from './claims.js';
 import type { Known } from './known-line.js';
+import { boundedMemo } from '../../core/bounded-memo.js';
 import { stemWord } from '../../core/text.js';
 import { factHolds, stem } from './corrections.js';
 import { DATE_UNITS, DATE_WORDS, GENERIC_NOUNS, META_NOUNS, MONTHS, RELATIVE_DATE_WORDS, STOP_WORDS, UNIT_WORDS, WEEKDAYS } from './function-words.js';
 import type { Specific } from './specifics.js';
-import { classesOfLine, classOfSpecific, sameClass, type ValueClass } from './value-classes.js';
+import { classesOfLine, classOfSpecific, COMPETING_CLASSES, sameClass, type ValueClass } from './value-classes.js';
 
 /** Words that name a value or its unit, not a subject: two dates "next" week, two counts of "words", are not one thing. */
 const isCalendarWord = (word: string): boolean =>
@@ -20,12 +22,15 @@ const isCalendarWord = (word: string): boolean =>
 /** Nouns a measure counts ("150 words", "40 minutes"): the unit, not the thing measured. */
 const COUNTED: ReadonlySet<string> = new Set(['word', 'page', 'hour', 'minute', 'second', 'day', 'night', 'item', 'line', 'character', 'slide']);
 
-/** Content words of a text, stemmed: no stop words, generic nouns, calendar words, numbers or short words. */
-function contentStems(text: string): Set<string> {
+/**
+ * Content words of a text, stemmed: no stop words, generic nouns, calendar words, numbers or short words.
+ * Remembered: every new line is compared with every fact of the document.
+ */
+const contentStems: (text: string) => ReadonlySet<string> = boundedMemo((text: string): ReadonlySet<string> => {
   const words = text.toLowerCase().match(/\p{L}[\p{L}'’-]*/gu) ?? [];
   const content = words.filter((word) => word.length > 2 && !STOP_WORDS.has(word) && !GENERIC_NOUNS.has(word) && !META_NOUNS.has(word) && !isCalendarWord(word));
   return new Set(content.map(stemWord));
-}
+}, 20_000);
 
 /** The unit word after a measure ("10 seconds" → "second"), stemmed; '' when none. */
 function unitOf(text: string): string {
@@ -59,9 +64,6 @@ function namedValues(claim: Claim): Specific[] {
 /** Words that open a clause of reason, result or comment after what a claim states. */
 const SUBORDINATE = /\b(?:because|since|so|which|although|though|while|as|but)\b/iu;
 
-/** Classes that name a value precisely enough for two of them to compete: not a bare name or number. */
-const COMPETING: ReadonlySet<ValueClass> = new Set(['money', 'percent', 'date', 'count', 'measure']);
-
 /**
  * The document fact the claim's new line may replace, or null: a fact holding a value of a competing
  * class the claim gives (but not the claim's value itself), whose key shares a subject word with the
@@ -69,21 +71,21 @@ const COMPETING: ReadonlySet<ValueClass> = new Set(['money', 'percent', 'date', 
  * named on both sides must be the same. The strongest match wins; a tie names none.
  */
 export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: ReadonlySet<string>): Known | null {
-  const classes = claim.classes.filter((value) => COMPETING.has(value));
+  const classes = claim.classes.filter((value) => COMPETING_CLASSES.has(value));
   if (claim.key === null || classes.length === 0 || claim.act === 'removal') return null;
   const keyStems = contentStems(claim.key);
   // What the claim says, not why: "slid to June because a commercial job ran long" is about the start.
   const clauseStems = contentStems(`${claim.key} ${claim.value.split(SUBORDINATE)[0] ?? ''}`);
   const people = [...clauseStems].filter((word) => names.has(word));
   // "his mid-April start slid to June" names the value it changes: only a fact holding it can be the one.
-  const named = namedValues(claim).filter((item) => COMPETING.has(classOfSpecific(item)));
+  const named = namedValues(claim).filter((item) => COMPETING_CLASSES.has(classOfSpecific(item)));
 
   let best: { fact: Known; score: number } | null = null;
   let tied = false;
   for (const fact of facts) {
     if (fact.factId === null || fact.kind === 'exception') continue;
     // A rule never replaces a plain fact: "nothing on a Sunday before 1pm" is no new studio.
-    if ((claim.kind === 'constraint' || claim.kind === 'exception') && fact.kind !== 'constraint') continue;
+    if (KIND_STRENGTH[claim.kind] >= KIND_STRENGTH.constraint && KIND_STRENGTH[fact.kind] < KIND_STRENGTH.constraint) continue;
     if (!competes(claim, classes, fact.text)) continue;
     if (claim.values.some((item) => factHolds(fact.text, item))) continue;
     if (named.length > 0 && !named.some((item) => factHolds(fact.text, item))) continue;

@@ -3,9 +3,9 @@
  * holds (Friday May 8) to the day a week later, which the line then states: "(now 15 May 2026)".
  */
 import { dateReference, dayName, firstDay } from './dates.js';
+import { COUNT_WORDS } from './function-words.js';
 
 const UNIT_DAYS: Readonly<Record<string, number>> = { day: 1, days: 1, week: 7, weeks: 7, fortnight: 14, fortnights: 14 };
-const COUNTS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
 
 /** "back a week", "forward two days", "by 3 days": the shift in days a clause names, or null. */
 export function shiftDays(clause: string): number | null {
@@ -15,7 +15,7 @@ export function shiftDays(clause: string): number | null {
   const count = amount?.[1];
   const unit = amount?.[2];
   if (count === undefined || unit === undefined) return null;
-  const days = (COUNTS[count] ?? Number(count)) * (UNIT_DAYS[unit] ?? 0);
+  const days = (COUNT_WORDS[count] ?? Number(count)) * (UNIT_DAYS[unit] ?? 0);
   if (!Number.isFinite(days) || days === 0) return null;
   const earlier = /\b(?:forward|earlier|up|brought)\b/u.test(lower) && !/\b(?:back|later|delayed|postponed)\b/u.test(lower);
   return earlier ? -days : days;

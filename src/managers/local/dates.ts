@@ -5,7 +5,7 @@
 import type * as ChronoModule from 'chrono-node';
 import type { ParsedResult } from 'chrono-node';
 
-import { DATE_UNITS, DATE_WORDS, MONTHS, RELATIVE_DATE_WORDS, WEEKDAYS } from './function-words.js';
+import { COUNT_WORDS, DATE_UNITS, DATE_WORDS, MONTHS, RELATIVE_DATE_WORDS, WEEKDAYS } from './function-words.js';
 import { specific, type Specific } from './specifics.js';
 import type { Token } from './tokens.js';
 
@@ -215,7 +215,6 @@ function weekdayDates(piece: string, offset: number, tokens: readonly Token[], f
   return [specific('date', kept, offset + index + lead)];
 }
 
-const COUNTS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
 const SPAN_FROM = /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3})\s+(days?|weeks?|months?)\s+from\s+(today|now|tomorrow)\b/iu;
 
 /**
@@ -226,7 +225,7 @@ function spanFromToday(piece: string, offset: number, reference: DateReference):
   const match = SPAN_FROM.exec(piece);
   if (match === null) return null;
   const [text, countWord = '', unit = '', base = ''] = match;
-  const count = COUNTS[countWord.toLowerCase()] ?? Number(countWord);
+  const count = COUNT_WORDS[countWord.toLowerCase()] ?? Number(countWord);
   const startDays = base.toLowerCase() === 'tomorrow' ? 1 : 0;
   let resolved: string | null = null;
   if (reference.resolvable) {

@@ -160,6 +160,9 @@ export const RELATIVE_DATE_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 
+/** Small counts written as words, by the number they say ("two weeks", "a week"). */
+export const COUNT_WORDS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+
 /** Numbers written as words: a count, never what a fact is about. */
 export const NUMBER_WORDS: ReadonlySet<string> = new Set([
   'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen',

@@ -8,7 +8,7 @@ import type { Claim } from './claims.js';
 import type { Known } from './known-line.js';
 import { factHolds } from './corrections.js';
 import type { Specific } from './specifics.js';
-import { classesOfLine, classOfSpecific, sameClass, type ValueClass } from './value-classes.js';
+import { classesOfLine, classOfSpecific, COMPETING_CLASSES, sameClass } from './value-classes.js';
 
 /** "54 now, not 60" of a budget of $60,000: a bare number may stand for thousands of an amount. */
 export function holdsValue(text: string, item: Specific): boolean {
@@ -80,9 +80,6 @@ export function swappedPart(target: Known, claim: Claim): string | null {
   return `${target.text.slice(0, colon + 1)}${parts.join('')}`;
 }
 
-/** Classes of the values that make a part of a line an attribute of its own (not a name). */
-const ATTRIBUTE_VALUES: ReadonlySet<ValueClass> = new Set(['money', 'percent', 'date', 'count', 'measure']);
-
 /**
  * The parts of the target line a change of another attribute leaves standing: "budget: €18,000 a year,
  * for 42 agent seats" raised to €22,000 still covers 42 seats. A part stays when it holds a value of a
@@ -93,7 +90,7 @@ export function keptParts(target: Known, claim: Claim): string {
   const parts = target.text.slice(target.text.indexOf(':') + 1).split(/[,;]\s+/u);
   if (parts.length < 2) return '';
   const kept = parts.filter((part) => {
-    const held = [...classesOfLine(`x: ${part}`)].filter((value) => ATTRIBUTE_VALUES.has(value));
+    const held = [...classesOfLine(`x: ${part}`)].filter((value) => COMPETING_CLASSES.has(value));
     // (A bare "8" from "Anika, 8, and Vihaan, 6" is no attribute.)
     if (held.length === 0 || part.trim().split(/\s+/u).length < 3 || claim.oldValues.some((item) => factHolds(part, item))) return false;
     return held.every((value) => !claim.classes.some((wanted) => sameClass(value, wanted)));

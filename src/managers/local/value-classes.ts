@@ -41,6 +41,12 @@ export function classOfSpecific(item: Specific, nextWord = ''): ValueClass {
   }
 }
 
+/**
+ * Classes precise enough for two values of one to compete — a new one replaces the old — and to make a
+ * part of a line an attribute of its own: amounts, rates, dates, counts, measures (not a bare name or number).
+ */
+export const COMPETING_CLASSES: ReadonlySet<ValueClass> = new Set(['money', 'percent', 'date', 'count', 'measure']);
+
 /** Whether a value of class `a` can stand in for one of class `b`. */
 export function sameClass(a: ValueClass, b: ValueClass): boolean {
   if (a === b) return true;
