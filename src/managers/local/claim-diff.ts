@@ -12,7 +12,8 @@ import { TurnDocument, type Known } from './claim-document.js';
 import type { Claim } from './claims.js';
 import { specific, type Specific } from './specifics.js';
 import { shiftDays } from './date-shift.js';
-import { classOfSpecific, COMPETING_CLASSES, PEOPLE_NOUNS, sameClass } from './value-classes.js';
+import { isClockTime } from './claim-values.js';
+import { classOfSpecific, COMPETING_CLASSES, PEOPLE_NOUNS, sameClass, type ValueClass } from './value-classes.js';
 
 export interface ClaimDiffInput {
   /** The turn's messages that may change the document, each with its claims and the specifics it mentions. */
@@ -127,8 +128,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
         const near = nearby(message, claim);
         target = pointedAt(claim, near, document);
         // The value said earlier that names the fact is the one the claim replaces ("1:55 … aim for 2:00 instead").
-        // (A value of the class the claim gives: "Kaveri want to pack us" is no date "3 August" replaces, and
-        // the "1" of a vote "3–1" no count of cassettes.)
+        // (A value of the class the claim gives first: "Kaveri want to pack us" is no date "3 August" replaces,
+        // the "1" of a vote "3–1" no count of cassettes, and "Wednesday's INR" no dose "2.5 mg from tonight".)
         const old =
           target === null
             ? undefined
@@ -136,7 +137,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
                 (item) =>
                   item.text !== claim.values[0]?.text &&
                   COMPETING_CLASSES.has(classOfSpecific(item)) &&
-                  claim.classes.some((wanted) => sameClass(classOfSpecific(item), wanted)) &&
+                  sameClass(classOfSpecific(item), wantedClass(claim) ?? 'name') &&
                   document.holds(target as Known, item),
               );
         if (target !== null && old !== undefined && claim.oldValues.length === 0) {
@@ -171,10 +172,18 @@ function peopleCountIn(text: string): string | null {
   return counts.length === 1 ? (counts[0]?.[1] ?? null) : null;
 }
 
-/** The specifics of the claim's sentence and of the sentence before it. */
+/**
+ * The specifics of the claim's sentence and of the sentence before it, times of day aside: a claim's
+ * values never include one, so none is a value it replaces ("rang at 8:30" is no day "from tonight" moves).
+ */
 function nearby(message: AnalysedMessage, claim: Claim): Specific[] {
   const index = message.sentences.indexOf(claim.sentence);
-  return message.sentences.slice(Math.max(0, index - 1), index + 1).flatMap((sentence) => sentence.specifics);
+  return message.sentences.slice(Math.max(0, index - 1), index + 1).flatMap((sentence) => sentence.specifics.filter((item) => !isClockTime(sentence, item)));
+}
+
+/** The class of the value a change gives first (a count of people before anything else). */
+function wantedClass(claim: Claim): ValueClass | undefined {
+  return claim.classes.includes('count') ? 'count' : claim.classes[0];
 }
 
 /**
@@ -184,7 +193,7 @@ function nearby(message: AnalysedMessage, claim: Claim): Specific[] {
  */
 function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnDocument): Known | null {
   const [first] = claim.values;
-  const wanted = claim.classes.includes('count') ? 'count' : claim.classes[0];
+  const wanted = wantedClass(claim);
   if (first === undefined || wanted === undefined) return null;
   // (Names are set aside in words, "Hallam instead of Luis", not by being said earlier.)
   const earlier = COMPETING_CLASSES.has(wanted) ? mentioned.filter((item) => item.text !== first.text && sameClass(classOfSpecific(item), wanted)) : [];

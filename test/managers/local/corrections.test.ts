@@ -327,3 +327,16 @@ describe('a headcount said plainly', () => {
     expect(conversation.factsWithKey('lunches').map((fact) => fact.text)).toEqual(['lunches: need boxed lunches for about 185 people plus a display cake']);
   });
 });
+
+describe('a change of dose said beside a time and a day', () => {
+  it('"rang at 8:30 … Wednesday\'s INR … knocked the warfarin down to 2.5 mg from tonight" keeps the new dose and never rewrites the time or the day', async () => {
+    const conversation = new Conversation();
+    const { memory } = await conversation.say({
+      user: "Janet, the anticoag nurse, rang at 8:30 to say Wednesday's INR came back at 3.8, which is too high. Anyway she's knocked the warfarin down to 2.5 mg from tonight.",
+      assistant: 'Noted.',
+    });
+    const lines = [...memory.diff.add, ...memory.diff.update].map((entry) => entry.text).join('\n');
+    expect(lines).toContain('2.5 mg');
+    expect(lines).not.toMatch(/rang at tonight|say tonight INR/u);
+  });
+});
