@@ -77,7 +77,14 @@ const ACT_STRENGTH: Readonly<Record<ClauseAct, number>> = {
 const SAME_WITH = /^(?:and\s+)?(?:the\s+)?same\s+(?:with|for|goes\s+for|applies\s+to)\s+/iu;
 
 /** Change words that name a change without a value ("The deadline moved again"). */
-const CHANGE_WORDS = new Set(['moved', 'changed', 'shifted', 'slipped', 'slid', 'pushed', 'postponed', 'rescheduled', 'delayed']);
+const CHANGE_WORDS = new Set(['moved', 'changed', 'shifted', 'slipped', 'slid', 'pushed', 'postponed', 'rescheduled', 'delayed', 'crept', 'climbed', 'grown', 'shrunk']);
+
+/** Whether the clause holds an amount, a measure, a number or a day (not only a name). */
+function statesValue(sentence: AnalysedSentence, span: Span): boolean {
+  const from = sentence.tokens[span[0]]?.start ?? 0;
+  const to = sentence.tokens[span[1] - 1]?.end ?? 0;
+  return sentence.specifics.some((item) => item.start >= from && item.end <= to && item.type !== 'name');
+}
 
 /** "Quartz counters everywhere, island included.": a sentence without a verb that names a choice. */
 function isStatedChoice(sentence: AnalysedSentence): boolean {
@@ -89,10 +96,12 @@ function isStatedChoice(sentence: AnalysedSentence): boolean {
 }
 
 /** A clause ending in a colon or a dash that only announces or names what follows ("Contractors:", "Ridgeline Remodeling —"). */
-function announces(tokens: AnalysedSentence['tokens'], span: Span, last: boolean): boolean {
+function announces(sentence: AnalysedSentence, span: Span, last: boolean): boolean {
   if (last) return false;
+  const tokens = sentence.tokens;
   const trailing = tokens[span[1] - 1]?.trailing ?? '';
-  if (/:/u.test(trailing)) return true;
+  // ("the list is down to 96 now, because …: no plus-ones" states its value before what it announces.)
+  if (/:/u.test(trailing)) return !(hasPredicate(tokens, span[0], span[1]) && statesValue(sentence, span));
   return /[—–]/u.test(trailing) && !hasPredicate(tokens, span[0], span[1]) && span[1] - span[0] <= 4;
 }
 
@@ -148,7 +157,7 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
     discourse.label = label;
     return;
   }
-  if (announces(tokens, span, place.last)) {
+  if (announces(sentence, span, place.last)) {
     // What it names heads the next clause ("Ridgeline Remodeling — the owner is Tom Becker").
     const named = subjectOf(sentence, span, 'chatter', null, discourse);
     // ("Bad news: the budget got cut", "Quick update — …" announce; they name nothing.)

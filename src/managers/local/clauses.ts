@@ -120,7 +120,9 @@ export function clauseSpans(tokens: readonly TaggedToken[], from = 0, to = token
     if (bracketed[index] === true) continue;
     if (punctuation === 'colon' || punctuation === 'comma') {
       // ", and we …", ": we …", ", he's …": a new clause; ", Monday and Tuesday" is a list.
-      const at = JOINING.has(next.lower) ? index + 2 : index + 1;
+      // (", and sadly terracotta is dead": an adverb after the conjunction.)
+      let at = JOINING.has(next.lower) ? index + 2 : index + 1;
+      while (at > index + 1 && at < to - 2 && tokens[at]?.pos === 'adverb' && /ly$/u.test(tokens[at]?.lower ?? '')) at += 1;
       if (clauseStartsAt(tokens, at, to) || (punctuation === 'colon' && hasPredicate(tokens, index + 1, to))) cuts.push(index + 1);
       continue;
     }

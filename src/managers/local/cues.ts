@@ -190,7 +190,7 @@ const GROUPS: readonly PatternGroup[] = [
       "no longer need|no longer needs|no longer want|no longer require|no longer required|no longer needed|no longer necessary|no longer relevant|no longer using|no longer use|no longer planning|don't need|do not need|doesn't need|does not need|won't need|not needed|not necessary|never mind|nevermind|get rid of|off the table|not going ahead|called off|giving up on|give up on|gave up on|given up on|thing is off|not happening|isn't happening|is not happening|no longer acceptable|no longer an option|no longer possible|no longer happening|no longer going ahead|out of the question",
   },
   // "the Ashgrove thing is off", "walnut is out"; not "the light is off again", "the report is out this week".
-  { kind: 'removal', phrases: 'is off|are off|is out|are out', accept: acceptOffOrOut },
+  { kind: 'removal', phrases: 'is off|are off|is out|are out|is dead|are dead', accept: acceptOffOrOut },
   { kind: 'removal', phrases: 'forget|forget about', accept: acceptForget },
   // "can you stop with the bullet points?", "no more standups": what was wanted is dropped.
   { kind: 'removal', phrases: 'stop with|stop using|stop doing|stop adding|no more', accept: (tokens, start, end) => lowerAt(tokens, end) !== '' && !NO_IDIOMS.has(lowerAt(tokens, end)) },

@@ -69,8 +69,28 @@ export function fixImperatives(tokens: TaggedToken[]): void {
   }
 }
 
+/** "and sadly terracotta is dead": a word between a clause's opening and its copula is its subject, not a verb. */
+export function fixCopulaSubjects(tokens: TaggedToken[]): void {
+  for (let index = 1; index < tokens.length - 1; index += 1) {
+    const token = tokens[index];
+    const previous = tokens[index - 1];
+    if (token === undefined || previous === undefined || token.pos !== 'verb' || token.past || token.capitalised || tokens[index + 1]?.pos !== 'copula') continue;
+    if (previous.pos === 'adverb' || previous.pos === 'conjunction' || previous.pos === 'determiner' || endsClause(previous)) token.pos = 'noun';
+  }
+}
+
+/** "have crept back up", "pushed back": "back" right after a verb is a particle, not a noun. */
+export function fixParticles(tokens: TaggedToken[]): void {
+  for (let index = 1; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    if (token?.lower === 'back' && token.pos === 'noun' && tokens[index - 1]?.pos === 'verb' && !endsClause(tokens[index - 1] as TaggedToken)) token.pos = 'adverb';
+  }
+}
+
 export function fixByNeighbours(tokens: TaggedToken[]): void {
   fixNounChains(tokens);
+  fixCopulaSubjects(tokens);
+  fixParticles(tokens);
   ensureVerb(tokens);
   fixImperatives(tokens);
   for (let index = 1; index < tokens.length; index += 1) {

@@ -340,3 +340,25 @@ describe('a change of dose said beside a time and a day', () => {
     expect(lines).not.toMatch(/rang at tonight|say tonight INR/u);
   });
 });
+
+describe('a change said inside a longer sentence', () => {
+  it('"the list is down to 96 now, because …: no plus-ones" updates the guest list, though a colon follows', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'The guest list is about 120 at the moment.', assistant: 'Noted.' });
+    await conversation.say({
+      user: 'And the list is down to 96 now, because we finally had the talk with both mums: no plus-ones unless you are married.',
+      assistant: 'Well done.',
+    });
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).toContain('96');
+    expect(texts).not.toContain('120');
+  });
+
+  it('", and sadly Halcombe is dead" is a clause of its own that drops the fact about Halcombe', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Halcombe Hall is holding the date for us until the end of the month, for £6,500.', assistant: 'Lovely.' });
+    expect(conversation.facts.map((fact) => fact.text).join('\n')).toMatch(/halcombe/iu);
+    await conversation.say({ user: 'Mia needs the venue for the invitations, and sadly Halcombe is dead.', assistant: 'Oh no.' });
+    expect(conversation.facts.map((fact) => fact.text).join('\n')).not.toMatch(/halcombe/iu);
+  });
+});
