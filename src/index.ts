@@ -23,6 +23,7 @@ export {
   type SessionHandle,
   type SessionFacts,
   type Sessions,
+  type TenantMemory,
 } from './memory/create-memory.js';
 export type { MessageInput } from './memory/message-input.js';
 export type { ChatMemoryOutcome, ChatResult, ChatStream } from './memory/chat-turn.js';
@@ -60,7 +61,7 @@ export type { DiffEntry, FactDiff, RemoveEntry } from './core/diff.js';
 
 // Ports and their default adapters, for those who plug in their own.
 export type { Store, TenantStore, TenantRepositories } from './store/store.js';
-export type { SessionLock } from './store/session-lock.js';
+export type { LockedSession, SessionLock } from './store/session-lock.js';
 export { createSqliteStore, type SqliteStoreSettings } from './store/sqlite/sqlite-store.js';
 export type { Tokenizer, TokenizerName } from './providers/tokenizer/tokenizer.js';
 export { createGptTokenizer, type GptTokenizerSettings } from './providers/tokenizer/gpt-tokenizer.js';

@@ -6,17 +6,19 @@ import type { Session } from '../core/types.js';
 import type { CachedTurnReader } from '../context/turn-reader.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
-import type { SessionLock } from '../store/session-lock.js';
 import type { TenantStore } from '../store/store.js';
 import type { Settings } from './config.js';
 import type { MemoryCounters } from './memory-counters.js';
 import type { MemoryGate } from './memory-gate.js';
 import type { MemoryLogger } from './memory-logger.js';
 import type { MemoryStateCache } from './memory-state-cache.js';
+import type { SessionWrites } from './session-writes.js';
 import type { WriteContext } from './write-path.js';
 
 export interface EngineParts {
   settings: Settings;
+  /** The tenant whose sessions these parts serve. */
+  tenant: string;
   repositories: TenantStore;
   tokenizer: Tokenizer;
   manager: MemoryManager;
@@ -25,12 +27,14 @@ export interface EngineParts {
   clock: () => Date;
   now: () => string;
   newId: () => string;
-  /** Serialises the storing of a session's raw turns (and its deletion). */
-  sessionLock: SessionLock;
+  /** Run `work` under the session's lock, which serialises the storing of its raw turns (and its deletion). */
+  lock<T>(sessionId: string, work: () => Promise<T>): Promise<T>;
+  /** Announces every committed write that changes a session's reads; the caches listen. */
+  writes: SessionWrites;
   /** Runs a session's memory work in turn order. */
   gate: MemoryGate;
   counters: MemoryCounters;
-  /** Older turns kept between packages; every write tells it which turn changed. */
+  /** Older turns kept between packages; it listens to `writes`. */
   turnReader: CachedTurnReader;
   /** Each session's memory state between its turns. */
   states: MemoryStateCache;

@@ -30,7 +30,7 @@ export interface ImportSetup {
 
 /** Store a Strata export as the session it was: it must not exist here. */
 async function importExport(parts: EngineParts, data: SessionExport): Promise<ImportResult> {
-  const { repositories, states } = parts;
+  const { repositories, writes } = parts;
   if ((await repositories.sessions.get({ sessionId: data.session.id })) !== null) {
     throw new StrataError('SESSION_EXISTS', `Session "${data.session.id}" already exists here; delete it first or import with newIds (\`strata import --new-ids\`).`);
   }
@@ -46,13 +46,13 @@ async function importExport(parts: EngineParts, data: SessionExport): Promise<Im
     }
     for (const artifact of data.artifacts) await tx.artifacts.restore({ artifact });
   });
-  states.forget(data.session.id);
+  writes.announce({ sessionId: data.session.id });
   return { sessionId: data.session.id, messages: data.messages.length, turns: data.turns.length, skipped: 0 };
 }
 
 /** Import a conversation into a new session (see `Sessions.import`). */
 export async function importConversation(parts: EngineParts, work: TurnWork, importOptions: ImportOptions, setup: ImportSetup): Promise<ImportResult> {
-  const { settings, repositories, manager, context, now, newId, sessionLock, gate, logger, onBackgroundError } = parts;
+  const { settings, repositories, manager, context, now, newId, lock, gate, logger, onBackgroundError } = parts;
   const { localInCharge, workerScript } = setup;
   const source = importOptions.source ?? 'the import';
   const value = typeof importOptions.data === 'string' ? parseJsonText(importOptions.data, source) : importOptions.data;
@@ -74,7 +74,7 @@ export async function importConversation(parts: EngineParts, work: TurnWork, imp
     let queued = false;
     // Fewer turns than the messages promised: the worker is not worth its start.
     if (pipeline === null) await started?.close();
-    await sessionLock.run(id, () =>
+    await lock(id, () =>
       repositories.transaction(async (tx) => {
         await tx.sessions.create({
           session: { id, title, instructions: plan.instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 },

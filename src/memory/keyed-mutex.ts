@@ -1,10 +1,7 @@
 import type { SessionLock } from '../store/session-lock.js';
 
-/**
- * Serialises async work per key (one session's turns run in order); different keys never wait on each
- * other. The in-process `SessionLock`: it holds within one process only.
- */
-export class KeyedMutex implements SessionLock {
+/** Serialises async work per key; different keys never wait on each other. */
+export class KeyedMutex {
   private readonly tails = new Map<string, Promise<void>>();
 
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
@@ -23,4 +20,10 @@ export class KeyedMutex implements SessionLock {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
+}
+
+/** The in-process `SessionLock` (the default): it holds within one process only. */
+export function inProcessSessionLock(): SessionLock {
+  const mutex = new KeyedMutex();
+  return { run: ({ tenant, sessionId }, work) => mutex.run(`${tenant}\u0000${sessionId}`, work) };
 }

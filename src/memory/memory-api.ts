@@ -208,14 +208,33 @@ export interface Sessions {
   import(options: ImportOptions): Promise<ImportResult>;
 }
 
-export interface Memory {
-  readonly tenant: string;
+/** The sessions of one tenant, and their counters. No method reaches another tenant's sessions. */
+export interface TenantMemory {
+  /** The tenant's id. */
+  readonly tenantId: string;
+  readonly sessions: Sessions;
+  /** Counters since this memory was opened, of the tenant's sessions or one of them, with the retry queue's current size. */
+  stats(options?: { sessionId?: string }): Promise<MemoryStats>;
+}
+
+/**
+ * A memory: the sessions of its default tenant (`tenant` option, `STRATA_TENANT`, else `default`), and
+ * through `tenant(id)` those of any other, all served by one store, manager and set of caches.
+ */
+export interface Memory extends TenantMemory {
   readonly settings: Settings;
   readonly tokenizer: Tokenizer;
-  readonly sessions: Sessions;
+  /**
+   * The tenant-scoped API of tenant `tenantId` (created on its first write). The same object for the
+   * same id; a session id of another tenant answers SESSION_NOT_FOUND exactly like an unknown one.
+   *
+   * @example
+   * const acme = memory.tenant('acme');
+   * const session = await acme.sessions.create({ title: 'Support' });
+   */
+  tenant(tenantId: string): TenantMemory;
   /** The chat model `session.chat()` uses; fails with MODEL_NOT_CONFIGURED, naming the variables to set, when there is none. */
   chatModelName(): string;
-  /** Counters since this memory was opened, of all sessions or one, with the retry queue's current size. */
-  stats(options?: { sessionId?: string }): Promise<MemoryStats>;
+  /** Stop background retries, wait for memory work in flight, close the store (when this memory opened it). */
   close(): Promise<void>;
 }

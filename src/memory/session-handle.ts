@@ -24,7 +24,7 @@ async function correct(services: SessionServices, sessionId: string, request: un
 }
 
 export function sessionHandle(services: SessionServices, sessionId: string): SessionHandle {
-  const { settings, repositories, tokenizer, now, newId, sessionLock, gate, turnReader, states, requireSession } = services.parts;
+  const { settings, repositories, tokenizer, now, newId, lock, gate, writes, requireSession } = services.parts;
   const { storeTurn, resumePending } = services.work;
   return {
     id: sessionId,
@@ -94,11 +94,10 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
       if (!(await repositories.sessions.update({ sessionId, instructions: checked, updatedAt: now() }))) await requireSession(sessionId);
     },
     delete: () =>
-      sessionLock.run(sessionId, async () => {
+      lock(sessionId, async () => {
         if (!(await repositories.sessions.delete({ sessionId }))) await requireSession(sessionId);
-        // A read in flight meanwhile caches nothing: the reader drops what a forget overtook.
-        turnReader.forget(sessionId);
-        states.forget(sessionId);
+        // (A read in flight meanwhile caches nothing: the reader drops what a write overtook.)
+        writes.announce({ sessionId });
       }),
     export: async ({ format }) => {
       if (format !== 'json' && format !== 'markdown') {

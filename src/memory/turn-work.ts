@@ -32,7 +32,7 @@ export interface TurnWork {
 }
 
 export function createTurnWork(parts: EngineParts): TurnWork {
-  const { settings, repositories, manager, context, clock, now, newId, sessionLock, gate, counters, turnReader, states, logger, onBackgroundError, requireSession } = parts;
+  const { settings, repositories, manager, context, clock, now, newId, lock, gate, counters, writes, states, logger, onBackgroundError, requireSession } = parts;
 
   /**
    * Put a turn whose manager asked for a retry in the queue (call inside a transaction). Only a first
@@ -55,7 +55,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
         await tx.retries.remove({ sessionId: derived.sessionId, turn: derived.turn });
       }
     }, { durable: derived.retry !== null });
-    turnReader.forget(derived.sessionId, derived.turn);
+    writes.announce({ sessionId: derived.sessionId, turn: derived.turn });
     if (derived.retry !== null) retries.schedule();
   };
 
@@ -170,12 +170,12 @@ export function createTurnWork(parts: EngineParts): TurnWork {
 
   /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
   const storeTurn = (sessionId: string, checked: CheckedMessage[], staleMemory = false): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }> =>
-    sessionLock.run(sessionId, async () => {
+    lock(sessionId, async () => {
       const session = await requireSession(sessionId);
       const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context, { staleMemory }));
       if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
       counters.add(sessionId, { turns: 1 });
-      turnReader.forget(sessionId, raw.turn);
+      writes.announce({ sessionId, turn: raw.turn });
       return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw)) };
     });
 

@@ -5,6 +5,15 @@
  * PostgreSQL advisory lock, for instance).
  */
 export interface SessionLock {
-  /** Run `work` once no other work holds the session's lock; different sessions never wait on each other. */
-  run<T>(sessionId: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Run `work` once no other work holds the lock of the tenant's session; different sessions (and the
+   * same session id in another tenant) never wait on each other.
+   */
+  run<T>(session: LockedSession, work: () => Promise<T>): Promise<T>;
+}
+
+/** What a session lock is taken on. */
+export interface LockedSession {
+  tenant: string;
+  sessionId: string;
 }

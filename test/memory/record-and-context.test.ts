@@ -197,8 +197,8 @@ describe('the session lock', () => {
   it('a memory stores every turn of a session under the lock it is given', async () => {
     const held: string[] = [];
     const sessionLock = {
-      async run<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
-        held.push(sessionId);
+      async run<T>(locked: { tenant: string; sessionId: string }, work: () => Promise<T>): Promise<T> {
+        held.push(`${locked.tenant}/${locked.sessionId}`);
         return work();
       },
     };
@@ -207,7 +207,9 @@ describe('the session lock', () => {
       const session = await memory.sessions.create();
       await Promise.all([session.record({ user: 'one' }), session.record({ user: 'two' })]);
       await session.delete();
-      expect(held).toEqual([session.id, session.id, session.id]);
+      const other = await memory.tenant('acme').sessions.create();
+      await other.record({ user: 'three' });
+      expect(held).toEqual([`default/${session.id}`, `default/${session.id}`, `default/${session.id}`, `acme/${other.id}`]);
     } finally {
       await memory.close();
     }

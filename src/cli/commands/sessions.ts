@@ -41,7 +41,7 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
         if (globals.json) {
           writeJson(io.stdout, list);
         } else if (list.length === 0) {
-          writeLine(io.stdout, `No sessions in tenant "${memory.tenant}". Import one with \`strata import <file>\`.`);
+          writeLine(io.stdout, `No sessions in tenant "${memory.tenantId}". Import one with \`strata import <file>\`.`);
         } else {
           writeLine(io.stdout, sessionTable(list));
         }

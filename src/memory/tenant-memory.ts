@@ -1,0 +1,155 @@
+/**
+ * The services of one tenant: its repositories, the caches and queues that keep its sessions in order,
+ * its turn work (with its retry runner), its session handles, imports and counters. A memory holds one
+ * per tenant it has served; the store, the manager, the tokenizer and the session lock are shared.
+ */
+import { StrataError } from '../core/errors.js';
+import type { Session } from '../core/types.js';
+import type { AssemblerSettings } from '../context/assembler.js';
+import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
+import type { MemoryManager } from '../managers/memory-manager.js';
+import type { ChatModel } from '../providers/chat-model/chat-model.js';
+import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
+import type { SessionLock } from '../store/session-lock.js';
+import type { Store } from '../store/store.js';
+import type { Settings } from './config.js';
+import type { EngineParts } from './engine-parts.js';
+import { importConversation } from './import-conversation.js';
+import type { SessionHandle, Sessions, TenantMemory } from './memory-api.js';
+import { MemoryCounters } from './memory-counters.js';
+import { MemoryGate } from './memory-gate.js';
+import type { MemoryLogger } from './memory-logger.js';
+import { MemoryStateCache } from './memory-state-cache.js';
+import { sessionHandle } from './session-handle.js';
+import { checkInstructions, checkTitle } from './session-input.js';
+import type { SessionServices } from './session-reads.js';
+import { SessionWrites } from './session-writes.js';
+import { createTurnWork } from './turn-work.js';
+import type { WriteContext } from './write-path.js';
+
+/** What every tenant of a memory shares. */
+export interface SharedParts {
+  settings: Settings;
+  store: Store;
+  tokenizer: Tokenizer;
+  manager: MemoryManager;
+  context: WriteContext;
+  clock: () => Date;
+  now: () => string;
+  newId: () => string;
+  sessionLock: SessionLock;
+  logger: MemoryLogger;
+  onBackgroundError: ((error: unknown) => void) | undefined;
+  requireChatModel(): ChatModel;
+  assemblerSettings: AssemblerSettings;
+  /** The local manager writes memory (so a long import may use a worker thread). */
+  localInCharge: boolean;
+  importWorkerScript: URL | undefined;
+}
+
+/** A tenant's API and what closing it takes. */
+export interface TenantRuntime {
+  api: TenantMemory;
+  /** Stop its background retries and wait for its memory work in flight. */
+  close(): Promise<void>;
+}
+
+/** Longest tenant id accepted. */
+const MAX_TENANT_LENGTH = 200;
+
+/** The tenant id, checked: a non-empty string of at most 200 characters, without control characters. */
+export function checkTenantId(tenantId: unknown): string {
+  // eslint-disable-next-line no-control-regex
+  if (typeof tenantId !== 'string' || tenantId.trim() === '' || tenantId.length > MAX_TENANT_LENGTH || /[\u0000-\u001f]/u.test(tenantId)) {
+    throw new StrataError('INVALID_INPUT', `A tenant id must be a non-empty string of at most ${MAX_TENANT_LENGTH} characters without control characters (got ${JSON.stringify(tenantId) ?? String(tenantId)}).`);
+  }
+  return tenantId;
+}
+
+/** Build the services of one tenant over the shared parts. */
+export function createTenantRuntime(shared: SharedParts, tenant: string): TenantRuntime {
+  const repositories = shared.store.tenant(tenant);
+  const writes = new SessionWrites();
+  // Older turns stay in memory between packages; every write announced tells the cache what changed.
+  const turnReader = new CachedTurnReader(storeTurnReader(repositories));
+  const states = new MemoryStateCache();
+  writes.listen(({ sessionId, turn }) => {
+    turnReader.forget(sessionId, turn);
+    if (turn === undefined) states.forget(sessionId);
+  });
+  const gate = new MemoryGate();
+  const counters = new MemoryCounters();
+  const requireSession = async (sessionId: string): Promise<Session> => {
+    const session = await repositories.sessions.get({ sessionId });
+    if (session === null) {
+      throw new StrataError('SESSION_NOT_FOUND', `No session "${sessionId}" in tenant "${tenant}"; list sessions with \`strata sessions\` or memory.sessions.list().`, {
+        details: { sessionId },
+      });
+    }
+    return session;
+  };
+  const parts: EngineParts = {
+    ...shared,
+    tenant,
+    repositories,
+    lock: (sessionId, work) => shared.sessionLock.run({ tenant, sessionId }, work),
+    writes,
+    gate,
+    counters,
+    turnReader,
+    states,
+    requireSession,
+  };
+  const work = createTurnWork(parts);
+  const services: SessionServices = { parts, work, requireChatModel: shared.requireChatModel, assemblerSettings: shared.assemblerSettings, resumeChecked: new Set() };
+  const sessions = tenantSessions(services, { localInCharge: shared.localInCharge, workerScript: shared.importWorkerScript });
+  const api: TenantMemory = {
+    tenantId: tenant,
+    sessions,
+    stats: async (statsOptions = {}) => {
+      const sessionId = statsOptions.sessionId;
+      if (sessionId !== undefined) await requireSession(sessionId);
+      const pendingRetries = await repositories.retries.count(sessionId === undefined ? {} : { sessionId });
+      return { ...counters.read(sessionId), pendingRetries };
+    },
+  };
+  return {
+    api,
+    close: async () => {
+      await work.close();
+      await gate.drain();
+    },
+  };
+}
+
+/** The `sessions` API of a tenant. */
+function tenantSessions(services: SessionServices, importSetup: { localInCharge: boolean; workerScript: URL | undefined }): Sessions {
+  const { repositories, now, newId, requireSession } = services.parts;
+  const handle = (sessionId: string): SessionHandle => sessionHandle(services, sessionId);
+  return {
+    create: async (createOptions = {}) => {
+      const title = createOptions.title === undefined ? `Session ${now().slice(0, 16).replace('T', ' ')}` : checkTitle(createOptions.title);
+      const instructions = createOptions.instructions === undefined ? '' : checkInstructions(createOptions.instructions);
+      const time = now();
+      const id = newId();
+      await repositories.sessions.create({
+        session: { id, title, instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 },
+      });
+      return handle(id);
+    },
+    open: async (sessionId) => {
+      if (typeof sessionId !== 'string' || sessionId.trim() === '') throw new StrataError('INVALID_INPUT', 'A session id must be a non-empty string.');
+      await requireSession(sessionId);
+      return handle(sessionId);
+    },
+    list: async (listOptions = {}) => {
+      const limit = listOptions.limit ?? 50;
+      const offset = listOptions.offset ?? 0;
+      if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(offset) || offset < 0) {
+        throw new StrataError('INVALID_INPUT', 'list() takes a whole limit ≥ 1 and offset ≥ 0.');
+      }
+      return repositories.sessions.list({ limit, offset });
+    },
+    import: (importOptions) => importConversation(services.parts, services.work, importOptions, importSetup),
+  };
+}
