@@ -15,7 +15,8 @@ import { inProcessSessionLock } from './keyed-mutex.js';
 import { lazyLocalManager, lazyModelManager, openAiModel } from './lazy-managers.js';
 import type { Memory, MemoryOptions, TenantMemory } from './memory-api.js';
 import { createMemoryLogger } from './memory-logger.js';
-import { checkTenantId, createTenantRuntime, type SharedParts, type TenantRuntime } from './tenant-memory.js';
+import type { SharedParts } from './engine-parts.js';
+import { checkTenantId, createTenantRuntime, type TenantRuntime } from './tenant-memory.js';
 
 export type {
   ChatOptions,

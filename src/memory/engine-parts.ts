@@ -1,12 +1,16 @@
 /**
- * What the services of one memory share: its settings, its tenant's repositories, the manager that writes
- * memory, the caches and queues that keep sessions in order, and the clock and ids it is given.
+ * What a memory's services share: the parts every tenant shares (settings, store, tokenizer, the manager
+ * that writes memory, the session lock, the clock and ids it is given), and, for one tenant, its
+ * repositories and the caches and queues that keep its sessions in order.
  */
 import type { Session } from '../core/types.js';
+import type { AssemblerSettings } from '../context/assembler.js';
 import type { CachedTurnReader } from '../context/turn-reader.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
+import type { ChatModel } from '../providers/chat-model/chat-model.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
-import type { TenantStore } from '../store/store.js';
+import type { SessionLock } from '../store/session-lock.js';
+import type { Store, TenantStore } from '../store/store.js';
 import type { Settings } from './config.js';
 import type { MemoryCounters } from './memory-counters.js';
 import type { MemoryGate } from './memory-gate.js';
@@ -15,11 +19,10 @@ import type { MemoryStateCache } from './memory-state-cache.js';
 import type { SessionWrites } from './session-writes.js';
 import type { WriteContext } from './write-path.js';
 
-export interface EngineParts {
+/** What every tenant of a memory shares. */
+export interface SharedParts {
   settings: Settings;
-  /** The tenant whose sessions these parts serve. */
-  tenant: string;
-  repositories: TenantStore;
+  store: Store;
   tokenizer: Tokenizer;
   manager: MemoryManager;
   /** What the write path needs: tokenizer, manager, clock and ids. */
@@ -27,6 +30,22 @@ export interface EngineParts {
   clock: () => Date;
   now: () => string;
   newId: () => string;
+  sessionLock: SessionLock;
+  logger: MemoryLogger;
+  onBackgroundError: ((error: unknown) => void) | undefined;
+  /** The chat model `session.chat()` uses; MODEL_NOT_CONFIGURED, naming the variables to set, when there is none. */
+  requireChatModel(): ChatModel;
+  assemblerSettings: AssemblerSettings;
+  /** The local manager writes memory (so a long import may use a worker thread). */
+  localInCharge: boolean;
+  importWorkerScript: URL | undefined;
+}
+
+/** The parts of one tenant's services. */
+export interface EngineParts extends SharedParts {
+  /** The tenant whose sessions these parts serve. */
+  tenant: string;
+  repositories: TenantStore;
   /** Run `work` under the session's lock, which serialises the storing of its raw turns (and its deletion). */
   lock<T>(sessionId: string, work: () => Promise<T>): Promise<T>;
   /** Announces every committed write that changes a session's reads; the caches listen. */
@@ -38,8 +57,6 @@ export interface EngineParts {
   turnReader: CachedTurnReader;
   /** Each session's memory state between its turns. */
   states: MemoryStateCache;
-  logger: MemoryLogger;
-  onBackgroundError: ((error: unknown) => void) | undefined;
   /** The session, or SESSION_NOT_FOUND naming it. */
   requireSession(sessionId: string): Promise<Session>;
 }

@@ -13,8 +13,8 @@ import { assemble, type SessionServices } from './session-reads.js';
 export function chatInSession(services: SessionServices, sessionId: string, userMessage: string, chatOptions: ChatOptions): ChatStream | Promise<ChatResult> {
   const { settings, repositories, manager, now, newId, gate, counters, logger } = services.parts;
   const { storeTurn, resumePending } = services.work;
-  const { resumeChecked, requireChatModel } = services;
-  const chatModel = requireChatModel();
+  const { resumeChecked } = services;
+  const chatModel = services.parts.requireChatModel();
   const content = checkContent(userMessage, 'The user message', settings.maxMessageBytes);
   const budget = chatOptions.budget === undefined ? settings.contextBudget : validateBudget(chatOptions.budget);
   // The user message is sent now: its id and time are settled now, so memory work on it can start while the model writes.

@@ -2,10 +2,8 @@
  * What a session handle's methods share, and the reads they build on: the context package of a
  * session and the snapshot of everything it holds.
  */
-import type { AssemblerSettings } from '../context/assembler.js';
 import { assembleContext } from '../context/assembler.js';
 import type { ContextPackage } from '../context/context-package.js';
-import type { ChatModel } from '../providers/chat-model/chat-model.js';
 import type { EngineParts } from './engine-parts.js';
 import type { SessionSnapshot } from './session-export.js';
 import type { TurnWork } from './turn-work.js';
@@ -13,9 +11,6 @@ import type { TurnWork } from './turn-work.js';
 export interface SessionServices {
   parts: EngineParts;
   work: TurnWork;
-  /** The chat model `session.chat()` uses; MODEL_NOT_CONFIGURED, naming the variables to set, when there is none. */
-  requireChatModel(): ChatModel;
-  assemblerSettings: AssemblerSettings;
   /** Sessions whose chat turns have looked for turns an earlier run left underived. */
   resumeChecked: Set<string>;
 }
@@ -24,7 +19,7 @@ export interface SessionServices {
 export async function assemble(services: SessionServices, sessionId: string, budget: number, query: string | undefined): Promise<ContextPackage> {
   const { repositories, tokenizer, turnReader, requireSession } = services.parts;
   const session = await requireSession(sessionId);
-  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.assemblerSettings, turnReader });
+  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader });
 }
 
 /** Everything the session holds, for an export. */

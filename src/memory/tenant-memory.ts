@@ -5,47 +5,18 @@
  */
 import { StrataError } from '../core/errors.js';
 import type { Session } from '../core/types.js';
-import type { AssemblerSettings } from '../context/assembler.js';
 import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
-import type { MemoryManager } from '../managers/memory-manager.js';
-import type { ChatModel } from '../providers/chat-model/chat-model.js';
-import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
-import type { SessionLock } from '../store/session-lock.js';
-import type { Store } from '../store/store.js';
-import type { Settings } from './config.js';
-import type { EngineParts } from './engine-parts.js';
+import type { EngineParts, SharedParts } from './engine-parts.js';
 import { importConversation } from './import-conversation.js';
 import type { SessionHandle, Sessions, TenantMemory } from './memory-api.js';
 import { MemoryCounters } from './memory-counters.js';
 import { MemoryGate } from './memory-gate.js';
-import type { MemoryLogger } from './memory-logger.js';
 import { MemoryStateCache } from './memory-state-cache.js';
 import { sessionHandle } from './session-handle.js';
 import { checkInstructions, checkTitle } from './session-input.js';
 import type { SessionServices } from './session-reads.js';
 import { SessionWrites } from './session-writes.js';
 import { createTurnWork } from './turn-work.js';
-import type { WriteContext } from './write-path.js';
-
-/** What every tenant of a memory shares. */
-export interface SharedParts {
-  settings: Settings;
-  store: Store;
-  tokenizer: Tokenizer;
-  manager: MemoryManager;
-  context: WriteContext;
-  clock: () => Date;
-  now: () => string;
-  newId: () => string;
-  sessionLock: SessionLock;
-  logger: MemoryLogger;
-  onBackgroundError: ((error: unknown) => void) | undefined;
-  requireChatModel(): ChatModel;
-  assemblerSettings: AssemblerSettings;
-  /** The local manager writes memory (so a long import may use a worker thread). */
-  localInCharge: boolean;
-  importWorkerScript: URL | undefined;
-}
 
 /** A tenant's API and what closing it takes. */
 export interface TenantRuntime {
@@ -101,7 +72,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
     requireSession,
   };
   const work = createTurnWork(parts);
-  const services: SessionServices = { parts, work, requireChatModel: shared.requireChatModel, assemblerSettings: shared.assemblerSettings, resumeChecked: new Set() };
+  const services: SessionServices = { parts, work, resumeChecked: new Set() };
   const sessions = tenantSessions(services, { localInCharge: shared.localInCharge, workerScript: shared.importWorkerScript });
   const api: TenantMemory = {
     tenantId: tenant,
