@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { StrataError } from '../../core/errors.js';
 import { modelVariable, type ModelRole } from '../model-settings.js';
 import type { Deadline } from './deadline.js';
+import type { OpenAiConnection } from './openai-connection.js';
 
 /** What a failure message needs to know about the call that failed. */
 export interface CallContext {
@@ -13,6 +14,11 @@ export interface CallContext {
   role: ModelRole | undefined;
   timeoutMs: number;
   deadline: Deadline;
+}
+
+/** The context of one call on `connection`, made before the call so that any failure can name it. */
+export function callContext(connection: OpenAiConnection, operation: string, deadline: Deadline, timeoutMs: number): CallContext {
+  return { operation, model: connection.model, baseUrl: connection.baseUrl, role: connection.role, timeoutMs, deadline };
 }
 
 type Setting = 'MODEL' | 'BASE_URL' | 'API_KEY' | 'TIMEOUT_MS';

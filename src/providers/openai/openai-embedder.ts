@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { StrataError } from '../../core/errors.js';
 import type { Embedder, EmbedOptions, EmbedResult } from '../embedder/embedder.js';
 import { startDeadline } from './deadline.js';
-import { firstIssue, invalidOutput, toModelError, type CallContext } from './model-errors.js';
+import { callContext, firstIssue, invalidOutput, toModelError, type CallContext } from './model-errors.js';
 import { connectOpenAi, type OpenAiConnectionSettings } from './openai-connection.js';
 
 export interface OpenAiEmbedderSettings extends OpenAiConnectionSettings {
@@ -66,7 +66,7 @@ export function createOpenAiEmbedder(settings: OpenAiEmbedderSettings): Embedder
     async embed(options: EmbedOptions): Promise<EmbedResult> {
       const timeoutMs = connection.timeoutMs;
       const deadline = startDeadline(timeoutMs, options.signal);
-      const context: CallContext = { operation: 'embedding', model, baseUrl: connection.baseUrl, role: connection.role, timeoutMs, deadline };
+      const context = callContext(connection, 'embedding', deadline, timeoutMs);
       try {
         if (deadline.signal.aborted) throw toModelError(deadline.signal.reason, context);
         const vectors: number[][] = [];
