@@ -6,6 +6,7 @@
  */
 import { mapPacked } from '../core/packed-map.js';
 import type { Message } from '../core/types.js';
+import { searchArchive } from '../store/archive-query.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { Assembly } from './assembly.js';
 import type { TurnCache } from './turn-reader.js';
@@ -115,7 +116,7 @@ export async function addRecalled(assembly: Assembly, options: RecallOptions): P
   const { repositories, sessionId, query, reserve, countShort } = options;
   const recalledIds = new Set<string>();
   const recalledTurns = new Set<number>();
-  const hits = await repositories.search.messages({ sessionId, query, limit: options.limit, maxTurn: options.maxTurn });
+  const hits = await searchArchive(repositories.search, { sessionId, query, limit: options.limit, maxTurn: options.maxTurn });
   const read = await hitMessages(options, hits);
   const recalled: Array<{ message: Message; line: Line }> = [];
   let spent = 0;

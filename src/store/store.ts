@@ -16,6 +16,16 @@ import type {
  * The storage port. Every adapter (SQLite now, PostgreSQL later) implements it and passes the
  * contract suite in test/contract/store-contract.ts. All data is reached through `tenant()`,
  * which binds the tenant id into every query: no repository method can cross tenants.
+ *
+ * What an adapter guarantees, and all the engine relies on:
+ * - Each repository call is atomic: it commits whole or not at all.
+ * - A transaction is atomic and serializable: its writes commit together or not at all, and concurrent
+ *   transactions end as if they had run one after the other (no lost update). An adapter may make one
+ *   wait for another, or retry one that conflicts; it never reports a conflict to the caller.
+ * - A read outside a transaction never sees a transaction's uncommitted writes, and a write committed
+ *   before a read starts is visible to that read (in this process or any other sharing the database).
+ * Whether a read waits for a writer, and how sessions' turns are serialised (the `SessionLock` port),
+ * are the adapter's and the engine's business, not the contract's.
  */
 export interface Store {
   /** Adapter name, for diagnostics. */
@@ -39,8 +49,8 @@ export interface TenantRepositories {
 
 export interface TenantStore extends TenantRepositories {
   /**
-   * Run `work` atomically: everything it writes through `repositories` commits together or not at all.
-   * Other calls on the store wait until the transaction ends.
+   * Run `work` atomically and serializably: everything it writes through `repositories` commits together
+   * or not at all, and no other call sees a part of it (see the guarantees above).
    */
   transaction<T>(work: (repositories: TenantRepositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
@@ -184,7 +194,21 @@ export interface SearchHit {
   score: number;
 }
 
+/**
+ * The lexical index of a tenant's raw messages (speaker and content), stemmed and with diacritics
+ * folded, whose term statistics are the tenant's alone. Which terms to rank and how many hits to keep
+ * is decided by `searchArchive` (store/archive-query.ts), the same for every adapter; an adapter only
+ * counts and ranks.
+ */
 export interface ArchiveSearch {
-  /** BM25 over the raw messages of a session, optionally only turns ≤ `maxTurn`. */
-  messages(options: { sessionId: string; query: string; limit: number; maxTurn?: number }): Promise<SearchHit[]>;
+  /** How many messages the tenant's index holds. */
+  documentCount(): Promise<number>;
+  /** For each term, how many of the tenant's messages hold it (in the order given). */
+  termFrequencies(options: { terms: readonly string[] }): Promise<number[]>;
+  /**
+   * The session's messages holding any of `terms`, ranked by BM25 over the tenant's statistics, best
+   * first (a tie in conversation order), at most `limit`, only turns ≤ `maxTurn` when given. The
+   * session is a condition of the query itself: no other session's message is ever ranked.
+   */
+  rank(options: { sessionId: string; terms: readonly string[]; limit: number; maxTurn?: number }): Promise<SearchHit[]>;
 }

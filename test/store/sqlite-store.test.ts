@@ -7,6 +7,7 @@ import { StrataError, isStrataError } from '../../src/core/errors.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import { searchArchive } from '../../src/store/archive-query.js';
 import {
   FactScript,
   at,
@@ -126,7 +127,7 @@ describe('SQLite store', () => {
     expect(await reopened.retries.list({ sessionId: 's1' })).toEqual([retry]);
     expect(await reopened.retries.listDue({ now: at(40), limit: 10 })).toEqual([retry]);
     expect(await reopened.retries.nextDue()).toBe(at(40));
-    const hits = await reopened.search.messages({ sessionId: 's1', query: 'painted kitchen', limit: 5 });
+    const hits = await searchArchive(reopened.search, { sessionId: 's1', query: 'painted kitchen', limit: 5 });
     expect(hits.map((hit) => hit.messageId)).toContain(messages[0]!.id);
   });
 
@@ -172,16 +173,16 @@ describe('SQLite store', () => {
     const store = open(file);
     try {
       for (const tenant of ['acme', 'globex']) {
-        const hits = await store.tenant(tenant).search.messages({ sessionId: 's1', query: 'warehouse Rotterdam', limit: 5 });
+        const hits = await searchArchive(store.tenant(tenant).search, { sessionId: 's1', query: 'warehouse Rotterdam', limit: 5 });
         expect(hits.map((hit) => hit.messageId)).toEqual([`${tenant}-m1`]);
       }
-      expect(await store.tenant('acme').search.messages({ sessionId: 's1', query: 'globex', limit: 5 })).toEqual([]);
+      expect(await searchArchive(store.tenant('acme').search, { sessionId: 's1', query: 'globex', limit: 5 })).toEqual([]);
     } finally {
       await store.close();
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times and doubted facts, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts and a search index that knows sessions, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -197,6 +198,11 @@ describe('SQLite store', () => {
     const raw = new Database(file);
     raw.exec(`DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at;
       ALTER TABLE facts DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN may_replace; DELETE FROM schema_migrations WHERE version > 3;`);
+    // Its search index had no session column.
+    const index = `search_tenant_${String(raw.prepare("SELECT rowid FROM tenants WHERE id = 'acme'").pluck().get())}`;
+    raw.exec(`DROP TABLE ${index};
+      CREATE VIRTUAL TABLE ${index} USING fts5 (speaker, content, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');
+      INSERT INTO ${index} (rowid, speaker, content) SELECT seq, coalesce(speaker, ''), content FROM messages;`);
     raw.close();
 
     const upgraded = open(file, '2026-01-01T00:00:00.000Z');
@@ -205,7 +211,7 @@ describe('SQLite store', () => {
     // Messages stored before sent times existed were stored at the time they were sent.
     expect(await reopened.messages.list({ sessionId: 's1' })).toEqual(messages.map((message) => ({ ...message, sentAt: message.createdAt })));
     expect(await reopened.turns.list({ sessionId: 's1' })).toEqual(before.turns);
-    expect((await reopened.search.messages({ sessionId: 's1', query: 'Frankfurt', limit: 5 })).map((hit) => hit.messageId).sort()).toEqual([messages[0]!.id, messages[1]!.id]);
+    expect((await searchArchive(reopened.search, { sessionId: 's1', query: 'Frankfurt', limit: 5 })).map((hit) => hit.messageId).sort()).toEqual([messages[0]!.id, messages[1]!.id]);
     expect(await reopened.retries.count()).toBe(0);
     await reopened.retries.put({ retry: makeRetry('s1', 2) });
     expect(await reopened.retries.listDue({ now: at(100), limit: 10 })).toEqual([makeRetry('s1', 2)]);
@@ -219,8 +225,9 @@ describe('SQLite store', () => {
         { version: 5, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 6, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 7, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 8, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(7);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(8);
     } finally {
       check.close();
     }
@@ -347,7 +354,7 @@ describe('SQLite store', () => {
       () => tenant.sessions.get({ sessionId: 's1' }),
       () => tenant.sessions.list({ limit: 10 }),
       () => tenant.messages.append({ sessionId: 's1', messages: makeExchange('s1', 1, 'a', 'b'), updatedAt: at(1) }),
-      () => tenant.search.messages({ sessionId: 's1', query: 'hello', limit: 5 }),
+      () => searchArchive(tenant.search, { sessionId: 's1', query: 'hello', limit: 5 }),
       () => tenant.transaction(async (repositories) => repositories.sessions.get({ sessionId: 's1' })),
     ]) {
       const error = await failureOf(call);
@@ -411,11 +418,11 @@ describe('SQLite store', () => {
       exchanges[200 + index] = ['The harbour plan is ready.', 'Thanks, noted.'];
     }
     await seedSession(tenant, 's1', exchanges);
-    const hits = await tenant.search.messages({ sessionId: 's1', query: `${rare.join(' ')} garden harbour`, limit: 50 });
+    const hits = await searchArchive(tenant.search, { sessionId: 's1', query: `${rare.join(' ')} garden harbour`, limit: 50 });
     const turns = hits.map((hit) => hit.turn).sort((a, b) => a - b);
     expect(turns).toEqual([1, 11, 21, 31, 41, 51, 61, 71, 81, 91]);
     // A shorter query keeps every term that is not common.
-    const short = await tenant.search.messages({ sessionId: 's1', query: 'alpha garden', limit: 50 });
+    const short = await searchArchive(tenant.search, { sessionId: 's1', query: 'alpha garden', limit: 50 });
     expect(short.map((hit) => hit.turn).sort((a, b) => a - b)).toEqual([1, 101, 102, 103, 104, 105]);
   });
 
@@ -432,7 +439,7 @@ describe('SQLite store', () => {
     for (let index = 0; index < 550; index += 1) exchanges[801 + index] = [`Cedar note ${index}.`, 'Thanks, noted.'];
     await seedSession(tenant, 's1', exchanges);
 
-    const hits = await tenant.search.messages({ sessionId: 's1', query: 'cedar maple tulip orchid', limit: 3000 });
+    const hits = await searchArchive(tenant.search, { sessionId: 's1', query: 'cedar maple tulip orchid', limit: 3000 });
     const turns = hits.map((hit) => hit.turn);
     expect(hits).toHaveLength(801);
     // The rarest term still ranks first; no message that only "cedar" matches is scored.
@@ -440,7 +447,7 @@ describe('SQLite store', () => {
     expect(turns.every((turn) => turn <= 801)).toBe(true);
 
     // Whatever rows they match, the two rarest terms are scored.
-    const two = await tenant.search.messages({ sessionId: 's1', query: 'cedar maple', limit: 3000 });
+    const two = await searchArchive(tenant.search, { sessionId: 's1', query: 'cedar maple', limit: 3000 });
     expect(two).toHaveLength(1050);
   });
 

@@ -4,7 +4,7 @@ import type { MessageRepository } from '../store.js';
 import type { MessageIdCache } from './message-id-cache.js';
 import { placeholders } from './rows.js';
 import type { Run } from './run.js';
-import type { TenantSearchIndex } from './search-index.js';
+import { sessionToken, type TenantSearchIndex } from './search-index.js';
 
 interface MessageRow {
   id: string;
@@ -76,12 +76,12 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
   const last = db.prepare<[string, string], { turn: number; position: number }>(
     'SELECT turn, position FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position DESC LIMIT 1',
   );
-  const indexStatements = new Map<string, Database.Statement<[number | bigint, string, string]>>();
-  const indexInsert = (): Database.Statement<[number | bigint, string, string]> => {
+  const indexStatements = new Map<string, Database.Statement<[number | bigint, string, string, string]>>();
+  const indexInsert = (): Database.Statement<[number | bigint, string, string, string]> => {
     const table = index.ensure();
     let statement = indexStatements.get(table);
     if (statement === undefined) {
-      statement = db.prepare<[number | bigint, string, string]>(`INSERT INTO ${table} (rowid, speaker, content) VALUES (?, ?, ?)`);
+      statement = db.prepare<[number | bigint, string, string, string]>(`INSERT INTO ${table} (rowid, speaker, content, session) VALUES (?, ?, ?, ?)`);
       indexStatements.set(table, statement);
     }
     return statement;
@@ -104,6 +104,7 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
         let tokens = 0;
         let maxTurn = 0;
         const indexed = indexInsert();
+        const token = sessionToken(sessionId);
         for (const message of messages) {
           const { lastInsertRowid } = insert.run(
             tenantId,
@@ -124,7 +125,7 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
             message.sentAt,
             message.externalId,
           );
-          indexed.run(lastInsertRowid, message.speaker ?? '', message.content);
+          indexed.run(lastInsertRowid, message.speaker ?? '', message.content, token);
           tokens += message.tokens.tier3;
           maxTurn = Math.max(maxTurn, message.turn);
         }

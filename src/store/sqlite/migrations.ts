@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { StrataError } from '../../core/errors.js';
-import { searchIndexDefinition, searchIndexName } from './search-index.js';
+import { searchIndexDefinition, searchIndexName, sessionToken } from './search-index.js';
 
 export interface Migration {
   version: number;
@@ -170,7 +170,10 @@ export const MIGRATIONS: readonly Migration[] = [
           SELECT seq, coalesce(speaker, ''), content FROM messages WHERE tenant_id = ?`);
       for (const tenant of db.prepare<[], { rowid: number; id: string }>('SELECT rowid, id FROM tenants').all()) {
         const table = searchIndexName(tenant.rowid);
-        db.exec(searchIndexDefinition(table));
+        // (The definition of the time; version 8 gives the index a session column.)
+        db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5 (
+          speaker, content, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+        )`);
         fill(table).run(tenant.id);
       }
     },
@@ -217,6 +220,25 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE facts ADD COLUMN may_replace TEXT;
       ALTER TABLE fact_events ADD COLUMN may_replace TEXT;
     `,
+  },
+  {
+    version: 8,
+    name: 'the session in the search index',
+    // A contentless index cannot gain a column: each tenant's is built again from the messages.
+    change: (db) => {
+      db.function('strata_session_token', { deterministic: true }, (sessionId) => sessionToken(String(sessionId)));
+      const fill = (table: string): Database.Statement<[string]> =>
+        db.prepare(`INSERT INTO ${table} (rowid, speaker, content, session)
+          SELECT seq, coalesce(speaker, ''), content, strata_session_token(session_id) FROM messages WHERE tenant_id = ?`);
+      for (const tenant of db.prepare<[], { rowid: number; id: string }>('SELECT rowid, id FROM tenants').all()) {
+        const table = searchIndexName(tenant.rowid);
+        const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table) !== undefined;
+        if (!exists) continue;
+        db.exec(`DROP TABLE ${table}`);
+        db.exec(searchIndexDefinition(table));
+        fill(table).run(tenant.id);
+      }
+    },
   },
 ];
 

@@ -1,10 +1,23 @@
 import type Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 
-/** The FTS5 definition of a tenant's search index: contentless, porter-stemmed, diacritics folded. */
+/**
+ * The FTS5 definition of a tenant's search index: contentless, porter-stemmed, diacritics folded. Each
+ * message's row holds its speaker, its content and its session's token (`sessionToken`).
+ */
 export function searchIndexDefinition(table: string): string {
   return `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5 (
-    speaker, content, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+    speaker, content, session, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
   )`;
+}
+
+/**
+ * The one index token naming a session: "x" and digits, which no tokenizer splits or stems, taken from
+ * a hash of the session id (an id may hold any characters). Two sessions sharing a token would only rank
+ * each other's messages, which the message cache then leaves out.
+ */
+export function sessionToken(sessionId: string): string {
+  return `x${BigInt(`0x${createHash('sha256').update(sessionId).digest('hex').slice(0, 15)}`).toString()}`;
 }
 
 /** Table name of the search index of the tenant with this rowid (an integer, so the name is safe). */
