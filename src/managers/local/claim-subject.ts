@@ -8,8 +8,11 @@ import type { AnalysedSentence } from './analysis.js';
 import { carriesIs, isPredicate, type Span } from './clauses.js';
 import type { ClauseAct } from './clause-acts.js';
 import type { Cue } from './cues.js';
-import { GENERIC_NOUNS, META_NOUNS, ROLE_NOUNS, STOP_WORDS } from './function-words.js';
-import { keyFromPhrase, keyFromTokens, nounPhrases, type NounPhrase } from './noun-phrases.js';
+import { META_NOUNS } from './function-words.js';
+import { keyFromPhrase, keyFromTokens, nounPhrases } from './noun-phrases.js';
+import {
+  actionKey, firstKey, isPersonPhrase, isPersonToken, isValueToken, openingAttribute, openingTopic, REPORTING_VERBS, reportedSubject, subjectKey, usable,
+} from './subject-phrases.js';
 import type { TaggedToken } from './tagging.js';
 
 /** What earlier clauses of the message established, for the clauses that point back. */
@@ -47,7 +50,6 @@ const OPENERS = new Set([
 const POINTING = new Set(['it', "it's", 'that', "that's", 'this', 'these', 'those', 'they', "they're", 'there', "there's", 'which']);
 const PERSONAL = new Set(['he', "he's", 'she', "she's", 'him', 'her']);
 const SPEAKERS = new Set(['i', "i'm", "i've", "i'd", "i'll", 'we', "we're", "we've", "we'd", "we'll", 'you', "you're", "you've", "you'd", "you'll", "let's", 'lets', 'us', 'me']);
-const TOPIC_OPENERS = ['speaking of', 'as for', 'about', 'regarding', 're', 'on'];
 
 /** Where the clause's own words start, after openers ("And", "Oh,", "So"). */
 export function skipOpeners(tokens: readonly TaggedToken[], span: Span): number {
@@ -75,64 +77,6 @@ export function labelOf(tokens: readonly TaggedToken[], span: Span): string | nu
   if (tokens.slice(from, last + 1).some((token) => META_NOUNS.has(token.lower))) return null;
   return keyFromTokens(tokens, from, last + 1, 3);
 }
-
-/** Words of a time of day, which say when, not what. */
-const CLOCK_WORDS = new Set(['p.m', 'a.m', 'pm', 'am', "o'clock", 'noon', 'midday', 'midnight', 'half', 'quarter']);
-
-function usable(key: string | null): key is string {
-  if (key === null) return false;
-  const words = key.split(' ');
-  return !words.every((word) => GENERIC_NOUNS.has(word) || META_NOUNS.has(word) || STOP_WORDS.has(word) || CLOCK_WORDS.has(word));
-}
-
-/** Whether a token is (the start of) a value: a number, an amount. */
-function isValueToken(token: TaggedToken | undefined): boolean {
-  return token !== undefined && (token.hasDigit || token.pos === 'value' || /^[$€£¥]/u.test(token.text));
-}
-
-/**
- * "Warfarin 3 mg once a day at 6pm", "Ridgeline $52,400": a noun phrase opening the clause with its
- * value right after it names what the value is of, whatever verbs come later.
- */
-function openingAttribute(tokens: readonly TaggedToken[], from: number, to: number): { key: string; valueFrom: number } | null {
-  const phrase = nounPhrases(tokens, from, Math.min(to, from + 6))[0];
-  if (phrase === undefined || phrase.start > from) return null;
-  let value = -1;
-  for (let index = phrase.start; index <= Math.min(phrase.end, to - 1); index += 1) {
-    if (isValueToken(tokens[index])) {
-      value = index;
-      break;
-    }
-    if (isPredicate(tokens[index])) return null;
-  }
-  if (value <= phrase.start) return null;
-  const key = keyFromTokens(tokens, phrase.start, value, 3);
-  return usable(key) ? { key, valueFrom: value } : null;
-}
-
-/** The first noun phrase in `from`..`to` that is not only pronouns or generic words, as a key. */
-function firstKey(tokens: readonly TaggedToken[], from: number, to: number, maxWords = 3): { key: string; phrase: NounPhrase } | null {
-  for (const phrase of nounPhrases(tokens, from, to)) {
-    const key = keyFromPhrase(tokens, phrase, maxWords);
-    if (usable(key)) return { key, phrase };
-  }
-  return null;
-}
-
-/** The topic a clause opens with: "Speaking of the island, …". */
-function openingTopic(tokens: readonly TaggedToken[], from: number, to: number): string | null {
-  const two = `${tokens[from]?.lower ?? ''} ${tokens[from + 1]?.lower ?? ''}`;
-  const skip = TOPIC_OPENERS.find((phrase) => (phrase.includes(' ') ? two === phrase : tokens[from]?.lower === phrase));
-  if (skip === undefined) return null;
-  const words = skip.split(' ').length;
-  // Only an opener that stands apart: "About the cake, …" or "About the target time." alone, not "about 6 feet long".
-  const found = firstKey(tokens, from + words, Math.min(to, from + words + 4));
-  if (found === null) return null;
-  const apart = /[,:—–]/u.test(tokens[found.phrase.end - 1]?.trailing ?? '') || (found.phrase.end === to && to === tokens.length);
-  return apart ? found.key : null;
-}
-
-
 
 /**
  * What a rule is about: an allergy by what it is to ("tree nut allergy", "penicillin allergy"); a thing
@@ -164,75 +108,123 @@ function ruleKey(tokens: readonly TaggedToken[], from: number, to: number, cue: 
   return key === null ? null : { key, valueFrom: null };
 }
 
-
-function roleBefore(tokens: readonly TaggedToken[], from: number, end: number): string | null {
-  for (let index = end - 1; index >= from; index -= 1) {
-    const lower = tokens[index]?.lower.replace(/[’']s$/u, '') ?? '';
-    if (ROLE_NOUNS.has(lower)) return lower;
+/** What the clause names for the clauses after it: the last person, and a topic it opens with ("Speaking of the island, …"). */
+function noteMentions(tokens: readonly TaggedToken[], from: number, to: number, discourse: Discourse): void {
+  const named = tokens.slice(from, to).find(isPersonToken);
+  if (named !== undefined) discourse.person = named.lower.replace(/[’']s$/u, '');
+  const opening = openingTopic(tokens, from, to);
+  if (opening !== null) {
+    discourse.topic = opening;
+    discourse.announced = opening;
   }
+}
+
+/** The subject of a rule, a requirement or a removal: what it forbids, requires or drops (see `ruleKey`). */
+function ruleSubject(tokens: readonly TaggedToken[], from: number, to: number, cue: Cue): Subject | null {
+  const found = ruleKey(tokens, from, to, cue);
+  if (found === null) return null;
+  // "We must never deploy on Fridays" reads "deploy: must never deploy on Fridays".
+  const speaking = SPEAKERS.has(tokens[from]?.lower ?? '') && ['modal', 'negation', 'verb', 'auxiliary', 'copula'].includes(tokens[from + 1]?.pos ?? '');
+  return { key: found.key, valueFrom: found.valueFrom ?? (speaking ? from + 1 : from), pronoun: false };
+}
+
+/** The clause's first verb, or a word that carries "is" ("Payroll's in Xero": `carried`); -1 when it has none. */
+function firstVerb(tokens: readonly TaggedToken[], from: number, to: number): { verb: number; carried: boolean } {
+  for (let index = from; index < to; index += 1) {
+    if (isPredicate(tokens[index])) return { verb: index, carried: false };
+    if (carriesIs(tokens[index], tokens[index + 1])) return { verb: index, carried: true };
+  }
+  return { verb: -1, carried: false };
+}
+
+/** A clause without a verb ("Warfarin 3 mg once a day", "Quartz counters everywhere"): the phrase it opens with. */
+function verblessSubject(tokens: readonly TaggedToken[], from: number, to: number, discourse: Discourse): Subject {
+  const found = firstKey(tokens, from, to);
+  if (found !== null && found.phrase.start <= from + 1) {
+    discourse.topic = found.key;
+    return { key: found.key, valueFrom: found.phrase.end, pronoun: false };
+  }
+  return { key: found?.key ?? discourse.topic, valueFrom: from, pronoun: found === null };
+}
+
+/** "she's knocked the warfarin down to 2.5 mg" is about the warfarin; "he's 84" about him. */
+function personalSubject(tokens: readonly TaggedToken[], from: number, to: number, verb: number, discourse: Discourse): Subject {
+  const copula = tokens[verb]?.pos === 'copula' || (verb === from && /'s$/u.test(tokens[from]?.lower ?? '') && !tokens[verb + 1]?.past);
+  const object = copula ? null : firstKey(tokens, verb + 1, to);
+  const valueFrom = verb === from ? from + 1 : verb;
+  if (object !== null && !isPersonPhrase(tokens, object.phrase)) {
+    discourse.topic = object.key;
+    return { key: object.key, valueFrom, pronoun: false };
+  }
+  return { key: discourse.person ?? discourse.topic, valueFrom, pronoun: true };
+}
+
+/** A subject that points back ("it", "that", "she", "keep it"): what the discourse holds, unless the clause names its object; null for any other subject. */
+function pointingSubject(tokens: readonly TaggedToken[], from: number, to: number, verb: number, discourse: Discourse): Subject | null {
+  const first = tokens[from];
+  // "it's 7 feet now", "that's twelve on the books": the topic so far.
+  if (verb === from && first !== undefined && POINTING.has(first.lower)) return { key: discourse.topic, valueFrom: from, pronoun: true };
+  if (first !== undefined && PERSONAL.has(first.lower) && verb <= from + 1) return personalSubject(tokens, from, to, verb, discourse);
+  if (first !== undefined && POINTING.has(first.lower) && verb <= from + 1) {
+    // "They log in with Google Workspace SSO": with no topic yet, the object names it.
+    if (discourse.topic !== null) return { key: discourse.topic, valueFrom: from, pronoun: true };
+    const object = firstKey(tokens, verb + 1, to);
+    return { key: object?.key ?? null, valueFrom: from, pronoun: object === null };
+  }
+  // "Keep it for 14 days": an instruction about the topic.
+  if (verb === from && POINTING.has(tokens[verb + 1]?.lower ?? '') && discourse.topic !== null) return { key: discourse.topic, valueFrom: from, pronoun: true };
   return null;
+}
+
+/** "I've got 11 staff", "we went with Luis": when the speakers are the subject, the object names it. */
+function speakerSubject(first: TaggedToken, tokens: readonly TaggedToken[], from: number, to: number, verb: number, discourse: Discourse): Subject {
+  // "I fill it every Sunday": "it" is the topic so far.
+  const pointing = tokens[verb + 1] !== undefined && POINTING.has(tokens[verb + 1]?.lower ?? '') && discourse.topic !== null;
+  if (pointing) return { key: discourse.topic, valueFrom: from, pronoun: true };
+  // The line starts at the verb: "deploy: must never deploy on Fridays", "staff: got 11 staff".
+  const valueFrom = first.pos === 'pronoun' && /'(?:m|re|s|ve|d|ll)$/u.test(first.lower) && verb === from ? from + 1 : verb;
+  // "I told every client the standard weekly rate is $62": what is reported is about its own subject.
+  const reported = REPORTING_VERBS.has(tokens[verb]?.lower ?? '') ? reportedSubject(tokens, verb + 1, to) : null;
+  if (reported !== null) {
+    discourse.topic = reported.key;
+    return { key: reported.key, valueFrom: reported.valueFrom, pronoun: false };
+  }
+  const object = firstKey(tokens, verb + 1, to);
+  if (object === null) {
+    // "We deploy on Fridays": with nothing but a day or an amount after it, the verb names it (unless
+    // the message announced what it is about: "About the target time. Let's aim for 2:00").
+    if (discourse.announced !== undefined && discourse.announced !== null) return { key: discourse.announced, valueFrom, pronoun: false };
+    const action = actionKey(tokens, verb, to);
+    if (action !== null) return { key: action, valueFrom, pronoun: false };
+    return { key: discourse.topic, valueFrom: from, pronoun: true };
+  }
+  if (!isPersonPhrase(tokens, object.phrase)) discourse.topic = object.key;
+  return { key: object.key, valueFrom, pronoun: false };
 }
 
 /**
- * The key of the words before a verb or a cue at `end`, when they name a thing: the last noun phrase
- * right before it, or (the tagger may call a noun a verb: "So walnut is off the table") all of its words
- * when no pronoun is among them.
+ * "The kitchen number is 54 now", "Payroll's in Xero": the noun phrase before the verb names it; "the budget
+ * for the kitchen" is the kitchen budget. Null when no usable phrase stands there.
  */
-function subjectKey(tokens: readonly TaggedToken[], from: number, end: number): string | null {
-  const phrase = nounPhrases(tokens, from, end).at(-1);
-  if (phrase !== undefined && phrase.end >= end - 2) {
-    const key = keyFromPhrase(tokens, phrase, 3);
-    if (!isPersonPhrase(tokens, phrase) && usable(key)) return key;
-    const role = roleBefore(tokens, from, end);
-    if (role !== null) return role;
-  }
-  let verb = end;
-  while (verb > from && tokens[verb - 1]?.pos !== 'copula' && tokens[verb - 1]?.pos !== 'modal') verb -= 1;
-  const words = tokens.slice(from, verb - 1);
-  if (verb <= from + 1 || words.length > 4 || words.some((token) => token.pos === 'pronoun' || isPersonToken(token) || token.pos === 'preposition')) return null;
-  const key = keyFromTokens(tokens, from, verb - 1, 3);
-  return usable(key) ? key : null;
-}
-
-/** Verbs too light to name what a clause is about. */
-const LIGHT_VERBS = new Set(['be', 'have', 'has', 'had', 'do', 'does', 'did', 'get', 'got', 'go', 'going', 'make', 'made', 'take', 'took', 'think', 'know', 'want', 'need', 'like', 'said', 'say', 'see', 'keep', 'put', 'let', 'give', 'use', 'try']);
-
-/** The main verb as a key, when it is a content verb ("deploy", "invoice"): the first verb at or after `verb`. */
-function actionKey(tokens: readonly TaggedToken[], verb: number, to: number): string | null {
-  for (let index = verb; index < to; index += 1) {
-    const token = tokens[index];
-    if (token === undefined || token.pos !== 'verb') continue;
-    return LIGHT_VERBS.has(token.lower) || token.past || /ing$/u.test(token.lower) ? null : token.lower;
-  }
-  return null;
-}
-
-/** A name of a person: proper nouns, one of them known as a person's ("Ingrid Haas"). */
-function isPersonPhrase(tokens: readonly TaggedToken[], phrase: NounPhrase): boolean {
-  const words = tokens.slice(phrase.start, phrase.end);
-  return words.some(isPersonToken) && words.every((token) => token.pos === 'proper' || isPersonToken(token));
-}
-
-function isPersonToken(token: TaggedToken | undefined): boolean {
-  return token !== undefined && token.entity === 'person';
-}
-
-/** Verbs that report what someone said: the clause they carry has a subject of its own. */
-const REPORTING_VERBS: ReadonlySet<string> = new Set(['told', 'tell', 'said', 'says', 'emailed', 'wrote', 'informed', 'confirmed', 'announced', 'mentioned', 'texted']);
-
-/**
- * "… every client the standard weekly rate is $62": the subject of a reported "X is <value>" clause,
- * the noun phrase right before its copula, with the value starting after it; null when there is none.
- */
-function reportedSubject(tokens: AnalysedSentence['tokens'], from: number, to: number): { key: string; valueFrom: number } | null {
-  for (let index = from + 1; index < to - 1; index += 1) {
-    if (tokens[index]?.pos !== 'copula' || !tokens.slice(index + 1, to).some(isValueToken)) continue;
-    const phrase = nounPhrases(tokens, from, index).at(-1);
-    if (phrase === undefined || phrase.end !== index || isPersonPhrase(tokens, phrase)) return null;
-    const key = keyFromPhrase(tokens, phrase, 3);
-    return usable(key) ? { key, valueFrom: index + 1 } : null;
-  }
-  return null;
+function nounSubject(tokens: readonly TaggedToken[], from: number, to: number, found: { verb: number; carried: boolean }, discourse: Discourse): Subject | null {
+  const { verb, carried } = found;
+  const phrases = nounPhrases(tokens, from, verb + 1);
+  const subject = phrases.at(-1) ?? null;
+  if (subject === null) return null;
+  const head = phrases[0];
+  const linked = head !== undefined && head !== subject && ['of', 'for'].includes(tokens[head.end]?.lower ?? '') ? keyFromPhrase(tokens, head, 2) : null;
+  const key = linked !== null ? `${keyFromPhrase(tokens, subject, 1) ?? ''} ${linked}`.trim() : keyFromPhrase(tokens, subject, 3);
+  if (!usable(key)) return null;
+  const person = isPersonPhrase(tokens, subject);
+  // "Melanie loves pottery": a person's fact is filed under them and what it is about.
+  const object = person && tokens[verb]?.pos !== 'copula' ? firstKey(tokens, verb + 1, to, 2) : null;
+  if (object !== null) return { key: `${key.split(' ')[0] ?? key} ${object.key}`, valueFrom: verb, pronoun: false };
+  if (!person) discourse.topic = key;
+  const copula = tokens[verb]?.pos === 'copula' && verb === subject.end;
+  // A subject holding a value keeps it ("A maintenance window of up to 3 hours is fine …").
+  if (tokens.slice(from, verb).some(isValueToken)) return { key, valueFrom: from, pronoun: false };
+  // The line reads "key: value": the value starts at the verb ("budget: changed to $50,000"), after a bare "is".
+  return { key, valueFrom: copula || carried ? verb + 1 : verb, pronoun: false };
 }
 
 /**
@@ -243,13 +235,7 @@ export function subjectOf(sentence: AnalysedSentence, span: Span, act: ClauseAct
   const tokens = sentence.tokens;
   const from = skipOpeners(tokens, span);
   const to = span[1];
-  const named = tokens.slice(from, to).find(isPersonToken);
-  if (named !== undefined) discourse.person = named.lower.replace(/[’']s$/u, '');
-  const opening = openingTopic(tokens, from, to);
-  if (opening !== null) {
-    discourse.topic = opening;
-    discourse.announced = opening;
-  }
+  noteMentions(tokens, from, to, discourse);
   if (discourse.label !== null) {
     const key = discourse.label;
     discourse.label = null;
@@ -261,108 +247,23 @@ export function subjectOf(sentence: AnalysedSentence, span: Span, act: ClauseAct
   const pointsBack = POINTING.has(tokens[from]?.lower ?? '') && ['modal', 'auxiliary', 'copula', 'verb', 'negation'].includes(tokens[from + 1]?.pos ?? '');
   if (pointsBack && discourse.topic === null && act !== 'rule') return { key: null, valueFrom: from, pronoun: true };
   if ((act === 'rule' || act === 'constraint' || act === 'removal') && cue !== null && !cue.keyword && !pointsBack) {
-    const found = ruleKey(tokens, from, to, cue);
-    if (found !== null) {
-      // "We must never deploy on Fridays" reads "deploy: must never deploy on Fridays".
-      const speaking = SPEAKERS.has(tokens[from]?.lower ?? '') && ['modal', 'negation', 'verb', 'auxiliary', 'copula'].includes(tokens[from + 1]?.pos ?? '');
-      return { key: found.key, valueFrom: found.valueFrom ?? (speaking ? from + 1 : from), pronoun: false };
-    }
+    const rule = ruleSubject(tokens, from, to, cue);
+    if (rule !== null) return rule;
   }
   const attribute = openingAttribute(tokens, from, to);
   if (attribute !== null) {
     discourse.topic = attribute.key;
     return { key: attribute.key, valueFrom: attribute.valueFrom, pronoun: false, attribute: true };
   }
-  let verb = -1;
-  let carried = false;
-  for (let index = from; index < to; index += 1) {
-    if (isPredicate(tokens[index])) {
-      verb = index;
-      break;
-    }
-    if (carriesIs(tokens[index], tokens[index + 1])) {
-      verb = index;
-      carried = true;
-      break;
-    }
-  }
-  // No verb: "Warfarin 3 mg once a day", "Quartz counters everywhere".
-  if (verb < 0) {
-    const found = firstKey(tokens, from, to);
-    if (found !== null && found.phrase.start <= from + 1) {
-      discourse.topic = found.key;
-      return { key: found.key, valueFrom: found.phrase.end, pronoun: false };
-    }
-    return { key: found?.key ?? discourse.topic, valueFrom: from, pronoun: found === null };
-  }
+  const found = firstVerb(tokens, from, to);
+  const verb = found.verb;
+  if (verb < 0) return verblessSubject(tokens, from, to, discourse);
+  const pointing = pointingSubject(tokens, from, to, verb, discourse);
+  if (pointing !== null) return pointing;
   const first = tokens[from];
-  // "it's 7 feet now", "that's twelve on the books": the topic so far.
-  if (verb === from && first !== undefined && POINTING.has(first.lower)) return { key: discourse.topic, valueFrom: from, pronoun: true };
-  if (first !== undefined && PERSONAL.has(first.lower) && verb <= from + 1) {
-    // "she's knocked the warfarin down to 2.5 mg" is about the warfarin; "he's 84" about him.
-    const copula = tokens[verb]?.pos === 'copula' || (verb === from && /'s$/u.test(first.lower) && !tokens[verb + 1]?.past);
-    const object = copula ? null : firstKey(tokens, verb + 1, to);
-    const valueFrom = verb === from ? from + 1 : verb;
-    if (object !== null && !isPersonPhrase(tokens, object.phrase)) {
-      discourse.topic = object.key;
-      return { key: object.key, valueFrom, pronoun: false };
-    }
-    return { key: discourse.person ?? discourse.topic, valueFrom, pronoun: true };
-  }
-  if (first !== undefined && POINTING.has(first.lower) && verb <= from + 1) {
-    // "They log in with Google Workspace SSO": with no topic yet, the object names it.
-    if (discourse.topic !== null) return { key: discourse.topic, valueFrom: from, pronoun: true };
-    const object = firstKey(tokens, verb + 1, to);
-    return { key: object?.key ?? null, valueFrom: from, pronoun: object === null };
-  }
-  // "Keep it for 14 days": an instruction about the topic.
-  if (verb === from && POINTING.has(tokens[verb + 1]?.lower ?? '') && discourse.topic !== null) return { key: discourse.topic, valueFrom: from, pronoun: true };
-  // "I've got 11 staff", "we went with Luis": the object names it.
-  if (first !== undefined && SPEAKERS.has(first.lower) && verb <= from + 2) {
-    // "I fill it every Sunday": "it" is the topic so far.
-    const pointing = tokens[verb + 1] !== undefined && POINTING.has(tokens[verb + 1]?.lower ?? '') && discourse.topic !== null;
-    if (pointing) return { key: discourse.topic, valueFrom: from, pronoun: true };
-    // The line starts at the verb: "deploy: must never deploy on Fridays", "staff: got 11 staff".
-    const valueFrom = first.pos === 'pronoun' && /'(?:m|re|s|ve|d|ll)$/u.test(first.lower) && verb === from ? from + 1 : verb;
-    // "I told every client the standard weekly rate is $62": what is reported is about its own subject.
-    const reported = REPORTING_VERBS.has(tokens[verb]?.lower ?? '') ? reportedSubject(tokens, verb + 1, to) : null;
-    if (reported !== null) {
-      discourse.topic = reported.key;
-      return { key: reported.key, valueFrom: reported.valueFrom, pronoun: false };
-    }
-    const object = firstKey(tokens, verb + 1, to);
-    if (object === null) {
-      // "We deploy on Fridays": with nothing but a day or an amount after it, the verb names it (unless
-      // the message announced what it is about: "About the target time. Let's aim for 2:00").
-      if (discourse.announced !== undefined && discourse.announced !== null) return { key: discourse.announced, valueFrom, pronoun: false };
-      const action = actionKey(tokens, verb, to);
-      if (action !== null) return { key: action, valueFrom, pronoun: false };
-      return { key: discourse.topic, valueFrom: from, pronoun: true };
-    }
-    if (!isPersonPhrase(tokens, object.phrase)) discourse.topic = object.key;
-    return { key: object.key, valueFrom, pronoun: false };
-  }
-  // "The kitchen number is 54 now", "Payroll's in Xero": the subject names it; "the budget for the kitchen"
-  // is the kitchen budget.
-  const phrases = nounPhrases(tokens, from, verb + 1);
-  const subject = phrases.at(-1) ?? null;
-  if (subject !== null) {
-    const head = phrases[0];
-    const linked = head !== undefined && head !== subject && ['of', 'for'].includes(tokens[head.end]?.lower ?? '') ? keyFromPhrase(tokens, head, 2) : null;
-    const key = linked !== null ? `${keyFromPhrase(tokens, subject, 1) ?? ''} ${linked}`.trim() : keyFromPhrase(tokens, subject, 3);
-    if (usable(key)) {
-      const person = isPersonPhrase(tokens, subject);
-      // "Melanie loves pottery": a person's fact is filed under them and what it is about.
-      const object = person && tokens[verb]?.pos !== 'copula' ? firstKey(tokens, verb + 1, to, 2) : null;
-      if (object !== null) return { key: `${key.split(' ')[0] ?? key} ${object.key}`, valueFrom: verb, pronoun: false };
-      if (!person) discourse.topic = key;
-      const copula = tokens[verb]?.pos === 'copula' && verb === subject.end;
-      // A subject holding a value keeps it ("A maintenance window of up to 3 hours is fine …").
-      if (tokens.slice(from, verb).some(isValueToken)) return { key, valueFrom: from, pronoun: false };
-      // The line reads "key: value": the value starts at the verb ("budget: changed to $50,000"), after a bare "is".
-      return { key, valueFrom: copula || carried ? verb + 1 : verb, pronoun: false };
-    }
-  }
+  if (first !== undefined && SPEAKERS.has(first.lower) && verb <= from + 2) return speakerSubject(first, tokens, from, to, verb, discourse);
+  const named = nounSubject(tokens, from, to, found, discourse);
+  if (named !== null) return named;
   const object = firstKey(tokens, verb + 1, to);
   return { key: object?.key ?? discourse.topic, valueFrom: from, pronoun: object === null };
 }

@@ -7,8 +7,8 @@
 import { countWords } from '../../core/text.js';
 import type { AnalysedSentence } from './analysis.js';
 import { withoutChangeWords, withoutOldValues } from './corrections.js';
+import { oldValuesIn } from './old-values.js';
 import type { Specific } from './specifics.js';
-import { oldValuesIn } from './fact-extraction.js';
 import { sliceTokens } from './tokens.js';
 
 /** "9 p.m.", "6pm", "at 8:30": a time of day, which alone is no value worth keeping. */
@@ -93,4 +93,24 @@ function instead(value: string, oldValues: readonly Specific[]): string {
 export function correctedValue(value: string, oldValues: readonly Specific[]): string {
   const stripped = withoutChangeWords(withoutOldValues(instead(value, oldValues), oldValues));
   return stripped === '' ? value : stripped;
+}
+
+/** "don't", "isn't", "cannot": a word that negates what follows. */
+function isNegated(word: string): boolean {
+  return /n['’]t$/u.test(word) || word === 'cannot' || word === 'not' || word === 'never';
+}
+
+/**
+ * A line's value: the clause from token `from` (where its subject leaves off) to `to`, and for a
+ * correction (`oldValues` given) without its old values and change words.
+ */
+export function lineValue(sentence: AnalysedSentence, from: number, to: number, oldValues: readonly Specific[] | null, maxWords: number): string {
+  const tokens = sentence.tokens;
+  let start = from;
+  // "are going with Temporal" reads "going with Temporal".
+  // ("I don't take meetings before 10:00" keeps its "don't": a value never loses its negation.)
+  const auxiliary = tokens[start];
+  if (['copula', 'auxiliary'].includes(auxiliary?.pos ?? '') && !isNegated(auxiliary?.lower ?? '') && tokens[start + 1]?.pos === 'verb' && start + 1 < to) start += 1;
+  const value = clauseText(sentence, start, to, maxWords);
+  return oldValues === null ? value : correctedValue(value, oldValues);
 }

@@ -7,8 +7,9 @@
 import type { FactKind } from '../../core/types.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import { claimKey, quotedTerms } from './claim-key.js';
-import { labelOf, skipOpeners, subjectOf, type Discourse } from './claim-subject.js';
-import { clauseText, correctedValue, isClockTime, setAside, tidy } from './claim-values.js';
+import { headsNext } from './claim-headings.js';
+import { skipOpeners, subjectOf, type Discourse, type Subject } from './claim-subject.js';
+import { clauseText, isClockTime, lineValue, setAside, tidy } from './claim-values.js';
 import { clauseAct, tellsEvent, type ClauseAct } from './clause-acts.js';
 import { clauseSpans, hasPredicate, type Span } from './clauses.js';
 import { primaryCue, type Cue } from './cues.js';
@@ -79,13 +80,6 @@ const SAME_WITH = /^(?:and\s+)?(?:the\s+)?same\s+(?:with|for|goes\s+for|applies\
 /** Change words that name a change without a value ("The deadline moved again"). */
 const CHANGE_WORDS = new Set(['moved', 'changed', 'shifted', 'slipped', 'slid', 'pushed', 'postponed', 'rescheduled', 'delayed', 'crept', 'climbed', 'grown', 'shrunk']);
 
-/** Whether the clause holds an amount, a measure, a number or a day (not only a name). */
-function statesValue(sentence: AnalysedSentence, span: Span): boolean {
-  const from = sentence.tokens[span[0]]?.start ?? 0;
-  const to = sentence.tokens[span[1] - 1]?.end ?? 0;
-  return sentence.specifics.some((item) => item.start >= from && item.end <= to && item.type !== 'name');
-}
-
 /** "Quartz counters everywhere, island included.": a sentence without a verb that names a choice. */
 function isStatedChoice(sentence: AnalysedSentence): boolean {
   const tokens = sentence.tokens;
@@ -95,16 +89,7 @@ function isStatedChoice(sentence: AnalysedSentence): boolean {
   return nouns.length >= 2 && !tokens.some((token) => token.pos === 'pronoun');
 }
 
-/** A clause ending in a colon or a dash that only announces or names what follows ("Contractors:", "Ridgeline Remodeling —"). */
-function announces(sentence: AnalysedSentence, span: Span, last: boolean): boolean {
-  if (last) return false;
-  const tokens = sentence.tokens;
-  const trailing = tokens[span[1] - 1]?.trailing ?? '';
-  // ("the list is down to 96 now, because …: no plus-ones" states its value before what it announces.)
-  if (/:/u.test(trailing)) return !(hasPredicate(tokens, span[0], span[1]) && statesValue(sentence, span));
-  return /[—–]/u.test(trailing) && !hasPredicate(tokens, span[0], span[1]) && span[1] - span[0] <= 4;
-}
-
+/** The cues of the clause `from`..`to`. */
 function cuesIn(sentence: AnalysedSentence, from: number, to: number, sentenceStart: boolean): Cue[] {
   // A correction opener before the first clause ("Actually, …") still corrects it.
   return sentence.cues.filter((cue) => (cue.start >= from || (sentenceStart && cue.kind === 'correction')) && cue.end <= to);
@@ -129,11 +114,13 @@ interface Reading {
   claims: Claim[];
   /** How often the message has quoted each term so far. */
   quotes: Map<string, number>;
+  /** The conversation is between named people: what happened to them is what it is about. */
+  people: boolean;
 }
 
 /** The claims of one message, clause by clause, in order. Questions, requests and chatter make none. */
 export function messageClaims(message: AnalysedMessage, options: ClaimOptions): MessageClaims {
-  const reading: Reading = { message, options, discourse: { topic: null, person: null, label: null }, claims: [], quotes: new Map() };
+  const reading: Reading = { message, options, discourse: { topic: null, person: null, label: null }, claims: [], quotes: new Map(), people: message.message.speaker !== null };
   for (const sentence of message.sentences) {
     if (sentence.smallTalk || sentence.tokens.length === 0) continue;
     const spans = clauseSpans(sentence.tokens, 0, sentence.tokens.length, sentence.text);
@@ -149,44 +136,60 @@ export function messageClaims(message: AnalysedMessage, options: ClaimOptions): 
   return { claims: reading.claims, mentioned: message.sentences.flatMap((sentence) => sentence.specifics) };
 }
 
-function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, place: { first: boolean; last: boolean; alone: boolean }): void {
+/** Where a clause stands in its sentence. */
+interface Place {
+  first: boolean;
+  last: boolean;
+  alone: boolean;
+}
+
+/** The words of a clause a claim is read from, after its openers, and what they hold. */
+interface ClauseWords {
+  sentence: AnalysedSentence;
+  span: Span;
+  /** Where the clause's own words start, after openers ("And", "Oh,"). */
+  from: number;
+  startOffset: number;
+  endOffset: number;
+  specifics: Specific[];
+  cues: Cue[];
+  /** The specifics that may be values: no time of day, and a person's name only between people or with a role. */
+  valued: Specific[];
+}
+
+/** How a clause reads: what it does, the kind of line it makes, what it is about. */
+interface ClauseSense {
+  act: ClauseAct;
+  kind: FactKind;
+  subject: Subject;
+  /** It names something that changed without the new value ("The deadline moved again"). */
+  changeOnly: boolean;
+  /** A correction cue marks it ("now", "instead", "changed to"). */
+  correcting: boolean;
+}
+
+/**
+ * Reads one clause into the claims: it may head the next clause, apply or spell out the rule before,
+ * extend the claim before, state a claim of its own, or state nothing.
+ */
+function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, place: Place): void {
   const { discourse, claims, options } = reading;
   const tokens = sentence.tokens;
-  const label = labelOf(tokens, span);
-  if (label !== null && !place.last) {
-    discourse.label = label;
-    return;
-  }
-  if (announces(sentence, span, place.last)) {
-    // What it names heads the next clause ("Ridgeline Remodeling — the owner is Tom Becker").
-    const named = subjectOf(sentence, span, 'chatter', null, discourse);
-    // ("Bad news: the budget got cut", "Quick update — …" announce; they name nothing.)
-    const announcing = tokens.slice(span[0], span[1]).some((token) => META_NOUNS.has(token.lower));
-    if (!hasPredicate(tokens, span[0], span[1]) && named.key !== null && !named.pronoun && !announcing) discourse.label = named.key;
-    return;
-  }
-  const from = skipOpeners(tokens, span);
-  const startOffset = tokens[from]?.start ?? 0;
-  const endOffset = tokens[span[1] - 1]?.end ?? 0;
-  const specifics = sentence.specifics.filter((item) => item.start >= startOffset && item.end <= endOffset);
-  const cues = cuesIn(sentence, span[0], span[1], place.first);
-  const people = reading.message.message.speaker !== null;
-  const valued = specifics.filter((item) => (people || item.type !== 'name' || item.entity !== 'person' || hasRole(tokens, from, span[1])) && !isClockTime(sentence, item));
+  if (headsNext(discourse, sentence, span, place.last)) return;
+  const clause = clauseWords(reading, sentence, span, place.first);
+  const { from, cues, valued } = clause;
   const previous = claims.at(-1);
-  const text = sentence.text.slice(startOffset, endOffset);
+  const text = sentence.text.slice(clause.startOffset, clause.endOffset);
   // "Same with PayPal." after a rule: the rule again, for that.
   if (SAME_WITH.test(text) && previous?.act === 'rule') {
     const subject = subjectOf(sentence, [from + 2, span[1]], 'fact', null, discourse);
     if (subject.key !== null) claims.push({ ...previous, key: subject.key, value: tidy(`${text}: ${previous.value}`, options.maxValueWords), sentence, span });
     return;
   }
-  let act = clauseAct({ sentence, span: [from, span[1]], cues, hasValue: valued.length > 0, people });
+  let act = clauseAct({ sentence, span: [from, span[1]], cues, hasValue: valued.length > 0, people: reading.people });
   // "No walnut cabinets, no walnut butcher block …" right after a rule spells the rule out.
   if (previous?.act === 'rule' && ['no', 'not', 'nothing', 'none'].includes(tokens[from]?.lower ?? '') && act !== 'question' && act !== 'removal') {
-    previous.value =
-      previous.sentence === sentence
-        ? clauseText(sentence, Math.max(previous.span[0], skipOpeners(tokens, previous.span)), span[1], options.maxValueWords)
-        : tidy(`${previous.value}; ${clauseText(sentence, from, span[1], options.maxValueWords)}`, options.maxValueWords + 6);
+    previous.value = spelledOutRule(previous, clause, options.maxValueWords);
     return;
   }
   if (act === 'chatter' && place.alone && isStatedChoice(sentence)) act = 'fact';
@@ -200,24 +203,7 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   if (kind === undefined) return;
   // "Induction, 30-inch, that's the plan": a clause pointing back at the one before it in the sentence extends it.
   if (subject.pronoun && previous !== undefined && previous.sentence === sentence && previous.span[1] === span[0]) {
-    const stronger = ACT_STRENGTH[act] > ACT_STRENGTH[previous.act];
-    const setAsideHere = setAside(sentence, startOffset, endOffset, specifics);
-    const fresh = valued.filter((item) => !setAsideHere.includes(item));
-    claims[claims.length - 1] = {
-      ...previous,
-      act: stronger ? act : previous.act,
-      kind: stronger ? kind : previous.kind,
-      value: clauseText(sentence, Math.max(previous.span[0], skipOpeners(tokens, previous.span)), span[1], options.maxValueWords),
-      span: [previous.span[0], span[1]],
-      values: [...previous.values, ...fresh],
-      telling: [...previous.telling, ...fresh],
-      classes: [...previous.classes, ...fresh.map((item) => classOfSpecific(item, wordAfter(sentence, item)))],
-      oldValues: [...previous.oldValues, ...setAsideHere],
-      correction: previous.correction || setAsideHere.length > 0 || cues.some((item) => item.kind === 'correction'),
-      // "The workshop moved, it's now on 10 March": the change named first gets its value here.
-      opens: previous.opens && fresh.length === 0,
-      weight: Math.max(previous.weight, WEIGHT_OF_KIND[kind]),
-    };
+    claims[claims.length - 1] = extendedClaim(previous, clause, act, kind, options.maxValueWords);
     return;
   }
   const correcting = cues.some((item) => item.kind === 'correction');
@@ -227,35 +213,86 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   // "Eighteen months later", "Every morning at Fernwood Elementary" state nothing.
   if (act === 'fact' && subject.attribute !== true && !hasPredicate(tokens, from, span[1]) && !(place.alone && isStatedChoice(sentence)) && !correcting) return;
   // A noun phrase with nothing after it ("And Casa Nueva Construction,"): it heads the next clause.
-  const valueStart = tokens[subject.valueFrom]?.start ?? endOffset;
+  const valueStart = tokens[subject.valueFrom]?.start ?? clause.endOffset;
   if (act === 'fact' && !hasPredicate(tokens, span[0], span[1]) && !valued.some((item) => item.start >= valueStart) && subject.key !== null && !place.alone) {
     if (!place.last) discourse.label = subject.key;
     return;
   }
-  const oldValues = setAside(sentence, startOffset, endOffset, specifics);
-  const values = valued.filter((item) => !oldValues.includes(item));
-  const key = claimKey({ sentence, from, to: span[1], subject, speaker: reading.message.message.speaker, cues, people, discourse });
+  const claim = statedClaim(reading, clause, { act, kind, subject, changeOnly, correcting });
+  if (claim !== null) claims.push(claim);
+}
+
+/** The words of the clause `span` and what they hold (see `ClauseWords`). */
+function clauseWords(reading: Reading, sentence: AnalysedSentence, span: Span, first: boolean): ClauseWords {
+  const tokens = sentence.tokens;
+  const from = skipOpeners(tokens, span);
+  const startOffset = tokens[from]?.start ?? 0;
+  const endOffset = tokens[span[1] - 1]?.end ?? 0;
+  const specifics = sentence.specifics.filter((item) => item.start >= startOffset && item.end <= endOffset);
+  const valued = specifics.filter((item) => (reading.people || item.type !== 'name' || item.entity !== 'person' || hasRole(tokens, from, span[1])) && !isClockTime(sentence, item));
+  return { sentence, span, from, startOffset, endOffset, specifics, cues: cuesIn(sentence, span[0], span[1], first), valued };
+}
+
+/** Where a claim's own words start in its sentence, after openers. */
+function ownStart(claim: Claim): number {
+  return Math.max(claim.span[0], skipOpeners(claim.sentence.tokens, claim.span));
+}
+
+/** The rule's value with the clause that spells it out ("No walnut cabinets, no walnut butcher block …"). */
+function spelledOutRule(rule: Claim, clause: ClauseWords, maxWords: number): string {
+  const { sentence, span } = clause;
+  return rule.sentence === sentence
+    ? clauseText(sentence, ownStart(rule), span[1], maxWords)
+    : tidy(`${rule.value}; ${clauseText(sentence, clause.from, span[1], maxWords)}`, maxWords + 6);
+}
+
+/** The claim before, extended by a clause of the same sentence that points back at it ("Induction, 30-inch, that's the plan"). */
+function extendedClaim(previous: Claim, clause: ClauseWords, act: ClauseAct, kind: FactKind, maxWords: number): Claim {
+  const { sentence, span, cues } = clause;
+  const stronger = ACT_STRENGTH[act] > ACT_STRENGTH[previous.act];
+  const setAsideHere = setAside(sentence, clause.startOffset, clause.endOffset, clause.specifics);
+  const fresh = clause.valued.filter((item) => !setAsideHere.includes(item));
+  return {
+    ...previous,
+    act: stronger ? act : previous.act,
+    kind: stronger ? kind : previous.kind,
+    value: clauseText(sentence, ownStart(previous), span[1], maxWords),
+    span: [previous.span[0], span[1]],
+    values: [...previous.values, ...fresh],
+    telling: [...previous.telling, ...fresh],
+    classes: [...previous.classes, ...fresh.map((item) => classOfSpecific(item, wordAfter(sentence, item)))],
+    oldValues: [...previous.oldValues, ...setAsideHere],
+    correction: previous.correction || setAsideHere.length > 0 || cues.some((item) => item.kind === 'correction'),
+    // "The workshop moved, it's now on 10 March": the change named first gets its value here.
+    opens: previous.opens && fresh.length === 0,
+    weight: Math.max(previous.weight, WEIGHT_OF_KIND[kind]),
+  };
+}
+
+/** The claim the clause states; null when nothing is left of its value. */
+function statedClaim(reading: Reading, clause: ClauseWords, sense: ClauseSense): Claim | null {
+  const { sentence, span, from, cues } = clause;
+  const { act, kind, subject } = sense;
+  const tokens = sentence.tokens;
+  const { message } = reading.message;
+  const oldValues = setAside(sentence, clause.startOffset, clause.endOffset, clause.specifics);
+  const values = clause.valued.filter((item) => !oldValues.includes(item));
+  const key = claimKey({ sentence, from, to: span[1], subject, speaker: message.speaker, cues, people: reading.people, discourse: reading.discourse });
   // A name that is part of the key ("the Hetzner box") is what the claim is about, not its value.
   const keyWords = new Set((key ?? '').split(' '));
   const telling = values.filter((item) => item.type !== 'name' || !item.text.toLowerCase().split(/\s+/u).every((word) => keyWords.has(word)));
-  const correction = correcting || oldValues.length > 0;
+  const correction = sense.correcting || oldValues.length > 0;
   // "Our budget is $45,000": a value of a limit the task sets ("budget", "deadline") is a requirement.
   const limit = act === 'fact' && key !== null && cues.some((item) => item.keyword && key.split(' ').includes(item.phrase));
-  let valueFrom = Math.max(from, Math.min(subject.valueFrom, span[1] - 1));
-  // "are going with Temporal" reads "going with Temporal".
-  // ("I don't take meetings before 10:00" keeps its "don't": a value never loses its negation.)
-  const auxiliary = tokens[valueFrom];
-  if (['copula', 'auxiliary'].includes(auxiliary?.pos ?? '') && !isNegated(auxiliary?.lower ?? '') && tokens[valueFrom + 1]?.pos === 'verb' && valueFrom + 1 < span[1]) valueFrom += 1;
-  let value = clauseText(sentence, valueFrom, span[1], options.maxValueWords);
-  if (correction) value = correctedValue(value, oldValues);
-  if (value === '') return;
-  claims.push({
-    act: changeOnly ? 'fact' : act,
+  const value = lineValue(sentence, Math.max(from, Math.min(subject.valueFrom, span[1] - 1)), span[1], correction ? oldValues : null, reading.options.maxValueWords);
+  if (value === '') return null;
+  return {
+    act: sense.changeOnly ? 'fact' : act,
     kind: limit ? 'constraint' : kind,
     key,
     value,
-    messageId: reading.message.message.id,
-    sentAt: reading.message.message.sentAt,
+    messageId: message.id,
+    sentAt: message.sentAt,
     sentence,
     span,
     values,
@@ -264,25 +301,20 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
     classes: telling.map((item) => countedBy(key, classOfSpecific(item, wordAfter(sentence, item)))),
     oldValues,
     correction,
-    opens: changeOnly,
+    opens: sense.changeOnly,
     pronoun: subject.pronoun,
     event: act === 'fact' && tellsEvent(tokens, from, span[1]),
     personal: ['i', "i'm", "i've", "i'd", 'my', 'me'].includes(tokens[from]?.lower ?? ''),
     weight: WEIGHT_OF_KIND[kind] + Math.min(2, values.length * 0.5) + (correction ? 1 : 0) + (act === 'decision' ? 1 : 0),
-  });
+  };
 }
-
 
 /** A bare number's class under its key: a count when the key names people counted ("headcount", "guests"). */
 function countedBy(key: string | null, valueClass: ValueClass): ValueClass {
   return valueClass === 'number' && PEOPLE_NOUNS.has(key?.split(' ').at(-1) ?? '') ? 'count' : valueClass;
 }
 
-/** "don't", "isn't", "cannot": a word that negates what follows. */
-function isNegated(word: string): boolean {
-  return /n['’]t$/u.test(word) || word === 'cannot' || word === 'not' || word === 'never';
-}
-
+/** Whether the clause names a role ("our accountant"): with it, a person's name is a value. */
 function hasRole(tokens: AnalysedSentence['tokens'], from: number, to: number): boolean {
   for (let index = from; index < to; index += 1) if (ROLE_NOUNS.has((tokens[index]?.lower ?? '').replace(/'s$/u, ''))) return true;
   return false;

@@ -6,7 +6,7 @@
 import type { TurnMessageInput } from '../memory-manager.js';
 import type { AnalysedMessage } from './analysis.js';
 import type { MessageClaims } from './claims.js';
-import type { Statement } from './fact-extraction.js';
+import type { Statement } from './statement.js';
 import type { Unit } from './units.js';
 
 /** What the local manager derives from one message on its own, before looking at the rest of the turn. */

@@ -7,9 +7,9 @@ import { mapPacked } from '../../core/packed-map.js';
 import { countWords } from '../../core/text.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import type { Specific } from './specifics.js';
-import type { Statement } from './fact-extraction.js';
 import { DETERMINERS, GENERIC_NOUNS, STOP_WORDS } from './function-words.js';
 import { keyFromPhrase, phraseAt } from './noun-phrases.js';
+import type { Statement } from './statement.js';
 import { endsClause } from './tokens.js';
 import { withoutFillers } from './units.js';
 
