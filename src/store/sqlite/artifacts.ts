@@ -1,37 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { Artifact, ArtifactKind, ArtifactVersion } from '../../core/types.js';
+import type { Artifact, ArtifactVersion } from '../../core/types.js';
 import type { ArtifactRepository } from '../store.js';
+import { toVersion, type ArtifactRow, type VersionRow } from '../rows.js';
 import type { Run } from './run.js';
-
-interface ArtifactRow {
-  id: string;
-  session_id: string;
-  name: string;
-  kind: ArtifactKind;
-  language: string | null;
-}
-
-interface VersionRow {
-  artifact_id: string;
-  version: number;
-  turn: number;
-  message_id: string;
-  content: string;
-  tokens: number;
-  created_at: string;
-}
-
-function toVersion(row: VersionRow): ArtifactVersion {
-  return {
-    artifactId: row.artifact_id,
-    version: row.version,
-    turn: row.turn,
-    messageId: row.message_id,
-    content: row.content,
-    tokens: row.tokens,
-    createdAt: row.created_at,
-  };
-}
 
 export function createArtifactRepository(db: Database.Database, tenantId: string, run: Run): ArtifactRepository {
   const byName = db.prepare<[string, string, string], ArtifactRow>(

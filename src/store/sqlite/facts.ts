@@ -1,78 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { Fact, FactEvent, FactEventOp, FactKind } from '../../core/types.js';
 import type { FactRepository } from '../store.js';
-import { parseIdList } from './rows.js';
+import { toFact, toEvent, type FactRow, type EventRow } from '../rows.js';
 import type { Run } from './run.js';
-
-interface FactRow {
-  id: string;
-  session_id: string;
-  key: string;
-  text: string;
-  kind: FactKind;
-  pinned: number;
-  source_message_ids: string;
-  created_turn: number;
-  updated_turn: number;
-  created_at: string;
-  updated_at: string;
-  may_replace: string | null;
-}
-
-interface EventRow {
-  id: string;
-  session_id: string;
-  sequence: number;
-  fact_id: string | null;
-  op: FactEventOp;
-  key: string;
-  kind: FactKind;
-  old_text: string | null;
-  new_text: string | null;
-  turn: number;
-  actor: string;
-  reason: string;
-  source_message_ids: string;
-  created_at: string;
-  may_replace: string | null;
-}
-
-function toFact(row: FactRow): Fact {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    key: row.key,
-    text: row.text,
-    kind: row.kind,
-    pinned: row.pinned === 1,
-    sourceMessageIds: parseIdList(row.source_message_ids, 'facts.source_message_ids'),
-    createdTurn: row.created_turn,
-    updatedTurn: row.updated_turn,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    ...(row.may_replace === null ? {} : { mayReplace: row.may_replace }),
-  };
-}
-
-function toEvent(row: EventRow): FactEvent {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    sequence: row.sequence,
-    factId: row.fact_id,
-    op: row.op,
-    key: row.key,
-    kind: row.kind,
-    oldText: row.old_text,
-    newText: row.new_text,
-    turn: row.turn,
-    actor: row.actor,
-    reason: row.reason,
-    sourceMessageIds: parseIdList(row.source_message_ids, 'fact_events.source_message_ids'),
-    createdAt: row.created_at,
-    ...(row.may_replace === null ? {} : { mayReplace: row.may_replace }),
-  };
-}
 
 export function createFactRepository(db: Database.Database, tenantId: string, run: Run): FactRepository {
   const list = db.prepare<[string, string], FactRow>(

@@ -1,51 +1,14 @@
 import type Database from 'better-sqlite3';
-import type { Message, Role, Tier } from '../../core/types.js';
+import type { Message } from '../../core/types.js';
 import type { MessageRepository } from '../store.js';
+import { toMessage, type MessageRow } from '../rows.js';
 import type { MessageIdCache } from './message-id-cache.js';
 import { placeholders } from './rows.js';
 import type { Run } from './run.js';
 import { sessionToken, type TenantSearchIndex } from './search-index.js';
 
-interface MessageRow {
-  id: string;
-  session_id: string;
-  turn: number;
-  position: number;
-  role: Role;
-  speaker: string | null;
-  content: string;
-  tier1: string;
-  tier2: string;
-  tier1_tokens: number;
-  tier2_tokens: number;
-  tier3_tokens: number;
-  required_tier: Tier;
-  created_at: string;
-  sent_at: string | null;
-  external_id: string | null;
-}
-
 const COLUMNS = `id, session_id, turn, position, role, speaker, content, tier1, tier2,
   tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id`;
-
-function toMessage(row: MessageRow): Message {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    turn: row.turn,
-    position: row.position,
-    role: row.role,
-    speaker: row.speaker,
-    content: row.content,
-    tier1: row.tier1,
-    tier2: row.tier2,
-    tokens: { tier1: row.tier1_tokens, tier2: row.tier2_tokens, tier3: row.tier3_tokens },
-    requiredTier: row.required_tier,
-    createdAt: row.created_at,
-    sentAt: row.sent_at,
-    externalId: row.external_id,
-  };
-}
 
 export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex, ids: MessageIdCache): MessageRepository {
   const insert = db.prepare(`INSERT INTO messages

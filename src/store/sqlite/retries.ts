@@ -1,33 +1,10 @@
 import Database from 'better-sqlite3';
 import { StrataError } from '../../core/errors.js';
 import type { MemoryRetry, RetryRepository } from '../store.js';
+import { toRetry, type RetryRow } from '../rows.js';
 import type { Run } from './run.js';
 
-interface RetryRow {
-  session_id: string;
-  turn: number;
-  attempts: number;
-  next_attempt_at: string;
-  reason: string;
-  last_error: string;
-  created_at: string;
-  updated_at: string;
-}
-
 const COLUMNS = 'session_id, turn, attempts, next_attempt_at, reason, last_error, created_at, updated_at';
-
-function toRetry(row: RetryRow): MemoryRetry {
-  return {
-    sessionId: row.session_id,
-    turn: row.turn,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    reason: row.reason,
-    lastError: row.last_error,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 /** The queue entry refers to a turn the tenant has not stored: say so, and what to do first. */
 function missingTurn(retry: MemoryRetry, tenantId: string, cause: unknown): StrataError {

@@ -1,32 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { Session } from '../../core/types.js';
 import type { SessionRepository } from '../store.js';
+import { toSession, type SessionRow } from '../rows.js';
 import type { Run } from './run.js';
 import type { TenantSearchIndex } from './search-index.js';
-
-interface SessionRow {
-  id: string;
-  title: string;
-  instructions: string;
-  created_at: string;
-  updated_at: string;
-  message_count: number;
-  turn_count: number;
-  token_count: number;
-}
-
-function toSession(row: SessionRow): Session {
-  return {
-    id: row.id,
-    title: row.title,
-    instructions: row.instructions,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    messageCount: row.message_count,
-    turnCount: row.turn_count,
-    tokenCount: row.token_count,
-  };
-}
 
 export function createSessionRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): SessionRepository {
   const ensureTenant = db.prepare('INSERT INTO tenants (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING');

@@ -1,38 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { TurnDepth, TurnStatus, TurnSummary } from '../../core/types.js';
+import type { TurnStatus } from '../../core/types.js';
 import type { TurnRepository } from '../store.js';
-import { parseIdList } from './rows.js';
+import { toSummary, type TurnRow } from '../rows.js';
 import type { Run } from './run.js';
-
-interface TurnRow {
-  session_id: string;
-  turn: number;
-  message_ids: string;
-  user_summary: string;
-  assistant_summary: string;
-  depth: TurnDepth;
-  status: TurnStatus;
-  window_extension: number;
-  tokens: number;
-  created_at: string;
-  stale_memory: number;
-}
-
-function toSummary(row: TurnRow): TurnSummary {
-  return {
-    sessionId: row.session_id,
-    turn: row.turn,
-    messageIds: parseIdList(row.message_ids, 'turns.message_ids'),
-    userSummary: row.user_summary,
-    assistantSummary: row.assistant_summary,
-    depth: row.depth,
-    status: row.status,
-    windowExtension: row.window_extension,
-    tokens: row.tokens,
-    createdAt: row.created_at,
-    ...(row.stale_memory === 1 ? { staleMemory: true } : {}),
-  };
-}
 
 export function createTurnRepository(db: Database.Database, tenantId: string, run: Run): TurnRepository {
   const upsert = db.prepare(`INSERT INTO turns

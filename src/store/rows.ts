@@ -1,0 +1,251 @@
+/**
+ * The rows of Strata's tables, column by column, and their mapping to the core types: shared by every
+ * SQL adapter, whose schemas use the same table and column names. A flag is an integer 0/1 or a boolean,
+ * and a list of ids JSON text or an array, whichever the database gives back.
+ */
+import { StrataError } from '../core/errors.js';
+import type {
+  ArtifactKind,
+  ArtifactVersion,
+  Fact,
+  FactEvent,
+  FactEventOp,
+  FactKind,
+  Message,
+  Role,
+  Session,
+  Tier,
+  TurnDepth,
+  TurnStatus,
+  TurnSummary,
+} from '../core/types.js';
+import type { MemoryRetry } from './store.js';
+
+/** A list of ids as a column holds it: JSON text (SQLite) or an array (a JSON column of another database). */
+export type IdList = string | readonly string[];
+
+/** The ids of a list column, failing loudly on corruption. */
+export function parseIdList(stored: IdList, column: string): string[] {
+  const value: unknown = typeof stored === 'string' ? JSON.parse(stored) : stored;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    const shown = typeof stored === 'string' ? stored : JSON.stringify(stored);
+    throw new StrataError('STORE_FAILURE', `Column ${column} holds ${shown.slice(0, 80)}, not a list of ids; the database is corrupt.`);
+  }
+  return typeof stored === 'string' ? (value as string[]) : [...(value as string[])];
+}
+
+export interface SessionRow {
+  id: string;
+  title: string;
+  instructions: string;
+  created_at: string;
+  updated_at: string;
+  message_count: number;
+  turn_count: number;
+  token_count: number;
+}
+
+export function toSession(row: SessionRow): Session {
+  return {
+    id: row.id,
+    title: row.title,
+    instructions: row.instructions,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    messageCount: row.message_count,
+    turnCount: row.turn_count,
+    tokenCount: row.token_count,
+  };
+}
+
+export interface MessageRow {
+  id: string;
+  session_id: string;
+  turn: number;
+  position: number;
+  role: Role;
+  speaker: string | null;
+  content: string;
+  tier1: string;
+  tier2: string;
+  tier1_tokens: number;
+  tier2_tokens: number;
+  tier3_tokens: number;
+  required_tier: Tier;
+  created_at: string;
+  sent_at: string | null;
+  external_id: string | null;
+}
+
+export function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    turn: row.turn,
+    position: row.position,
+    role: row.role,
+    speaker: row.speaker,
+    content: row.content,
+    tier1: row.tier1,
+    tier2: row.tier2,
+    tokens: { tier1: row.tier1_tokens, tier2: row.tier2_tokens, tier3: row.tier3_tokens },
+    requiredTier: row.required_tier,
+    createdAt: row.created_at,
+    sentAt: row.sent_at,
+    externalId: row.external_id,
+  };
+}
+
+export interface TurnRow {
+  session_id: string;
+  turn: number;
+  message_ids: IdList;
+  user_summary: string;
+  assistant_summary: string;
+  depth: TurnDepth;
+  status: TurnStatus;
+  window_extension: number;
+  tokens: number;
+  created_at: string;
+  stale_memory: number | boolean;
+}
+
+export function toSummary(row: TurnRow): TurnSummary {
+  return {
+    sessionId: row.session_id,
+    turn: row.turn,
+    messageIds: parseIdList(row.message_ids, 'turns.message_ids'),
+    userSummary: row.user_summary,
+    assistantSummary: row.assistant_summary,
+    depth: row.depth,
+    status: row.status,
+    windowExtension: row.window_extension,
+    tokens: row.tokens,
+    createdAt: row.created_at,
+    ...(row.stale_memory === 1 || row.stale_memory === true ? { staleMemory: true } : {}),
+  };
+}
+
+export interface FactRow {
+  id: string;
+  session_id: string;
+  key: string;
+  text: string;
+  kind: FactKind;
+  pinned: number | boolean;
+  source_message_ids: IdList;
+  created_turn: number;
+  updated_turn: number;
+  created_at: string;
+  updated_at: string;
+  may_replace: string | null;
+}
+
+export interface EventRow {
+  id: string;
+  session_id: string;
+  sequence: number;
+  fact_id: string | null;
+  op: FactEventOp;
+  key: string;
+  kind: FactKind;
+  old_text: string | null;
+  new_text: string | null;
+  turn: number;
+  actor: string;
+  reason: string;
+  source_message_ids: IdList;
+  created_at: string;
+  may_replace: string | null;
+}
+
+export function toFact(row: FactRow): Fact {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    key: row.key,
+    text: row.text,
+    kind: row.kind,
+    pinned: row.pinned === 1 || row.pinned === true,
+    sourceMessageIds: parseIdList(row.source_message_ids, 'facts.source_message_ids'),
+    createdTurn: row.created_turn,
+    updatedTurn: row.updated_turn,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(row.may_replace === null ? {} : { mayReplace: row.may_replace }),
+  };
+}
+
+export function toEvent(row: EventRow): FactEvent {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    sequence: row.sequence,
+    factId: row.fact_id,
+    op: row.op,
+    key: row.key,
+    kind: row.kind,
+    oldText: row.old_text,
+    newText: row.new_text,
+    turn: row.turn,
+    actor: row.actor,
+    reason: row.reason,
+    sourceMessageIds: parseIdList(row.source_message_ids, 'fact_events.source_message_ids'),
+    createdAt: row.created_at,
+    ...(row.may_replace === null ? {} : { mayReplace: row.may_replace }),
+  };
+}
+
+export interface ArtifactRow {
+  id: string;
+  session_id: string;
+  name: string;
+  kind: ArtifactKind;
+  language: string | null;
+}
+
+export interface VersionRow {
+  artifact_id: string;
+  version: number;
+  turn: number;
+  message_id: string;
+  content: string;
+  tokens: number;
+  created_at: string;
+}
+
+export function toVersion(row: VersionRow): ArtifactVersion {
+  return {
+    artifactId: row.artifact_id,
+    version: row.version,
+    turn: row.turn,
+    messageId: row.message_id,
+    content: row.content,
+    tokens: row.tokens,
+    createdAt: row.created_at,
+  };
+}
+
+export interface RetryRow {
+  session_id: string;
+  turn: number;
+  attempts: number;
+  next_attempt_at: string;
+  reason: string;
+  last_error: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toRetry(row: RetryRow): MemoryRetry {
+  return {
+    sessionId: row.session_id,
+    turn: row.turn,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    reason: row.reason,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
