@@ -21,19 +21,49 @@ export class Assembly {
   /** Days whose heading each dated section has paid for. */
   private readonly days = new Map<SectionName, Set<string>>();
   private readonly dayNames = new Map<string, string | null>();
-  used = 0;
+  private spent = 0;
 
   constructor(
     readonly budget: number,
     private readonly countShort: (text: string) => number,
   ) {}
 
+  /** Tokens spent so far (estimated high; the exact count comes at the end). */
+  get used(): number {
+    return this.spent;
+  }
+
   remaining(): number {
-    return this.budget - this.used;
+    return this.budget - this.spent;
+  }
+
+  /** Hold `tokens` of room for something added later; the returned function gives the room back. */
+  reserve(tokens: number): () => void {
+    this.spent += tokens;
+    let held = true;
+    return () => {
+      if (held) this.spent -= tokens;
+      held = false;
+    };
+  }
+
+  /**
+   * Something already paid for changes form (a richer tier of a recalled message or an older turn), its
+   * cost changing by `delta`: done, and true, when the budget allows it.
+   */
+  resize(delta: number): boolean {
+    if (!this.fits(delta)) return false;
+    this.spent += delta;
+    return true;
+  }
+
+  /** Set the items of a section whose cost was paid while they were chosen (`add` with no items, `resize`). */
+  setItems(section: SectionName, items: ContextItem[]): void {
+    this.sections.set(section, items);
   }
 
   fits(cost: number): boolean {
-    return this.used + cost <= this.budget;
+    return this.spent + cost <= this.budget;
   }
 
   /** Tokens that adding `itemCosts` to `section` would add, overheads included. */
@@ -103,7 +133,7 @@ export class Assembly {
    * come later for an opened section (their days noted with `noteDay`).
    */
   add(section: SectionName, items: readonly ContextItem[], cost: number): void {
-    this.used += cost;
+    this.spent += cost;
     this.opened.add(section);
     if (items.length === 0) return;
     const list = this.items(section);

@@ -139,12 +139,11 @@ export async function addRecalled(assembly: Assembly, options: RecallOptions): P
       if ((entry.line.tier ?? 3) >= tier) continue;
       const richer = messageLine(entry.message, tier, countShort);
       const extra = richer.cost - entry.line.cost;
-      if (extra > 0 && (spent + extra > reserve || !assembly.fits(extra))) continue;
-      assembly.used += extra;
+      if ((extra > 0 && spent + extra > reserve) || !assembly.resize(extra)) continue;
       spent += extra;
       entry.line = richer;
     }
   }
-  assembly.sections.set('recalled', mapPacked(recalled, (entry) => entry.line));
+  assembly.setItems('recalled', mapPacked(recalled, (entry) => entry.line));
   return { ids: recalledIds, turns: recalledTurns };
 }
