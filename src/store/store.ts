@@ -50,7 +50,8 @@ export interface TenantRepositories {
 export interface TenantStore extends TenantRepositories {
   /**
    * Run `work` atomically and serializably: everything it writes through `repositories` commits together
-   * or not at all, and no other call sees a part of it (see the guarantees above).
+   * or not at all, and no other call sees a part of it (see the guarantees above). When `work` throws,
+   * its writes are undone and the very error it threw is rethrown.
    */
   transaction<T>(work: (repositories: TenantRepositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
@@ -65,6 +66,7 @@ export interface TransactionOptions {
 }
 
 export interface SessionRepository {
+  /** Fails with STORE_FAILURE, changing nothing, when the tenant already has a session with this id. */
   create(options: { session: Session }): Promise<void>;
   get(options: { sessionId: string }): Promise<Session | null>;
   /** Most recently updated first. */
@@ -91,6 +93,7 @@ export interface MessageRepository {
   listByTurns(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<Message[]>;
   /** Every message of the session, in position order. */
   list(options: { sessionId: string; limit?: number; offset?: number }): Promise<Message[]>;
+  /** The session's messages among `messageIds`, each once, in position order; unknown ids are ignored. */
   getMany(options: { sessionId: string; messageIds: readonly string[] }): Promise<Message[]>;
   /** Ids of the messages of turns ≤ `toTurn`, oldest first. */
   listIds(options: { sessionId: string; toTurn: number }): Promise<string[]>;
@@ -169,7 +172,8 @@ export interface MemoryRetry {
 export interface RetryRepository {
   /**
    * Queue a turn, or replace its entry (attempts, next attempt, reason, last error, updatedAt; the
-   * first createdAt is kept). The turn's summary must be stored (`turns.upsert`) first.
+   * first createdAt is kept). The turn's summary must be stored (`turns.upsert`) first: otherwise it
+   * fails with STORE_FAILURE naming the session and turn.
    */
   put(options: { retry: MemoryRetry }): Promise<void>;
   /**
@@ -195,8 +199,9 @@ export interface SearchHit {
 }
 
 /**
- * The lexical index of a tenant's raw messages (speaker and content), stemmed and with diacritics
- * folded, whose term statistics are the tenant's alone. Which terms to rank and how many hits to keep
+ * The lexical index of a tenant's raw messages (speaker and content), with diacritics folded and
+ * English words stemmed ("painted", "painting" and "paint" are one term; "tomatoes" and "tomato" too),
+ * whose term statistics are the tenant's alone. Which terms to rank and how many hits to keep
  * is decided by `searchArchive` (store/archive-query.ts), the same for every adapter; an adapter only
  * counts and ranks.
  */

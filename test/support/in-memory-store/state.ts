@@ -1,0 +1,64 @@
+/**
+ * The in-memory fake store's data: one plain value per tenant, whose sessions hold everything derived
+ * from them (so deleting a session is deleting one map entry), and how repositories reach it.
+ */
+import { StrataError } from '../../../src/core/errors.js';
+import type { Artifact, Fact, FactEvent, Message, Session, TurnSummary } from '../../../src/core/types.js';
+import type { MemoryRetry } from '../../../src/store/store.js';
+
+/** A message with its search-index entry: the terms of its speaker and of its content, in order. */
+export interface IndexedMessage {
+  message: Message;
+  terms: { speaker: string[]; content: string[] };
+}
+
+export interface SessionState {
+  session: Session;
+  /** In position order. */
+  messages: IndexedMessage[];
+  turns: Map<number, TurnSummary>;
+  facts: Map<string, Fact>;
+  /** In sequence order. */
+  events: FactEvent[];
+  artifacts: Artifact[];
+  retries: Map<number, MemoryRetry>;
+}
+
+export interface TenantState {
+  sessions: Map<string, SessionState>;
+}
+
+export function emptyTenantState(): TenantState {
+  return { sessions: new Map() };
+}
+
+/**
+ * How a tenant's repositories reach its state. `read` answers from the state as it stands; `write`
+ * changes a copy of it and puts the copy in place only when `change` returns, so a call that throws
+ * changes nothing. Both hand back a copy of what they return, never a piece of the state.
+ */
+export interface StateAccess {
+  read<T>(look: (state: TenantState) => T): Promise<T>;
+  write<T>(change: (draft: TenantState) => T): Promise<T>;
+}
+
+export function storeFailure(message: string, details: Record<string, unknown> = {}): StrataError {
+  return new StrataError('STORE_FAILURE', message, { details });
+}
+
+/** The session, or a STORE_FAILURE saying what to create first (the write needs it to exist). */
+export function requireSession(state: TenantState, sessionId: string, what: string): SessionState {
+  const found = state.sessions.get(sessionId);
+  if (found === undefined) throw storeFailure(`Cannot store ${what}: session "${sessionId}" does not exist in this tenant; create it first.`, { sessionId });
+  return found;
+}
+
+/** Ascending order of two texts (compared as written, like the SQLite adapter's ORDER BY). */
+export function compareText(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** The entries from `offset`, at most `limit` of them (no limit when undefined or negative). */
+export function page<T>(items: readonly T[], limit: number | undefined, offset = 0): T[] {
+  return items.slice(offset, limit === undefined || limit < 0 ? undefined : offset + limit);
+}

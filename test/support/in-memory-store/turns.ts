@@ -1,0 +1,51 @@
+/** Turn summaries of the in-memory fake store, one per session and turn; the stale-memory mark, once set, stays. */
+import type { TurnSummary } from '../../../src/core/types.js';
+import type { TurnRepository } from '../../../src/store/store.js';
+import { compareText, page, requireSession, type StateAccess, type TenantState } from './state.js';
+
+function turnsOf(state: TenantState, sessionId: string): TurnSummary[] {
+  return [...(state.sessions.get(sessionId)?.turns.values() ?? [])].sort((a, b) => a.turn - b.turn);
+}
+
+export function createTurnRepository(access: StateAccess): TurnRepository {
+  return {
+    upsert: ({ summary }) =>
+      access.write((draft) => {
+        const turns = requireSession(draft, summary.sessionId, `turn ${summary.turn}`).turns;
+        const old = turns.get(summary.turn);
+        const { sessionId, turn, messageIds, userSummary, assistantSummary, depth, status, windowExtension, tokens } = summary;
+        const stale = summary.staleMemory === true || old?.staleMemory === true;
+        turns.set(turn, {
+          sessionId,
+          turn,
+          messageIds: [...messageIds],
+          userSummary,
+          assistantSummary,
+          depth,
+          status,
+          windowExtension,
+          tokens,
+          // Replacing a summary keeps the time the turn was first stored.
+          createdAt: old?.createdAt ?? summary.createdAt,
+          ...(stale ? { staleMemory: true } : {}),
+        });
+      }),
+    get: ({ sessionId, turn }) => access.read((state) => state.sessions.get(sessionId)?.turns.get(turn) ?? null),
+    listBefore: ({ sessionId, beforeTurn, limit }) =>
+      access.read((state) =>
+        page(
+          turnsOf(state, sessionId)
+            .filter((summary) => summary.turn < beforeTurn)
+            .reverse(),
+          limit,
+        ),
+      ),
+    list: ({ sessionId }) => access.read((state) => turnsOf(state, sessionId)),
+    listByStatus: ({ sessionId, status, limit }) =>
+      access.read((state) => {
+        const sessionIds = sessionId === undefined ? [...state.sessions.keys()].sort(compareText) : [sessionId];
+        const matching = sessionIds.flatMap((id) => turnsOf(state, id)).filter((summary) => summary.status === status);
+        return page(matching, limit);
+      }),
+  };
+}
