@@ -22,14 +22,8 @@ export const KIND_HEADERS: Readonly<Record<FactKind, string>> = {
 /** Sections of message lines, shown under day headings (see `provenance-marks.ts`). */
 export const DATED_SECTIONS: ReadonlySet<SectionName> = new Set(['history', 'recalled']);
 
-/** A rendering with the system message's lines (joined with `\n` they are its content). */
-export interface RenderedParts {
-  systemLines: string[];
-  messages: ChatMessage[];
-}
-
 /** Render sections to chat messages: the memory as one system message (blocks apart by a blank line), then the window verbatim. */
-function renderParts(sections: readonly ContextSection[]): RenderedParts {
+export function renderSections(sections: readonly ContextSection[]): ChatMessage[] {
   const lines: string[] = [];
   const window: ChatMessage[] = [];
   for (const section of sections) {
@@ -52,18 +46,13 @@ function renderParts(sections: readonly ContextSection[]): RenderedParts {
       lines.push(item.kind === 'fact' ? factLine(item) : item.text);
     });
   }
-  const messages: ChatMessage[] = lines.length > 0 ? [{ role: 'system', content: lines.join('\n') }, ...window] : window;
-  return { systemLines: lines, messages };
+  return lines.length > 0 ? [{ role: 'system', content: lines.join('\n') }, ...window] : window;
 }
 
-/** The rendered messages and their exact tokens, counted from the system message's lines. */
+/** The rendered messages and their exact tokens. */
 export function measureSections(sections: readonly ContextSection[], tokenizer: Tokenizer): { messages: ChatMessage[]; tokens: number } {
-  const { messages, systemLines } = renderParts(sections);
-  return { messages, tokens: tokenizer.countMessages(messages, { systemLines }) };
-}
-
-export function renderSections(sections: readonly ContextSection[]): ChatMessage[] {
-  return renderParts(sections).messages;
+  const messages = renderSections(sections);
+  return { messages, tokens: tokenizer.countMessages(messages) };
 }
 
 /** A fact line as rendered: its text and the turn (and date) it was last established. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { cachedJoinedLinesCounter, cachedLineCounter, splitAtSafeLineBreaks } from '../../src/providers/tokenizer/line-count-cache.js';
+import { cachedLineCounter, splitAtSafeLineBreaks } from '../../src/providers/tokenizer/line-count-cache.js';
 import { createGptTokenizer } from '../../src/providers/tokenizer/gpt-tokenizer.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -32,29 +32,16 @@ describe('counting long texts line by line', () => {
     });
   }
 
-  for (const [name, encoding] of [['o200k_base', o200k], ['cl100k_base', cl100k]] as const) {
-    it(`counts joined lines exactly with ${name}: blank lines, leading spaces and "/" included`, () => {
-      const direct = (text: string): number => encoding.countTokens(text, PLAIN);
-      const countLines = cachedJoinedLinesCounter(cachedLineCounter(direct, 1000), 1000);
-      const line = fc.array(fc.constantFrom(...PIECES.filter((piece) => !piece.includes('\n')), '', '- ', '## ', '[turn 3]'), { maxLength: 12 }).map((parts) => parts.join(''));
-      fc.assert(
-        fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
-          expect(countLines(lines)).toBe(direct(lines.join('\n')));
-          // Counted again from the cache, still exact.
-          expect(countLines(lines)).toBe(direct(lines.join('\n')));
-        }),
-        { numRuns: 300 },
-      );
-    });
-  }
-
-  it('the tokenizer counts a system message from its lines as from its text', () => {
+  it('the tokenizer counts a long system message exactly, the chat format\'s overhead included', () => {
     const tokenizer = createGptTokenizer();
     const lines = ['## Facts', '- budget: $45,000', '', '## Earlier in the conversation', '[turn 1] user: hi', '  indented', '/path/to/file', '[turn 2] assistant: done'];
-    const messages = [{ role: 'system' as const, content: lines.join('\n') }, { role: 'user' as const, content: 'Next?' }];
-    expect(tokenizer.countMessages(messages, { systemLines: lines })).toBe(tokenizer.countMessages(messages));
-    // Lines that cannot be what the content was joined from are ignored.
-    expect(tokenizer.countMessages(messages, { systemLines: ['short'] })).toBe(tokenizer.countMessages(messages));
+    const system = Array.from({ length: 20 }, () => lines.join('\n')).join('\n');
+    const messages = [{ role: 'system' as const, content: system }, { role: 'user' as const, content: 'Next?' }];
+    const direct = (text: string): number => o200k.countTokens(text, PLAIN);
+    const expected = 3 + (3 + direct('system') + direct(system)) + (3 + direct('user') + direct('Next?'));
+    expect(tokenizer.countMessages(messages)).toBe(expected);
+    // Counted again from the cached lines, still exact.
+    expect(tokenizer.countMessages(messages)).toBe(expected);
   });
 
   it('counts a text or line once and then looks it up, short texts included', () => {

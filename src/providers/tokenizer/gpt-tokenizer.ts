@@ -2,8 +2,8 @@ import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { StrataError } from '../../core/errors.js';
 import type { ChatMessage } from '../../core/types.js';
-import { cachedJoinedLinesCounter, cachedLineCounter } from './line-count-cache.js';
-import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, type CountMessagesOptions, type Tokenizer, type TokenizerName } from './tokenizer.js';
+import { cachedLineCounter } from './line-count-cache.js';
+import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, type Tokenizer, type TokenizerName } from './tokenizer.js';
 
 const ENCODINGS = { o200k_base: o200k, cl100k_base: cl100k } as const;
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -11,12 +11,6 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 export interface GptTokenizerSettings {
   /** Encoding (default `o200k_base`, the GPT-4o family; `cl100k_base` for GPT-4 and GPT-3.5). */
   encoding?: TokenizerName;
-}
-
-function joinedLength(lines: readonly string[]): number {
-  let length = Math.max(0, lines.length - 1);
-  for (const line of lines) length += line.length;
-  return length;
 }
 
 /** Tokenizer over gpt-tokenizer's bundled encodings (no download). */
@@ -29,19 +23,13 @@ export function createGptTokenizer(settings: GptTokenizerSettings = {}): Tokeniz
   const countDirectly = (text: string): number => (text === '' ? 0 : encoding.countTokens(text, PLAIN_TEXT));
   // Long texts (a rendered package) are counted line by line with cached counts; the total is exact.
   const count = cachedLineCounter(countDirectly);
-  const countLines = cachedJoinedLinesCounter(count, undefined, countDirectly);
   return {
     name,
     count,
-    countMessages(messages: readonly ChatMessage[], options: CountMessagesOptions = {}): number {
+    countMessages(messages: readonly ChatMessage[]): number {
       if (messages.length === 0) return 0;
-      const lines = options.systemLines;
       let total = TOKENS_PER_REPLY;
-      messages.forEach((message, index) => {
-        // The lines are used only when they can be what the content was joined from.
-        const fromLines = index === 0 && lines !== undefined && joinedLength(lines) === message.content.length;
-        total += TOKENS_PER_MESSAGE + count(message.role) + (fromLines ? countLines(lines) : count(message.content));
-      });
+      for (const message of messages) total += TOKENS_PER_MESSAGE + count(message.role) + count(message.content);
       return total;
     },
     truncate(text: string, maxTokens: number): string {

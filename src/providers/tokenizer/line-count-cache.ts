@@ -10,9 +10,12 @@ import { boundedMemo } from '../../core/bounded-memo.js';
 /** Texts shorter than this are looked up whole: splitting them costs more than it saves. */
 const MIN_SPLIT_LENGTH = 256;
 
-/** Whether a text may be cut after a line break followed by `next`: neither whitespace nor "/", nor the end. */
-function safeAfterBreak(next: string | undefined): boolean {
-  return next !== undefined && next !== '/' && !/\s/u.test(next);
+/** Whether `text` may be cut before index `at` (just after a line break): what follows is neither whitespace nor "/", nor the end. */
+function safeBreakAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (Number.isNaN(code) || code === 47 || code === 32 || (code >= 9 && code <= 13)) return false;
+  // (Other whitespace is rare in a package: the regular expression only for characters beyond ASCII.)
+  return code < 128 || !/\s/u.test(text.charAt(at));
 }
 
 /**
@@ -21,14 +24,19 @@ function safeAfterBreak(next: string | undefined): boolean {
  */
 export function splitAtSafeLineBreaks(text: string): string[] {
   const pieces: string[] = [];
+  forEachSafePiece(text, (piece) => pieces.push(piece));
+  return pieces;
+}
+
+/** Call `use` with each piece `splitAtSafeLineBreaks` would give, in order, without building the list. */
+function forEachSafePiece(text: string, use: (piece: string) => void): void {
   let start = 0;
   for (let index = text.indexOf('\n'); index >= 0 && index + 1 < text.length; index = text.indexOf('\n', index + 1)) {
-    if (!safeAfterBreak(text[index + 1])) continue;
-    pieces.push(text.slice(start, index + 1));
+    if (!safeBreakAt(text, index + 1)) continue;
+    use(text.slice(start, index + 1));
     start = index + 1;
   }
-  pieces.push(text.slice(start));
-  return pieces;
+  use(text.slice(start));
 }
 
 /**
@@ -49,43 +57,9 @@ export function cachedLineCounter(countText: (text: string) => number, maxEntrie
   return (text) => {
     if (text.length < MIN_SPLIT_LENGTH) return countPiece(text);
     let total = 0;
-    for (const piece of splitAtSafeLineBreaks(text)) total += countPiece(piece);
-    return total;
-  };
-}
-
-/**
- * A counter of `lines.join('\n')` from cached counts of each line with its line break, cut where
- * `splitAtSafeLineBreaks` would cut. The lines of a package are the same string objects from one call
- * to the next, so each is looked up without hashing its text again; lines that cannot be cut apart
- * (a blank line between blocks, a line starting with a space) are counted together by `count`.
- * `countLine` counts a single line with its break; pass an uncached counter when `count` caches, so a
- * line is remembered once.
- */
-export function cachedJoinedLinesCounter(
-  count: (text: string) => number,
-  maxEntries = 50_000,
-  countLine: (text: string) => number = count,
-): (lines: readonly string[]) => number {
-  // Keyed by the line itself: `${line}\n` would be a new string to hash on every call.
-  const lineWithBreak = boundedMemo((line: string) => countLine(`${line}\n`), maxEntries);
-  return (lines) => {
-    let total = 0;
-    let run: string[] = [];
-    for (let index = 0; index < lines.length; index += 1) {
-      const line = lines[index] ?? '';
-      const next = lines[index + 1];
-      if (next === undefined) {
-        total += count(run.length === 0 ? line : [...run, line].join('\n'));
-      } else if (!safeAfterBreak(next[0])) {
-        run.push(line);
-      } else if (run.length === 0) {
-        total += lineWithBreak(line);
-      } else {
-        total += count(`${[...run, line].join('\n')}\n`);
-        run = [];
-      }
-    }
+    forEachSafePiece(text, (piece) => {
+      total += countPiece(piece);
+    });
     return total;
   };
 }

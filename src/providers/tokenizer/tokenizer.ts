@@ -11,18 +11,9 @@ export interface Tokenizer {
   /** Tokens of a plain text. Special-token strings in the text are counted as ordinary text. */
   count(text: string): number;
   /** Tokens of rendered chat messages, including the chat format's per-message overhead. */
-  countMessages(messages: readonly ChatMessage[], options?: CountMessagesOptions): number;
+  countMessages(messages: readonly ChatMessage[]): number;
   /** The longest prefix of `text` that has at most `maxTokens` tokens. */
   truncate(text: string, maxTokens: number): string;
-}
-
-export interface CountMessagesOptions {
-  /**
-   * The first message's content as the lines it was joined from with `\n`, when the caller has them:
-   * an adapter may count the lines (most of which it has seen before) instead of the joined text.
-   * The count is the same either way.
-   */
-  systemLines?: readonly string[];
 }
 
 /**

@@ -13,9 +13,13 @@ function quote(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
 }
 
-/** An FTS5 expression matching any of the terms in the speaker or the content (each quoted, so no query syntax leaks in). */
+/**
+ * An FTS5 expression matching any of the terms (each quoted, so no query syntax leaks in). No column
+ * filter: the session column holds only tokens of "x" and digits, which no query word equals in
+ * practice, and a filter costs time on every search.
+ */
 function ftsExpression(terms: readonly string[]): string | null {
-  return terms.length === 0 ? null : `{speaker content} : (${terms.map(quote).join(' OR ')})`;
+  return terms.length === 0 ? null : terms.map(quote).join(' OR ');
 }
 
 interface SearchStatements {
@@ -48,14 +52,17 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
         const table = index.table();
         if (table === null) return terms.map(() => 0);
         const { frequency } = prepared(table);
-        return terms.map((term) => frequency.get(`{speaker content} : ${quote(term)}`) ?? 0);
+        return terms.map((term) => frequency.get(quote(term)) ?? 0);
       }),
     rank: ({ sessionId, terms, limit, maxTurn }) =>
       run(() => {
         const table = index.table();
         const expression = ftsExpression(terms);
         if (limit <= 0 || table === null || expression === null) return [];
-        const ranked = prepared(table).rank.all(`session : ${sessionToken(sessionId)} AND ${expression}`);
+        // A session holding every message of the tenant needs no session condition: it would only cost
+        // an intersection with a list of every row.
+        const alone = (sessions.current(sessionId)?.size ?? -1) === (documents.get(tenantId) ?? 0);
+        const ranked = prepared(table).rank.all(alone ? expression : `session : ${sessionToken(sessionId)} AND (${expression})`);
         // Read after the ranking, so the cache holds every message the ranking saw (a message another
         // process appended in between is in the cache but not ranked, as if the search ran before it).
         const messages = sessions.current(sessionId);
