@@ -122,6 +122,8 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   };
   const assembly = new Assembly(budget, countShort);
   const warnings: string[] = [];
+  const reader = options.turnReader ?? storeTurnReader(repositories);
+  const lines = reader.lines;
 
   const [facts, last] = await Promise.all([repositories.facts.list({ sessionId }), repositories.messages.last({ sessionId })]);
   // When each fact's turn was said, for the `(turn N, date)` mark of its line.
@@ -137,7 +139,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const { relevance, deferred } = addFacts(assembly, { facts: unpinned, query, tokenizer, times, doubts, share: settings.queryFactShare });
   newest.release();
   const queryFirst = relevance !== null;
-  const waiting = addWindow(assembly, window, { countShort, queryFirst, share: settings.queryWindowShare, reserved: newest.tokens });
+  const waiting = addWindow(assembly, window, { countShort, lines, queryFirst, share: settings.queryWindowShare, reserved: newest.tokens });
 
   let recalled: Recalled = { ids: new Set(), turns: new Set() };
   if (query !== '' && window.start > 1 && settings.recallLimit > 0) {
@@ -150,15 +152,16 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
       reserve: Math.floor(assembly.remaining() * settings.recallShare),
       detailShare: settings.recallDetailShare,
       countShort,
+      lines,
       turnReader: options.turnReader,
     });
   }
   // Facts the query share left out fill the room recall left; then the window turns that did not fit.
   addDeferredFacts(assembly, deferred);
-  for (const material of waiting) addDegraded(assembly, material, { countShort, queryFirst });
+  for (const material of waiting) addDegraded(assembly, material, { countShort, lines, queryFirst });
 
   const oldestCovered = await addHistory(assembly, {
-    reader: options.turnReader ?? storeTurnReader(repositories),
+    reader,
     sessionId,
     windowStart: window.start,
     countShort,

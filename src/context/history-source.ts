@@ -6,7 +6,7 @@
 import type { ContextItem } from './context-package.js';
 import type { Assembly } from './assembly.js';
 import type { TurnReader } from './turn-reader.js';
-import { keptTurnOptions, type CountShort, type ExcludedMessages, type TurnMaterial, type TurnOption } from './turn-options.js';
+import type { CountShort, ExcludedMessages, TurnMaterial, TurnOption } from './turn-options.js';
 
 const PAGE_TURNS = 64;
 
@@ -52,7 +52,7 @@ export async function addHistory(assembly: Assembly, options: HistoryOptions): P
       const material = found instanceof Promise ? await found : found;
       if (material === null) break;
       pending = null;
-      const forms = keptTurnOptions(material, options.countShort, options.shownElsewhere);
+      const forms = options.reader.lines.keptTurnOptions(material, options.countShort, options.shownElsewhere);
       const cheapest = forms[forms.length - 1];
       if (cheapest === undefined) {
         oldestCovered = material.turn;

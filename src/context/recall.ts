@@ -10,7 +10,8 @@ import { searchArchive } from '../store/archive-query.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { Assembly } from './assembly.js';
 import type { TurnCache } from './turn-reader.js';
-import { messageLine, type CountShort, type Line, type TurnMaterial } from './turn-options.js';
+import type { TurnLines } from './turn-lines.js';
+import type { CountShort, Line, TurnMaterial } from './turn-options.js';
 
 export interface RecallOptions {
   repositories: TenantRepositories;
@@ -25,6 +26,8 @@ export interface RecallOptions {
   /** Share of `reserve` in which hits are shown in full. */
   detailShare: number;
   countShort: CountShort;
+  /** Where the hits' lines are kept. */
+  lines: TurnLines;
   /** A memory's turn cache, which keeps the hits' turns warm between calls (default: read just the hits). */
   turnReader: TurnCache | undefined;
 }
@@ -82,7 +85,7 @@ async function replyTurns(options: RecallOptions, asking: readonly Message[], kn
   }
   for (const turn of wanted) {
     const messages = await options.repositories.messages.listByTurns({ sessionId: options.sessionId, fromTurn: turn, toTurn: turn });
-    if (messages.length > 0) known.set(turn, { turn, summary: null, messages, plainOptions: undefined });
+    if (messages.length > 0) known.set(turn, { turn, summary: null, messages });
   }
   return known;
 }
@@ -121,7 +124,7 @@ export async function addRecalled(assembly: Assembly, options: RecallOptions): P
   const recalled: Array<{ message: Message; line: Line }> = [];
   let spent = 0;
   for (const message of await candidates(options, hits, read)) {
-    const line = messageLine(message, spent < reserve * options.detailShare ? 3 : 1, countShort);
+    const line = options.lines.messageLine(message, spent < reserve * options.detailShare ? 3 : 1, countShort);
     const cost = assembly.costOf('recalled', line.cost) + assembly.dayCost('recalled', message.sentAt);
     if (spent + cost > reserve || !assembly.fits(cost)) {
       assembly.omit([message.id], 'budget: recall share full');
@@ -137,7 +140,7 @@ export async function addRecalled(assembly: Assembly, options: RecallOptions): P
   for (const tier of [2, 3] as const) {
     for (const entry of recalled) {
       if ((entry.line.tier ?? 3) >= tier) continue;
-      const richer = messageLine(entry.message, tier, countShort);
+      const richer = options.lines.messageLine(entry.message, tier, countShort);
       const extra = richer.cost - entry.line.cost;
       if ((extra > 0 && spent + extra > reserve) || !assembly.resize(extra)) continue;
       spent += extra;

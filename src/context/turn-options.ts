@@ -9,12 +9,6 @@ export interface TurnMaterial {
   turn: number;
   summary: TurnSummary | null;
   messages: Message[];
-  /**
-   * The turn's options with no message left out, kept by `keptTurnOptions` on first use. Readers create
-   * materials with it undefined, so every material has one shape (a field, not a side table: the
-   * assembler reads it for hundreds of turns per package, and each side-table lookup is a cache miss).
-   */
-  plainOptions?: TurnOption[] | undefined;
 }
 
 /** One way of showing a turn: richer options come first. */
@@ -53,28 +47,8 @@ export function tierText(message: Message, tier: Tier): { text: string; tokens: 
 
 export type Line = ContextItem & { cost: number };
 
-/** Lines built per message object, by requested tier: a memory's cached turns keep theirs between calls. */
-const LINES = new WeakMap<Message, Array<Line | undefined>>();
-
-/**
- * A history or recall line for one message at a tier, remembered for the message object (its texts and
- * counts never change: a changed message is read again as a new object). Callers must not modify the result.
- */
-export function messageLine(message: Message, tier: Tier, countShort: CountShort): Line {
-  let lines = LINES.get(message);
-  if (lines === undefined) {
-    lines = [];
-    LINES.set(message, lines);
-  }
-  let line = lines[tier];
-  if (line === undefined) {
-    line = buildMessageLine(message, tier, countShort);
-    lines[tier] = line;
-  }
-  return line;
-}
-
-function buildMessageLine(message: Message, tier: Tier, countShort: CountShort): Line {
+/** The line showing a message at a tier (or the richest non-empty tier below it), with its estimated cost. */
+export function messageLineOf(message: Message, tier: Tier, countShort: CountShort): Line {
   const shown = tierText(message, tier);
   const prefix = `${turnMark(message.turn)} ${speakerLabel(message)}:`;
   const prefixTokens = turnPrefixTokens(message.turn, speakerLabel(message), countShort);
@@ -135,6 +109,7 @@ export function turnOptions(
   material: TurnMaterial,
   countShort: CountShort,
   options: { excluded: ReadonlySet<string>; topTier?: Tier },
+  lineOf: (message: Message, tier: Tier) => Line = (message, tier) => messageLineOf(message, tier, countShort),
 ): TurnOption[] {
   const messages = material.messages.filter((message) => !options.excluded.has(message.id));
   const candidates: TurnOption[] = [];
@@ -145,7 +120,7 @@ export function turnOptions(
       () => 1,
     ];
     ceilings.forEach((ceiling, level) => {
-      const items = mapPacked(messages, (message) => messageLine(message, ceiling(message), countShort));
+      const items = mapPacked(messages, (message) => lineOf(message, ceiling(message)));
       candidates.push({ level, items, cost: items.reduce((sum, item) => sum + item.cost, 0) });
     });
   }
@@ -160,40 +135,9 @@ export function turnOptions(
   return kept;
 }
 
-/** Options of turns per material object, by the ids of its messages left out (when any are). */
-const KEPT_OPTIONS = new WeakMap<TurnMaterial, Map<string, TurnOption[]>>();
-const NOTHING_EXCLUDED: ReadonlySet<string> = new Set();
-
 /** Messages left out of the older turns (they are shown elsewhere), with the turns they belong to. */
 export interface ExcludedMessages {
   ids: ReadonlySet<string>;
   /** The turns of those messages: any other turn has nothing left out, which is decided without reading its ids. */
   turns: ReadonlySet<number>;
-}
-
-/**
- * `turnOptions` (top tier as required) without the turn's messages in `excluded`, remembered for the
- * material object and the messages left out (its texts and counts never change: a changed turn is
- * read again as a new object). Callers must not modify the result.
- */
-export function keptTurnOptions(material: TurnMaterial, countShort: CountShort, excluded: ExcludedMessages): TurnOption[] {
-  let key = '';
-  if (excluded.turns.has(material.turn)) {
-    for (const message of material.messages) if (excluded.ids.has(message.id)) key += `${message.id} `;
-  }
-  if (key === '') {
-    material.plainOptions ??= turnOptions(material, countShort, { excluded: NOTHING_EXCLUDED });
-    return material.plainOptions;
-  }
-  let byExcluded = KEPT_OPTIONS.get(material);
-  if (byExcluded === undefined) {
-    byExcluded = new Map();
-    KEPT_OPTIONS.set(material, byExcluded);
-  }
-  let options = byExcluded.get(key);
-  if (options === undefined) {
-    options = turnOptions(material, countShort, { excluded: excluded.ids });
-    byExcluded.set(key, options);
-  }
-  return options;
 }

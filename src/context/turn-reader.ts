@@ -5,11 +5,14 @@
  */
 import type { Message, TurnSummary } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
+import { TurnLines } from './turn-lines.js';
 import type { TurnMaterial } from './turn-options.js';
 
 /** Turns `fromTurn`..`toTurn` of a session with their messages and summaries, oldest first. */
 export interface TurnReader {
   read(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<TurnMaterial[]>;
+  /** The lines built for the turns this reader gives, kept as long as it keeps them. */
+  readonly lines: TurnLines;
 }
 
 /** A reader that keeps turns between calls, so it can also give scattered turns one by one. */
@@ -21,7 +24,7 @@ export interface TurnCache extends TurnReader {
 function groupByTurn(messages: readonly Message[], summaries: readonly TurnSummary[]): Map<number, TurnMaterial> {
   const turns = new Map<number, TurnMaterial>();
   for (const message of messages) {
-    const material = turns.get(message.turn) ?? { turn: message.turn, summary: null, messages: [], plainOptions: undefined };
+    const material = turns.get(message.turn) ?? { turn: message.turn, summary: null, messages: [] };
     material.messages.push(message);
     turns.set(message.turn, material);
   }
@@ -40,6 +43,7 @@ export function turnsInOrder(messages: readonly Message[], summaries: readonly T
 /** Reads straight from the store. */
 export function storeTurnReader(repositories: TenantRepositories): TurnReader {
   return {
+    lines: new TurnLines(),
     read: async ({ sessionId, fromTurn, toTurn }) => {
       const [messages, summaries] = await Promise.all([
         repositories.messages.listByTurns({ sessionId, fromTurn, toTurn }),
@@ -55,6 +59,8 @@ export function storeTurnReader(repositories: TenantRepositories): TurnReader {
  * turn whose messages, tiers or summary are written, and for a deleted session.
  */
 export class CachedTurnReader implements TurnCache {
+  /** The lines of the cached turns, which live as long as the turns do. */
+  readonly lines = new TurnLines();
   /** Per session: turn → material, or null for a turn known to have no messages. */
   private readonly sessions = new Map<string, Map<number, TurnMaterial | null>>();
   /** Bumped by every `forget`; a read keeps nothing about a turn forgotten while it ran. */

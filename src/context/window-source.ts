@@ -10,7 +10,8 @@ import type { TenantRepositories } from '../store/store.js';
 import type { Assembly } from './assembly.js';
 import type { ContextItem } from './context-package.js';
 import { turnsInOrder } from './turn-reader.js';
-import { turnOptions, type CountShort, type TurnMaterial } from './turn-options.js';
+import type { TurnLines } from './turn-lines.js';
+import type { CountShort, TurnMaterial } from './turn-options.js';
 
 export interface RawWindow {
   /** The first turn of the window (one past the last turn when the window is empty). */
@@ -64,6 +65,8 @@ export function reserveNewest(assembly: Assembly, window: RawWindow, floorShare:
 
 export interface WindowOptions {
   countShort: CountShort;
+  /** Where the degraded turns' lines are kept. */
+  lines: TurnLines;
   /** A query is given: the window takes only `share` of the budget beyond its newest turn. */
   queryFirst: boolean;
   share: number;
@@ -90,8 +93,8 @@ export function addWindow(assembly: Assembly, window: RawWindow, options: Window
  * A window turn that did not fit verbatim, in the history section in the richest form that fits (the
  * cheapest first with a query, since the room went to the query), or omitted.
  */
-export function addDegraded(assembly: Assembly, material: TurnMaterial, options: Pick<WindowOptions, 'countShort' | 'queryFirst'>): void {
-  const forms = turnOptions(material, options.countShort, { excluded: new Set(), topTier: 2 });
+export function addDegraded(assembly: Assembly, material: TurnMaterial, options: Pick<WindowOptions, 'countShort' | 'lines' | 'queryFirst'>): void {
+  const forms = options.lines.turnOptions(material, options.countShort, { excluded: new Set(), topTier: 2 });
   if (options.queryFirst) forms.reverse();
   if (!forms.some((form) => assembly.tryAdd('history', form.items, form.cost))) {
     assembly.omit(mapPacked(material.messages, (message) => message.id), 'budget: raw window turn did not fit');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TurnMaterial } from '../../src/context/turn-options.js';
 import { CachedTurnReader, type TurnReader } from '../../src/context/turn-reader.js';
+import { TurnLines } from '../../src/context/turn-lines.js';
 
 function material(turn: number, label: string): TurnMaterial {
   return { turn, summary: null, messages: [{ id: `${label}-${turn}` } as TurnMaterial['messages'][number]] };
@@ -11,6 +12,7 @@ function countingReader(labels: Map<number, string>): TurnReader & { reads: numb
   const reader = {
     reads: 0,
     gate: undefined as Promise<void> | undefined,
+    lines: new TurnLines(),
     read: async ({ fromTurn, toTurn }: { sessionId: string; fromTurn: number; toTurn: number }) => {
       reader.reads += 1;
       const snapshot = new Map(labels);
