@@ -9,14 +9,10 @@ import { consolidateAfterTurn } from './consolidation.js';
 import type { EngineParts } from './engine-parts.js';
 import type { RecordResult } from './memory-api.js';
 import type { CheckedMessage } from './message-input.js';
-import { createRetryRunner, firstRetry, type RetryOutcome } from './retry-runner.js';
-import { deriveTurn, loadMemoryState, writeDerivedTurns, writeRawTurns, type DerivedTurn, type RawTurn } from './write-path.js';
-
-/**
- * Attempts of a turn whose memory model keeps answering it with malformed JSON (each attempt asks twice):
- * with the default backoff the last comes about a quarter of an hour after the first; then it ends `fallback-raw`.
- */
-const MALFORMED_ATTEMPTS = 10;
+import { createRetryRunner, firstRetry } from './retry-runner.js';
+import { retryQueuedTurn, type RetryAttempt } from './retry-turn.js';
+import { accountTurn } from './turn-accounting.js';
+import { deriveTurn, writeDerivedTurns, writeRawTurns, type DerivedTurn, type RawTurn } from './write-path.js';
 
 export interface TurnWork {
   /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
@@ -32,7 +28,7 @@ export interface TurnWork {
 }
 
 export function createTurnWork(parts: EngineParts): TurnWork {
-  const { settings, repositories, manager, context, clock, now, newId, lock, gate, counters, writes, states, logger, onBackgroundError, requireSession } = parts;
+  const { settings, repositories, manager, context, clock, now, newId, lock, gate, counters, writes, states, onBackgroundError, requireSession } = parts;
 
   /**
    * Put a turn whose manager asked for a retry in the queue (call inside a transaction). Only a first
@@ -59,33 +55,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     if (derived.retry !== null) retries.schedule();
   };
 
-  /** Count and log what deriving a turn cost and gave; write a base-truth snapshot every N turns. */
-  const account = async (derived: DerivedTurn, options: { retried: boolean }): Promise<void> => {
-    const { sessionId, turn, usage } = derived;
-    counters.add(sessionId, {
-      memoryModelCalls: usage?.calls ?? 0,
-      memoryModelRetries: usage?.retries ?? 0,
-      fallbacks: derived.failure !== null && !options.retried ? 1 : 0,
-      retryAttempts: options.retried ? 1 : 0,
-      retriesSucceeded: options.retried && derived.status === 'summarised' ? 1 : 0,
-      tokens: { memoryPrompt: usage?.promptTokens ?? 0, memoryCompletion: usage?.completionTokens ?? 0 },
-    });
-    if (derived.failure !== null) {
-      logger.warn(
-        { sessionId, turn, status: derived.status, code: derived.failure.code, retry: derived.retry !== null, retried: options.retried },
-        options.retried ? 'retried turn memory failed again' : 'turn memory fell back to the raw exchange',
-      );
-      return;
-    }
-    logger.debug({ sessionId, turn, status: derived.status, factEvents: derived.events.length, modelCalls: usage?.calls ?? 0 }, options.retried ? 'flagged turn summarised' : 'turn memory written');
-    if (settings.snapshotEveryTurns > 0 && turn % settings.snapshotEveryTurns === 0 && logger.isLevelEnabled?.('info') !== false) {
-      const facts = await repositories.facts.list({ sessionId });
-      logger.info(
-        { sessionId, turn, facts: facts.map((fact) => ({ id: fact.id, key: fact.key, kind: fact.kind, pinned: fact.pinned, text: fact.text, sourceMessageIds: fact.sourceMessageIds })) },
-        'base-truth snapshot',
-      );
-    }
-  };
+  const account = (derived: DerivedTurn, options: { retried: boolean }): Promise<void> => accountTurn(parts, derived, options);
 
   /** Derive one stored turn unless that already happened (a resumed run may have reached it first). */
   const deriveStored = async (raw: RawTurn): Promise<RecordResult> => {
@@ -130,33 +100,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     }
   };
 
-  /** Try a queued turn again; a success replaces its fallback memory and applies its diff. */
-  const retryTurn = async (entry: MemoryRetry): Promise<{ outcome: RetryOutcome; message?: string; reason?: string }> => {
-    const { sessionId, turn } = entry;
-    const messages = await repositories.messages.listByTurns({ sessionId, fromTurn: turn, toTurn: turn });
-    const current = await repositories.turns.get({ sessionId, turn });
-    if (messages.length === 0 || current === null || current.status !== 'pending-retry') {
-      await repositories.retries.remove({ sessionId, turn });
-      return { outcome: 'ended' };
-    }
-    const derived = await deriveTurn({ turn, messages }, await loadMemoryState(repositories, sessionId), context);
-    // `attempts` counts the attempts in a row that failed for the entry's reason.
-    if (derived.retry !== null && derived.retry.reason === 'malformed' && entry.reason === 'malformed' && entry.attempts + 1 >= MALFORMED_ATTEMPTS) {
-      // A model that garbles this turn every time will not be asked forever: the raw exchange stays.
-      const final: DerivedTurn = { ...derived, status: 'fallback-raw', summary: { ...derived.summary, status: 'fallback-raw' }, retry: null, artifacts: [] };
-      await persistDerived(final, { retried: true });
-      await account(final, { retried: true });
-      return { outcome: 'ended' };
-    }
-    if (derived.retry !== null) {
-      await account(derived, { retried: true });
-      return { outcome: 'again', message: derived.retry.message, reason: derived.retry.reason };
-    }
-    // Its artifacts were stored with the fallback.
-    await persistDerived({ ...derived, artifacts: [] }, { retried: true });
-    await account(derived, { retried: true });
-    return { outcome: derived.status === 'summarised' ? 'summarised' : 'ended' };
-  };
+  const retryTurn = (entry: MemoryRetry): Promise<RetryAttempt> => retryQueuedTurn({ repositories, context, persistDerived, account }, entry);
 
   const retries = createRetryRunner({
     repositories,

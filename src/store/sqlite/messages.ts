@@ -5,25 +5,14 @@ import { toMessage, type MessageRow } from '../rows.js';
 import type { MessageIdCache } from './message-id-cache.js';
 import { placeholders } from './rows.js';
 import type { Run } from './run.js';
-import { sessionToken, type TenantSearchIndex } from './search-index.js';
+import { createMessageWrites } from './message-writes.js';
+import type { TenantSearchIndex } from './search-index.js';
 
 const COLUMNS = `id, session_id, turn, position, role, speaker, content, tier1, tier2,
   tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id`;
 
 export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex, ids: MessageIdCache): MessageRepository {
-  const insert = db.prepare(`INSERT INTO messages
-    (tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
-     tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const bump = db.prepare(`UPDATE sessions SET
-      message_count = message_count + ?,
-      token_count = token_count + ?,
-      turn_count = max(turn_count, ?),
-      updated_at = ?
-    WHERE tenant_id = ? AND id = ?`);
-  const updateTiers = db.prepare(`UPDATE messages SET tier1 = ?, tier2 = ?, tier1_tokens = ?, tier2_tokens = ?,
-      required_tier = ?
-    WHERE tenant_id = ? AND session_id = ? AND id = ?`);
+  const writes = createMessageWrites(db, tenantId, index);
   const byTurns = db.prepare<[string, string, number, number], MessageRow>(
     `SELECT ${COLUMNS} FROM messages WHERE tenant_id = ? AND session_id = ? AND turn BETWEEN ? AND ? ORDER BY turn, position`,
   );
@@ -39,16 +28,6 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
   const last = db.prepare<[string, string], { turn: number; position: number }>(
     'SELECT turn, position FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position DESC LIMIT 1',
   );
-  const indexStatements = new Map<string, Database.Statement<[number | bigint, string, string, string]>>();
-  const indexInsert = (): Database.Statement<[number | bigint, string, string, string]> => {
-    const table = index.ensure();
-    let statement = indexStatements.get(table);
-    if (statement === undefined) {
-      statement = db.prepare<[number | bigint, string, string, string]>(`INSERT INTO ${table} (rowid, speaker, content, session) VALUES (?, ?, ?, ?)`);
-      indexStatements.set(table, statement);
-    }
-    return statement;
-  };
   const manyStatements = new Map<number, Database.Statement<unknown[], MessageRow>>();
   const many = (count: number): Database.Statement<unknown[], MessageRow> => {
     let statement = manyStatements.get(count);
@@ -62,53 +41,8 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
   };
 
   return {
-    append: ({ sessionId, messages, updatedAt }) =>
-      run(() => {
-        let tokens = 0;
-        let maxTurn = 0;
-        const indexed = indexInsert();
-        const token = sessionToken(sessionId);
-        for (const message of messages) {
-          const { lastInsertRowid } = insert.run(
-            tenantId,
-            sessionId,
-            message.id,
-            message.turn,
-            message.position,
-            message.role,
-            message.speaker,
-            message.content,
-            message.tier1,
-            message.tier2,
-            message.tokens.tier1,
-            message.tokens.tier2,
-            message.tokens.tier3,
-            message.requiredTier,
-            message.createdAt,
-            message.sentAt,
-            message.externalId,
-          );
-          indexed.run(lastInsertRowid, message.speaker ?? '', message.content, token);
-          tokens += message.tokens.tier3;
-          maxTurn = Math.max(maxTurn, message.turn);
-        }
-        bump.run(messages.length, tokens, maxTurn, updatedAt, tenantId, sessionId);
-      }),
-    updateTiers: ({ sessionId, updates }) =>
-      run(() => {
-        for (const update of updates) {
-          updateTiers.run(
-            update.tier1,
-            update.tier2,
-            update.tokens.tier1,
-            update.tokens.tier2,
-            update.requiredTier,
-            tenantId,
-            sessionId,
-            update.messageId,
-          );
-        }
-      }),
+    append: ({ sessionId, messages, updatedAt }) => run(() => writes.append(sessionId, messages, updatedAt)),
+    updateTiers: ({ sessionId, updates }) => run(() => writes.updateTiers(sessionId, updates)),
     listByTurns: ({ sessionId, fromTurn, toTurn }) =>
       run(() => byTurns.all(tenantId, sessionId, fromTurn, toTurn).map(toMessage)),
     list: ({ sessionId, limit, offset }) =>

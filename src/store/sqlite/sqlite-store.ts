@@ -48,25 +48,29 @@ function wrapFailure(error: unknown, path: string): unknown {
 }
 
 /** The zero-configuration store: one SQLite file in WAL mode, migrated on open. */
-export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
-  const path = settings.path ?? './strata.db';
-  const fullSync = settings.durability !== 'normal';
-  // Commits may skip their sync only in WAL mode, where such a commit is still atomic.
-  let wal = false;
-  let db: Database.Database;
+/** Open the database, set its pragmas and migrate it; `wal` says whether it runs in WAL mode. */
+function openDatabase(path: string, settings: SqliteStoreSettings, fullSync: boolean): { db: Database.Database; wal: boolean } {
   let opened: Database.Database | undefined;
   try {
-    db = opened = new Database(path);
+    const db = (opened = new Database(path));
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(settings.busyTimeoutMs ?? 5000))}`);
-    if (path !== ':memory:') wal = db.pragma('journal_mode = WAL', { simple: true }) === 'wal';
+    const wal = path !== ':memory:' && db.pragma('journal_mode = WAL', { simple: true }) === 'wal';
     db.pragma(`synchronous = ${fullSync ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     migrate(db, (settings.now ?? (() => new Date().toISOString()))());
+    return { db, wal };
   } catch (error) {
     // Do not leak the file handle of a database we refuse to use.
     if (opened?.open === true) opened.close();
     throw wrapFailure(error, path);
   }
+}
+
+export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
+  const path = settings.path ?? './strata.db';
+  const fullSync = settings.durability !== 'normal';
+  // Commits may skip their sync only in WAL mode, where such a commit is still atomic.
+  const { db, wal } = openDatabase(path, settings, fullSync);
 
   let active: Promise<void> | null = null;
   let closed = false;

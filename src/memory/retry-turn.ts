@@ -1,0 +1,58 @@
+/**
+ * One attempt at a turn from the retry queue: derive its memory again; a success replaces the fallback
+ * memory and applies its diff, a turn the model keeps garbling ends as `fallback-raw`.
+ */
+import type { MemoryRetry, TenantRepositories } from '../store/store.js';
+import type { RetryOutcome } from './retry-runner.js';
+import { deriveTurn, loadMemoryState, type DerivedTurn, type WriteContext } from './write-path.js';
+
+/**
+ * Attempts of a turn whose memory model keeps answering it with malformed JSON (each attempt asks twice):
+ * with the default backoff the last comes about a quarter of an hour after the first; then it ends `fallback-raw`.
+ */
+const MALFORMED_ATTEMPTS = 10;
+
+/** What an attempt came to, for the retry runner. */
+export interface RetryAttempt {
+  outcome: RetryOutcome;
+  message?: string;
+  reason?: string;
+}
+
+export interface RetryTurnParts {
+  repositories: TenantRepositories;
+  context: WriteContext;
+  /** Persist a derived turn (and take it out of the queue when `retried`). */
+  persistDerived(derived: DerivedTurn, options: { retried?: boolean }): Promise<void>;
+  /** Count and log what the attempt cost and gave. */
+  account(derived: DerivedTurn, options: { retried: boolean }): Promise<void>;
+}
+
+/** Try a queued turn again; a success replaces its fallback memory and applies its diff. */
+export async function retryQueuedTurn(parts: RetryTurnParts, entry: MemoryRetry): Promise<RetryAttempt> {
+  const { repositories, context, persistDerived, account } = parts;
+  const { sessionId, turn } = entry;
+  const messages = await repositories.messages.listByTurns({ sessionId, fromTurn: turn, toTurn: turn });
+  const current = await repositories.turns.get({ sessionId, turn });
+  if (messages.length === 0 || current === null || current.status !== 'pending-retry') {
+    await repositories.retries.remove({ sessionId, turn });
+    return { outcome: 'ended' };
+  }
+  const derived = await deriveTurn({ turn, messages }, await loadMemoryState(repositories, sessionId), context);
+  // `attempts` counts the attempts in a row that failed for the entry's reason.
+  if (derived.retry !== null && derived.retry.reason === 'malformed' && entry.reason === 'malformed' && entry.attempts + 1 >= MALFORMED_ATTEMPTS) {
+    // A model that garbles this turn every time will not be asked forever: the raw exchange stays.
+    const final: DerivedTurn = { ...derived, status: 'fallback-raw', summary: { ...derived.summary, status: 'fallback-raw' }, retry: null, artifacts: [] };
+    await persistDerived(final, { retried: true });
+    await account(final, { retried: true });
+    return { outcome: 'ended' };
+  }
+  if (derived.retry !== null) {
+    await account(derived, { retried: true });
+    return { outcome: 'again', message: derived.retry.message, reason: derived.retry.reason };
+  }
+  // Its artifacts were stored with the fallback.
+  await persistDerived({ ...derived, artifacts: [] }, { retried: true });
+  await account(derived, { retried: true });
+  return { outcome: derived.status === 'summarised' ? 'summarised' : 'ended' };
+}

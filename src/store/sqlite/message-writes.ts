@@ -1,0 +1,82 @@
+/**
+ * The writes of the SQLite message repository: appending messages (each indexed for search under its
+ * session's token, the session's counters bumped) and replacing their tiers. Run inside the caller's
+ * `run`, so each call is one statement batch of one transaction.
+ */
+import type Database from 'better-sqlite3';
+import type { Message } from '../../core/types.js';
+import type { TierUpdate } from '../store.js';
+import { sessionToken, type TenantSearchIndex } from './search-index.js';
+
+type IndexInsert = Database.Statement<[number | bigint, string, string, string]>;
+
+export interface MessageWrites {
+  append(sessionId: string, messages: readonly Message[], updatedAt: string): void;
+  updateTiers(sessionId: string, updates: readonly TierUpdate[]): void;
+}
+
+export function createMessageWrites(db: Database.Database, tenantId: string, index: TenantSearchIndex): MessageWrites {
+  const insert = db.prepare(`INSERT INTO messages
+    (tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
+     tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const bump = db.prepare(`UPDATE sessions SET
+      message_count = message_count + ?,
+      token_count = token_count + ?,
+      turn_count = max(turn_count, ?),
+      updated_at = ?
+    WHERE tenant_id = ? AND id = ?`);
+  const updateTiers = db.prepare(`UPDATE messages SET tier1 = ?, tier2 = ?, tier1_tokens = ?, tier2_tokens = ?,
+      required_tier = ?
+    WHERE tenant_id = ? AND session_id = ? AND id = ?`);
+  // The index table exists from the tenant's first session on; its statement is prepared once per table.
+  const indexStatements = new Map<string, IndexInsert>();
+  const indexInsert = (): IndexInsert => {
+    const table = index.ensure();
+    let statement = indexStatements.get(table);
+    if (statement === undefined) {
+      statement = db.prepare<[number | bigint, string, string, string]>(`INSERT INTO ${table} (rowid, speaker, content, session) VALUES (?, ?, ?, ?)`);
+      indexStatements.set(table, statement);
+    }
+    return statement;
+  };
+
+  return {
+    append: (sessionId, messages, updatedAt) => {
+      let tokens = 0;
+      let maxTurn = 0;
+      const indexed = indexInsert();
+      const token = sessionToken(sessionId);
+      for (const message of messages) {
+        const { lastInsertRowid } = insert.run(
+          tenantId,
+          sessionId,
+          message.id,
+          message.turn,
+          message.position,
+          message.role,
+          message.speaker,
+          message.content,
+          message.tier1,
+          message.tier2,
+          message.tokens.tier1,
+          message.tokens.tier2,
+          message.tokens.tier3,
+          message.requiredTier,
+          message.createdAt,
+          message.sentAt,
+          message.externalId,
+        );
+        indexed.run(lastInsertRowid, message.speaker ?? '', message.content, token);
+        tokens += message.tokens.tier3;
+        maxTurn = Math.max(maxTurn, message.turn);
+      }
+      bump.run(messages.length, tokens, maxTurn, updatedAt, tenantId, sessionId);
+    },
+    updateTiers: (sessionId, updates) => {
+      for (const update of updates) {
+        updateTiers.run(update.tier1, update.tier2, update.tokens.tier1, update.tokens.tier2, update.requiredTier, tenantId, sessionId, update.messageId);
+      }
+    },
+  };
+}
