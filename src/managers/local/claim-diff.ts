@@ -151,6 +151,9 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
           continue;
         }
       }
+      // "We got to VFS at 8:30 with both kids": what happened is news beside the fact, never its new value
+      // (a change is said as one: "moved", "now", "instead").
+      if (target !== null && claim.event && !claim.correction && claim.oldValues.length === 0) target = null;
       if (target !== null) document.update(target, claim);
       else if (claim.key !== null && claim.act !== 'removal') document.add(claim);
     }

@@ -65,11 +65,13 @@ export const subjectWords: (key: string) => ReadonlySet<string> = boundedMemo((k
 }, 20_000);
 
 /** Whether the claim's value can stand in for a value the line holds: true, false, or null when either holds none. */
-function compatible(claim: Claim, text: string): boolean | null {
-  const held = classesOfLine(text);
-  if (claim.classes.length === 0 || held.size === 0) return null;
+function compatible(claim: Claim, text: string, ignoreNames = false): boolean | null {
+  const named = (valueClass: ValueClass): boolean => ignoreNames && (valueClass === 'name' || valueClass === 'person');
+  const held = [...classesOfLine(text)].filter((valueClass) => !named(valueClass));
+  const classes = claim.classes.filter((valueClass) => !named(valueClass));
+  if (classes.length === 0 || held.length === 0) return null;
   // A clause may state two things ("first shift yesterday … the £13.10 we settled on"): any of its values may be the one.
-  for (const wanted of claim.classes) for (const value of held) if (sameClass(value, wanted)) return true;
+  for (const wanted of classes) for (const value of held) if (sameClass(value, wanted)) return true;
   return false;
 }
 
@@ -82,7 +84,13 @@ function targetScore(claim: Claim, key: string, words: ReadonlySet<string>, know
   if (claim.oldValues.some((item) => holdsValue(known.text, item))) return 10;
   const fit = compatible(claim, known.text);
   // Under one key, a line of another kind with no value to compare is another attribute ("Target is AWS" is not "no clicking in the AWS console").
-  if (key === known.key) return fit === false || (fit === null && !claim.correction && claim.kind !== known.kind) ? 0 : 8;
+  if (key === known.key) {
+    // A key that only names a person holds many attributes: "anika: 8" is no "anika: gets a German tutor",
+    // though both lines name people; only a value of another class, or a change said outright, is the same one.
+    const person = words.size > 0 && [...words].every((word) => names.has(word));
+    if (person && !claim.correction && compatible(claim, known.text, true) !== true) return 0;
+    return fit === false || (fit === null && !claim.correction && claim.kind !== known.kind) ? 0 : 8;
+  }
   const knownWords = subjectWords(known.key);
   const people = [...words].filter((word) => names.has(word));
   const knownPeople = [...knownWords].filter((word) => names.has(word));

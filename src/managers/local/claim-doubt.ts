@@ -80,6 +80,9 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
   // "his mid-April start slid to June" names the value it changes: only a fact holding it can be the one.
   const named = namedValues(claim).filter((item) => COMPETING_CLASSES.has(classOfSpecific(item)));
 
+  // "We got to VFS at 8:30 … Our new slot is next Tuesday": a change that names no subject is about what
+  // the sentence before it named.
+  const contextStems = claim.correction ? contentStems(claim.context ?? '') : new Set<string>();
   let best: { fact: Known; score: number } | null = null;
   let tied = false;
   for (const fact of facts) {
@@ -100,7 +103,8 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     // "flat fee deadline" and "final artwork deadline" each name something the other does not: two subjects.
     const twoSubjects = [...keyStems].some((word) => !theirKey.has(word)) && [...theirKey].some((word) => !keyStems.has(word));
     const byKeyAlone = byKey > 0 && !twoSubjects;
-    if (!byKeyAlone && !(claim.correction && byLine >= 1)) continue;
+    const byContext = byKey === 0 && byLine === 0 && [...theirKey].some((word) => contextStems.has(word) && !names.has(word));
+    if (!byKeyAlone && !(claim.correction && byLine >= 1) && !byContext) continue;
     if (best !== null && score < best.score) continue;
     tied = best !== null && score === best.score;
     if (!tied || fact.order > (best?.fact.order ?? -1)) best = { fact, score };

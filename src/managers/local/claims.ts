@@ -50,6 +50,8 @@ export interface Claim {
   personal: boolean;
   /** How much the claim matters when a turn proposes more lines than it may. */
   weight: number;
+  /** The sentence before the claim's in its message ('' for the first): what a bare change ("our new slot is next Tuesday") may be about. */
+  context?: string;
 }
 
 /** A message's claims, and every specific it mentions (in order), for corrections that point back at one. */
@@ -132,6 +134,10 @@ export function messageClaims(message: AnalysedMessage, options: ClaimOptions): 
     let best: string | null = null;
     for (const [term, count] of reading.quotes) if (best === null || count >= (reading.quotes.get(best) ?? 0)) best = term;
     reading.discourse.quoted = best;
+  }
+  for (const claim of reading.claims) {
+    const index = message.sentences.indexOf(claim.sentence);
+    claim.context = index > 0 ? (message.sentences[index - 1]?.text ?? '') : '';
   }
   return { claims: reading.claims, mentioned: message.sentences.flatMap((sentence) => sentence.specifics) };
 }

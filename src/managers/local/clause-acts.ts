@@ -84,9 +84,18 @@ export function tellsEvent(tokens: readonly TaggedToken[], from: number, to: num
     if (token === undefined) continue;
     if (token.pos === 'auxiliary' || token.pos === 'copula' || token.pos === 'modal') return false;
     if (token.pos === 'pronoun' && /'(?:s|ve|d|ll|re|m)$/u.test(token.lower)) return false;
-    if (token.pos === 'verb') return token.past && !STATE_VERBS.has(token.lower) && !/ing$/u.test(token.lower);
+    if (token.pos === 'verb') return token.past && (!STATE_VERBS.has(token.lower) || arrived(tokens, index)) && !/ing$/u.test(token.lower);
   }
   return false;
+}
+
+/** "got to VFS at 8:30", "got there", "got home": "got" telling an arrival, not a state ("got pushed", "got to go"). */
+function arrived(tokens: readonly TaggedToken[], index: number): boolean {
+  if (tokens[index]?.lower !== 'got') return false;
+  const next = tokens[index + 1];
+  if (next?.lower === 'there' || next?.lower === 'home' || next?.lower === 'back') return true;
+  const after = tokens[index + 2];
+  return next?.lower === 'to' && after !== undefined && after.pos !== 'verb' && after.pos !== 'auxiliary';
 }
 
 /** Content words of the clause after token `from`: a rule needs something to be about. */

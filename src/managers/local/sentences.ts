@@ -157,7 +157,8 @@ function splitLines(prose: string): string[] {
         const piece = segment.trim();
         if (piece === '') continue;
         pending = pending === '' ? piece : `${pending} ${piece}`;
-        const lastWord = pending.endsWith('.') ? /([\p{L}.]+)\.$/u.exec(pending)?.[1]?.toLowerCase() : undefined;
+        // (A whole word: the "st" of "on the 21st." is no "St." before a name.)
+        const lastWord = pending.endsWith('.') ? /(?:^|[^\p{L}\p{N}.])([\p{L}.]+)\.$/u.exec(pending)?.[1]?.toLowerCase() : undefined;
         if (lastWord !== undefined && ABBREVIATIONS.has(lastWord)) continue;
         // "No landscape fabric. Ever." — a word of emphasis on its own belongs to the sentence it stresses.
         if (EMPHASIS_ONLY.test(pending) && sentences.length > 0) sentences[sentences.length - 1] = `${sentences[sentences.length - 1] ?? ''} ${pending}`;

@@ -362,3 +362,51 @@ describe('a change said inside a longer sentence', () => {
     expect(conversation.facts.map((fact) => fact.text).join('\n')).not.toMatch(/halcombe/iu);
   });
 });
+
+describe('an update lands only on the same attribute', () => {
+  it('"Kaveri want to pack us on the 21st. Rohan\'s start got pushed … to 3 August" keeps the packing on the 21st', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Rohan starts at Voss on 20 July.', assistant: 'Noted.' });
+    await conversation.say({
+      user: 'Air freight first: Kaveri want to pack us on the 21st. Rohan\'s start got pushed — Voss moved the whole onboarding group to 3 August.',
+      assistant: 'Got it.',
+    });
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).toMatch(/pack us on the 21st(?!.*August)/u);
+    expect(texts).toContain('3 August');
+  });
+
+  it('a line about a person does not overwrite another attribute of theirs ("Anika is 8" stays beside her tutor)', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'We have two kids — Anika, 8, and Vihaan, 6 — and Pepper, a seven-year-old dog.', assistant: 'Lovely.' });
+    const before = conversation.facts.find((fact) => fact.text.includes('8'));
+    expect(before).toBeDefined();
+    await conversation.say({ user: 'They are going to the Grundschule with Markus\'s kids, and we\'ll get Anika a German tutor over the summer.', assistant: 'Good idea.' });
+    expect(conversation.facts.find((fact) => fact.id === before?.id)?.text).toBe(before?.text);
+  });
+
+  it('what happened at a place is news beside the fact, never its new value ("We got to VFS at 8:30 …")', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'VFS gave us our visa appointment for 28 April.', assistant: 'Noted.' });
+    const appointment = conversation.facts.find((fact) => fact.text.includes('28 April'));
+    expect(appointment).toBeDefined();
+    await conversation.say({ user: 'We got to VFS at 8:30 with both kids in ironed clothes and every document in the backpack.', assistant: 'How did it go?' });
+    expect(conversation.facts.find((fact) => fact.id === appointment?.id)?.text).toBe(appointment?.text);
+  });
+});
+
+describe('a change that names only what the sentence before it named', () => {
+  it('"We got to VFS at 8:30 … Our new slot is next Tuesday" names the VFS appointment as the fact it may replace', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'VFS gave us our visa appointment for 28 April.', assistant: 'Noted.' }, '2026-04-20T10:00:00Z');
+    const appointment = conversation.facts.find((fact) => fact.text.includes('28 April'));
+    expect(appointment).toBeDefined();
+    const { memory } = await conversation.say(
+      { user: 'Tuesday was a farce. We got to VFS at 8:30 and their biometric system was down all morning. Our new slot is next Tuesday, same time.', assistant: 'What a day.' },
+      '2026-04-29T19:00:00Z',
+    );
+    const slot = memory.diff.add.find((entry) => entry.text.includes('next Tuesday'));
+    expect(slot?.text).toContain('5 May 2026');
+    expect(slot?.mayReplace).toBe(appointment?.key);
+  });
+});
