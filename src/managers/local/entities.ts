@@ -42,6 +42,9 @@ function regexSpecifics(sentence: string, pattern: RegExp, type: SpecificType): 
   return found;
 }
 
+/** "2010–2011", "2012-22": years, not a count of what follows ("the 2010–2011 admissions"). */
+const YEAR_RANGE = /^(?:19|20)\d\d\s?[–—-]\s?(?:(?:19|20)\d\d|\d\d)$/u;
+
 /** Plain numbers, and numbers with the word they count ("3 weeks", "500 users", "16 GB"). */
 function numberSpecifics(sentence: string, tokens: readonly TaggedToken[]): Specific[] {
   const found: Specific[] = [];
@@ -49,10 +52,16 @@ function numberSpecifics(sentence: string, tokens: readonly TaggedToken[]): Spec
     const text = match[0].replace(/[.,]+$/u, '');
     const start = match.index;
     const end = start + text.length;
+    // "(1) 28 °C is far too high", "4) our causal language": the number of an item in a list.
+    if (text.length <= 2 && sentence[end] === ')' && (start === 0 || /[\s(]/u.test(sentence[start - 1] ?? ''))) continue;
     const tokenIndex = tokens.findIndex((token) => token.start <= start && token.end >= end);
     const token = tokens[tokenIndex];
     const next = tokens[tokenIndex + 1];
-    if (token !== undefined && next !== undefined && !endsClause(token) && /^\p{L}+$/u.test(next.text) && !STOP_WORDS.has(next.lower)) {
+    // "25 °C", "180°C", "98.6 °F": a temperature is a measure of its own.
+    const degrees = /^\s?°\s?[CFcf]?(?!\p{L})/u.exec(sentence.slice(end));
+    if (degrees !== null) {
+      found.push(specific('quantity', sentence.slice(start, end + degrees[0].length), start));
+    } else if (token !== undefined && next !== undefined && !endsClause(token) && /^\p{L}+$/u.test(next.text) && !STOP_WORDS.has(next.lower) && !YEAR_RANGE.test(token.text)) {
       found.push(specific('quantity', sentence.slice(start, next.end), start));
     } else {
       found.push(specific('number', text, start));

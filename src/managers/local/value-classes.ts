@@ -67,6 +67,8 @@ const DATE = new RegExp(
 const COUNT = /\b\d+\s+(?:of\s+us|on\s+the\s+books|(?:\p{L}+\s+)?(?:people|staff|employees|guests|attendees|members|students|kids|children|adults|agents|seats|users|patients|covers))\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty)\s+(?:of\s+us|people|staff|guests|on\s+the\s+books)\b/iu;
 const MEASURE = /\b\d+(?:[.,]\d+)?\s?(?:mg|g|kg|ml|l|km|m|cm|mm|ft|feet|foot|inch|inches|in|lb|lbs|kcal|hours?|hrs?|minutes?|mins?|weeks?|days?|months?|years?|miles?|words?|pages?|gb|mb|tb)\b|\b\d+-(?:inch|foot|ft|week|day|hour|minute|page|word)\b/iu;
 const NAME = /(?:^|[\s(])\p{Lu}[\p{L}\p{N}'’&.-]*/gu;
+/** "1)", "(2)": the number of an item in a list. */
+export const LIST_MARKER = /(?:^|[\s(])\d{1,2}\)/gu;
 const CALENDAR_WORD = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/iu;
 
 /** Whether the text names something: a capitalised word that is not a weekday or a month. */
@@ -83,7 +85,8 @@ function computeClasses(text: string): ReadonlySet<ValueClass> {
   if (DATE.test(value)) classes.add('date');
   if (COUNT.test(value)) classes.add('count');
   if (MEASURE.test(value)) classes.add('measure');
-  if (classes.size === 0 && /\d/u.test(value)) classes.add('number');
+  // ("4) our causal language …": a list marker is no value.)
+  if (classes.size === 0 && /\d/u.test(value.replace(LIST_MARKER, ' '))) classes.add('number');
   if (hasName(value.trim().slice(1))) classes.add('name');
   return classes;
 }
