@@ -8,7 +8,7 @@
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
 import type { Fact } from '../../core/types.js';
 import type { AnalysedMessage } from './analysis.js';
-import { TurnDocument, type Known } from './claim-document.js';
+import { subjectWords, TurnDocument, type Known } from './claim-document.js';
 import type { Claim } from './claims.js';
 import { specific, type Specific } from './specifics.js';
 import { shiftDays } from './date-shift.js';
@@ -201,7 +201,9 @@ function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnD
   // (Names are set aside in words, "Hallam instead of Luis", not by being said earlier.)
   const earlier = COMPETING_CLASSES.has(wanted) ? mentioned.filter((item) => item.text !== first.text && sameClass(classOfSpecific(item), wanted)) : [];
   const holder = document.holderOf(earlier);
-  if (holder !== null) return holder;
+  // ("the grant came in at $1,500 …, and the cap is now $5,800": a line of this message with a subject of
+  // its own holds its own value, not the one the cap replaces.)
+  if (holder !== null && !(holder.factId === null && claim.key !== null && !claim.pronoun && !sharesSubject(holder.key, claim.key))) return holder;
   // "So that's thirteen of us on the books now": a count of people said as a change is the headcount,
   // when the document holds one and only one.
   if (wanted === 'count' && (claim.correction || countsPeople(claim))) {
@@ -233,4 +235,10 @@ function toDiff(document: TurnDocument, maxLines: number): FactDiff {
     (line.replaces ? update : add).push(entry);
   }
   return { add, update, remove: document.removals() };
+}
+
+/** Whether two keys share a subject word. */
+function sharesSubject(first: string, second: string): boolean {
+  const words = subjectWords(second);
+  return [...subjectWords(first)].some((word) => words.has(word));
 }

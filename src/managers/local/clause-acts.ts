@@ -21,6 +21,9 @@ const TENTATIVE_PHRASES = [
   'you could', 'i could', 'could just', 'half tempted', 'in theory', 'or we could', 'one thought', 'thought about', 'could also',
 ];
 
+/** Verbs of an offer someone makes. */
+const OFFER_WORDS = new Set(['offer', 'offers', 'offered', 'offering']);
+
 /** Verbs and phrases of a settled choice: "we went with Luis", "signed Thursday", "quartz it is". */
 const DECISION_WORDS = new Set([
   'decided', 'chose', 'chosen', 'picked', 'booked', 'signed', 'hired', 'settled', 'agreed', 'confirmed', 'finalised', 'finalized',
@@ -163,6 +166,8 @@ export function clauseAct(input: ActInput): ClauseAct {
   if (strong('removal')) return isEmphatic(sentence, span) ? 'rule' : 'removal';
   const tentative = hasTentativeWord(tokens, from, to, cues) || hasPhrase(words, TENTATIVE_PHRASES);
   if (tentative) return 'proposal';
+  // "Deskwise offered a 10% discount if we sign for 36 months": an offer on a condition waits for an answer.
+  if (hasWord(tokens, from, to, OFFER_WORDS) && words.includes(' if ')) return 'proposal';
   if (strong('constraint') && substantial) return isEmphatic(sentence, span) ? 'rule' : 'constraint';
   if (hasWord(tokens, from, to, DECISION_WORDS) || hasPhrase(words, DECISION_PHRASES)) return tellsEvent(tokens, from, to) && !input.hasValue && !hasPhrase(words, DECISION_PHRASES) ? 'chatter' : 'decision';
   if (strong('goal')) return 'goal';

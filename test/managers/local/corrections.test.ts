@@ -410,3 +410,30 @@ describe('a change that names only what the sentence before it named', () => {
     expect(slot?.mayReplace).toBe(appointment?.key);
   });
 });
+
+describe('values of two subjects in one sentence', () => {
+  it('"the grant came in at $1,500 instead of $2,200, and the cap is now $5,800" keeps the grant at $1,500 and names the old budget as possibly replaced', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'The whole production budget is $6,500.', assistant: 'Noted.' });
+    const budget = conversation.facts.find((fact) => fact.text.includes('6,500'));
+    const { memory } = await conversation.say({
+      user: 'Money first: the arts grant came in at $1,500 instead of the $2,200 we asked for, so the board met and the cap is now $5,800 for the whole production, full stop.',
+      assistant: 'Understood.',
+    });
+    const texts = conversation.facts.map((fact) => fact.text);
+    expect(texts.find((text) => text.includes('grant'))).toContain('$1,500');
+    expect(texts.find((text) => text.includes('grant'))).not.toContain('5,800');
+    const cap = memory.diff.add.find((entry) => entry.text.includes('5,800'));
+    expect(cap?.mayReplace).toBe(budget?.key);
+  });
+});
+
+describe('offers', () => {
+  it('"Deskwise offered a 10% discount if we sign for 36 months" waits for an answer: no fact', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Deskwise Professional is €19,656 a year for 42 seats, and Tallyfront is €21,000.', assistant: 'Noted.' });
+    await conversation.say({ user: 'Go-live is 15 April and kickoff is 3 February.', assistant: 'Noted.' });
+    const { memory } = await conversation.say({ user: 'Deskwise just offered a 10% discount if we sign for 36 months. Tempting, honestly.', assistant: 'It breaks the renewal rule, though.' });
+    expect([...memory.diff.add, ...memory.diff.update].map((entry) => entry.text).join('\n')).not.toContain('36 months');
+  });
+});
