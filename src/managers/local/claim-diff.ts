@@ -93,6 +93,12 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       if (claim.act === 'removal') {
         // (Only the fact under its key, or the one its clause describes: sharing one word is not enough to drop a fact.)
         const target = (claim.key === null ? null : (document.sameKey(claim.key) ?? document.onlyKeyNaming(claim.key))) ?? document.describedBy(claim) ?? document.onlyNaming(claim);
+        // "Under no circumstances another diesel. … So diesel is out.": ruling out what a rule forbids says
+        // the rule again; it drops nothing.
+        if (target !== null && prohibits(target)) {
+          if (BANS.test(claim.value)) document.add({ ...claim, act: 'constraint', kind: 'constraint' });
+          continue;
+        }
         if (target !== null && !claim.telling.some((item) => item.type !== 'version' && !document.holds(target, item))) {
           document.remove(target, claim);
           continue;
@@ -241,4 +247,10 @@ function toDiff(document: TurnDocument, maxLines: number): FactDiff {
 function sharesSubject(first: string, second: string): boolean {
   const words = subjectWords(second);
   return [...subjectWords(first)].some((word) => words.has(word));
+}
+
+/** Whether a rule or a requirement forbids what it names ("never …", "no …", "under no circumstances …"). */
+function prohibits(known: Known): boolean {
+  if (known.kind !== 'exception' && known.kind !== 'constraint') return false;
+  return /\b(?:no|never|not|nobody|nothing|none|under no circumstances)\b|n['’]t\b|\bcannot\b/iu.test(known.text.slice(known.text.indexOf(':') + 1));
 }

@@ -298,9 +298,15 @@ export class TurnDocument {
   /** A new line for the claim; under a key of its own when its key holds another attribute. */
   add(claim: Claim): void {
     if (claim.key === null) return;
-    const key = normalizeText(claim.key);
-    const taken = [...this.known.values()].some((entry) => entry.key === key);
-    const shown = taken ? `${claim.key} ${claim.classes[0] === undefined ? claim.kind : CLASS_NOUN[claim.classes[0]]}` : claim.key;
+    const taken = (key: string): boolean => [...this.known.values()].some((entry) => entry.key === normalizeText(key));
+    // Another line of the subject takes the key and the class of its value ("dev cost"), numbered when
+    // that is taken too: a key already held would make the add an update of that fact.
+    let shown = claim.key;
+    if (taken(shown)) {
+      const named = `${claim.key} ${claim.classes[0] === undefined ? claim.kind : CLASS_NOUN[claim.classes[0]]}`;
+      shown = named;
+      for (let number = 2; taken(shown); number += 1) shown = `${named} ${number}`;
+    }
     const doubted = doubtedFact(claim, this.known.values(), this.names);
     this.write(`line:${normalizeText(shown)}`, {
       key: normalizeText(shown),

@@ -9,6 +9,7 @@ import { consolidateLocally } from './local-consolidation.js';
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
 import { allowsFacts } from './assistant-facts.js';
+import { confirmedClaims } from './confirmed-actions.js';
 import { claimDiff, type ClaimDiffInput } from './claim-diff.js';
 import { messageClaims } from './claims.js';
 import { DateParserNeeded, dateReference, loadDateParser, type DateReference } from './dates.js';
@@ -123,9 +124,16 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
   // Messages that may change the document give their claims; the others are read for what they echo.
   const speaking: ClaimDiffInput['messages'][number][] = [];
   const replies: string[] = [];
+  const user = analysed.find((message) => message.message.role === 'user');
   for (const work of works) {
-    if (allowsFacts(work.analysed, settings.assistantFacts)) speaking.push({ message: work.analysed, claims: work.claims.claims, mentioned: work.claims.mentioned });
-    else replies.push(work.analysed.prose);
+    if (allowsFacts(work.analysed, settings.assistantFacts)) {
+      speaking.push({ message: work.analysed, claims: work.claims.claims, mentioned: work.claims.mentioned });
+      continue;
+    }
+    replies.push(work.analysed.prose);
+    // "Book the Swiss one." — "Booked: Swiss LX2084 on 11 May …": the confirmation holds the choice in full.
+    const confirmed = confirmedClaims(user, work.analysed, settings.maxFactWords);
+    if (confirmed !== null) speaking.push({ message: work.analysed, claims: confirmed.claims, mentioned: confirmed.mentioned });
   }
   const diff = claimDiff({ messages: speaking, facts: options.facts, maxLines: settings.maxFactsPerTurn, replies });
 

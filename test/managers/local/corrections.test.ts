@@ -437,3 +437,35 @@ describe('offers', () => {
     expect([...memory.diff.add, ...memory.diff.update].map((entry) => entry.text).join('\n')).not.toContain('36 months');
   });
 });
+
+describe('a ban said again', () => {
+  it('"Under no circumstances are we buying another diesel. … So diesel is out. Completely." keeps the pinned rule', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user: 'Must-nots first. Under no circumstances are we buying another diesel. The filter clogged three times, the last one was £1,400. So diesel is out. Completely.',
+      assistant: 'Understood: no diesel.',
+    });
+    const rule = conversation.facts.find((fact) => fact.kind === 'exception' && /diesel/u.test(fact.text));
+    expect(rule?.pinned).toBe(true);
+    expect(conversation.facts.filter((fact) => /diesel/u.test(fact.text)).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('actions the assistant reports done', () => {
+  it('"Book the Swiss one." — "Booked: Swiss LX2084 on 11 May …" keeps the booking; a new booking for another day is another fact, one for the same day replaces it', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Book the Swiss one. Aisle if possible.', assistant: 'Booked: Swiss LX2084, 11 May 18:20 ZRH → 20:10 LIS, Flex fare CHF 389, aisle seat 14C.' });
+    await conversation.say({ user: 'Fine, book the 19:05 home then.', assistant: 'Booked: Swiss LX2091, 16 May 19:05 LIS → 22:40 ZRH, Flex fare CHF 356.' });
+    await conversation.say({ user: 'TP928 is fine. Book it, flexible fare.', assistant: 'Booked: TAP TP928, 16 May 17:40 LIS → 21:15 ZRH, flexible fare CHF 398.' });
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).toContain('LX2084');
+    expect(texts).toContain('TP928');
+    expect(texts).not.toContain('LX2091');
+  });
+
+  it('an assistant that only suggests, or reports what nobody asked for, adds nothing of its own', async () => {
+    const conversation = new Conversation();
+    const { memory } = await conversation.say({ user: 'Which flights are there on 11 May?', assistant: 'Booked solid on the morning ones, but Swiss LX2084 at 18:20 has seats, Flex CHF 389.' });
+    expect(memory.diff.add.map((entry) => entry.text).join('\n')).not.toContain('LX2084');
+  });
+});

@@ -1,0 +1,33 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import type { Fact } from '../../../src/core/types.js';
+import { analyseMessage } from '../../../src/managers/local/analysis.js';
+import { TurnDocument } from '../../../src/managers/local/claim-document.js';
+import { messageClaims } from '../../../src/managers/local/claims.js';
+import { dateReference, loadDateParser } from '../../../src/managers/local/dates.js';
+
+function fact(key: string, text: string): Fact {
+  return { id: `f-${key}`, sessionId: 's', key, text: `${key}: ${text}`, kind: 'fact', pinned: false, sourceMessageIds: ['m0'], createdTurn: 1, updatedTurn: 1, createdAt: '2026-05-01T10:00:00Z', updatedAt: '2026-05-01T10:00:00Z' };
+}
+
+describe('the turn document', () => {
+  beforeAll(async () => {
+    await loadDateParser();
+  });
+
+  it('gives a new line of a subject a key no fact holds, numbered when the key with its class is taken too', () => {
+    const analysed = analyseMessage(
+      { id: 'm1', role: 'user', speaker: null, content: "Dev's seen an advert for a hybrid battery warranty at £19 a month.", sentAt: '2026-05-20T10:00:00Z' },
+      { maxAnalysedWords: 1500, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference('2026-05-20T10:00:00Z') },
+    );
+    const [claim] = messageClaims(analysed, { maxValueWords: 24 }).claims;
+    expect(claim?.key).toBe('dev');
+    const document = new TurnDocument([fact('dev', 'named on the policy'), fact('dev cost', "I'd like the excess at £250")], ['Dev']);
+    if (claim !== undefined) document.add(claim);
+    const keys = document.lines().map((line) => line.key);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).not.toBe('dev');
+    expect(keys[0]).not.toBe('dev cost');
+    expect(keys[0]).toMatch(/^dev cost \d$/u);
+  });
+});
