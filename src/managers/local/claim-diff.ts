@@ -73,6 +73,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       open = null;
     };
     for (const claim of claims) {
+      // (A proposal changes the document only once accepted, as a decision.)
+      if (claim.act === 'proposal') continue;
       if (claim.key === null && !claim.correction) continue;
       if (!aboutTheTask(claim, chitChat)) continue;
       // "The deadline moved again": the next value of the message is its new value ("pushed back a week"
@@ -108,7 +110,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
           continue;
         }
       }
-      let target = claim.key === null ? null : document.sure(claim, claim.key);
+      // ("… to 2,400 instead of 2,600?" names no subject, but the value it sets aside names the fact.)
+      let target = claim.key === null ? (claim.oldValues.length > 0 ? document.holderOf(claim.oldValues) : null) : document.sure(claim, claim.key);
       // "March 15 is off": only the old value is named; it goes, unless a later clause gives the new one.
       if (target !== null && claim.values.length === 0 && claim.oldValues.length > 0) {
         if (open === null) open = { target, claim };

@@ -193,6 +193,14 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
     return;
   }
   let act = clauseAct({ sentence, span: [from, span[1]], cues, hasValue: valued.length > 0, people: reading.people });
+  // "Can we go to 2,400 instead of 2,600?": a change asked for, which the reply may accept (see
+  // `acceptedProposals`); until then it changes nothing.
+  if (act === 'question' && valued.length > 0 && cues.some((item) => item.kind === 'correction')) {
+    const subject = subjectOf(sentence, span, 'fact', primaryCue(cues), discourse);
+    const asked = statedClaim(reading, clause, { act: 'proposal', kind: 'fact', subject, changeOnly: false, correcting: true });
+    if (asked !== null) claims.push(asked);
+    return;
+  }
   // "No walnut cabinets, no walnut butcher block …" right after a rule spells the rule out.
   if (previous?.act === 'rule' && ['no', 'not', 'nothing', 'none'].includes(tokens[from]?.lower ?? '') && act !== 'question' && act !== 'removal') {
     previous.value = spelledOutRule(previous, clause, options.maxValueWords);

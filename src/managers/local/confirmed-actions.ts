@@ -53,3 +53,16 @@ function asDecision(claim: Claim): Claim {
 
 /** "Booked:" opening a confirmation. */
 const LABEL = /^(booked|rebooked|reserved|cancell?ed|ordered|scheduled|confirmed|done|sent|submitted|paid|signed|arranged|switched|moved|changed)\s*[:—–-]\s*/iu;
+
+/** A reply that says yes to what was asked: "Yes. At 2,400 kcal …", "Sure, moved.", "Done." */
+const ACCEPTANCE = /^(?:yes|yep|yeah|sure|absolutely|of course|certainly|definitely|done|ok(?:ay)?|agreed|will do|good idea|great idea|sounds good|makes sense)\b/iu;
+
+/**
+ * The user's claims, with each change they asked for ("Can we go to 2,400 instead of 2,600?") made a
+ * decision when the assistant's reply in the same turn accepts it; asked changes stay proposals otherwise.
+ */
+export function acceptedProposals(claims: readonly Claim[], reply: AnalysedMessage | undefined): Claim[] {
+  const first = reply?.sentences[0]?.text ?? '';
+  if (reply?.message.role !== 'assistant' || !ACCEPTANCE.test(first)) return [...claims];
+  return claims.map((claim) => (claim.act === 'proposal' && claim.correction ? { ...claim, act: 'decision' } : claim));
+}

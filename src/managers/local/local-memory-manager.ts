@@ -9,7 +9,7 @@ import { consolidateLocally } from './local-consolidation.js';
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
 import { allowsFacts } from './assistant-facts.js';
-import { confirmedClaims } from './confirmed-actions.js';
+import { acceptedProposals, confirmedClaims } from './confirmed-actions.js';
 import { claimDiff, type ClaimDiffInput } from './claim-diff.js';
 import { messageClaims } from './claims.js';
 import { DateParserNeeded, dateReference, loadDateParser, type DateReference } from './dates.js';
@@ -125,9 +125,12 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
   const speaking: ClaimDiffInput['messages'][number][] = [];
   const replies: string[] = [];
   const user = analysed.find((message) => message.message.role === 'user');
+  const reply = analysed.find((message) => message.message.role === 'assistant');
   for (const work of works) {
     if (allowsFacts(work.analysed, settings.assistantFacts)) {
-      speaking.push({ message: work.analysed, claims: work.claims.claims, mentioned: work.claims.mentioned });
+      // "Can we go to 2,400 instead of 2,600?" — "Yes. …": the change asked for is made.
+      const claims = work.analysed.message.role === 'user' ? acceptedProposals(work.claims.claims, reply) : work.claims.claims;
+      speaking.push({ message: work.analysed, claims, mentioned: work.claims.mentioned });
       continue;
     }
     replies.push(work.analysed.prose);

@@ -469,3 +469,21 @@ describe('actions the assistant reports done', () => {
     expect(memory.diff.add.map((entry) => entry.text).join('\n')).not.toContain('LX2084');
   });
 });
+
+describe('a change asked as a question', () => {
+  it('"Can we go to 2,400 instead of 2,600?" answered "Yes. …" changes the intake; answered otherwise it changes nothing', async () => {
+    const accepted = new Conversation();
+    await accepted.say({ user: 'I want to eat around 2,600 kcal a day with enough protein for recovery.', assistant: 'Noted.' });
+    await accepted.say({ user: 'Can we go to 2,400 instead of 2,600?', assistant: 'Yes. At 2,400 kcal you should lose about 0.25–0.5 kg a week.' });
+    const acceptedTexts = accepted.facts.map((fact) => fact.text).join('\n');
+    expect(acceptedTexts).toContain('2,400');
+    expect(acceptedTexts).not.toContain('2,600');
+
+    const declined = new Conversation();
+    await declined.say({ user: 'I want to eat around 2,600 kcal a day with enough protein for recovery.', assistant: 'Noted.' });
+    await declined.say({ user: 'Can we go to 2,400 instead of 2,600?', assistant: "I'd rather not during the build phase: your long runs need the fuel." });
+    const declinedTexts = declined.facts.map((fact) => fact.text).join('\n');
+    expect(declinedTexts).toContain('2,600');
+    expect(declinedTexts).not.toContain('2,400');
+  });
+});
