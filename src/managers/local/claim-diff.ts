@@ -76,7 +76,11 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // (A proposal changes the document only once accepted, as a decision.)
       if (claim.act === 'proposal') continue;
       if (claim.key === null && !claim.correction) continue;
-      if (!aboutTheTask(claim, chitChat)) continue;
+      // (A value that completes a change the message opened on a known fact is about the task: "I've changed
+      // my mind about the school again … They're going to the Grundschule".)
+      const opened = open?.target ?? null;
+      const completes = opened !== null && claim.values.length > 0 && claim.classes.some((wanted) => document.holdsClass(opened, wanted));
+      if (!completes && !aboutTheTask(claim, chitChat)) continue;
       // "The deadline moved again": the next value of the message is its new value ("pushed back a week"
       // says it at once).
       if (claim.opens) {

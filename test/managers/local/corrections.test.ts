@@ -487,3 +487,19 @@ describe('a change asked as a question', () => {
     expect(declinedTexts).not.toContain('2,400');
   });
 });
+
+describe('a change opened and completed later in the message', () => {
+  it('"I\'ve changed my mind about the school again … They\'re going to the Grundschule" replaces the school chosen before', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'We have two kids, Anika and Vihaan. I think I am going with Isarhaus International School for them.', assistant: 'Noted.' });
+    await conversation.say({ user: 'We will need a car seat for Vihaan and a desk for Anika.', assistant: 'Noted.' });
+    await conversation.say({ user: 'The flat in Trudering has two bedrooms and a balcony.', assistant: 'Lovely.' });
+    await conversation.say({
+      user: "I've changed my mind about the school again, and this time I mean it. The bus from Trudering is 50 minutes each way. Two kids in two schools, and my daughter on a waiting list. No. They're going to the Grundschule in Trudering with Markus's kids.",
+      assistant: 'That sounds like the right call.',
+    });
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).toContain('Grundschule');
+    expect(texts).not.toMatch(/going with Isarhaus/u);
+  });
+});
