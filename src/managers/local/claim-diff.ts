@@ -9,6 +9,7 @@ import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js
 import type { Fact } from '../../core/types.js';
 import type { AnalysedMessage } from './analysis.js';
 import { subjectWords, TurnDocument, type Known } from './claim-document.js';
+import { HONORIFICS } from './subject-phrases.js';
 import type { Claim } from './claims.js';
 import { specific, type Specific } from './specifics.js';
 import { shiftDays } from './date-shift.js';
@@ -48,7 +49,8 @@ interface OpenChange {
 export function claimDiff(input: ClaimDiffInput): FactDiff {
   const names = input.messages.flatMap(({ message }) => [
     ...(message.message.speaker === null ? [] : [message.message.speaker.split(/\s+/u)[0] ?? '']),
-    ...message.sentences.flatMap((sentence) => sentence.specifics.filter((item) => item.entity === 'person').map((item) => item.text.split(/\s+/u)[0] ?? '')),
+    // (The name, not the title: "Mr Patel" is Patel.)
+    ...message.sentences.flatMap((sentence) => sentence.specifics.filter((item) => item.entity === 'person').map((item) => item.text.split(/\s+/u).find((word) => !HONORIFICS.has(word.toLowerCase().replace(/\.$/u, ''))) ?? '')),
   ]);
   const document = new TurnDocument(input.facts, names);
   // A plain fact of a task conversation must be about the task: a solid value, a subject the document

@@ -119,8 +119,11 @@ export function isPersonPhrase(tokens: readonly TaggedToken[], phrase: NounPhras
 }
 
 export function isPersonToken(token: TaggedToken | undefined): boolean {
-  return token !== undefined && token.entity === 'person';
+  return token !== undefined && token.entity === 'person' && !HONORIFICS.has(token.lower.replace(/\.$/u, ''));
 }
+
+/** Titles before a name ("Mr Patel", "Dr Okonkwo"): the name is the word after. */
+export const HONORIFICS: ReadonlySet<string> = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'dame', 'lord', 'lady']);
 
 /** Verbs that report what someone said: the clause they carry has a subject of its own. */
 export const REPORTING_VERBS: ReadonlySet<string> = new Set(['told', 'tell', 'said', 'says', 'emailed', 'wrote', 'informed', 'confirmed', 'announced', 'mentioned', 'texted']);
