@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { StrataError } from '../core/errors.js';
+import { isTenantId, TENANT_ID_RULE } from '../core/tenant-id.js';
 
 /** Settings that can come from options, `STRATA_*` variables or a config file, validated by one schema. */
 export const settingsSchema = z.strictObject({
   /** SQLite database file (default `./strata.db`). Variable: STRATA_DB. */
   path: z.string().min(1).default('./strata.db'),
   /** Tenant that owns the data (default `default`). Variable: STRATA_TENANT. */
-  tenant: z.string().trim().min(1).default('default'),
+  tenant: z.string().refine(isTenantId, { message: TENANT_ID_RULE }).default('default'),
   /** Token encoding (default `o200k_base`). Variable: STRATA_TOKENIZER. */
   tokenizer: z.enum(['o200k_base', 'cl100k_base']).default('o200k_base'),
   /** Turns kept verbatim at the end of a package (default 6). Variable: STRATA_RAW_WINDOW_TURNS. */
@@ -73,7 +74,8 @@ function fromEnvironment(env: Readonly<Record<string, string | undefined>>): Rec
   for (const [key, variable] of Object.entries(SETTING_VARIABLES) as Array<[keyof Settings, string]>) {
     const raw = env[variable];
     if (raw === undefined || raw.trim() === '') continue;
-    const text = raw.trim();
+    // (A tenant id is exact: " acme" is refused, not read as "acme".)
+    const text = key === 'tenant' ? raw : raw.trim();
     if (NUMERIC.has(key) && /^-?\d+$/u.test(text)) values[key] = Number(text);
     else if (BOOLEAN.has(key) && BOOLEAN_WORDS[text.toLowerCase()] !== undefined) values[key] = BOOLEAN_WORDS[text.toLowerCase()];
     else values[key] = text;

@@ -4,6 +4,7 @@
  * per tenant it has served; the store, the manager, the tokenizer and the session lock are shared.
  */
 import { StrataError } from '../core/errors.js';
+import { isTenantId, TENANT_ID_RULE } from '../core/tenant-id.js';
 import type { Session } from '../core/types.js';
 import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
 import type { EngineParts, SharedParts } from './engine-parts.js';
@@ -25,15 +26,9 @@ export interface TenantRuntime {
   close(): Promise<void>;
 }
 
-/** Longest tenant id accepted. */
-const MAX_TENANT_LENGTH = 200;
-
-/** The tenant id, checked: a non-empty string of at most 200 characters, without control characters. */
+/** The tenant id, checked (see `core/tenant-id.ts`). */
 export function checkTenantId(tenantId: unknown): string {
-  // eslint-disable-next-line no-control-regex
-  if (typeof tenantId !== 'string' || tenantId.trim() === '' || tenantId.length > MAX_TENANT_LENGTH || /[\u0000-\u001f]/u.test(tenantId)) {
-    throw new StrataError('INVALID_INPUT', `A tenant id must be a non-empty string of at most ${MAX_TENANT_LENGTH} characters without control characters (got ${JSON.stringify(tenantId) ?? String(tenantId)}).`);
-  }
+  if (!isTenantId(tenantId)) throw new StrataError('INVALID_INPUT', `Invalid tenant id ${JSON.stringify(tenantId) ?? String(tenantId)}: ${TENANT_ID_RULE}.`);
   return tenantId;
 }
 

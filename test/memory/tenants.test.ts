@@ -54,9 +54,9 @@ describe('memory.tenant(id): one memory, many tenants', () => {
     await expect(memory.stats({ sessionId: acme.id })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
   });
 
-  it('refuses a tenant id that is empty, not a string, too long or holds control characters, naming the rule', () => {
-    for (const bad of ['', '   ', 'a'.repeat(201), 'bad\nid', 42, null]) {
-      expect(() => memory.tenant(bad as string)).toThrowError(/tenant id must be a non-empty string of at most 200 characters/u);
+  it('refuses a tenant id that is empty, not a string, too long, padded with spaces or holds control characters, naming the rule', () => {
+    for (const bad of ['', '   ', ' acme', 'acme ', '\tacme', 'a'.repeat(201), 'bad\nid', 42, null]) {
+      expect(() => memory.tenant(bad as string)).toThrowError(/a tenant id is 1 to 200 characters, without control characters or spaces at either end/u);
     }
   });
 
@@ -98,5 +98,15 @@ describe('tenants on one database file', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('tenant ids in settings', () => {
+  it('are exact: STRATA_TENANT=" acme" is refused, not read as "acme", and nothing is opened', () => {
+    expect(() => createMemory({ path: ':memory:', env: { STRATA_TENANT: ' acme' } })).toThrowError(/a tenant id is 1 to 200 characters/u);
+    expect(() => createMemory({ path: ':memory:', env: {}, tenant: 'acme\n' })).toThrowError(/a tenant id is 1 to 200 characters/u);
+    const memory = createMemory({ path: ':memory:', env: { STRATA_TENANT: 'Acme Corp' } });
+    expect(memory.tenantId).toBe('Acme Corp');
+    return memory.close();
   });
 });
