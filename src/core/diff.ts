@@ -37,64 +37,43 @@ export function inStoreOrder(facts: readonly Fact[]): Fact[] {
 
 /**
  * Rebuild the base-truth document from its events, optionally as it stood at the end of a turn.
- * Events apply in turn order (then as they were written): a turn whose memory was recovered after later
- * turns takes its place among them. An `add` of a fact id that an earlier event removed (an undo) brings
- * the fact back with its first creation turn and time; an `update` or `consolidate` with no new text
- * removes the fact.
+ * An `add` of a fact id that an earlier event removed (an undo) brings the fact back with its first
+ * creation turn and time; an `update` or `consolidate` with no new text removes the fact.
  */
 export function replayFactEvents(events: readonly FactEvent[], options: { atTurn?: number } = {}): Fact[] {
   const facts = new Map<string, Fact>();
   /** Facts removed so far, so one added back keeps its creation turn. */
   const gone = new Map<string, Fact>();
-  /** The fact holding each key: the document never holds two facts under one key. */
-  const byKey = new Map<string, string>();
-  /**
-   * Ids of facts added under a key another fact held (a later turn written before a recovered earlier
-   * one added it anew): the fact holding the key stands for them.
-   */
-  const aliases = new Map<string, string>();
   const drop = (id: string): void => {
     const fact = facts.get(id);
     if (fact !== undefined) gone.set(id, fact);
-    if (fact !== undefined && byKey.get(fact.key) === id) byKey.delete(fact.key);
     facts.delete(id);
   };
-  const ordered = [...events].sort((a, b) => a.turn - b.turn || a.sequence - b.sequence);
+  const ordered = [...events].sort((a, b) => a.sequence - b.sequence);
   for (const event of ordered) {
     if (options.atTurn !== undefined && event.turn > options.atTurn) continue;
     if (event.factId === null) continue;
-    const factId = aliases.get(event.factId) ?? event.factId;
     switch (event.op) {
       case 'add': {
         if (event.newText === null) throw new StrataError('INVALID_INPUT', `fact event ${event.id} adds no text`);
-        const holder = facts.get(byKey.get(event.key) ?? '');
-        if (holder !== undefined && holder.id !== factId) {
-          aliases.set(event.factId, holder.id);
-          facts.set(holder.id, revisedFact(holder, event, event.newText));
-          break;
-        }
-        const earlier = gone.get(factId);
-        gone.delete(factId);
-        facts.set(factId, addedFact({ ...event, factId }, event.newText, earlier));
-        byKey.set(event.key, factId);
+        const earlier = gone.get(event.factId);
+        gone.delete(event.factId);
+        facts.set(event.factId, addedFact({ ...event, factId: event.factId }, event.newText, earlier));
         break;
       }
       case 'update':
       case 'consolidate': {
-        const fact = facts.get(factId);
+        const fact = facts.get(event.factId);
         if (fact === undefined) break;
         if (event.newText === null) {
-          drop(factId);
+          drop(event.factId);
           break;
         }
-        const revised = revisedFact(fact, event, event.newText);
-        if (revised.key !== fact.key && byKey.get(fact.key) === factId) byKey.delete(fact.key);
-        byKey.set(revised.key, factId);
-        facts.set(factId, revised);
+        facts.set(event.factId, revisedFact(fact, event, event.newText));
         break;
       }
       case 'remove':
-        drop(factId);
+        drop(event.factId);
         break;
       case 'reject':
       case 'warning':

@@ -4,8 +4,7 @@
  */
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';
 import type { RetryOutcome } from './retry-runner.js';
-import { rebased, stateBeforeTurn } from './recovered-turn.js';
-import { deriveTurn, type DerivedTurn, type WriteContext } from './write-path.js';
+import { deriveTurn, loadMemoryState, type DerivedTurn, type WriteContext } from './write-path.js';
 
 /**
  * Attempts of a turn whose memory model keeps answering it with malformed JSON (each attempt asks twice):
@@ -39,8 +38,7 @@ export async function retryQueuedTurn(parts: RetryTurnParts, entry: MemoryRetry)
     await repositories.retries.remove({ sessionId, turn });
     return { outcome: 'ended' };
   }
-  // (Against the document as it stood before the turn: later turns may have been written meanwhile.)
-  const derived = await deriveTurn({ turn, messages }, await stateBeforeTurn(repositories, sessionId, turn), context);
+  const derived = await deriveTurn({ turn, messages }, await loadMemoryState(repositories, sessionId), context);
   // `attempts` counts the attempts in a row that failed for the entry's reason.
   if (derived.retry !== null && derived.retry.reason === 'malformed' && entry.reason === 'malformed' && entry.attempts + 1 >= MALFORMED_ATTEMPTS) {
     // A model that garbles this turn every time will not be asked forever: the raw exchange stays.
@@ -53,8 +51,8 @@ export async function retryQueuedTurn(parts: RetryTurnParts, entry: MemoryRetry)
     await account(derived, { retried: true });
     return { outcome: 'again', message: derived.retry.message, reason: derived.retry.reason };
   }
-  // Its artifacts were stored with the fallback; its events take their place among the later turns'.
-  await persistDerived(await rebased(repositories, { ...derived, artifacts: [] }), { retried: true });
+  // Its artifacts were stored with the fallback.
+  await persistDerived({ ...derived, artifacts: [] }, { retried: true });
   await account(derived, { retried: true });
   return { outcome: derived.status === 'summarised' ? 'summarised' : 'ended' };
 }
