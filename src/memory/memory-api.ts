@@ -227,6 +227,8 @@ export interface Memory extends TenantMemory {
   /**
    * The tenant-scoped API of tenant `tenantId` (created on its first write). The same object for the
    * same id; a session id of another tenant answers SESSION_NOT_FOUND exactly like an unknown one.
+   * Each tenant served keeps its caches and its retry runner until `close()`, and a tenant's queued
+   * retries run once it has been served since the memory opened.
    *
    * @example
    * const acme = memory.tenant('acme');

@@ -26,7 +26,14 @@ export type IdList = string | readonly string[];
 
 /** The ids of a list column, failing loudly on corruption. */
 export function parseIdList(stored: IdList, column: string): string[] {
-  const value: unknown = typeof stored === 'string' ? JSON.parse(stored) : stored;
+  let value: unknown = stored;
+  if (typeof stored === 'string') {
+    try {
+      value = JSON.parse(stored);
+    } catch (error) {
+      throw new StrataError('STORE_FAILURE', `Column ${column} holds ${stored.slice(0, 80)}, not a list of ids; the database is corrupt.`, { cause: error });
+    }
+  }
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
     const shown = typeof stored === 'string' ? stored : JSON.stringify(stored);
     throw new StrataError('STORE_FAILURE', `Column ${column} holds ${shown.slice(0, 80)}, not a list of ids; the database is corrupt.`);

@@ -35,7 +35,7 @@ describe('rows shared by SQL adapters', () => {
   });
 
   it('refuse a list column that is not a list of ids with STORE_FAILURE naming the column', () => {
-    for (const stored of ['{"a":1}', '[1,2]', ['m1', 3] as unknown as string[]]) {
+    for (const stored of ['{"a":1}', '[1,2]', '["m1",', ['m1', 3] as unknown as string[]]) {
       let error: unknown;
       try {
         parseIdList(stored, 'facts.source_message_ids');
