@@ -4,6 +4,7 @@
  * raw window, recalled archive hits (with a query) and older turns, degrading to lower tiers before they
  * are dropped. One `Assembly` alone decides what fits and records what was left out.
  */
+import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import { factDoubts } from '../core/fact-doubts.js';
 import type { Session } from '../core/types.js';
@@ -78,7 +79,7 @@ export function validateBudget(budget: unknown): number {
   if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1 || budget > MAX_BUDGET) {
     throw new StrataError(
       'INVALID_INPUT',
-      `The budget must be a whole number of tokens from 1 to ${MAX_BUDGET.toLocaleString('en-US')} (got ${String(budget)}).`,
+      `The budget must be a whole number of tokens from 1 to ${MAX_BUDGET.toLocaleString('en-US')} (got ${describeValue(budget)}).`,
     );
   }
   return budget;

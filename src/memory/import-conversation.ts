@@ -3,6 +3,7 @@
  * messages, whose turns are stored and then remembered in one transaction (with a worker thread for
  * long local imports), their flagged turns queued for retry, the whole consolidated once.
  */
+import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import type { Session } from '../core/types.js';
 import type { TenantStore } from '../store/store.js';
@@ -54,6 +55,12 @@ async function importExport(parts: EngineParts, data: SessionExport): Promise<Im
 export async function importConversation(parts: EngineParts, work: TurnWork, importOptions: ImportOptions, setup: ImportSetup): Promise<ImportResult> {
   const { settings, repositories, manager, context, now, newId, lock, gate, logger, onBackgroundError } = parts;
   const { localInCharge, workerScript } = setup;
+  if (typeof importOptions !== 'object' || importOptions === null || Array.isArray(importOptions)) {
+    throw new StrataError('INVALID_INPUT', `import() takes { data, source?, title?, newIds? } (got ${describeValue(importOptions)}).`);
+  }
+  if (importOptions.source !== undefined && typeof importOptions.source !== 'string') {
+    throw new StrataError('INVALID_INPUT', `The import's source must be text, such as its file name (got ${describeValue(importOptions.source)}).`);
+  }
   const source = importOptions.source ?? 'the import';
   const value = typeof importOptions.data === 'string' ? parseJsonText(importOptions.data, source) : importOptions.data;
   // The worker thread takes a while to load: start it before the input is checked and planned.

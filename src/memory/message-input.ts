@@ -1,3 +1,4 @@
+import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import { loneSurrogateIndex } from '../core/text.js';
 import type { Role } from '../core/types.js';
@@ -23,7 +24,7 @@ export function toTimestamp(value: unknown, label: string): string {
   const date =
     value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : new Date(Number.NaN);
   if (Number.isNaN(date.getTime())) {
-    throw new StrataError('INVALID_INPUT', `${label} is not a valid time (got ${JSON.stringify(value)}); use an ISO-8601 string such as 2026-11-22T10:00:00Z.`);
+    throw new StrataError('INVALID_INPUT', `${label} is not a valid time (got ${describeValue(value)}); use an ISO-8601 string such as 2026-11-22T10:00:00Z.`);
   }
   return date.toISOString();
 }

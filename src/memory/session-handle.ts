@@ -3,6 +3,7 @@
  * and undo), its messages, turns and artifacts, and its export. Every method reports an unknown session.
  */
 import { replayFactEvents } from '../core/diff.js';
+import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import type { FactEvent } from '../core/types.js';
 import { editFact } from './edit-facts.js';
@@ -21,6 +22,19 @@ async function correct(services: SessionServices, sessionId: string, request: un
   // (A request that is not an object goes through as it is, so the refusal says what is wrong with it.)
   const withOp = typeof request === 'object' && request !== null && !Array.isArray(request) ? { ...request, op } : request;
   return gate.enqueue(sessionId, () => editFact({ repositories, sessionId, request: withOp, now, newId }));
+}
+
+/** Whether `value` is an options object (not null, not an array). */
+function isOptions(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The options of `context()`, checked: an object with a budget (checked by the assembler) and an optional text query. */
+function checkContextOptions(options: unknown): { budget: number; query: string | undefined } {
+  if (!isOptions(options)) throw new StrataError('INVALID_INPUT', `context() takes { budget, query? } (got ${describeValue(options)}).`);
+  const { budget, query } = options;
+  if (query !== undefined && typeof query !== 'string') throw new StrataError('INVALID_INPUT', `The query must be text (got ${describeValue(query)}).`);
+  return { budget: budget as number, query };
 }
 
 export function sessionHandle(services: SessionServices, sessionId: string): SessionHandle {
@@ -43,7 +57,8 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
       const stored = await storeTurn(sessionId, checked);
       return stored.memory;
     },
-    context: async ({ budget, query }) => {
+    context: async (options) => {
+      const { budget, query } = checkContextOptions(options);
       // (assemble reports an unknown session.)
       await gate.enqueue(sessionId, () => resumePending(sessionId));
       return assemble(services, sessionId, budget, query);
@@ -51,11 +66,12 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
     chat: ((userMessage: string, chatOptions: ChatOptions = {}) => chatInSession(services, sessionId, userMessage, chatOptions)) as SessionHandle['chat'],
     facts: Object.assign(
       async (factOptions: { atTurn?: number } = {}) => {
+        if (!isOptions(factOptions)) throw new StrataError('INVALID_INPUT', `facts() takes { atTurn? } (got ${describeValue(factOptions)}).`);
         await requireSession(sessionId);
         const atTurn = factOptions.atTurn;
         if (atTurn === undefined) return repositories.facts.list({ sessionId });
         if (!Number.isInteger(atTurn) || atTurn < 0) {
-          throw new StrataError('INVALID_INPUT', `atTurn must be a whole turn number ≥ 0 (got ${String(atTurn)}).`);
+          throw new StrataError('INVALID_INPUT', `atTurn must be a whole turn number ≥ 0 (got ${describeValue(atTurn)}).`);
         }
         return replayFactEvents(await repositories.facts.listEvents({ sessionId, upToTurn: atTurn }), { atTurn });
       },
@@ -99,9 +115,10 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
         // (A read in flight meanwhile caches nothing: the reader drops what a write overtook.)
         writes.announce({ sessionId });
       }),
-    export: async ({ format }) => {
+    export: async (options) => {
+      const format: unknown = isOptions(options) ? options.format : undefined;
       if (format !== 'json' && format !== 'markdown') {
-        throw new StrataError('INVALID_INPUT', `Unknown export format "${String(format)}"; use "json" or "markdown".`);
+        throw new StrataError('INVALID_INPUT', `Unknown export format ${describeValue(format)}; use "json" or "markdown".`);
       }
       const data = await snapshot(services.parts, sessionId);
       return format === 'json'

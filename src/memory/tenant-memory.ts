@@ -3,6 +3,7 @@
  * its turn work (with its retry runner), its session handles, imports and counters. A memory holds one
  * per tenant it has served; the store, the manager, the tokenizer and the session lock are shared.
  */
+import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import { isTenantId, TENANT_ID_RULE } from '../core/tenant-id.js';
 import type { Session } from '../core/types.js';
@@ -28,7 +29,7 @@ export interface TenantRuntime {
 
 /** The tenant id, checked (see `core/tenant-id.ts`). */
 export function checkTenantId(tenantId: unknown): string {
-  if (!isTenantId(tenantId)) throw new StrataError('INVALID_INPUT', `Invalid tenant id ${JSON.stringify(tenantId) ?? String(tenantId)}: ${TENANT_ID_RULE}.`);
+  if (!isTenantId(tenantId)) throw new StrataError('INVALID_INPUT', `Invalid tenant id ${describeValue(tenantId)}: ${TENANT_ID_RULE}.`);
   return tenantId;
 }
 
@@ -73,7 +74,11 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
     tenantId: tenant,
     sessions,
     stats: async (statsOptions = {}) => {
-      const sessionId = statsOptions.sessionId;
+      const options: unknown = statsOptions;
+      const sessionId: unknown = typeof options === 'object' && options !== null && !Array.isArray(options) ? (options as { sessionId?: unknown }).sessionId : options === undefined ? undefined : options;
+      if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId === '' || typeof options !== 'object')) {
+        throw new StrataError('INVALID_INPUT', `stats() takes { sessionId? } with a session id as text (got ${describeValue(sessionId)}).`);
+      }
       if (sessionId !== undefined) await requireSession(sessionId);
       const pendingRetries = await repositories.retries.count(sessionId === undefined ? {} : { sessionId });
       return { ...counters.read(sessionId), pendingRetries };
