@@ -108,7 +108,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
           continue;
         }
         if (target !== null && !claim.telling.some((item) => item.type !== 'version' && !document.holds(target, item))) {
-          document.remove(target, claim);
+          // ("I've decided to skip Porto" drops every line about Porto, "porto fact" too.)
+          for (const line of [target, ...document.sameSubjectLines(target)]) document.remove(line, claim);
           continue;
         }
         if (target === null && claim.key !== null && claim.values.length === 0 && BANS.test(claim.value)) {

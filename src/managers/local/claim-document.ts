@@ -55,6 +55,13 @@ const CLASS_NOUN: Readonly<Record<ValueClass, string>> = {
   name: 'choice',
 };
 
+/** The words a second line of a subject takes after its key. */
+const SUFFIX_WORDS: readonly string[] = [...new Set([...Object.values(CLASS_NOUN), 'fact', 'constraint', 'goal', 'preference', 'exception'])];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}
+
 /**
  * The words of a key that tell one subject from another (no stop words, no generic nouns), stemmed.
  * Remembered: every turn compares its claims with the keys and lines of the whole document.
@@ -318,6 +325,15 @@ export class TurnDocument {
       reason: undefined,
       ...(doubted === null ? {} : { mayReplace: doubted.key }),
     });
+  }
+
+  /**
+   * The other lines of the fact's subject: facts under its key with the suffix a second line of a
+   * subject is given ("porto fact", "dev cost", "dev cost 2").
+   */
+  sameSubjectLines(target: Known): Known[] {
+    const suffix = new RegExp(`^${escapeRegExp(target.key)} (?:${SUFFIX_WORDS.join('|')})(?: \\d+)?$`, 'u');
+    return [...this.known.values()].filter((entry) => entry.id !== target.id && suffix.test(entry.key));
   }
 
   /** Drop a known fact, with the claim's sentence as the reason. */
