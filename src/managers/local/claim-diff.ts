@@ -98,25 +98,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // A removal drops what it names ("we no longer need the Hetzner box as a 3-month standby"); one that
       // gives a value the fact does not hold ("… but in Stockholm") changes it; one that names nothing
       // known ("All nuts and peanuts are out") rules it out.
-      if (claim.act === 'removal') {
-        // (Only the fact under its key, or the one its clause describes: sharing one word is not enough to drop a fact.)
-        const target = (claim.key === null ? null : (document.sameKey(claim.key) ?? document.onlyKeyNaming(claim.key))) ?? document.describedBy(claim) ?? document.onlyNaming(claim);
-        // "Under no circumstances another diesel. … So diesel is out.": ruling out what a rule forbids says
-        // the rule again; it drops nothing.
-        if (target !== null && prohibits(target)) {
-          if (BANS.test(claim.value)) document.add({ ...claim, act: 'constraint', kind: 'constraint' });
-          continue;
-        }
-        if (target !== null && !claim.telling.some((item) => item.type !== 'version' && !document.holds(target, item))) {
-          // ("I've decided to skip Porto" drops every line about Porto, "porto fact" too.)
-          for (const line of [target, ...document.sameSubjectLines(target)]) document.remove(line, claim);
-          continue;
-        }
-        if (target === null && claim.key !== null && claim.values.length === 0 && BANS.test(claim.value)) {
-          document.add({ ...claim, act: 'constraint', kind: 'constraint' });
-          continue;
-        }
-      }
+      if (claim.act === 'removal' && applyRemoval(document, claim)) continue;
       // ("… to 2,400 instead of 2,600?" names no subject, but the value it sets aside names the fact.)
       let target = claim.key === null ? (claim.oldValues.length > 0 ? document.holderOf(claim.oldValues) : null) : document.sure(claim, claim.key);
       // "March 15 is off": only the old value is named; it goes, unless a later clause gives the new one.
@@ -139,33 +121,9 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       }
       // "So that's twelve on the books": a headcount said again is the headcount.
       if (target === null && (claim.correction || ((claim.pronoun || countsPeople(claim)) && claim.classes.includes('count')))) {
-        // (Only what the claim's sentence or the one before it says: "the storm on Tuesday" three sentences
-        // back has nothing to do with a start that "slid to June".)
-        const near = nearby(message, claim);
-        target = pointedAt(claim, near, document);
-        // The value said earlier that names the fact is the one the claim replaces ("1:55 … aim for 2:00 instead").
-        // (A value of the class the claim gives first: "Kaveri want to pack us" is no date "3 August" replaces,
-        // the "1" of a vote "3–1" no count of cassettes, and "Wednesday's INR" no dose "2.5 mg from tonight".)
-        const old =
-          target === null
-            ? undefined
-            : near.find(
-                (item) =>
-                  item.text !== claim.values[0]?.text &&
-                  COMPETING_CLASSES.has(classOfSpecific(item)) &&
-                  sameClass(classOfSpecific(item), wantedClass(claim) ?? 'name') &&
-                  document.holds(target as Known, item),
-              );
-        if (target !== null && old !== undefined && claim.oldValues.length === 0) {
-          document.update(target, { ...claim, correction: true, oldValues: [old] });
-          continue;
-        }
-        // "the headcount is 185" of "boxed lunches for about 210 people …": the count of people changes, the line stays.
-        const counted = target === null || old !== undefined || !countsPeople(claim) ? null : peopleCountIn(target.text);
-        if (target !== null && counted !== null) {
-          document.update(target, { ...claim, correction: true, oldValues: [specific('number', counted, 0)] });
-          continue;
-        }
+        const placed = placeChange(document, message, claim);
+        if (placed === 'applied') continue;
+        target = placed;
       }
       // "We got to VFS at 8:30 with both kids": what happened is news beside the fact, never its new value
       // (a change is said as one: "moved", "now", "instead").
@@ -176,6 +134,65 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
     finish();
   }
   return toDiff(document, input.maxLines);
+}
+
+/**
+ * A removal drops what it names ("we no longer need the Hetzner box as a 3-month standby"), says a rule
+ * again, or rules out what it names when nothing known is named ("All nuts and peanuts are out"); false
+ * when it does none of these (it may still change a fact: "… but in Stockholm").
+ */
+function applyRemoval(document: TurnDocument, claim: Claim): boolean {
+  // (Only the fact under its key, or the one its clause describes: sharing one word is not enough to drop a fact.)
+  const target = (claim.key === null ? null : (document.sameKey(claim.key) ?? document.onlyKeyNaming(claim.key))) ?? document.describedBy(claim) ?? document.onlyNaming(claim);
+  // "Under no circumstances another diesel. … So diesel is out.": ruling out what a rule forbids says
+  // the rule again; it drops nothing.
+  if (target !== null && prohibits(target)) {
+    if (BANS.test(claim.value)) document.add({ ...claim, act: 'constraint', kind: 'constraint' });
+    return true;
+  }
+  if (target !== null && !claim.telling.some((item) => item.type !== 'version' && !document.holds(target, item))) {
+    // ("I've decided to skip Porto" drops every line about Porto, "porto fact" too.)
+    for (const line of [target, ...document.sameSubjectLines(target)]) document.remove(line, claim);
+    return true;
+  }
+  if (target === null && claim.key !== null && claim.values.length === 0 && BANS.test(claim.value)) {
+    document.add({ ...claim, act: 'constraint', kind: 'constraint' });
+    return true;
+  }
+  return false;
+}
+
+/**
+ * A change with no sure target: the fact it points at, or 'applied' when it changed it already (the value
+ * said earlier that names the fact is replaced, or the count of people in its line).
+ */
+function placeChange(document: TurnDocument, message: AnalysedMessage, claim: Claim): Known | null | 'applied' {
+  // (Only what the claim's sentence or the one before it says: "the storm on Tuesday" three sentences
+  // back has nothing to do with a start that "slid to June".)
+  const near = nearby(message, claim);
+  const target = pointedAt(claim, near, document);
+  if (target === null) return null;
+  // The value said earlier that names the fact is the one the claim replaces ("1:55 … aim for 2:00 instead").
+  // (A value of the class the claim gives first: "Kaveri want to pack us" is no date "3 August" replaces,
+  // the "1" of a vote "3–1" no count of cassettes, and "Wednesday's INR" no dose "2.5 mg from tonight".)
+  const old = near.find(
+    (item) =>
+      item.text !== claim.values[0]?.text &&
+      COMPETING_CLASSES.has(classOfSpecific(item)) &&
+      sameClass(classOfSpecific(item), wantedClass(claim) ?? 'name') &&
+      document.holds(target, item),
+  );
+  if (old !== undefined && claim.oldValues.length === 0) {
+    document.update(target, { ...claim, correction: true, oldValues: [old] });
+    return 'applied';
+  }
+  // "the headcount is 185" of "boxed lunches for about 210 people …": the count of people changes, the line stays.
+  const counted = old !== undefined || !countsPeople(claim) ? null : peopleCountIn(target.text);
+  if (counted !== null) {
+    document.update(target, { ...claim, correction: true, oldValues: [specific('number', counted, 0)] });
+    return 'applied';
+  }
+  return target;
 }
 
 /** Whether the claim's key names people counted: "the headcount is 185". */
