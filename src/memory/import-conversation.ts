@@ -14,7 +14,7 @@ import { mostTurns } from './import-size.js';
 import { managerWorkerUrl, startManagerPipeline } from './manager-pipeline.js';
 import type { ImportOptions, ImportResult } from './memory-api.js';
 import { parseJsonText, planImport, withNewIds } from './session-import.js';
-import { checkTitle } from './session-input.js';
+import { checkTitle, isOptions } from './session-input.js';
 import type { TurnWork } from './turn-work.js';
 import { completeTurn, loadMemoryState, runManager, writeDerivedTurns, writeRawTurns, type DerivedTurn, type RawTurn } from './write-path.js';
 
@@ -55,7 +55,7 @@ async function importExport(parts: EngineParts, data: SessionExport): Promise<Im
 export async function importConversation(parts: EngineParts, work: TurnWork, importOptions: ImportOptions, setup: ImportSetup): Promise<ImportResult> {
   const { settings, repositories, manager, context, now, newId, lock, gate, logger, onBackgroundError } = parts;
   const { localInCharge, workerScript } = setup;
-  if (typeof importOptions !== 'object' || importOptions === null || Array.isArray(importOptions)) {
+  if (!isOptions(importOptions)) {
     throw new StrataError('INVALID_INPUT', `import() takes { data, source?, title?, newIds? } (got ${describeValue(importOptions)}).`);
   }
   if (importOptions.source !== undefined && typeof importOptions.source !== 'string') {

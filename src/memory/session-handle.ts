@@ -11,7 +11,7 @@ import type { ChatOptions, SessionHandle } from './memory-api.js';
 import { checkMessageInput, toTimestamp, type CheckedMessage } from './message-input.js';
 import { chatInSession } from './session-chat.js';
 import { toMarkdown, toSessionExport } from './session-export.js';
-import { checkInstructions, checkTitle } from './session-input.js';
+import { checkInstructions, checkTitle, isOptions } from './session-input.js';
 import { assemble, snapshot, type SessionServices } from './session-reads.js';
 import { undoFactEvent } from './undo-fact-event.js';
 
@@ -22,11 +22,6 @@ async function correct(services: SessionServices, sessionId: string, request: un
   // (A request that is not an object goes through as it is, so the refusal says what is wrong with it.)
   const withOp = typeof request === 'object' && request !== null && !Array.isArray(request) ? { ...request, op } : request;
   return gate.enqueue(sessionId, () => editFact({ repositories, sessionId, request: withOp, now, newId }));
-}
-
-/** Whether `value` is an options object (not null, not an array). */
-function isOptions(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The options of `context()`, checked: an object with a budget (checked by the assembler) and an optional text query. */

@@ -1,6 +1,11 @@
-/** Checks of what a person gives a session: its title and its instructions. */
+/** Checks of what a person gives a session: its options, its title and its instructions. */
 import { StrataError } from '../core/errors.js';
 import { loneSurrogateIndex } from '../core/text.js';
+
+/** Whether `value` is an options object (not null, not an array). */
+export function isOptions(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** A session title: non-empty text of at most 300 characters, trimmed. */
 export function checkTitle(title: unknown): string {

@@ -15,7 +15,7 @@ import { MemoryCounters } from './memory-counters.js';
 import { MemoryGate } from './memory-gate.js';
 import { MemoryStateCache } from './memory-state-cache.js';
 import { sessionHandle } from './session-handle.js';
-import { checkInstructions, checkTitle } from './session-input.js';
+import { checkInstructions, checkTitle, isOptions } from './session-input.js';
 import type { SessionServices } from './session-reads.js';
 import { SessionWrites } from './session-writes.js';
 import { createTurnWork } from './turn-work.js';
@@ -75,8 +75,8 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
     sessions,
     stats: async (statsOptions = {}) => {
       const options: unknown = statsOptions;
-      const sessionId: unknown = typeof options === 'object' && options !== null && !Array.isArray(options) ? (options as { sessionId?: unknown }).sessionId : options === undefined ? undefined : options;
-      if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId === '' || typeof options !== 'object')) {
+      const sessionId = isOptions(options) ? options.sessionId : options;
+      if (!isOptions(options) || (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId === ''))) {
         throw new StrataError('INVALID_INPUT', `stats() takes { sessionId? } with a session id as text (got ${describeValue(sessionId)}).`);
       }
       if (sessionId !== undefined) await requireSession(sessionId);

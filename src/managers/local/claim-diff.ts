@@ -9,6 +9,7 @@ import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js
 import type { Fact } from '../../core/types.js';
 import type { AnalysedMessage } from './analysis.js';
 import { subjectWords, TurnDocument, type Known } from './claim-document.js';
+import { NEGATIONS } from './function-words.js';
 import { HONORIFICS } from './subject-phrases.js';
 import type { Claim } from './claims.js';
 import { specific, type Specific } from './specifics.js';
@@ -81,8 +82,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // (A value that completes a change the message opened on a known fact is about the task: "I've changed
       // my mind about the school again … They're going to the Grundschule".)
       const opened = open?.target ?? null;
-      const completes = opened !== null && claim.values.length > 0 && claim.classes.some((wanted) => document.holdsClass(opened, wanted));
-      if (!completes && !aboutTheTask(claim, chitChat)) continue;
+      const holdsOpenedClass = opened !== null && claim.classes.some((wanted) => document.holdsClass(opened, wanted));
+      if (!(holdsOpenedClass && claim.values.length > 0) && !aboutTheTask(claim, chitChat)) continue;
       // "The deadline moved again": the next value of the message is its new value ("pushed back a week"
       // says it at once).
       if (claim.opens) {
@@ -107,8 +108,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
         else open = { target: open.target ?? target, claim: { ...open.claim, oldValues: [...open.claim.oldValues, ...claim.oldValues] } };
         continue;
       }
-      const fits = open?.target === null || open?.target === undefined || claim.classes.some((wanted) => document.holdsClass(open?.target as Known, wanted));
-      if (open !== null && claim.values.length > 0 && fits && (target === null || target === open.target)) {
+      // (`open` is as it was above: the branches between that change it go on to the next claim.)
+      if (open !== null && claim.values.length > 0 && (opened === null || holdsOpenedClass) && (target === null || target === open.target)) {
         target = open.target;
         const opened = open.claim;
         open = null;
@@ -279,5 +280,5 @@ function sharesSubject(first: string, second: string): boolean {
 /** Whether a rule or a requirement forbids what it names ("never …", "no …", "under no circumstances …"). */
 function prohibits(known: Known): boolean {
   if (known.kind !== 'exception' && known.kind !== 'constraint') return false;
-  return /\b(?:no|never|not|nobody|nothing|none|under no circumstances)\b|n['’]t\b|\bcannot\b/iu.test(known.text.slice(known.text.indexOf(':') + 1));
+  return known.text.slice(known.text.indexOf(':') + 1).toLowerCase().split(/[^\p{L}'’]+/u).some((word) => NEGATIONS.has(word.replace('’', "'")) || /n't$/u.test(word) || word === 'nobody' || word === 'nothing');
 }

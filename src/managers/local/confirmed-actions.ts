@@ -11,8 +11,12 @@ import { messageClaims, type Claim, type MessageClaims } from './claims.js';
 const ACTIONS = 'book|rebook|reserve|cancel|order|schedule|buy|pay|send|submit|sign|arrange|switch|move|change';
 /** A request for one: the verb opening a sentence ("Book the Swiss one."), or asked for ("can you cancel his room?", "book it"). */
 const REQUEST = new RegExp(`^(?:(?:ok(?:ay)?|yes|yep|great|perfect|fine|then|so|and|please)[,!.]?\\s+)*(?:${ACTIONS})\\b|\\b(?:please|can you|could you|would you|go ahead and)\\s+(?:${ACTIONS})\\b|\\b(?:${ACTIONS}) (?:it|them|that|this)\\b`, 'iu');
+/** Words reporting the action done. */
+const DONE = 'booked|rebooked|reserved|cancell?ed|ordered|scheduled|confirmed|done|sent|submitted|paid|signed|arranged|switched|moved|changed';
 /** A sentence reporting the action done. */
-const CONFIRMATION = /^(?:booked|rebooked|reserved|cancell?ed|ordered|scheduled|confirmed|done|sent|submitted|paid|signed|arranged|switched|moved|changed)\b/iu;
+const CONFIRMATION = new RegExp(`^(?:${DONE})\\b`, 'iu');
+/** "Booked:" opening a confirmation. */
+const LABEL = new RegExp(`^(${DONE})\\s*[:—–-]\\s*`, 'iu');
 
 /** Whether the user's message asks the assistant to carry out an action. */
 function requestsAction(user: AnalysedMessage): boolean {
@@ -51,8 +55,6 @@ function asDecision(claim: Claim): Claim {
   return { ...decision, key: `${done} ${dayText}`, value: claim.value.replace(LABEL, '') };
 }
 
-/** "Booked:" opening a confirmation. */
-const LABEL = /^(booked|rebooked|reserved|cancell?ed|ordered|scheduled|confirmed|done|sent|submitted|paid|signed|arranged|switched|moved|changed)\s*[:—–-]\s*/iu;
 
 /** A reply that says yes to what was asked: "Yes. At 2,400 kcal …", "Sure, moved.", "Done." */
 const ACCEPTANCE = /^(?:yes|yep|yeah|sure|absolutely|of course|certainly|definitely|done|ok(?:ay)?|agreed|will do|good idea|great idea|sounds good|makes sense)\b/iu;

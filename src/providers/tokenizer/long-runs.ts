@@ -8,8 +8,8 @@
 
 /** Longest run of non-space characters counted whole. */
 export const MAX_RUN = 256;
-const LONG_RUN = /\S{257,}/gu;
-const HAS_LONG_RUN = /\S{257,}/u;
+const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'gu');
+const HAS_LONG_RUN = new RegExp(LONG_RUN.source, 'u');
 
 /** `text` cut at the start and end of each long run and inside it every `MAX_RUN` characters (never inside a surrogate pair). */
 export function piecesOfLongRuns(text: string): string[] | null {
