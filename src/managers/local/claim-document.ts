@@ -55,6 +55,9 @@ const CLASS_NOUN: Readonly<Record<ValueClass, string>> = {
   name: 'choice',
 };
 
+/** The words that tell further lines of a subject apart, after its key and class. */
+const ORDINALS: readonly string[] = ['second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+
 /** The words a second line of a subject takes after its key. */
 const SUFFIX_WORDS: readonly string[] = [...new Set([...Object.values(CLASS_NOUN), 'fact', 'constraint', 'goal', 'preference', 'exception'])];
 
@@ -306,13 +309,14 @@ export class TurnDocument {
   add(claim: Claim): void {
     if (claim.key === null) return;
     const taken = (key: string): boolean => [...this.known.values()].some((entry) => entry.key === normalizeText(key));
-    // Another line of the subject takes the key and the class of its value ("dev cost"), numbered when
-    // that is taken too: a key already held would make the add an update of that fact.
+    // Another line of the subject takes the key and the class of its value ("dev cost"), then an ordinal
+    // when that is taken too ("dev cost second"): a key already held would make the add an update of that
+    // fact, and a digit in a key is a number the exchange must ground.
     let shown = claim.key;
     if (taken(shown)) {
       const named = `${claim.key} ${claim.classes[0] === undefined ? claim.kind : CLASS_NOUN[claim.classes[0]]}`;
       shown = named;
-      for (let number = 2; taken(shown); number += 1) shown = `${named} ${number}`;
+      for (let index = 0; taken(shown); index += 1) shown = `${named} ${ORDINALS[index % ORDINALS.length] ?? ''}${index >= ORDINALS.length ? ' again' : ''}`;
     }
     const doubted = doubtedFact(claim, this.known.values(), this.names);
     this.write(`line:${normalizeText(shown)}`, {
@@ -329,10 +333,10 @@ export class TurnDocument {
 
   /**
    * The other lines of the fact's subject: facts under its key with the suffix a second line of a
-   * subject is given ("porto fact", "dev cost", "dev cost 2").
+   * subject is given ("porto fact", "dev cost", "dev cost second").
    */
   sameSubjectLines(target: Known): Known[] {
-    const suffix = new RegExp(`^${escapeRegExp(target.key)} (?:${SUFFIX_WORDS.join('|')})(?: \\d+)?$`, 'u');
+    const suffix = new RegExp(`^${escapeRegExp(target.key)} (?:${SUFFIX_WORDS.join('|')})(?: (?:${ORDINALS.join('|')})(?: again)*)?$`, 'u');
     return [...this.known.values()].filter((entry) => entry.id !== target.id && suffix.test(entry.key));
   }
 
