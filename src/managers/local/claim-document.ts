@@ -98,7 +98,9 @@ function targetScore(claim: Claim, key: string, words: ReadonlySet<string>, know
     // A key that only names a person holds many attributes: "anika: 8" is no "anika: gets a German tutor",
     // though both lines name people; only a value of another class, or a change said outright, is the same one.
     const person = words.size > 0 && [...words].every((word) => names.has(word));
-    if (person && !claim.correction && compatible(claim, known.text, true) !== true) return 0;
+    // A change whose value is only a name ("he's been moved to Dr Okonkwo") is not the line of his age.
+    const onlyNames = claim.classes.every((valueClass) => valueClass === 'name' || valueClass === 'person');
+    if (person && (!claim.correction || onlyNames) && compatible(claim, known.text, true) !== true) return 0;
     return fit === false || (fit === null && !claim.correction && claim.kind !== known.kind) ? 0 : 8;
   }
   const knownWords = subjectWords(known.key);

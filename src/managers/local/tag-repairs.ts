@@ -87,7 +87,23 @@ export function fixParticles(tokens: TaggedToken[]): void {
   }
 }
 
+/** Family words used as names: "Mum", "Dad", "Grandma" (capitalised, no "the" or "my" before). */
+const FAMILY_NAMES = new Set(['mum', 'mom', 'mam', 'mummy', 'mommy', 'dad', 'daddy', 'grandma', 'grandpa', 'granny', 'grandad', 'granddad', 'gran', 'nan', 'nana', 'nanna', 'papa', 'mama', 'grandmother', 'grandfather']);
+
+/** "Dad has the dentist on Friday": a family word written as a name names a person, like "Caroline" would. */
+export function fixFamilyNames(tokens: TaggedToken[]): void {
+  for (let index = 0; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    if (token === undefined || !token.capitalised) continue;
+    const lower = token.lower.replace(/[’']s$/u, '');
+    if (!FAMILY_NAMES.has(lower) || NOUN_MAKERS.has(tokens[index - 1]?.lower ?? '')) continue;
+    token.pos = 'proper';
+    token.entity = 'person';
+  }
+}
+
 export function fixByNeighbours(tokens: TaggedToken[]): void {
+  fixFamilyNames(tokens);
   fixNounChains(tokens);
   fixCopulaSubjects(tokens);
   fixParticles(tokens);

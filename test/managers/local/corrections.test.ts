@@ -514,4 +514,16 @@ describe('dropping a subject', () => {
     await conversation.say({ user: "And I've decided to skip Porto. It's too much travel for one week.", assistant: 'Understood.' });
     expect(conversation.facts.filter((fact) => porto.some((dropped) => dropped.id === fact.id))).toEqual([]);
   });
+  it('"Dad" is a person: his lines are filed under him and what they are about, and a new doctor for him leaves his age alone', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Dad is 83 and lives on his own in Moortown.', assistant: 'Noted.' });
+    await conversation.say({ user: 'Dad has the dentist on Friday at Roundhay Dental with Mr Patel.', assistant: 'OK.' });
+    await conversation.say({ user: "Dad has two pints of Tetley's at the bowls club on a Thursday.", assistant: 'OK.' });
+    await conversation.say({ user: "And the heart letter came this morning. He's been moved to Dr Okonkwo at the LGI.", assistant: 'OK.' });
+    const texts = conversation.facts.map((fact) => fact.text);
+    expect(texts).toContainEqual(expect.stringContaining('83 and lives on his own in Moortown'));
+    expect(texts).toContainEqual(expect.stringContaining('dentist on Friday'));
+    expect(texts).toContainEqual(expect.stringContaining('two pints'));
+    expect(texts).toContainEqual(expect.stringContaining('Dr Okonkwo'));
+  });
 });
