@@ -87,7 +87,8 @@ export type FallbackReason = 'malformed' | 'timeout' | 'unavailable' | 'rejected
  *   `code` and `message` where the turn's failures are shown;
  * - write the tiers, summaries and artifacts given, and never apply a diff for the turn;
  * - when `retry` is true, put the turn in the persisted retry queue: later (with backoff) call
- *   `processTurn` again for the same messages and the facts as they stand then; a result without
+ *   `processTurn` again for the same messages and the facts as they stand then (the session's later
+ *   turns wait behind it, so those are the facts its earlier turns left); a result without
  *   `fallback` marks the turn `summarised`, replaces its tiers and summaries and applies its diff (in
  *   turn order); a fallback with `retry` true keeps it queued (a `malformed` one only up to a bound on
  *   its attempts, then it ends as `fallback-raw`), one with `retry` false ends it as `fallback-raw`.

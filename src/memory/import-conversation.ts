@@ -16,6 +16,7 @@ import type { ImportOptions, ImportResult } from './memory-api.js';
 import { parseJsonText, planImport, withNewIds } from './session-import.js';
 import { checkTitle, isOptions } from './session-input.js';
 import type { TurnWork } from './turn-work.js';
+import { waitingTurn } from './turn-order.js';
 import { completeTurn, loadMemoryState, runManager, writeDerivedTurns, writeRawTurns, type DerivedTurn, type RawTurn } from './write-path.js';
 
 const IMPORT_CHUNK_TURNS = 200;
@@ -97,17 +98,27 @@ export async function importConversation(parts: EngineParts, work: TurnWork, imp
           pipeline?.submit(raw);
           raws.push(...raw);
         }
+        // A turn queued for retry holds the turns after it back, so they change the facts in order (turn-order.ts).
+        let blocker: number | null = null;
+        let blockerDue: string | null = null;
         for (let start = 0; start < raws.length; start += IMPORT_CHUNK_TURNS) {
           const derived: DerivedTurn[] = [];
           for (const turn of raws.slice(start, start + IMPORT_CHUNK_TURNS)) {
+            if (blocker !== null) {
+              derived.push(waitingTurn(turn, blocker, context));
+              importOptions.onProgress?.({ done: start + derived.length, total });
+              continue;
+            }
             const outcome = (await pipeline?.outcome(turn.turn)) ?? (await runManager(turn, state, context));
-            derived.push(completeTurn(turn, state, outcome, context));
+            const done = completeTurn(turn, state, outcome, context);
+            if (done.retry !== null) blocker = done.turn;
+            derived.push(done);
             importOptions.onProgress?.({ done: start + derived.length, total });
           }
           await writeDerivedTurns(tx, derived);
           for (const turn of derived) {
             if (turn.retry === null) continue;
-            await work.queueRetry(tx, turn);
+            blockerDue = (await work.queueRetry(tx, turn, blockerDue ?? undefined)) ?? blockerDue;
             queued = true;
           }
           // Let timers (a progress bar, a server's other requests) run between chunks.

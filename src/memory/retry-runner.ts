@@ -2,7 +2,8 @@
  * The background side of the persisted retry queue: turns whose memory manager fell back but may succeed
  * later (a timeout, an endpoint down) are tried again with exponential backoff until they are summarised.
  * Each session's turns are retried oldest first, behind its other memory work, and a session stops at its
- * first turn that fails again, so their diffs are applied in turn order. The queue lives in the store, so
+ * first turn that fails again or is not due, holding the turns behind it back as long, so their diffs are
+ * applied in turn order (see `turn-order.ts`). The queue lives in the store, so
  * it survives a restart: a new memory picks it up on open.
  */
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';
@@ -70,39 +71,43 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
   let running: Promise<void> | undefined;
   let closed = false;
 
+  /** Hold the session's queued turns after `turn` back until `time` at least (they wait for it). */
+  const holdLater = async (entries: readonly MemoryRetry[], turn: number, time: string): Promise<void> => {
+    for (const later of entries) {
+      if (later.turn <= turn || later.nextAttemptAt >= time) continue;
+      await options.repositories.retries.put({ retry: { ...later, nextAttemptAt: time } });
+    }
+  };
+
+  /** Try the session's queued turns oldest first, until one fails again or is not due yet. */
   const retrySession = async (entries: readonly MemoryRetry[]): Promise<void> => {
+    const now = options.now().toISOString();
     for (const entry of entries) {
       if (closed) return;
+      // The oldest turn is not due yet: the turns behind it wait until it is.
+      if (entry.nextAttemptAt > now && entry === entries[0]) return holdLater(entries, entry.turn, entry.nextAttemptAt);
       const { outcome, message, reason } = await options.retryTurn(entry);
       if (outcome !== 'again') continue;
       // A new kind of failure starts a new run of attempts (and of backoff): `attempts` counts the
       // attempts in a row that failed for `reason`.
       const attempts = reason === undefined || reason === entry.reason ? entry.attempts + 1 : 1;
-      const now = options.now();
+      const time = options.now();
+      const nextAttemptAt = new Date(time.getTime() + retryDelay(attempts, options.baseDelayMs, maxDelayMs)).toISOString();
       await options.repositories.retries.put({
-        retry: {
-          ...entry,
-          reason: reason ?? entry.reason,
-          attempts,
-          nextAttemptAt: new Date(now.getTime() + retryDelay(attempts, options.baseDelayMs, maxDelayMs)).toISOString(),
-          lastError: message ?? entry.lastError,
-          updatedAt: now.toISOString(),
-        },
+        retry: { ...entry, reason: reason ?? entry.reason, attempts, nextAttemptAt, lastError: message ?? entry.lastError, updatedAt: time.toISOString() },
       });
       // Later turns wait for this one, so diffs land in turn order.
-      return;
+      return holdLater(entries, entry.turn, nextAttemptAt);
     }
   };
 
   const pass = async (): Promise<void> => {
     const due = await options.repositories.retries.listDue({ now: options.now().toISOString(), limit: DUE_BATCH });
-    const bySession = new Map<string, MemoryRetry[]>();
-    for (const entry of due) {
-      const entries = bySession.get(entry.sessionId);
-      if (entries === undefined) bySession.set(entry.sessionId, [entry]);
-      else entries.push(entry);
-    }
-    await Promise.all([...bySession].map(([sessionId, entries]) => options.gate.enqueue(sessionId, () => retrySession(entries))));
+    const sessions = [...new Set(due.map((entry) => entry.sessionId))];
+    // A due turn brings its whole session: every queued turn of it, oldest first.
+    await Promise.all(
+      sessions.map((sessionId) => options.gate.enqueue(sessionId, async () => retrySession(await options.repositories.retries.list({ sessionId })))),
+    );
   };
 
   const runDue = (): Promise<void> => {

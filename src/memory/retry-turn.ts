@@ -4,6 +4,7 @@
  */
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';
 import type { RetryOutcome } from './retry-runner.js';
+import { WAITING_REASON } from './turn-order.js';
 import { deriveTurn, loadMemoryState, type DerivedTurn, type WriteContext } from './write-path.js';
 
 /**
@@ -26,11 +27,13 @@ export interface RetryTurnParts {
   persistDerived(derived: DerivedTurn, options: { retried?: boolean }): Promise<void>;
   /** Count and log what the attempt cost and gave. */
   account(derived: DerivedTurn, options: { retried: boolean }): Promise<void>;
+  /** Work due after a turn's memory is written (consolidation every N turns). */
+  afterTurn(sessionId: string, turn: number): Promise<void>;
 }
 
 /** Try a queued turn again; a success replaces its fallback memory and applies its diff. */
 export async function retryQueuedTurn(parts: RetryTurnParts, entry: MemoryRetry): Promise<RetryAttempt> {
-  const { repositories, context, persistDerived, account } = parts;
+  const { repositories, context, persistDerived, account, afterTurn } = parts;
   const { sessionId, turn } = entry;
   const messages = await repositories.messages.listByTurns({ sessionId, fromTurn: turn, toTurn: turn });
   const current = await repositories.turns.get({ sessionId, turn });
@@ -51,8 +54,9 @@ export async function retryQueuedTurn(parts: RetryTurnParts, entry: MemoryRetry)
     await account(derived, { retried: true });
     return { outcome: 'again', message: derived.retry.message, reason: derived.retry.reason };
   }
-  // Its artifacts were stored with the fallback.
-  await persistDerived({ ...derived, artifacts: [] }, { retried: true });
+  // A turn that fell back stored its artifacts then; one that only waited behind another stored nothing.
+  await persistDerived(entry.reason === WAITING_REASON ? derived : { ...derived, artifacts: [] }, { retried: true });
   await account(derived, { retried: true });
+  if (derived.status === 'summarised') await afterTurn(sessionId, turn);
   return { outcome: derived.status === 'summarised' ? 'summarised' : 'ended' };
 }

@@ -12,6 +12,7 @@ import type { CheckedMessage } from './message-input.js';
 import { createRetryRunner, firstRetry } from './retry-runner.js';
 import { retryQueuedTurn, type RetryAttempt } from './retry-turn.js';
 import { accountTurn } from './turn-accounting.js';
+import { notBefore, queuedBefore, waitingTurn } from './turn-order.js';
 import { deriveTurn, writeDerivedTurns, writeRawTurns, type DerivedTurn, type RawTurn } from './write-path.js';
 
 export interface TurnWork {
@@ -19,8 +20,11 @@ export interface TurnWork {
   storeTurn(sessionId: string, checked: CheckedMessage[], staleMemory?: boolean): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }>;
   /** Derive, in turn order, the turns an earlier run stored but left without memory (run behind the gate). */
   resumePending(sessionId: string): Promise<void>;
-  /** Queue a first derivation that asked for a retry (inside the caller's transaction). */
-  queueRetry(tx: TenantRepositories, derived: DerivedTurn): Promise<void>;
+  /**
+   * Queue a first derivation that asked for a retry (inside the caller's transaction), not before the
+   * session's earlier queued turns (`after`, when the caller knows it, saves reading them); gives its time.
+   */
+  queueRetry(tx: TenantRepositories, derived: DerivedTurn, after?: string): Promise<string | null>;
   /** Look at the retry queue again (after entries were added). */
   scheduleRetries(): void;
   /** Stop retrying; a retry in flight finishes first. */
@@ -34,9 +38,13 @@ export function createTurnWork(parts: EngineParts): TurnWork {
    * Put a turn whose manager asked for a retry in the queue (call inside a transaction). Only a first
    * derivation gets here: a turn already queued is retried by the runner, which keeps its entry.
    */
-  const queueRetry = async (tx: TenantRepositories, derived: DerivedTurn): Promise<void> => {
-    if (derived.retry === null) return;
-    await tx.retries.put({ retry: firstRetry({ sessionId: derived.sessionId, turn: derived.turn, ...derived.retry }, { now: clock(), baseDelayMs: settings.retryBaseMs }) });
+  const queueRetry = async (tx: TenantRepositories, derived: DerivedTurn, after?: string): Promise<string | null> => {
+    if (derived.retry === null) return null;
+    const entry = firstRetry({ sessionId: derived.sessionId, turn: derived.turn, ...derived.retry }, { now: clock(), baseDelayMs: settings.retryBaseMs });
+    const earlier = after === undefined ? await tx.retries.list({ sessionId: derived.sessionId }) : [{ turn: -1, nextAttemptAt: after }];
+    const nextAttemptAt = notBefore(earlier, derived.turn, entry.nextAttemptAt);
+    await tx.retries.put({ retry: { ...entry, nextAttemptAt } });
+    return nextAttemptAt;
   };
 
   /** Persist a derived turn, queueing it for a background retry when its manager asked for one. */
@@ -67,6 +75,13 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       return { turn: raw.turn, messageIds, status: current.status, summary: current, factEvents: events, problem: null };
     }
     try {
+      // An earlier turn waits in the retry queue: this one waits behind it, so turns change the facts in order.
+      const blocker = await queuedBefore(repositories.retries, sessionId, raw.turn);
+      if (blocker !== null) {
+        const waiting = waitingTurn(raw, blocker, context);
+        await persistDerived(waiting);
+        return { turn: raw.turn, messageIds, status: waiting.status, summary: waiting.summary, factEvents: [], problem: `The turn is stored; ${waiting.retry?.message ?? ''}.` };
+      }
       const state = await states.take(repositories, sessionId);
       const derived = await deriveTurn(raw, state, context);
       await persistDerived(derived);
@@ -100,7 +115,12 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     }
   };
 
-  const retryTurn = (entry: MemoryRetry): Promise<RetryAttempt> => retryQueuedTurn({ repositories, context, persistDerived, account }, entry);
+  /** A retried turn that is summarised is consolidated when its turn is due, as it would have been on time. */
+  const afterTurn = async (sessionId: string, turn: number): Promise<void> => {
+    await consolidateAfterTurn({ repositories, manager, sessionId, turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: onBackgroundError });
+  };
+
+  const retryTurn = (entry: MemoryRetry): Promise<RetryAttempt> => retryQueuedTurn({ repositories, context, persistDerived, account, afterTurn }, entry);
 
   const retries = createRetryRunner({
     repositories,

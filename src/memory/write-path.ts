@@ -129,7 +129,7 @@ function sideText(messages: readonly Message[], role: Message['role']): string {
 }
 
 /** The turn-log entry used when the memory manager's work is unavailable: the raw exchange, cut to the word limits. */
-function fallbackSummary(raw: RawTurn, status: TurnStatus, context: WriteContext): TurnSummary {
+export function fallbackSummary(raw: RawTurn, status: TurnStatus, context: Pick<WriteContext, 'tokenizer' | 'now'>): TurnSummary {
   const userSummary = limitWords(sideText(raw.messages, 'user'), USER_SUMMARY_WORDS);
   const assistantSummary = limitWords(sideText(raw.messages, 'assistant'), ASSISTANT_SUMMARY_WORDS);
   return {
