@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,6 +23,34 @@ function strata(args: string[], env: Record<string, string> = {}): { status: num
 }
 
 describe('bin/strata.js (a real process)', () => {
+  it('several processes opening one new database at once all migrate it safely and can write', async () => {
+    const db = join(dir, 'first-open.db');
+    const store = join(root, 'dist', 'src', 'store', 'sqlite', 'sqlite-store.js');
+    const script = `
+      const { createSqliteStore } = await import(${JSON.stringify(store)});
+      // Every process opens at the same moment.
+      while (Date.now() < Number(process.argv[2])) {}
+      const store = createSqliteStore({ path: process.argv[1] });
+      const id = 's' + process.pid;
+      const now = new Date().toISOString();
+      await store.tenant('default').sessions.create({ session: { id, title: id, instructions: '', createdAt: now, updatedAt: now, messageCount: 0, turnCount: 0, tokenCount: 0 } });
+      await store.close();`;
+    const start = String(Date.now() + 1500);
+    const runs = Array.from({ length: 6 }, () =>
+      new Promise<{ code: number | null; stderr: string }>((resolvePromise) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, db, start], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on('close', (code) => resolvePromise({ code, stderr }));
+      }),
+    );
+    const results = await Promise.all(runs);
+    expect(results).toEqual(Array.from({ length: 6 }, () => ({ code: 0, stderr: '' })));
+    const listed = strata(['sessions', '--json', '--db', db]);
+    expect(listed.status).toBe(0);
+    expect(JSON.parse(listed.stdout)).toHaveLength(6);
+  });
+
   it('prints help and exits 0', () => {
     const result = strata(['--help']);
     expect(result.status).toBe(0);

@@ -263,6 +263,33 @@ describe('SQLite store', () => {
     expect((error as StrataError).message).toContain(String(newest + 1));
   });
 
+  it.each([
+    ['an application table', ['CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT)', "INSERT INTO users (email) VALUES ('a@example.com')"]],
+    ['a schema_migrations of another framework', ['CREATE TABLE schema_migrations (version TEXT PRIMARY KEY)', "INSERT INTO schema_migrations VALUES ('20240101000000')", 'CREATE TABLE sessions (id TEXT)']],
+    ['the empty schema_migrations an older Strata left beside a clashing table', ['CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT', 'CREATE TABLE tenants (name TEXT)']],
+  ])("refuses another application's database (%s), naming its tables, and leaves the file byte-identical", async (_, statements) => {
+    const file = newPath();
+    const raw = new Database(file);
+    for (const statement of statements) raw.exec(statement);
+    raw.close();
+    const before = fs.readFileSync(file);
+
+    const error = await failureOf(() => open(file));
+    expect(isStrataError(error, 'STORE_FAILURE')).toBe(true);
+    expect((error as StrataError).message).toContain(file);
+    expect((error as StrataError).message).toMatch(/another application's database .*untouched/u);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['strata.db']);
+  });
+
+  it('opens an empty file as a new database', async () => {
+    const file = newPath();
+    fs.writeFileSync(file, '');
+    const store = open(file);
+    await store.tenant('t').sessions.create({ session: makeSession('s1') });
+    expect(await store.tenant('t').sessions.get({ sessionId: 's1' })).not.toBeNull();
+  });
+
   it('reports a file that is not a database as STORE_FAILURE naming the path', async () => {
     const file = newPath();
     fs.writeFileSync(file, Buffer.from('this is definitely not an SQLite database, just garbage bytes\n'.repeat(128), 'utf8'));

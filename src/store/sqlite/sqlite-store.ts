@@ -5,7 +5,7 @@ import { createArtifactRepository } from './artifacts.js';
 import { createFactRepository } from './facts.js';
 import { MessageIdCache } from './message-id-cache.js';
 import { createMessageRepository } from './messages.js';
-import { migrate } from './migrations.js';
+import { migrate, refuseForeign } from './migrations.js';
 import { createRetryRepository } from './retries.js';
 import type { Run } from './run.js';
 import { createArchiveSearch } from './search.js';
@@ -54,6 +54,8 @@ function openDatabase(path: string, settings: SqliteStoreSettings, fullSync: boo
   try {
     const db = (opened = new Database(path));
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(settings.busyTimeoutMs ?? 5000))}`);
+    // Before the journal mode is set: that writes to the file.
+    refuseForeign(db, path);
     const wal = path !== ':memory:' && db.pragma('journal_mode = WAL', { simple: true }) === 'wal';
     db.pragma(`synchronous = ${fullSync ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
