@@ -310,7 +310,8 @@ export class TurnDocument {
   /** A new line for the claim; under a key of its own when its key holds another attribute. */
   add(claim: Claim): void {
     if (claim.key === null) return;
-    const taken = (key: string): boolean => [...this.known.values()].some((entry) => entry.key === normalizeText(key));
+    const keys = new Set([...this.known.values()].map((entry) => entry.key));
+    const taken = (key: string): boolean => keys.has(normalizeText(key));
     // Another line of the subject takes the key and the class of its value ("dev cost"), then an ordinal
     // when that is taken too ("dev cost second"): a key already held would make the add an update of that
     // fact, and a digit in a key is a number the exchange must ground.
@@ -318,7 +319,8 @@ export class TurnDocument {
     if (taken(shown)) {
       const named = `${claim.key} ${claim.classes[0] === undefined ? claim.kind : CLASS_NOUN[claim.classes[0]]}`;
       shown = named;
-      for (let index = 0; taken(shown); index += 1) shown = `${named} ${ORDINALS[index % ORDINALS.length] ?? ''}${index >= ORDINALS.length ? ' again' : ''}`;
+      // Past "tenth", a round of "again" for each time round the ordinals: every key is new, so this ends.
+      for (let index = 0; taken(shown); index += 1) shown = `${named} ${ORDINALS[index % ORDINALS.length] ?? ''}${' again'.repeat(Math.floor(index / ORDINALS.length))}`;
     }
     const doubted = doubtedFact(claim, this.known.values(), this.names);
     this.write(`line:${normalizeText(shown)}`, {

@@ -25,12 +25,20 @@ function announces(sentence: AnalysedSentence, span: Span, last: boolean): boole
   return /[—–]/u.test(trailing) && !hasPredicate(tokens, span[0], span[1]) && span[1] - span[0] <= 4;
 }
 
+/** A capitalised word and a small whole number, ending in a colon: "Turn 2:", "Day 3:". */
+function isCounter(tokens: AnalysedSentence['tokens'], span: Span): boolean {
+  const [word, count] = [tokens[span[0]], tokens[span[0] + 1]];
+  return span[1] - span[0] === 2 && word?.capitalised === true && /^\d{1,3}$/u.test(count?.text ?? '') && /:/u.test(count?.trailing ?? '');
+}
+
 /**
  * A label ("Budget:") or a clause announcing what follows ("Ridgeline Remodeling —") heads the next
  * clause, and makes no claim of its own. Whether the clause is one.
  */
 export function headsNext(discourse: Discourse, sentence: AnalysedSentence, span: Span, last: boolean): boolean {
   const tokens = sentence.tokens;
+  // "Turn 2:", "Day 3:", "Step 4:": a counter heads the clause and names nothing it is about.
+  if (!last && isCounter(tokens, span)) return true;
   const label = labelOf(tokens, span);
   if (label !== null && !last) {
     discourse.label = label;

@@ -267,3 +267,22 @@ describe('a clause after ", so"', () => {
     expect(conversation.facts.map((fact) => fact.text)).toContain('contract: $49,300 all-in now');
   });
 });
+
+describe('many lines of one subject', () => {
+  it('gives each of 40 quotes of the same thing a key of its own, and the turns stay fast (no search for a free key without end)', async () => {
+    const conversation = new Conversation();
+    for (let index = 0; index < 40; index += 1) {
+      await conversation.say({ user: `Turn ${index + 1}: the tiler quoted £${1000 + index} for the floor.`, assistant: 'Noted.' });
+    }
+    const keys = conversation.facts.map((fact) => fact.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(conversation.facts.filter((fact) => /quoted £10\d\d for the floor/u.test(fact.text))).toHaveLength(40);
+  });
+
+  it('reads "Turn 2:" or "Day 3:" as a counter heading the clause, not as what it is about', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Day 3: we fly to Lisbon at 9am.', assistant: 'Noted.' });
+    await conversation.say({ user: 'Turn 2: the tiler quoted £1,000 for the floor.', assistant: 'Noted.' });
+    expect(conversation.facts.map((fact) => fact.key)).toEqual(['lisbon', 'tiler']);
+  });
+});
