@@ -9,6 +9,8 @@ export type StrataErrorCode =
   | 'SESSION_EXISTS'
   | 'IMPORT_INVALID'
   | 'STORE_FAILURE'
+  /** The session's memory of earlier turns is still waiting in the retry queue; try again once it has landed. */
+  | 'MEMORY_PENDING'
   | 'MEMORY_MANAGER_FAILURE'
   | 'TOKENIZER_UNKNOWN'
   /** No model is configured for a role that needs one (set STRATA_CHAT_MODEL, STRATA_MEMORY_MODEL …). */

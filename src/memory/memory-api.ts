@@ -103,7 +103,10 @@ export interface ContextOptions {
 
 /** What `memory.stats()` reports. */
 export interface MemoryStats extends MemoryCounterSet {
-  /** Flagged turns waiting in the persisted retry queue now. */
+  /**
+   * Turns waiting in the persisted retry queue now: those whose memory manager fell back, and the later
+   * turns of their sessions, which wait behind them so that turns change the facts in order.
+   */
   pendingRetries: number;
 }
 

@@ -1,9 +1,9 @@
 /**
  * The background side of the persisted retry queue: turns whose memory manager fell back but may succeed
  * later (a timeout, an endpoint down) are tried again with exponential backoff until they are summarised.
- * Each session's turns are retried oldest first, behind its other memory work, and a session stops at its
- * first turn that fails again or is not due, holding the turns behind it back as long, so their diffs are
- * applied in turn order (see `turn-order.ts`). The queue lives in the store, so
+ * Each session's turns are retried oldest first, behind its other memory work: a pass starts at its oldest
+ * queued turn once that is due and stops at the first turn that fails again, holding the turns behind it
+ * back as long, so their diffs are applied in turn order (see `turn-order.ts`). The queue lives in the store, so
  * it survives a restart: a new memory picks it up on open.
  */
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';

@@ -23,7 +23,7 @@ export interface RetryAttempt {
 export interface RetryTurnParts {
   repositories: TenantRepositories;
   context: WriteContext;
-  /** Persist a derived turn (and take it out of the queue when `retried`). */
+  /** Persist a derived turn; when `retried`, its queue entry is removed if it is done and left to the runner if not. */
   persistDerived(derived: DerivedTurn, options: { retried?: boolean }): Promise<void>;
   /** Count and log what the attempt cost and gave. */
   account(derived: DerivedTurn, options: { retried: boolean }): Promise<void>;
@@ -42,6 +42,9 @@ export async function retryQueuedTurn(parts: RetryTurnParts, entry: MemoryRetry)
     return { outcome: 'ended' };
   }
   const derived = await deriveTurn({ turn, messages }, await loadMemoryState(repositories, sessionId), context);
+  // A turn that only waited behind another is derived here for the first time: counted as a first
+  // derivation, and its fallback memory (summaries, tiers, artifacts) stored if it falls back now.
+  const first = entry.reason === WAITING_REASON;
   // `attempts` counts the attempts in a row that failed for the entry's reason.
   if (derived.retry !== null && derived.retry.reason === 'malformed' && entry.reason === 'malformed' && entry.attempts + 1 >= MALFORMED_ATTEMPTS) {
     // A model that garbles this turn every time will not be asked forever: the raw exchange stays.
@@ -51,12 +54,13 @@ export async function retryQueuedTurn(parts: RetryTurnParts, entry: MemoryRetry)
     return { outcome: 'ended' };
   }
   if (derived.retry !== null) {
-    await account(derived, { retried: true });
+    if (first) await persistDerived(derived, { retried: true });
+    await account(derived, { retried: !first });
     return { outcome: 'again', message: derived.retry.message, reason: derived.retry.reason };
   }
-  // A turn that fell back stored its artifacts then; one that only waited behind another stored nothing.
-  await persistDerived(entry.reason === WAITING_REASON ? derived : { ...derived, artifacts: [] }, { retried: true });
-  await account(derived, { retried: true });
+  // A turn that fell back stored its artifacts then; one that only waited stored nothing yet.
+  await persistDerived(first ? derived : { ...derived, artifacts: [] }, { retried: true });
+  await account(derived, { retried: !first });
   if (derived.status === 'summarised') await afterTurn(sessionId, turn);
   return { outcome: derived.status === 'summarised' ? 'summarised' : 'ended' };
 }

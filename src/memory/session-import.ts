@@ -113,10 +113,19 @@ function factDigest(facts: readonly SessionExport['facts'][number][]): string {
 }
 
 /** Check that an export is internally consistent, so importing it cannot touch other sessions or corrupt one. */
-function checkExport(data: SessionExport, source: string): SessionExport {
+function checkExport(data: SessionExport, source: string, maxBytes: number): SessionExport {
   const fail = (problem: string): never => {
     throw invalid(`${source}: ${problem}; the export is inconsistent (edited by hand?). Re-export the session.`);
   };
+  // The size limit holds for every way in: an export made where the limit was higher is refused here.
+  for (const message of data.messages) {
+    const bytes = Buffer.byteLength(message.content, 'utf8');
+    if (bytes > maxBytes) {
+      throw invalid(
+        `${source}: message ${message.id} is ${bytes.toLocaleString('en-US')} bytes; the limit here is ${maxBytes.toLocaleString('en-US')}. Raise maxMessageBytes (STRATA_MAX_MESSAGE_BYTES) to import it.`,
+      );
+    }
+  }
   const sessionId = data.session.id;
   const owners: Array<[string, string]> = [
     ...data.messages.map((message): [string, string] => [`message ${message.id}`, message.sessionId]),
@@ -175,7 +184,7 @@ export function planImport(value: unknown, options: { now: string; maxBytes: num
         const issue = parsed.error.issues[0];
         throw invalid(`${options.source} is a Strata export but ${issue === undefined ? 'invalid' : `${issuePath(issue.path)}: ${issue.message}`}; re-export the session.`);
       }
-      return { kind: 'export', data: checkExport(parsed.data, options.source) };
+      return { kind: 'export', data: checkExport(parsed.data, options.source, options.maxBytes) };
     }
     if (Array.isArray(record.messages)) return planMessages(record.messages, options);
   }

@@ -68,6 +68,13 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
     requireSession,
   };
   const work = createTurnWork(parts);
+  // Imports a stopped process left hidden are removed once their deadline has passed (import-batches.ts).
+  const tidied = repositories.sessions.removeAbandonedImports({ now: shared.now() }).then(
+    (removed) => {
+      if (removed.length > 0) shared.logger.warn({ tenant, sessions: removed }, 'removed the sessions of imports a stopped process left unfinished');
+    },
+    (error: unknown) => shared.onBackgroundError?.(error),
+  );
   const services: SessionServices = { parts, work, resumeChecked: new Set() };
   const sessions = tenantSessions(services, { localInCharge: shared.localInCharge, workerScript: shared.importWorkerScript });
   const api: TenantMemory = {
@@ -87,6 +94,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
   return {
     api,
     close: async () => {
+      await tidied;
       await work.close();
       await gate.drain();
     },

@@ -53,14 +53,16 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     // a new retry-queue entry cannot, since only the queue brings a flagged turn back.
     await repositories.transaction(async (tx) => {
       await writeDerivedTurns(tx, [derived]);
-      if (derived.retry !== null) {
+      // A queued turn keeps its entry, which the runner updates; a first derivation is queued.
+      if (derived.retry !== null && options.retried !== true) {
         await queueRetry(tx, derived);
-      } else if (options.retried === true) {
+      } else if (derived.retry === null && options.retried === true) {
         await tx.retries.remove({ sessionId: derived.sessionId, turn: derived.turn });
       }
     }, { durable: derived.retry !== null });
-    writes.announce({ sessionId: derived.sessionId, turn: derived.turn });
-    if (derived.retry !== null) retries.schedule();
+    // A retried turn lands behind later writes: the kept memory state (its artifacts too) is read afresh.
+    writes.announce(options.retried === true ? { sessionId: derived.sessionId } : { sessionId: derived.sessionId, turn: derived.turn });
+    if (derived.retry !== null && options.retried !== true) retries.schedule();
   };
 
   const account = (derived: DerivedTurn, options: { retried: boolean }): Promise<void> => accountTurn(parts, derived, options);
@@ -87,7 +89,8 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       await persistDerived(derived);
       states.keep(sessionId, state);
       await account(derived, { retried: false });
-      const consolidated = await consolidateAfterTurn({ repositories, manager, sessionId, turn: raw.turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: onBackgroundError });
+      // A turn queued for retry is consolidated when its memory lands (retry-turn.ts), not on its fallback.
+      const consolidated = derived.retry !== null ? [] : await consolidateAfterTurn({ repositories, manager, sessionId, turn: raw.turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: onBackgroundError });
       const factEvents = [...derived.events, ...consolidated];
       return { turn: raw.turn, messageIds, status: derived.status, summary: derived.summary, factEvents, problem: derived.failure?.message ?? null };
     } catch (error) {

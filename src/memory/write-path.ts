@@ -53,31 +53,7 @@ export async function writeRawTurns(
   context: WriteContext,
   options: { pendingSummaries?: boolean; staleMemory?: boolean } = {},
 ): Promise<RawTurn[]> {
-  const last = await repositories.messages.last({ sessionId: session.id });
-  let position = last.position;
-  const stored: RawTurn[] = mapPacked(turns, (checked, index) => ({
-    turn: last.turn + index + 1,
-    countedHere: true,
-    messages: mapPacked(checked, (message) => {
-      position += 1;
-      return {
-        id: message.id ?? context.newId(),
-        sessionId: session.id,
-        turn: last.turn + index + 1,
-        position,
-        role: message.role,
-        speaker: message.speaker,
-        content: message.content,
-        tier1: '',
-        tier2: '',
-        tokens: { tier1: 0, tier2: 0, tier3: context.tokenizer.count(message.content) },
-        requiredTier: 3,
-        createdAt: message.createdAt,
-        sentAt: message.sentAt,
-        externalId: message.externalId,
-      };
-    }),
-  }));
+  const stored = rawTurnsAfter(await repositories.messages.last({ sessionId: session.id }), session, turns, context);
   const all = stored.flatMap((turn) => turn.messages);
   if (all.length === 0) return stored;
   await repositories.messages.append({ sessionId: session.id, messages: all, updatedAt: context.now() });
@@ -100,6 +76,39 @@ export async function writeRawTurns(
     });
   }
   return stored;
+}
+
+/** The raw turns `turns` become after the session's `last` turn and position: ids, positions and tier-3 counts, nothing stored. */
+export function rawTurnsAfter(
+  last: { turn: number; position: number },
+  session: Pick<Session, 'id'>,
+  turns: readonly (readonly CheckedMessage[])[],
+  context: Pick<WriteContext, 'tokenizer' | 'newId'>,
+): RawTurn[] {
+  let position = last.position;
+  return mapPacked(turns, (checked, index) => ({
+    turn: last.turn + index + 1,
+    countedHere: true,
+    messages: mapPacked(checked, (message) => {
+      position += 1;
+      return {
+        id: message.id ?? context.newId(),
+        sessionId: session.id,
+        turn: last.turn + index + 1,
+        position,
+        role: message.role,
+        speaker: message.speaker,
+        content: message.content,
+        tier1: '',
+        tier2: '',
+        tokens: { tier1: 0, tier2: 0, tier3: context.tokenizer.count(message.content) },
+        requiredTier: 3,
+        createdAt: message.createdAt,
+        sentAt: message.sentAt,
+        externalId: message.externalId,
+      };
+    }),
+  }));
 }
 
 /** Read the memory state a new turn builds on. */

@@ -66,11 +66,22 @@ export interface TransactionOptions {
 }
 
 export interface SessionRepository {
-  /** Fails with STORE_FAILURE, changing nothing, when the tenant already has a session with this id. */
-  create(options: { session: Session }): Promise<void>;
+  /**
+   * Fails with STORE_FAILURE, changing nothing, when the tenant already has a session with this id (a
+   * hidden one included). With `importUntil` (a time) the session is being imported: `get` and `list` do
+   * not show it until `finishImport`, and `removeAbandonedImports` deletes it once that time is past.
+   */
+  create(options: { session: Session; importUntil?: string }): Promise<void>;
+  /** The session, or null when there is none or it is still being imported. */
   get(options: { sessionId: string }): Promise<Session | null>;
-  /** Most recently updated first. */
+  /** Most recently updated first; sessions still being imported are left out. */
   list(options: { limit: number; offset?: number }): Promise<Session[]>;
+  /** Push a session's import deadline to `until`; false when the session is gone or no longer importing. */
+  renewImport(options: { sessionId: string; until: string }): Promise<boolean>;
+  /** The import is complete: the session is shown from now on. False when it is gone. */
+  finishImport(options: { sessionId: string; updatedAt: string }): Promise<boolean>;
+  /** Delete the sessions whose import stopped before `now` without finishing (and everything of them); gives their ids. */
+  removeAbandonedImports(options: { now: string }): Promise<string[]>;
   update(options: { sessionId: string; title?: string; instructions?: string; updatedAt: string }): Promise<boolean>;
   /** Delete the session and everything derived from it. Returns false when it did not exist. */
   delete(options: { sessionId: string }): Promise<boolean>;

@@ -51,6 +51,54 @@ describe('bin/strata.js (a real process)', () => {
     expect(JSON.parse(listed.stdout)).toHaveLength(6);
   });
 
+  it('another process keeps recording while a long import runs, each write waiting one batch at most', async () => {
+    const db = join(dir, 'busy.db');
+    const file = join(dir, 'long.json');
+    writeFileSync(file, JSON.stringify(plainConversation(3000)));
+    const done = join(dir, 'import-done');
+    const memoryModule = join(root, 'dist', 'src', 'memory', 'create-memory.js');
+    // Records turns, each allowed to wait 1 s for the lock, until the import has ended; prints how many it stored.
+    const recorder = `
+      const { existsSync } = await import('node:fs');
+      const { createMemory } = await import(${JSON.stringify(memoryModule)});
+      const memory = createMemory({ path: process.argv[1], busyTimeoutMs: 1000, env: { STRATA_LOG_LEVEL: 'silent' } });
+      const session = await memory.sessions.create({ title: 'Live' });
+      await session.record({ user: 'Is the tiler booked?', assistant: 'Yes.' });
+      console.log('ready');
+      let stored = 0;
+      while (!existsSync(process.argv[2])) {
+        await session.record({ user: 'Is the plumber still coming on Friday at 9?', assistant: 'Yes, Friday at 9.' });
+        stored += 1;
+      }
+      await memory.close();
+      console.log(stored);`;
+    let ready: () => void = () => undefined;
+    const warmedUp = new Promise<void>((resolvePromise) => (ready = resolvePromise));
+    const run = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+      new Promise((resolvePromise) => {
+        const child = spawn(process.execPath, args, { env: { ...process.env, STRATA_DB: '' } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.startsWith('ready')) ready();
+        });
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+      });
+    // The database exists before either starts.
+    expect(strata(['sessions', '--db', db]).status).toBe(0);
+    // The recorder is warmed up and writing before the import starts.
+    const recording = run(['--input-type=module', '-e', recorder, db, done]);
+    await Promise.race([warmedUp, recording]);
+    const imported = await run([bin, 'import', file, '--json', '--db', db]);
+    writeFileSync(done, '');
+    const recorded = await recording;
+    expect(imported).toMatchObject({ code: 0, stderr: '' });
+    expect(recorded).toMatchObject({ code: 0, stderr: '' });
+    expect(Number(recorded.stdout.trim().split('\n').at(-1))).toBeGreaterThan(0);
+  }, 120_000);
+
   it('prints help and exits 0', () => {
     const result = strata(['--help']);
     expect(result.status).toBe(0);

@@ -353,6 +353,38 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(await tenant.sessions.delete({ sessionId: 'never-existed' })).toBe(false);
       });
 
+      it('hides a session being imported from get and list until its import finishes, while its writes land', async () => {
+        await tenant.sessions.create({ session: makeSession('s-visible', { updatedAt: at(1) }) });
+        await tenant.sessions.create({ session: makeSession('s-importing', { updatedAt: at(2) }), importUntil: at(60) });
+        await tenant.messages.append({ sessionId: 's-importing', messages: makeExchange('s-importing', 1, 'hello', 'hi'), updatedAt: at(3) });
+        expect(await tenant.sessions.get({ sessionId: 's-importing' })).toBeNull();
+        expect((await tenant.sessions.list({ limit: 10 })).map((session) => session.id)).toEqual(['s-visible']);
+        // The id is taken all the same.
+        await expect(tenant.sessions.create({ session: makeSession('s-importing') })).rejects.toThrow();
+
+        expect(await tenant.sessions.renewImport({ sessionId: 's-importing', until: at(90) })).toBe(true);
+        expect(await tenant.sessions.finishImport({ sessionId: 's-importing', updatedAt: at(4) })).toBe(true);
+        expect(await tenant.sessions.get({ sessionId: 's-importing' })).toMatchObject({ messageCount: 2, turnCount: 1, updatedAt: at(4) });
+        expect((await tenant.sessions.list({ limit: 10 })).map((session) => session.id)).toEqual(['s-importing', 's-visible']);
+        // A finished import is no longer renewed, nor removed as abandoned.
+        expect(await tenant.sessions.renewImport({ sessionId: 's-importing', until: at(90) })).toBe(false);
+        expect(await tenant.sessions.removeAbandonedImports({ now: at(1000) })).toEqual([]);
+        expect(await tenant.sessions.finishImport({ sessionId: 'never-existed', updatedAt: at(5) })).toBe(false);
+      });
+
+      it('removes the sessions whose import stopped before now, with their messages, and only those', async () => {
+        await tenant.sessions.create({ session: makeSession('s-stopped'), importUntil: at(10) });
+        await tenant.sessions.create({ session: makeSession('s-running'), importUntil: at(30) });
+        await tenant.messages.append({ sessionId: 's-stopped', messages: makeExchange('s-stopped', 1, 'the gazebo budget', 'noted'), updatedAt: at(1) });
+        expect(await tenant.search.termFrequencies({ terms: ['gazebo'] })).toEqual([1]);
+        expect(await tenant.sessions.removeAbandonedImports({ now: at(20) })).toEqual(['s-stopped']);
+        expect(await tenant.sessions.renewImport({ sessionId: 's-stopped', until: at(40) })).toBe(false);
+        expect(await tenant.messages.list({ sessionId: 's-stopped' })).toEqual([]);
+        expect(await tenant.search.termFrequencies({ terms: ['gazebo'] })).toEqual([0]);
+        expect(await tenant.sessions.renewImport({ sessionId: 's-running', until: at(40) })).toBe(true);
+        expect(await tenant.sessions.removeAbandonedImports({ now: at(35) })).toEqual([]);
+      });
+
       it('messages.append bumps messageCount, turnCount, tokenCount and updatedAt', async () => {
         await tenant.sessions.create({ session: makeSession('s-count') });
         const turn1 = makeExchange('s-count', 1, 'Plan a three day trip to Porto.', 'Day one: Ribeira and the Dom Luís bridge.');

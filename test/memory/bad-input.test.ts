@@ -50,6 +50,18 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(await state(session)).toEqual(before);
   });
 
+  it("refuses an export holding a message over this memory's limit, naming the message and the setting, and stores nothing", async () => {
+    const roomy = testMemory({ maxMessageBytes: 2 * 1024 * 1024 });
+    cleanups.push(roomy.cleanup);
+    const source = await roomy.memory.sessions.create({ title: 'Log dump' });
+    await source.record({ user: 'Here is the full log dump.', assistant: 'line '.repeat(120_000) });
+    const exported = await source.export({ format: 'json' });
+    const { memory } = await seeded();
+    const before = await memory.sessions.list();
+    await expectRejected(memory.sessions.import({ data: exported, source: 'dump.json', newIds: true }), 'IMPORT_INVALID', /dump\.json: message \S+ is 600,000 bytes; the limit here is 524,288.*STRATA_MAX_MESSAGE_BYTES/u);
+    expect(await memory.sessions.list()).toEqual(before);
+  });
+
   it('stores a 1 MB message when the limit allows it, and still fits any budget', async () => {
     const { session, memory } = await seeded({ maxMessageBytes: 2 * 1024 * 1024 });
     const huge = Array.from({ length: 150_000 }, (_, index) => `line${index % 97}`).join(' ');

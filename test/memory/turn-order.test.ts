@@ -26,23 +26,41 @@ afterEach(async () => {
  * turn derived out of order would show.
  */
 function flakyManager(failures: ReadonlyMap<number, number>): MemoryManager {
-  const local = createLocalMemoryManager();
   const attempts = new Map<number, number>();
+  return managerFailing((turn) => {
+    const attempt = (attempts.get(turn) ?? 0) + 1;
+    attempts.set(turn, attempt);
+    return attempt <= (failures.get(turn) ?? 0);
+  });
+}
+
+/** The local manager, falling back (retryably) on the attempts `fails` says. */
+function managerFailing(fails: (turn: number) => boolean): MemoryManager {
+  const local = createLocalMemoryManager();
   return {
     name: 'flaky',
     async processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
       const memory = await local.processTurn(options);
-      const attempt = (attempts.get(options.turn) ?? 0) + 1;
-      attempts.set(options.turn, attempt);
-      if (attempt > (failures.get(options.turn) ?? 0)) return memory;
+      if (!fails(options.turn)) return memory;
       return { ...memory, fallback: { reason: 'timeout', retry: true, code: 'MODEL_TIMEOUT', message: 'The scripted model timed out.' } };
     },
-    consolidate: (options) => local.consolidate!(options),
+    // Drops the oldest fact once there are two or more: what it drops depends on the turns before.
+    consolidate: async ({ facts }) => {
+      const oldest = facts.filter((fact) => !fact.pinned).sort((a, b) => a.updatedTurn - b.updatedTurn || a.key.localeCompare(b.key))[0];
+      if (facts.length <= 1 || oldest === undefined) return { outcome: 'accepted', changes: [] };
+      const { id: factId, key, kind, text: oldText, sourceMessageIds } = oldest;
+      return { outcome: 'accepted', changes: [{ op: 'consolidate', factId, key, kind, oldText, newText: null, reason: 'Kept the document short.', sourceMessageIds }] };
+    },
   };
 }
 
-function open(manager: MemoryManager): Memory {
-  const memory = createMemory({ path: ':memory:', manager, env: { STRATA_LOG_LEVEL: 'silent', STRATA_RETRY_BASE_MS: '1', STRATA_CONSOLIDATE_EVERY_TURNS: '4' } });
+/**
+ * Recorded turns are consolidated every 2 turns. An import is consolidated once at its end, but one whose
+ * turns wait in the queue is consolidated every N turns as they land: imports are compared without it.
+ */
+function open(manager: MemoryManager, consolidateEveryTurns = 2): Memory {
+  const env = { STRATA_LOG_LEVEL: 'silent', STRATA_RETRY_BASE_MS: '1', STRATA_CONSOLIDATE_EVERY_TURNS: String(consolidateEveryTurns) };
+  const memory = createMemory({ path: ':memory:', manager, env });
   memories.push(memory);
   return memory;
 }
@@ -55,12 +73,13 @@ const SAYINGS = [
   (value: number) => `The venue holds ${value * 10} guests at most.`,
   (value: number) => `We must never book flights that land after ${(value % 12) + 1}pm.`,
   () => 'Forget the venue, we are looking again.',
+  (value: number) => `Here is the health check we deploy:\n\n\`\`\`python\ndef health_check(timeout=${value}):\n    return ping("db", timeout=timeout) and ping("cache", timeout=timeout)\n\`\`\``,
 ] as const;
 
 /** A conversation of corrections, restatements and removals. */
 const conversation = fc.array(
   fc.record({ saying: fc.integer({ min: 0, max: SAYINGS.length - 1 }), value: fc.integer({ min: 2, max: 29 }) }),
-  { minLength: 3, maxLength: 9 },
+  { minLength: 4, maxLength: 9 },
 );
 
 async function waitSettled(memory: Memory, session: SessionHandle): Promise<void> {
@@ -78,12 +97,13 @@ async function reading(session: SessionHandle, turns: number): Promise<unknown> 
   const events = (await session.factEvents()).map((event) => [event.sequence, event.turn, event.op, event.actor, event.key, event.oldText, event.newText, event.reason]);
   const atTurns: unknown[] = [];
   for (let turn = 1; turn <= turns; turn += 1) atTurns.push((await session.facts({ atTurn: turn })).map((fact) => fact.text));
-  return { facts, events, atTurns };
+  const artifacts = (await session.artifacts()).map((artifact) => [artifact.name, artifact.versions.map((version) => [version.version, version.turn, version.content])]);
+  return { facts, events, atTurns, artifacts };
 }
 
 /** Record (or import) the conversation with `failures`, wait for every retry, and read the document. */
 async function run(said: readonly { saying: number; value: number }[], failures: ReadonlyMap<number, number>, imported: boolean): Promise<unknown> {
-  const memory = open(flakyManager(failures));
+  const memory = open(flakyManager(failures), imported ? 0 : 2);
   const exchanges = said.map(({ saying, value }) => ({ user: SAYINGS[saying]!(value), assistant: 'Noted.' }));
   let session: SessionHandle;
   if (imported) {
@@ -102,17 +122,18 @@ describe('retried turns in turn order', () => {
     await fc.assert(
       fc.asyncProperty(
         conversation,
-        fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 9, maxLength: 9 }),
+        // A few turns fail once or twice before they succeed.
+        fc.uniqueArray(fc.record({ turn: fc.integer({ min: 1, max: 9 }), count: fc.integer({ min: 1, max: 2 }) }), { maxLength: 3, selector: (failure) => failure.turn }),
         fc.boolean(),
         async (said, failed, imported) => {
-          const failures = new Map(failed.slice(0, said.length).map((count, index) => [index + 1, count]));
+          const failures = new Map(failed.map(({ turn, count }) => [turn, count]));
           const expected = await run(said, new Map(), imported);
           const actual = await run(said, failures, imported);
           expect(actual).toEqual(expected);
           await Promise.all(memories.splice(0).map((memory) => memory.close()));
         },
       ),
-      { numRuns: 25, seed: 20261125 },
+      { numRuns: 50, seed: 20261125 },
     );
   });
 
@@ -148,5 +169,39 @@ describe('retried turns in turn order', () => {
     await waitSettled(second, reopened);
     expect((await reopened.facts()).map((fact) => fact.text).sort()).toEqual(['budget: $4,000', 'deadline: March 9']);
     expect((await reopened.factEvents()).map((event) => [event.turn, event.op])).toEqual([[1, 'add'], [2, 'update'], [3, 'add']]);
+  });
+
+  it('a turn that waited and then fell back itself keeps its artifact (stored once); its first try counts as a fallback, not a retry', async () => {
+    const memory = open(flakyManager(new Map([[1, 1], [2, 1]])));
+    const session = await memory.sessions.create();
+    await session.record({ user: 'Our budget is $3,000.', assistant: 'Noted.' });
+    await session.record({ user: SAYINGS[7](5), assistant: 'Looks right.' });
+    await waitSettled(memory, session);
+    const artifacts = await session.artifacts();
+    expect(artifacts.map((artifact) => [artifact.name, artifact.versions.map((version) => version.turn)])).toEqual([[expect.stringContaining('health'), [2]]]);
+    // Turn 1: a fallback, then a retry that succeeded; turn 2: its first try fell back, its retry succeeded.
+    expect(await memory.stats()).toMatchObject({ fallbacks: 2, retryAttempts: 2, retriesSucceeded: 2, pendingRetries: 0 });
+  });
+
+  it('refuses a fact correction or an undo while turns wait (MEMORY_PENDING), changing nothing, and makes it once they have landed', async () => {
+    let down = false;
+    const memory = open(managerFailing(() => down));
+    const session = await memory.sessions.create();
+    await session.record({ user: 'Our budget is $3,000.', assistant: 'Noted.' });
+    down = true;
+    await session.record({ user: 'Actually the budget changed to $4,000.', assistant: 'Noted.' });
+    down = false;
+    await session.record({ user: 'The deadline moved to March 9.', assistant: 'Noted.' });
+    down = true;
+    const before = [await session.facts(), await session.factEvents()];
+    const refused = { code: 'MEMORY_PENDING', message: expect.stringMatching(/turns 2 and 3/u) };
+    await expect(session.facts.add({ text: 'venue: the Old Mill', reason: 'booked it' })).rejects.toMatchObject(refused);
+    await expect(session.undoFactEvent(before[1]?.[0]?.id ?? '')).rejects.toMatchObject(refused);
+    expect([await session.facts(), await session.factEvents()]).toEqual(before);
+    down = false;
+    await waitSettled(memory, session);
+    const budget = (await session.facts()).find((fact) => fact.key === 'budget');
+    await session.facts.edit({ fact: budget?.id ?? '', text: 'budget: $9,000', reason: 'finance raised it' });
+    expect((await session.facts()).map((fact) => fact.text).sort()).toEqual(['budget: $9,000', 'deadline: March 9']);
   });
 });

@@ -182,7 +182,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts and a search index that knows sessions, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions and hidden imports, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -197,7 +197,8 @@ describe('SQLite store', () => {
     // Bring the file back to what the previous build (schema version 3) left behind.
     const raw = new Database(file);
     raw.exec(`DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at;
-      ALTER TABLE facts DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN may_replace; DELETE FROM schema_migrations WHERE version > 3;`);
+      ALTER TABLE facts DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN may_replace;
+      DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DELETE FROM schema_migrations WHERE version > 3;`);
     // Its search index had no session column.
     const index = `search_tenant_${String(raw.prepare("SELECT rowid FROM tenants WHERE id = 'acme'").pluck().get())}`;
     raw.exec(`DROP TABLE ${index};
@@ -226,8 +227,9 @@ describe('SQLite store', () => {
         { version: 6, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 7, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 8, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 9, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(8);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(9);
     } finally {
       check.close();
     }

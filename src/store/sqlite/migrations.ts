@@ -240,6 +240,15 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 9,
+    name: 'sessions hidden while they are imported',
+    // Set while an import writes the session in batches; a session whose import stopped (the process died) is removed once it is past.
+    change: `
+      ALTER TABLE sessions ADD COLUMN import_until TEXT;
+      CREATE INDEX sessions_importing ON sessions (tenant_id, import_until) WHERE import_until IS NOT NULL;
+    `,
+  },
 ];
 
 /**

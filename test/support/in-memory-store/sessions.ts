@@ -4,7 +4,7 @@ import { compareText, page, storeFailure, type StateAccess } from './state.js';
 
 export function createSessionRepository(access: StateAccess): SessionRepository {
   return {
-    create: ({ session }) =>
+    create: ({ session, importUntil }) =>
       access.write((draft) => {
         if (draft.sessions.has(session.id)) throw storeFailure(`A session "${session.id}" already exists in this tenant; pick another id.`, { sessionId: session.id });
         const { id, title, instructions, createdAt, updatedAt, messageCount, turnCount, tokenCount } = session;
@@ -16,12 +16,17 @@ export function createSessionRepository(access: StateAccess): SessionRepository 
           events: [],
           artifacts: [],
           retries: new Map(),
+          importUntil: importUntil ?? null,
         });
       }),
-    get: ({ sessionId }) => access.read((state) => state.sessions.get(sessionId)?.session ?? null),
+    get: ({ sessionId }) =>
+      access.read((state) => {
+        const entry = state.sessions.get(sessionId);
+        return entry === undefined || entry.importUntil !== null ? null : entry.session;
+      }),
     list: ({ limit, offset }) =>
       access.read((state) => {
-        const sessions = [...state.sessions.values()].map((entry) => entry.session);
+        const sessions = [...state.sessions.values()].filter((entry) => entry.importUntil === null).map((entry) => entry.session);
         sessions.sort((a, b) => compareText(b.updatedAt, a.updatedAt) || compareText(a.id, b.id));
         return page(sessions, limit, offset);
       }),
@@ -35,5 +40,26 @@ export function createSessionRepository(access: StateAccess): SessionRepository 
         return true;
       }),
     delete: ({ sessionId }) => access.write((draft) => draft.sessions.delete(sessionId)),
+    renewImport: ({ sessionId, until }) =>
+      access.write((draft) => {
+        const entry = draft.sessions.get(sessionId);
+        if (entry === undefined || entry.importUntil === null) return false;
+        entry.importUntil = until;
+        return true;
+      }),
+    finishImport: ({ sessionId, updatedAt }) =>
+      access.write((draft) => {
+        const entry = draft.sessions.get(sessionId);
+        if (entry === undefined) return false;
+        entry.importUntil = null;
+        entry.session.updatedAt = updatedAt;
+        return true;
+      }),
+    removeAbandonedImports: ({ now }) =>
+      access.write((draft) => {
+        const ids = [...draft.sessions].filter(([, entry]) => entry.importUntil !== null && entry.importUntil < now).map(([id]) => id);
+        for (const id of ids) draft.sessions.delete(id);
+        return ids;
+      }),
   };
 }

@@ -22,6 +22,8 @@ export interface SessionState {
   events: FactEvent[];
   artifacts: Artifact[];
   retries: Map<number, MemoryRetry>;
+  /** Set while the session is being imported: hidden from `get` and `list` until then. */
+  importUntil: string | null;
 }
 
 export interface TenantState {

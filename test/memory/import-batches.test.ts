@@ -1,0 +1,120 @@
+/**
+ * Imports are written batch by batch into a session hidden until the last batch: other writers wait for
+ * one batch at most, a failed import leaves nothing, and one a stopped process left is removed later.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { createMemory, type Memory } from '../../src/memory/create-memory.js';
+import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store, TenantRepositories } from '../../src/store/store.js';
+import { temporaryFolder } from '../support/memory-fixtures.js';
+
+const memories: Memory[] = [];
+const cleanups: Array<() => void> = [];
+
+afterEach(async () => {
+  await Promise.all(memories.splice(0).map((memory) => memory.close()));
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function open(options: Parameters<typeof createMemory>[0] = {}): Memory {
+  const memory = createMemory({ path: ':memory:', env: { STRATA_LOG_LEVEL: 'silent', STRATA_IMPORT_WORKER: 'false' }, ...options });
+  memories.push(memory);
+  return memory;
+}
+
+/** A plain conversation of `turns` exchanges about a renovation. */
+function conversation(turns: number): Array<{ role: string; content: string }> {
+  return Array.from({ length: turns }, (_, index) => [
+    { role: 'user', content: `Turn ${index + 1}: the tiler quoted £${1000 + index} for the bathroom floor, and the plumber comes on day ${index + 1}.` },
+    { role: 'assistant', content: `Noted the tiler's £${1000 + index} quote and the plumber on day ${index + 1}.` },
+  ]).flat();
+}
+
+function tempFile(): string {
+  const folder = temporaryFolder();
+  cleanups.push(folder.cleanup);
+  return join(folder.path, 'strata.db');
+}
+
+describe('imports written in batches', () => {
+  it('keeps the session out of every list until its last batch is stored, then shows it whole', async () => {
+    const memory = open();
+    const seen: number[] = [];
+    const listed: Promise<void>[] = [];
+    const imported = await memory.sessions.import({
+      data: conversation(450),
+      onProgress: ({ done }) => {
+        if (done % 150 === 0) listed.push(memory.sessions.list().then((sessions) => void seen.push(sessions.length)));
+      },
+    });
+    await Promise.all(listed);
+    expect(seen).toEqual([0, 0, 0]);
+    expect((await memory.sessions.list()).map((session) => [session.id, session.turnCount, session.messageCount])).toEqual([[imported.sessionId, 450, 900]]);
+    const session = await memory.sessions.open(imported.sessionId);
+    expect((await session.turns()).every((turn) => turn.status === 'summarised')).toBe(true);
+  });
+
+  it('lets another session record while a long import runs, instead of waiting for all of it', async () => {
+    const memory = open();
+    const other = await memory.sessions.create({ title: 'Live chat' });
+    const order: string[] = [];
+    let started = false;
+    const importing = memory.sessions
+      .import({
+        data: conversation(800),
+        onProgress: () => {
+          if (started) return;
+          started = true;
+          void other.record({ user: 'Is the plumber still coming on Friday?', assistant: 'Yes, Friday morning.' }).then(() => order.push('record'));
+        },
+      })
+      .then(() => order.push('import'));
+    await importing;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['record', 'import']);
+  });
+
+  it('a store failure in the middle of an import leaves no session and no message behind', async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    let transactions = 0;
+    const failing: Store = {
+      ...store,
+      tenant(tenantId) {
+        const tenant = store.tenant(tenantId);
+        return {
+          ...tenant,
+          async transaction<T>(work: (repositories: TenantRepositories) => Promise<T>, options?: { durable?: boolean }): Promise<T> {
+            transactions += 1;
+            if (transactions === 2) throw new Error('disk I/O error');
+            return tenant.transaction(work, options);
+          },
+        };
+      },
+    };
+    const memory = open({ store: failing });
+    await expect(memory.sessions.import({ data: conversation(450) })).rejects.toThrow(/disk I\/O error/u);
+    expect(await memory.sessions.list()).toEqual([]);
+    expect(await store.tenant('default').search.documentCount()).toBe(0);
+    await memory.close();
+    await store.close();
+  });
+
+  it('removes, on the next start, the hidden session of an import whose process stopped, once its deadline has passed', async () => {
+    const path = tempFile();
+    const store = createSqliteStore({ path });
+    const tenant = store.tenant('default');
+    const time = '2026-03-01T10:00:00.000Z';
+    await tenant.sessions.create({ session: { id: 'stopped', title: 'Half imported', instructions: '', createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 }, importUntil: '2026-03-01T10:10:00.000Z' });
+    await store.close();
+
+    const memory = open({ path, clock: () => new Date('2026-03-01T11:00:00.000Z') });
+    expect(await memory.sessions.list()).toEqual([]);
+    await memory.close();
+    const raw = new Database(path, { readonly: true });
+    expect(raw.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(0);
+    raw.close();
+  });
+});

@@ -1,0 +1,89 @@
+/** The retry runner's order within a session: oldest turn first, and the turns behind a failing one held back as long. */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { MemoryGate } from '../../src/memory/memory-gate.js';
+import { createRetryRunner, type RetryOutcome } from '../../src/memory/retry-runner.js';
+import type { MemoryRetry, RetryRepository } from '../../src/store/store.js';
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+const iso = (ms: number): string => new Date(T0 + ms).toISOString();
+
+/** A retry queue of plain entries, ordered like the store's. */
+function queueOf(entries: MemoryRetry[]): RetryRepository & { entries: MemoryRetry[] } {
+  const byTurn = (): MemoryRetry[] => [...entries].sort((a, b) => a.sessionId.localeCompare(b.sessionId) || a.turn - b.turn);
+  return {
+    entries,
+    put: async ({ retry }) => {
+      const at = entries.findIndex((entry) => entry.sessionId === retry.sessionId && entry.turn === retry.turn);
+      if (at >= 0) entries[at] = { ...retry };
+      else entries.push({ ...retry });
+    },
+    listDue: async ({ now, limit }) => byTurn().filter((entry) => entry.nextAttemptAt <= now).slice(0, limit),
+    list: async ({ sessionId }) => byTurn().filter((entry) => entry.sessionId === sessionId),
+    nextDue: async () => byTurn().map((entry) => entry.nextAttemptAt).sort()[0] ?? null,
+    remove: async ({ sessionId, turn }) => {
+      const at = entries.findIndex((entry) => entry.sessionId === sessionId && entry.turn === turn);
+      if (at >= 0) entries.splice(at, 1);
+    },
+    count: async () => entries.length,
+  };
+}
+
+function entry(turn: number, nextAttemptAt: string, reason = 'timeout'): MemoryRetry {
+  return { sessionId: 's', turn, attempts: 1, nextAttemptAt, reason, lastError: 'timed out', createdAt: iso(0), updatedAt: iso(0) };
+}
+
+/** Run one pass of a runner over `retries` at time `now`, trying turns with `outcomes`; gives the turns tried in order. */
+async function pass(retries: ReturnType<typeof queueOf>, now: number, outcomes: Record<number, RetryOutcome>): Promise<number[]> {
+  const tried: number[] = [];
+  const runner = createRetryRunner({
+    repositories: { retries },
+    gate: new MemoryGate(),
+    now: () => new Date(T0 + now),
+    baseDelayMs: 1000,
+    retryTurn: async (queued) => {
+      tried.push(queued.turn);
+      const outcome = outcomes[queued.turn] ?? 'summarised';
+      if (outcome !== 'again') await retries.remove({ sessionId: queued.sessionId, turn: queued.turn });
+      return { outcome, message: 'timed out', reason: 'timeout' };
+    },
+    onError: (error) => {
+      throw error;
+    },
+  });
+  runner.schedule();
+  // The first pass comes 20 ms after a due entry is found (fake timers: no time really passes).
+  await vi.advanceTimersByTimeAsync(25);
+  await runner.close();
+  return tried;
+}
+
+describe('the retry runner, within one session', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('stops at a turn that fails again and holds every turn behind it back until that turn is next due', async () => {
+    const retries = queueOf([entry(2, iso(0)), entry(3, iso(0), 'waiting'), entry(4, iso(0), 'waiting')]);
+    expect(await pass(retries, 0, { 2: 'again' })).toEqual([2]);
+    const [blocker, ...behind] = retries.entries.sort((a, b) => a.turn - b.turn);
+    expect(blocker?.attempts).toBe(2);
+    expect(blocker?.nextAttemptAt).toBe(iso(2000));
+    expect(behind.map((queued) => queued.nextAttemptAt)).toEqual([iso(2000), iso(2000)]);
+  });
+
+  it('goes on to the turns behind one that succeeds, oldest first, in the same pass', async () => {
+    const retries = queueOf([entry(4, iso(5000), 'waiting'), entry(2, iso(0)), entry(3, iso(5000), 'waiting')]);
+    expect(await pass(retries, 0, {})).toEqual([2, 3, 4]);
+    expect(retries.entries).toEqual([]);
+  });
+
+  it('tries nothing while the oldest turn is not due, even when a later one is, and holds the later one back to it', async () => {
+    const retries = queueOf([entry(2, iso(60_000)), entry(3, iso(0), 'waiting')]);
+    expect(await pass(retries, 0, {})).toEqual([]);
+    expect(retries.entries.find((queued) => queued.turn === 3)?.nextAttemptAt).toBe(iso(60_000));
+  });
+});
