@@ -31,6 +31,9 @@ export interface TurnWork {
   close(): Promise<void>;
 }
 
+/** A message this long (about 16 pages) is stored and analysed in two turns of the event loop. */
+const LONG_TURN_CHARACTERS = 50_000;
+
 export function createTurnWork(parts: EngineParts): TurnWork {
   const { settings, repositories, manager, context, clock, now, newId, lock, gate, counters, writes, states, onBackgroundError, requireSession } = parts;
 
@@ -77,6 +80,8 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       return { turn: raw.turn, messageIds, status: current.status, summary: current, factEvents: events, problem: null };
     }
     try {
+      // A long turn was counted and stored in one go: let timers and I/O run before it is analysed.
+      if (raw.messages.some((message) => message.content.length > LONG_TURN_CHARACTERS)) await new Promise((resolve) => setImmediate(resolve));
       // An earlier turn waits in the retry queue: this one waits behind it, so turns change the facts in order.
       const blocker = await queuedBefore(repositories.retries, sessionId, raw.turn);
       if (blocker !== null) {

@@ -7,6 +7,7 @@
  * date-shaped digits ("today", "yesterday", "tomorrow" alone are resolved without it).
  */
 import { mapPacked } from '../../core/packed-map.js';
+import { isWhitespace } from '../../core/text.js';
 import type { TurnMessageInput } from '../memory-manager.js';
 import { findCodeBlocks, proseOf } from './code-blocks.js';
 import type { CodeBlock } from './code-blocks.js';
@@ -50,6 +51,8 @@ export interface AnalysedMessage {
 
 export interface AnalysisOptions {
   maxAnalysedWords: number;
+  /** Words of the prose read at all; a longer message is read to there (see `LocalManagerSettings.maxReadWords`). */
+  maxReadWords: number;
   /**
    * Sentences compromise may still tag in this turn; shared by the turn's messages and decreased
    * as they are tagged (the most telling sentences of each message first).
@@ -108,10 +111,49 @@ function isSmallTalk(tokens: readonly TaggedToken[], cues: readonly Cue[], speci
   return tokens.every((token) => SMALL_TALK_WORDS.has(token.lower) || token.entity === 'person' || (token.capitalised && token.pos === 'proper'));
 }
 
+/** Where the `count`-th word of `text` ends, scanning from the start (`text.length` when it has fewer). */
+function endOfWords(text: string, count: number): number {
+  let words = 0;
+  let inWord = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const space = isWhitespace(text.charCodeAt(index));
+    if (space && inWord && words >= count) return index;
+    if (!space && !inWord) words += 1;
+    inWord = !space;
+  }
+  return text.length;
+}
+
+/** Where the last `count` words of `text` start (0 when it has fewer). */
+function startOfLastWords(text: string, count: number): number {
+  let words = 0;
+  let inWord = false;
+  for (let index = text.length - 1; index >= 0; index -= 1) {
+    const space = isWhitespace(text.charCodeAt(index));
+    if (space && inWord && words >= count) return index + 1;
+    if (!space && !inWord) words += 1;
+    inWord = !space;
+  }
+  return 0;
+}
+
+/**
+ * The part of a message read when it has more than `max` words: its beginning and, a sixth of `max`,
+ * its end (where a long paste often says what is asked or ruled), joined by an ellipsis. Linear in that
+ * part, whatever the message's length.
+ */
+export function readPart(text: string, max: number): string {
+  const tail = Math.floor(max / 6);
+  const head = endOfWords(text, max - tail);
+  if (head === text.length) return text;
+  const end = startOfLastWords(text, tail);
+  return end <= head ? text : `${text.slice(0, head)}\n…\n${text.slice(end)}`;
+}
+
 /** Analyse one message of a turn. */
 export function analyseMessage(message: TurnMessageInput, options: AnalysisOptions): AnalysedMessage {
   const codeBlocks = findCodeBlocks(message.content);
-  const prose = proseOf(message.content, codeBlocks);
+  const prose = readPart(proseOf(message.content, codeBlocks), options.maxReadWords);
   const drafts: Draft[] = mapPacked(splitSentences(prose), (text, index) => {
     const tokens = tagInPlace(tokenize(text));
     const cues = findCues(tokens);

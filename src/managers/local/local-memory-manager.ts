@@ -64,7 +64,7 @@ function referenceOf(message: TurnMessageInput): DateReference {
 function workOn(message: TurnMessageInput, context: MessageContext): MessageWork {
   const { settings, taggingBudget } = context;
   const reference = referenceOf(message);
-  const analysed = analyseMessage(message, { maxAnalysedWords: settings.maxAnalysedWords, taggingBudget, tagger: settings.tagger, reference });
+  const analysed = analyseMessage(message, { maxAnalysedWords: settings.maxAnalysedWords, maxReadWords: settings.maxReadWords, taggingBudget, tagger: settings.tagger, reference });
   // (flatMap would give a holey list; see mapPacked.)
   const statements: Statement[] = [];
   if (!analysed.smallTalk) {

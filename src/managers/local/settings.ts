@@ -11,6 +11,12 @@ export interface LocalManagerSettings {
    */
   maxAnalysedWords?: number;
   /**
+   * Words of one message read at all (for facts, tiers and summaries). Of a longer message, a pasted
+   * document or log, its beginning and its last sixth of this many words are read, so a turn's work
+   * stays bounded; all of it stays stored and searchable. Default 3000.
+   */
+  maxReadWords?: number;
+  /**
    * Most sentences of one turn that compromise tags (rules first, then corrections, goals,
    * preferences); the others get lexicon tagging. Bounds the cost of long turns. Default 6.
    */
@@ -48,6 +54,7 @@ export type ResolvedSettings = Required<LocalManagerSettings>;
 
 export const DEFAULT_SETTINGS: ResolvedSettings = {
   maxAnalysedWords: 1500,
+  maxReadWords: 3000,
   maxTaggedSentences: 6,
   tagger: 'fast',
   assistantFacts: 'named',
@@ -77,6 +84,7 @@ export function resolveSettings(settings: LocalManagerSettings = {}): ResolvedSe
     if (value !== undefined) Object.assign(resolved, { [name]: value });
   }
   checkNumber('maxAnalysedWords', resolved.maxAnalysedWords, 0, 1_000_000, true);
+  checkNumber('maxReadWords', resolved.maxReadWords, 1, 10_000_000, true);
   checkNumber('maxTaggedSentences', resolved.maxTaggedSentences, 0, 10_000, true);
   checkNumber('maxFactsPerTurn', resolved.maxFactsPerTurn, 0, 1_000, true);
   checkNumber('maxFactWords', resolved.maxFactWords, 3, 200, true);

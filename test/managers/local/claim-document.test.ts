@@ -18,7 +18,7 @@ describe('the turn document', () => {
   it('gives a new line of a subject a key no fact holds, with an ordinal word (no digit the exchange would have to ground) when the key with its class is taken too', () => {
     const analysed = analyseMessage(
       { id: 'm1', role: 'user', speaker: null, content: "Dev's seen an advert for a hybrid battery warranty at £19 a month.", sentAt: '2026-05-20T10:00:00Z' },
-      { maxAnalysedWords: 1500, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference('2026-05-20T10:00:00Z') },
+      { maxAnalysedWords: 1500, maxReadWords: 5000, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference('2026-05-20T10:00:00Z') },
     );
     const [claim] = messageClaims(analysed, { maxValueWords: 24 }).claims;
     expect(claim?.key).toBe('dev');
@@ -40,7 +40,7 @@ describe('people named with a title', () => {
   it('a pronoun after "Dad … with Mr Patel" points back at Dad, the subject, and never at "Mr"', () => {
     const analysed = analyseMessage(
       { id: 'm1', role: 'user', speaker: null, content: 'Dad has the dentist on Friday at Roundhay Dental with Mr Patel, a cracked molar that has to come out. It is a standard leaflet, I know. And the heart letter came this morning. He has been moved to Dr Okonkwo at the LGI.', sentAt: '2026-03-10T10:00:00Z' },
-      { maxAnalysedWords: 1500, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference('2026-03-10T10:00:00Z') },
+      { maxAnalysedWords: 1500, maxReadWords: 5000, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference('2026-03-10T10:00:00Z') },
     );
     const keys = messageClaims(analysed, { maxValueWords: 24 }).claims.map((claim) => claim.key ?? '');
     expect(keys.filter((key) => key.split(' ').includes('dad'))).toHaveLength(2);

@@ -70,7 +70,7 @@ describe('createLocalMemoryManager', () => {
   });
 
   it('rejects invalid settings with the option name', () => {
-    for (const settings of [{ maxAnalysedWords: -1 }, { tierTwoShare: 2 }, { tagger: 'slow' as 'fast' }, { maxFactsPerTurn: 1.5 }]) {
+    for (const settings of [{ maxAnalysedWords: -1 }, { maxReadWords: 0 }, { tierTwoShare: 2 }, { tagger: 'slow' as 'fast' }, { maxFactsPerTurn: 1.5 }]) {
       let caught: unknown;
       try {
         createLocalMemoryManager(settings);
@@ -95,5 +95,16 @@ describe('createLocalMemoryManager', () => {
     const lines = [...memory.diff.add, ...memory.diff.update];
     expect(lines).toHaveLength(3);
     expect(lines.some((entry) => entry.kind === 'exception')).toBe(true);
+  });
+
+  it('reads a message past maxReadWords words in part, its beginning and its end: a fact in the middle is not taken, a rule at the end is', async () => {
+    const filler = (from: number, count: number): string => Array.from({ length: count }, (_, index) => `Line ${from + index} of the pasted log shows nothing unusual.`).join(' ');
+    const user = `${filler(0, 20)} The budget is $40,000 for the whole project. ${filler(20, 30)} We must never email customers on weekends.`;
+    const whole = await createLocalMemoryManager().processTurn(options(user, 'OK.'));
+    expect(whole.diff.add.map((entry) => entry.text)).toContainEqual(expect.stringContaining('$40,000'));
+    const part = await createLocalMemoryManager({ maxReadWords: 100 }).processTurn(options(user, 'OK.'));
+    expect(part.diff.add.some((entry) => entry.text.includes('$40,000'))).toBe(false);
+    expect(part.diff.add).toContainEqual(expect.objectContaining({ kind: 'exception', text: expect.stringContaining('weekends') }));
+    for (const message of part.messages) expect(message.tier2).not.toContain('$40,000');
   });
 });

@@ -8,7 +8,7 @@ import { classesOfLine } from '../../../src/managers/local/value-classes.js';
 function specificsOf(text: string): string[] {
   const analysed = analyseMessage(
     { id: 'm1', role: 'user', speaker: null, content: text, sentAt: '2026-03-01T10:00:00Z' },
-    { maxAnalysedWords: 1500, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference('2026-03-01T10:00:00Z') },
+    { maxAnalysedWords: 1500, maxReadWords: 5000, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference('2026-03-01T10:00:00Z') },
   );
   return analysed.sentences.flatMap((sentence) => sentence.specifics.map((item) => `${item.type}:${item.text}`));
 }
