@@ -4,6 +4,7 @@
  * turns whose manager asked for it (oldest first), counting and logging what each derivation cost.
  */
 import { StrataError } from '../core/errors.js';
+import type { TurnSummary } from '../core/types.js';
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';
 import { consolidateAfterTurn } from './consolidation.js';
 import type { EngineParts } from './engine-parts.js';
@@ -13,7 +14,7 @@ import { createRetryRunner, firstRetry } from './retry-runner.js';
 import { retryQueuedTurn, type RetryAttempt } from './retry-turn.js';
 import { accountTurn } from './turn-accounting.js';
 import { notBefore, queuedBefore, waitingTurn } from './turn-order.js';
-import { deriveTurn, writeDerivedTurns, writeRawTurns, type DerivedTurn, type RawTurn } from './write-path.js';
+import { deriveTurn, isStaleFacts, writeDerivedTurns, writeRawTurns, type DerivedTurn, type MemoryState, type RawTurn } from './write-path.js';
 
 export interface TurnWork {
   /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
@@ -30,6 +31,9 @@ export interface TurnWork {
   /** Stop retrying; a retry in flight finishes first. */
   close(): Promise<void>;
 }
+
+/** Derivations of one turn, each on the facts as they stand, before it is left pending. */
+const STALE_ATTEMPTS = 3;
 
 /** A message this long (about 16 pages) is stored and analysed in two turns of the event loop. */
 const LONG_TURN_CHARACTERS = 50_000;
@@ -70,15 +74,39 @@ export function createTurnWork(parts: EngineParts): TurnWork {
 
   const account = (derived: DerivedTurn, options: { retried: boolean }): Promise<void> => accountTurn(parts, derived, options);
 
+  /**
+   * Derive a turn and persist it; when another process changed the session's facts meanwhile, derive it
+   * again on the facts as they are now (a few times, then the turn stays pending like any failed write).
+   */
+  const deriveOnCurrentFacts = async (raw: RawTurn): Promise<{ derived: DerivedTurn; state: MemoryState } | null> => {
+    const sessionId = raw.messages[0]?.sessionId ?? '';
+    for (let attempt = 1; ; attempt += 1) {
+      const state = await states.take(repositories, sessionId);
+      const derived = await deriveTurn(raw, state, context);
+      try {
+        await persistDerived(derived);
+        return { derived, state };
+      } catch (error) {
+        if (!isStaleFacts(error) || attempt >= STALE_ATTEMPTS) throw error;
+        // The other writer may have derived this very turn (it derives what it finds pending): then it is done.
+        if ((await repositories.turns.get({ sessionId, turn: raw.turn }))?.status !== 'pending-retry') return null;
+      }
+    }
+  };
+
+  /** What a turn another run already derived came to. */
+  const storedResult = async (raw: RawTurn, current: TurnSummary): Promise<RecordResult> => {
+    const sessionId = current.sessionId;
+    const events = (await repositories.facts.listEvents({ sessionId, upToTurn: raw.turn })).filter((event) => event.turn === raw.turn);
+    return { turn: raw.turn, messageIds: raw.messages.map((message) => message.id), status: current.status, summary: current, factEvents: events, problem: null };
+  };
+
   /** Derive one stored turn unless that already happened (a resumed run may have reached it first). */
   const deriveStored = async (raw: RawTurn): Promise<RecordResult> => {
     const sessionId = raw.messages[0]?.sessionId ?? '';
     const messageIds = raw.messages.map((message) => message.id);
     const current = await repositories.turns.get({ sessionId, turn: raw.turn });
-    if (current !== null && current.status !== 'pending-retry') {
-      const events = (await repositories.facts.listEvents({ sessionId, upToTurn: raw.turn })).filter((event) => event.turn === raw.turn);
-      return { turn: raw.turn, messageIds, status: current.status, summary: current, factEvents: events, problem: null };
-    }
+    if (current !== null && current.status !== 'pending-retry') return storedResult(raw, current);
     try {
       // A long turn was counted and stored in one go: let timers and I/O run before it is analysed.
       if (raw.messages.some((message) => message.content.length > LONG_TURN_CHARACTERS)) await new Promise((resolve) => setImmediate(resolve));
@@ -89,9 +117,13 @@ export function createTurnWork(parts: EngineParts): TurnWork {
         await persistDerived(waiting);
         return { turn: raw.turn, messageIds, status: waiting.status, summary: waiting.summary, factEvents: [], problem: `The turn is stored; ${waiting.retry?.message ?? ''}.` };
       }
-      const state = await states.take(repositories, sessionId);
-      const derived = await deriveTurn(raw, state, context);
-      await persistDerived(derived);
+      const fresh = await deriveOnCurrentFacts(raw);
+      if (fresh === null) {
+        const stored = await repositories.turns.get({ sessionId, turn: raw.turn });
+        if (stored !== null) return storedResult(raw, stored);
+        throw new StrataError('STORE_FAILURE', `Turn ${raw.turn} of session ${sessionId} vanished while it was derived.`);
+      }
+      const { derived, state } = fresh;
       states.keep(sessionId, state);
       await account(derived, { retried: false });
       // A turn queued for retry is consolidated when its memory lands (retry-turn.ts), not on its fallback.
@@ -101,6 +133,12 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     } catch (error) {
       // The raw turn is committed; its memory stays pending so it can be derived again.
       const pending = await repositories.turns.get({ sessionId, turn: raw.turn });
+      if (pending === null && (await repositories.sessions.get({ sessionId })) === null) {
+        throw new StrataError('SESSION_NOT_FOUND', `Session "${sessionId}" was deleted while the memory of turn ${raw.turn} was being written; the turn went with it.`, {
+          details: { sessionId },
+          cause: error,
+        });
+      }
       if (pending === null) throw error;
       return { turn: raw.turn, messageIds, status: 'pending-retry', summary: pending, factEvents: [], problem: `The turn is stored but its memory was not: ${(error as Error).message}` };
     }

@@ -36,6 +36,21 @@ export interface DerivedTurn {
   retry: { reason: string; message: string } | null;
   /** Model calls and tokens the turn cost, when its manager reports them. */
   usage: TurnUsage | null;
+  /**
+   * The session's last fact-event sequence when the turn was derived: its fact changes are written only
+   * while that is still the last one (another process may have changed the facts meanwhile). Null when
+   * the turn changes no facts.
+   */
+  basedOn?: number | null;
+}
+
+/** A turn's fact changes were built on facts another writer has changed since: derive it again. */
+export function staleFacts(sessionId: string, turn: number): StrataError {
+  return new StrataError('STORE_FAILURE', `The facts of session ${sessionId} changed while turn ${turn} was derived; derive it again.`, { details: { sessionId, turn, staleFacts: true } });
+}
+
+export function isStaleFacts(error: unknown): boolean {
+  return error instanceof StrataError && error.details.staleFacts === true;
 }
 
 const USER_SUMMARY_WORDS = 25;
@@ -259,6 +274,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
     tokens: count(userSummary) + count(assistantSummary),
     createdAt: raw.messages[0]?.createdAt ?? now,
   };
+  const basedOn = state.nextSequence - 1;
   const { applied, drafts } = advanceState(raw, state, memory, { actor: context.manager.name, now, newId: context.newId });
   return {
     sessionId,
@@ -279,6 +295,7 @@ export function completeTurn(raw: RawTurn, state: MemoryState, outcome: ManagerO
     failure: fallback === undefined ? null : fallbackError(fallback, context.manager.name, raw.turn),
     retry: fallback?.retry === true ? { reason: fallback.reason, message: fallback.message } : null,
     usage: outcome.memory.usage ?? null,
+    basedOn,
   };
 }
 
@@ -295,9 +312,13 @@ export async function deriveTurn(raw: RawTurn, state: MemoryState, context: Writ
   return completeTurn(raw, state, await runManager(raw, state, context), context);
 }
 
-/** Persist derived turns in order (call inside a transaction). */
+/** Persist derived turns in order (call inside a transaction); refuses fact changes built on facts changed since (`staleFacts`). */
 export async function writeDerivedTurns(repositories: TenantRepositories, derived: readonly DerivedTurn[]): Promise<void> {
   for (const turn of derived) {
+    const changesFacts = turn.events.length > 0 || turn.upserts.length > 0 || turn.removedIds.length > 0;
+    if (changesFacts && turn.basedOn != null && (await repositories.facts.lastSequence({ sessionId: turn.sessionId })) !== turn.basedOn) {
+      throw staleFacts(turn.sessionId, turn.turn);
+    }
     if (turn.tierUpdates.length > 0) await repositories.messages.updateTiers({ sessionId: turn.sessionId, updates: turn.tierUpdates });
     await repositories.turns.upsert({ summary: turn.summary });
     if (turn.events.length > 0 || turn.upserts.length > 0 || turn.removedIds.length > 0) {

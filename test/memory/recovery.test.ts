@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemory } from '../../src/memory/create-memory.js';
+import { createLocalMemoryManager } from '../../src/managers/local/index.js';
+import type { MemoryManager } from '../../src/managers/memory-manager.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store, TenantStore } from '../../src/store/store.js';
 import { join } from 'node:path';
@@ -95,5 +97,82 @@ describe('turns whose memory was not written', () => {
     expect(sent).toMatch(/Pinned exceptions[^"]*Fridays/u);
     await result.memory;
     expect((await reopened.turns()).map((turn) => turn.status)).toEqual(['summarised', 'summarised']);
+  });
+});
+
+describe('a session deleted while its turns are in flight', () => {
+  it('answers those records SESSION_NOT_FOUND (never a store failure), and leaves nothing of the session', async () => {
+    const local = createLocalMemoryManager();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The manager holds the first turn's memory until the session is deleted.
+    const manager: MemoryManager = { name: 'held', processTurn: async (options) => (await held, local.processTurn(options)) };
+    const memory = createMemory({ path: ':memory:', manager, env: { STRATA_LOG_LEVEL: 'silent' } });
+    cleanups.push(() => memory.close());
+    const session = await memory.sessions.create();
+    const records = [1, 2, 3].map((index) => session.record({ user: `The budget is $${index},000 now.`, assistant: 'Noted.' }));
+    await session.delete();
+    release();
+    const results = await Promise.allSettled(records);
+    expect(results.map((result) => (result.status === 'rejected' ? (result.reason as { code?: string }).code : 'stored'))).toEqual(['SESSION_NOT_FOUND', 'SESSION_NOT_FOUND', 'SESSION_NOT_FOUND']);
+    expect(await memory.sessions.list()).toEqual([]);
+  });
+});
+
+describe('two processes writing one session', () => {
+  it('a turn derived on facts another process changed meanwhile is not written on them: the turn stands as the facts now have it', async () => {
+    const folder = temporaryFolder();
+    cleanups.push(folder.cleanup);
+    const path = join(folder.path, 'strata.db');
+    const local = createLocalMemoryManager();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    // B's manager holds its first answer until A has changed the facts.
+    const slow: MemoryManager = { name: 'local', processTurn: async (options) => ((calls += 1) === 1 ? (await held, local.processTurn(options)) : local.processTurn(options)) };
+    const env = { STRATA_LOG_LEVEL: 'silent' };
+    const a = createMemory({ path, env });
+    const b = createMemory({ path, env, manager: slow });
+    cleanups.push(() => a.close(), () => b.close());
+    const inA = await a.sessions.create();
+    await inA.record({ user: 'Our budget is $3,000.', assistant: 'Noted.' });
+    const inB = await b.sessions.open(inA.id);
+    const second = inB.record({ user: 'The deadline moved to March 9.', assistant: 'Noted.' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await inA.record({ user: 'Actually the budget changed to $4,000.', assistant: 'Noted.' });
+    release();
+    expect(await second).toMatchObject({ status: 'summarised', problem: null });
+    // A derived the turn B left pending before its own, in turn order; B's answer, built on older facts, is not written.
+    expect(calls).toBe(1);
+    expect((await inA.facts()).map((fact) => fact.text).sort()).toEqual(['budget: $4,000', 'deadline: March 9']);
+    expect((await inA.factEvents()).map((event) => [event.sequence, event.turn, event.op])).toEqual([[1, 1, 'add'], [2, 2, 'add'], [3, 3, 'update']]);
+  });
+
+  it('a turn whose facts a user changed in another process meanwhile is derived again on the facts as they are', async () => {
+    const folder = temporaryFolder();
+    cleanups.push(folder.cleanup);
+    const path = join(folder.path, 'strata.db');
+    const local = createLocalMemoryManager();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const slow: MemoryManager = { name: 'local', processTurn: async (options) => ((calls += 1) === 1 ? (await held, local.processTurn(options)) : local.processTurn(options)) };
+    const env = { STRATA_LOG_LEVEL: 'silent' };
+    const a = createMemory({ path, env });
+    const b = createMemory({ path, env, manager: slow });
+    cleanups.push(() => a.close(), () => b.close());
+    const inA = await a.sessions.create();
+    await inA.record({ user: 'Our budget is $3,000.', assistant: 'Noted.' });
+    const second = (await b.sessions.open(inA.id)).record({ user: 'The deadline moved to March 9.', assistant: 'Noted.' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await inA.facts.add({ text: 'venue: the Old Mill', reason: 'booked it by phone' });
+    release();
+    expect(await second).toMatchObject({ status: 'summarised', problem: null });
+    expect(calls).toBe(2);
+    expect((await inA.factEvents()).map((event) => [event.sequence, event.turn, event.op, event.actor])).toEqual([
+      [1, 1, 'add', 'local'],
+      [2, 2, 'add', 'user'],
+      [3, 2, 'add', 'local'],
+    ]);
   });
 });
