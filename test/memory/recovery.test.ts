@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemory } from '../../src/memory/create-memory.js';
+import { createMemory, type SessionHandle } from '../../src/memory/create-memory.js';
 import { createLocalMemoryManager } from '../../src/managers/local/index.js';
 import type { MemoryManager } from '../../src/managers/memory-manager.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -119,56 +119,50 @@ describe('a session deleted while its turns are in flight', () => {
   });
 });
 
+/**
+ * Two memories on one database file, as two processes would have: A with the local manager, B with one
+ * that holds its first answer until `release()`. A has recorded the budget in a session B has open.
+ */
+async function twoWriters(): Promise<{ inA: SessionHandle; inB: SessionHandle; release: () => void; calls: () => number }> {
+  const folder = temporaryFolder();
+  cleanups.push(folder.cleanup);
+  const path = join(folder.path, 'strata.db');
+  const local = createLocalMemoryManager();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let calls = 0;
+  const slow: MemoryManager = { name: 'local', processTurn: async (options) => ((calls += 1) === 1 ? (await held, local.processTurn(options)) : local.processTurn(options)) };
+  const env = { STRATA_LOG_LEVEL: 'silent' };
+  const a = createMemory({ path, env });
+  const b = createMemory({ path, env, manager: slow });
+  cleanups.push(() => a.close(), () => b.close());
+  const inA = await a.sessions.create();
+  await inA.record({ user: 'Our budget is $3,000.', assistant: 'Noted.' });
+  return { inA, inB: await b.sessions.open(inA.id), release, calls: () => calls };
+}
+
 describe('two processes writing one session', () => {
   it('a turn derived on facts another process changed meanwhile is not written on them: the turn stands as the facts now have it', async () => {
-    const folder = temporaryFolder();
-    cleanups.push(folder.cleanup);
-    const path = join(folder.path, 'strata.db');
-    const local = createLocalMemoryManager();
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let calls = 0;
-    // B's manager holds its first answer until A has changed the facts.
-    const slow: MemoryManager = { name: 'local', processTurn: async (options) => ((calls += 1) === 1 ? (await held, local.processTurn(options)) : local.processTurn(options)) };
-    const env = { STRATA_LOG_LEVEL: 'silent' };
-    const a = createMemory({ path, env });
-    const b = createMemory({ path, env, manager: slow });
-    cleanups.push(() => a.close(), () => b.close());
-    const inA = await a.sessions.create();
-    await inA.record({ user: 'Our budget is $3,000.', assistant: 'Noted.' });
-    const inB = await b.sessions.open(inA.id);
+    const { inA, inB, release, calls } = await twoWriters();
     const second = inB.record({ user: 'The deadline moved to March 9.', assistant: 'Noted.' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     await inA.record({ user: 'Actually the budget changed to $4,000.', assistant: 'Noted.' });
     release();
     expect(await second).toMatchObject({ status: 'summarised', problem: null });
     // A derived the turn B left pending before its own, in turn order; B's answer, built on older facts, is not written.
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
     expect((await inA.facts()).map((fact) => fact.text).sort()).toEqual(['budget: $4,000', 'deadline: March 9']);
     expect((await inA.factEvents()).map((event) => [event.sequence, event.turn, event.op])).toEqual([[1, 1, 'add'], [2, 2, 'add'], [3, 3, 'update']]);
   });
 
   it('a turn whose facts a user changed in another process meanwhile is derived again on the facts as they are', async () => {
-    const folder = temporaryFolder();
-    cleanups.push(folder.cleanup);
-    const path = join(folder.path, 'strata.db');
-    const local = createLocalMemoryManager();
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let calls = 0;
-    const slow: MemoryManager = { name: 'local', processTurn: async (options) => ((calls += 1) === 1 ? (await held, local.processTurn(options)) : local.processTurn(options)) };
-    const env = { STRATA_LOG_LEVEL: 'silent' };
-    const a = createMemory({ path, env });
-    const b = createMemory({ path, env, manager: slow });
-    cleanups.push(() => a.close(), () => b.close());
-    const inA = await a.sessions.create();
-    await inA.record({ user: 'Our budget is $3,000.', assistant: 'Noted.' });
-    const second = (await b.sessions.open(inA.id)).record({ user: 'The deadline moved to March 9.', assistant: 'Noted.' });
+    const { inA, inB, release, calls } = await twoWriters();
+    const second = inB.record({ user: 'The deadline moved to March 9.', assistant: 'Noted.' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     await inA.facts.add({ text: 'venue: the Old Mill', reason: 'booked it by phone' });
     release();
     expect(await second).toMatchObject({ status: 'summarised', problem: null });
-    expect(calls).toBe(2);
+    expect(calls()).toBe(2);
     expect((await inA.factEvents()).map((event) => [event.sequence, event.turn, event.op, event.actor])).toEqual([
       [1, 1, 'add', 'local'],
       [2, 2, 'add', 'user'],
