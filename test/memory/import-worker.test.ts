@@ -7,11 +7,11 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateConversation } from '../../bench/generate-conversation.js';
 import type { MemoryOptions } from '../../src/memory/create-memory.js';
 import { isStrataError } from '../../src/core/errors.js';
+import { bundleForNode } from '../support/bundle.js';
 import { testMemory } from '../support/memory-fixtures.js';
 import { warnings, type LogRecord } from '../support/recording-logger.js';
 
@@ -77,16 +77,7 @@ describe('import on a worker thread', () => {
   beforeAll(async () => {
     removeStaleFolders();
     mkdirSync(FOLDER, { recursive: true });
-    await build({
-      entryPoints: [join(ROOT, 'src', 'memory', 'manager-worker.ts')],
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: WORKER,
-      logLevel: 'silent',
-    });
+    await bundleForNode(join(ROOT, 'src', 'memory', 'manager-worker.ts'), WORKER);
     writeFileSync(BROKEN, "throw new Error('this worker cannot start');\n");
     oneThread = await importWith(conversation, { importWorker: false });
   });

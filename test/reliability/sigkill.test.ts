@@ -11,10 +11,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../src/memory/create-memory.js';
 import { seededRandom } from '../../bench/seeded-random.js';
+import { bundleForNode } from '../support/bundle.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the project, so the bundle's package imports resolve from its node_modules.
@@ -27,16 +27,7 @@ let dir: string;
 
 beforeAll(async () => {
   mkdirSync(FOLDER, { recursive: true });
-  await build({
-    entryPoints: [join(ROOT, 'test', 'reliability', 'crash-child.ts')],
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: CHILD,
-    logLevel: 'silent',
-  });
+  await bundleForNode(join(ROOT, 'test', 'reliability', 'crash-child.ts'), CHILD);
   dir = mkdtempSync(join(tmpdir(), 'strata-sigkill-'));
 }, 60_000);
 
