@@ -208,6 +208,19 @@ describe('statements read from their clause', () => {
     expect(memory.diff.add).toEqual([expect.objectContaining({ kind: 'constraint', key: 'audit report deadline', text: 'audit report deadline: due 12 March' })]);
   });
 
+  it('what a seller pushes or pitches is an offer, not a fact: refused, it leaves nothing; "pushed back a week" still moves a date', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user: "One of the comparison sites kept pushing a telematics policy, the black box thing, at £470. Dev point-blank refused, he's not having a box reporting on his braking.",
+      assistant: ACK,
+    });
+    await conversation.say({ user: 'The salesman tried to sell us paint protection for £295, and I said no thanks.', assistant: ACK });
+    expect(texts(conversation).filter((text) => /telematics|470|paint protection|295/u.test(text))).toEqual([]);
+    await conversation.say({ user: 'The application deadline is May 8.', assistant: ACK });
+    await conversation.say({ user: "Their portal went down, so they've pushed the deadline back a week, to May 15.", assistant: ACK });
+    expect(texts(conversation).filter((text) => /deadline/u.test(text))).toEqual([expect.stringContaining('May 15')]);
+  });
+
   it('an accepted proposal without a verb is a decision, even in a short turn', async () => {
     const { memory } = await processOnce({ user: 'Agreed: retention of 90 days for the audit logs.', assistant: 'Done.' });
     expect(memory.diff.add.map((entry) => entry.text)).toEqual([expect.stringContaining('90 days')]);
