@@ -5,6 +5,7 @@
  * and is added otherwise: sharing a number or a common word is never enough. A removal drops the fact
  * it names. Proposals, questions and requests change nothing.
  */
+import { supersededChoice } from './superseded-choice.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
 import type { Fact } from '../../core/types.js';
 import type { AnalysedMessage } from './analysis.js';
@@ -129,6 +130,9 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // "We got to VFS at 8:30 with both kids": what happened is news beside the fact, never its new value
       // (a change is said as one: "moved", "now", "instead").
       if (target !== null && claim.event && !claim.correction && claim.oldValues.length === 0) target = null;
+      // "… cancelled, and went with Kestrel in the end": the choice the message sets aside goes.
+      const superseded = target === null ? supersededChoice(document.withClass('name'), message, claim) : null;
+      if (superseded !== null) document.remove(superseded, claim);
       if (target !== null) document.update(target, claim);
       else if (claim.key !== null && claim.act !== 'removal') document.add(claim);
     }

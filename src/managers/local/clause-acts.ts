@@ -27,17 +27,16 @@ const OFFER_WORDS = new Set(['offer', 'offers', 'offered', 'offering']);
 /** Verbs of selling or urging something on someone: what they push is put forward, not yet taken. */
 const PITCH_WORDS = new Set(['pitched', 'pitching', 'upsell', 'upselling', 'upsold', 'recommended', 'recommending', 'suggested', 'suggesting', 'touting']);
 /** (Not "pushed back a week": that moves a date.) */
-const PITCH_PHRASES = [
-  'kept pushing', 'keeps pushing', 'was pushing', 'were pushing', 'pushing a', 'pushing an', 'pushing us', 'pushing their', 'pushed us towards',
-  'tried to sell', 'trying to sell', 'tried to push', 'trying to push', 'tried to get us', 'trying to get us', 'tried to talk us into', 'trying to talk us into',
-];
+const PITCH_PHRASES = ['kept pushing', 'keeps pushing', 'was pushing', 'were pushing', 'pushing a', 'pushing an', 'pushing us', 'pushing their', 'pushed us towards'];
+/** "tried to sell us", "tried very hard to sell us", "was trying to talk us into". */
+const TRYING_TO_SELL = /\btr(?:y|ies|ied|ying) (?:\w+ ){0,2}to (?:sell|push|upsell|get us|talk us into)\b/u;
 
 /** Verbs and phrases of a settled choice: "we went with Luis", "signed Thursday", "quartz it is". */
 const DECISION_WORDS = new Set([
   'decided', 'chose', 'chosen', 'picked', 'booked', 'signed', 'hired', 'settled', 'agreed', 'confirmed', 'finalised', 'finalized',
   'ordered', 'committed', 'selected', 'appointed', 'registered', 'enrolled', 'reserved', 'scheduled', 'approved',
 ]);
-const DECISION_PHRASES = ['went with', 'going with', 'go with', 'it is', "that's the plan", 'that is the plan', 'taken on', 'yes to', 'back to', 'is staying', 'are staying', 'sticking with', 'staying with', 'locked in', 'done deal'];
+const DECISION_PHRASES = ['went with', 'going with', 'go with', 'it is', "that's the plan", 'that is the plan', 'taken on', 'yes to', 'back to', 'is staying', 'are staying', "it's staying", "that's staying", "they're staying", 'sticking with', 'staying with', 'locked in', 'done deal'];
 
 const REPORTED_QUESTIONS = ['asks if', 'asked if', 'asks whether', 'asked whether', 'wondering if', 'wondering whether', 'wants to know if', 'wants to know whether', 'want to know if', 'asking if', 'asking whether'];
 
@@ -177,7 +176,7 @@ export function clauseAct(input: ActInput): ClauseAct {
   // "Deskwise offered a 10% discount if we sign for 36 months": an offer on a condition waits for an answer.
   if (hasWord(tokens, from, to, OFFER_WORDS) && words.includes(' if ')) return 'proposal';
   // "The comparison site kept pushing a telematics policy at £470": an offer until someone takes it.
-  if (hasWord(tokens, from, to, PITCH_WORDS) || hasPhrase(words, PITCH_PHRASES)) return 'proposal';
+  if (hasWord(tokens, from, to, PITCH_WORDS) || hasPhrase(words, PITCH_PHRASES) || TRYING_TO_SELL.test(words)) return 'proposal';
   if (strong('constraint') && substantial) return isEmphatic(sentence, span) ? 'rule' : 'constraint';
   if (hasWord(tokens, from, to, DECISION_WORDS) || hasPhrase(words, DECISION_PHRASES)) return tellsEvent(tokens, from, to) && !input.hasValue && !hasPhrase(words, DECISION_PHRASES) ? 'chatter' : 'decision';
   if (strong('goal')) return 'goal';

@@ -109,6 +109,27 @@ function cleanLine(line: string): string {
   return /\s\s|[\t\r\f\v\u00a0]/u.test(cleaned) ? cleaned.replace(/\s+/gu, ' ').trim() : cleaned;
 }
 
+/** A sentence end followed by a sentence that opens with an amount: "my mistake. £790 is silly money". */
+const BEFORE_AMOUNT = /(\p{Ll}{2,})[.!?]["')\]]*\s+(?=[£$€¥]\s?\d|\d[\d,.]*\s)/gu;
+
+/**
+ * Where a chat sentence opens with an amount, a new sentence starts: the Unicode rules read the word
+ * after it ("£790 is …") as lower case and run on. Not after an abbreviation ("approx. £5").
+ */
+function splitBeforeAmounts(segment: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  for (const match of segment.matchAll(BEFORE_AMOUNT)) {
+    if (ABBREVIATIONS.has((match[1] ?? '').toLowerCase())) continue;
+    const end = (match.index ?? 0) + match[0].length;
+    pieces.push(segment.slice(start, end));
+    start = end;
+  }
+  if (start === 0) return [segment];
+  pieces.push(segment.slice(start));
+  return pieces;
+}
+
 /** Longest sentence analysed as one piece; longer run-ons are cut at clause marks or every `RUN_ON_PIECE` words. */
 const MAX_SENTENCE_WORDS = 120;
 const RUN_ON_PIECE = 60;
@@ -153,7 +174,7 @@ function splitLines(prose: string): string[] {
     }
     let pending = '';
     for (const chunk of chunksOf(line)) {
-      for (const segment of segmentLine(chunk)) {
+      for (const segment of segmentLine(chunk).flatMap(splitBeforeAmounts)) {
         const piece = segment.trim();
         if (piece === '') continue;
         pending = pending === '' ? piece : `${pending} ${piece}`;

@@ -221,6 +221,27 @@ describe('statements read from their clause', () => {
     expect(texts(conversation).filter((text) => /deadline/u.test(text))).toEqual([expect.stringContaining('May 15')]);
   });
 
+  it('a choice made again in a message that tells why the first fell through replaces it; two choices of two things stay', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "Quotes are in. I've gone with Harbourline at £548 comprehensive, paid and everything.", assistant: ACK });
+    await conversation.say({ user: 'We went with Luis from Casa Nueva for the kitchen.', assistant: ACK });
+    expect(texts(conversation).filter((text) => /Harbourline|Luis/u.test(text))).toHaveLength(2);
+    const { events } = await conversation.say({
+      user: "Harbourline re-rated the policy to £790, my mistake. £790 is silly money, so we cancelled within the cooling-off period and went with Kestrel in the end, who were still at £612.",
+      assistant: ACK,
+    });
+    expect(texts(conversation).some((text) => text.includes('Harbourline'))).toBe(false);
+    expect(texts(conversation)).toContainEqual(expect.stringContaining('went with Kestrel'));
+    expect(texts(conversation)).toContainEqual(expect.stringContaining('Luis'));
+    expect(events.find((event) => event.op === 'remove')?.reason).toMatch(/cancelled .*Kestrel/u);
+  });
+
+  it('"It\'s staying under the window" settles a choice though it states no value', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'And I slept on the sink. It\'s staying under the window.', assistant: ACK });
+    expect(texts(conversation)).toContainEqual(expect.stringContaining('staying under the window'));
+  });
+
   it('an accepted proposal without a verb is a decision, even in a short turn', async () => {
     const { memory } = await processOnce({ user: 'Agreed: retention of 90 days for the audit logs.', assistant: 'Done.' });
     expect(memory.diff.add.map((entry) => entry.text)).toEqual([expect.stringContaining('90 days')]);

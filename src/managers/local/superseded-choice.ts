@@ -1,0 +1,31 @@
+/**
+ * A choice made again: "I've gone with Harbourline" then, in a message that tells why it fell through,
+ * "we cancelled … and went with Kestrel in the end". The new choice supersedes the one the message names
+ * and sets aside; the old line goes. Without a word of change ("cancelled", "in the end", "instead" …),
+ * two choices in one conversation are two things chosen (a builder and an insurer).
+ */
+import type { AnalysedMessage } from './analysis.js';
+import type { Claim } from './claims.js';
+import type { Known } from './known-line.js';
+
+/** "went with Kestrel", "gone with Harbourline", "switched to Octopus": the phrase and the name chosen. */
+const CHOICE = /\b(?:went|gone|going|go|goes|sticking|stuck|switched|switching|changed) (?:with|to|over to) (?:the )?(\p{Lu}[\p{L}\p{N}'’&-]*(?: \p{Lu}[\p{L}\p{N}'’&-]*)*)/u;
+
+/** Words saying the choice before fell through. */
+const CHANGE = /\b(?:cancel(?:l?ed|l?ing)?|in the end|instead|switch(?:ed|ing)?|changed (?:our|my) minds?|pulled out|backed out|fell through|dropped|no longer)\b/iu;
+
+function chosen(text: string): string | null {
+  return CHOICE.exec(text)?.[1]?.toLowerCase() ?? null;
+}
+
+/** The one known choice the claim's new choice supersedes, or null. */
+export function supersededChoice(known: readonly Known[], message: AnalysedMessage, claim: Claim): Known | null {
+  const choice = chosen(claim.sentence.text);
+  if (choice === null || (claim.act !== 'decision' && !claim.correction) || !CHANGE.test(message.prose)) return null;
+  const prose = message.prose.toLowerCase();
+  const earlier = known.filter((entry) => {
+    const old = chosen(entry.text);
+    return old !== null && old !== choice && !old.includes(choice) && !choice.includes(old) && prose.includes(old);
+  });
+  return earlier.length === 1 ? (earlier[0] ?? null) : null;
+}
