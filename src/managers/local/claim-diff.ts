@@ -5,6 +5,7 @@
  * and is added otherwise: sharing a number or a common word is never enough. A removal drops the fact
  * it names. Proposals, questions and requests change nothing.
  */
+import { liftedLimit } from './lifted-limit.js';
 import { supersededChoice } from './superseded-choice.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
 import type { Fact } from '../../core/types.js';
@@ -79,6 +80,9 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
     for (const claim of claims) {
       // (A proposal changes the document only once accepted, as a decision.)
       if (claim.act === 'proposal') continue;
+      // "Ravi cleared me to go above 35 km": the 35 km cap goes, whatever else the claim says.
+      const lifted = liftedLimit(document.knownLines(), claim);
+      if (lifted !== null) document.remove(lifted, claim);
       if (claim.key === null && !claim.correction) continue;
       // (A value that completes a change the message opened on a known fact is about the task: "I've changed
       // my mind about the school again … They're going to the Grundschule".)
@@ -133,6 +137,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // "… cancelled, and went with Kestrel in the end": the choice the message sets aside goes.
       const superseded = target === null ? supersededChoice(document.withClass('name'), message, claim) : null;
       if (superseded !== null) document.remove(superseded, claim);
+
       if (target !== null) document.update(target, claim);
       else if (claim.key !== null && claim.act !== 'removal') document.add(claim);
     }

@@ -246,6 +246,11 @@ export class TurnDocument {
     return best;
   }
 
+  /** Every known fact and line of the turn. */
+  knownLines(): Known[] {
+    return [...this.known.values()];
+  }
+
   /** The known facts holding a value of the class. */
   withClass(wanted: ValueClass): Known[] {
     return [...this.known.values()].filter((entry) => classesOfLine(entry.text).has(wanted));

@@ -242,6 +242,16 @@ describe('statements read from their clause', () => {
     expect(texts(conversation)).toContainEqual(expect.stringContaining('staying under the window'));
   });
 
+  it('a limit lifted ("cleared me to go above 35 km") ends the line that set it, and only that one', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'The physio says keep weekly running at or under 35 km until he reviews me on 1 August.', assistant: ACK });
+    await conversation.say({ user: 'My long run is 35 km on the bike on Sundays.', assistant: ACK });
+    const { events } = await conversation.say({ user: 'The review went well. Ravi cleared me to go above 35 km, but only about 10% more a week.', assistant: ACK });
+    expect(texts(conversation).some((text) => /at or under 35 km/u.test(text))).toBe(false);
+    expect(texts(conversation)).toContainEqual(expect.stringContaining('35 km on the bike'));
+    expect(events.find((event) => event.op === 'remove')?.reason).toMatch(/cleared me to go above 35 km/u);
+  });
+
   it('an accepted proposal without a verb is a decision, even in a short turn', async () => {
     const { memory } = await processOnce({ user: 'Agreed: retention of 90 days for the audit logs.', assistant: 'Done.' });
     expect(memory.diff.add.map((entry) => entry.text)).toEqual([expect.stringContaining('90 days')]);
