@@ -1,6 +1,6 @@
 /**
  * `npm run bench:hostile`: the worst messages a user may send, each about 500 KB (just under the default
- * 512 KB limit): long letter runs, DNA, base64, CJK, emoji, combining marks, numbers, punctuation and
+ * 512 KB limit): long letter runs (alone and between sentence ends), DNA, base64, CJK, emoji, combining marks, numbers, punctuation and
  * dense sentences. For each, the time `record()` takes and the longest the event loop was blocked
  * meanwhile (a 1 ms interval's longest gap), after a warm-up that loads the NLP libraries.
  */
@@ -21,6 +21,7 @@ function base64(): string {
 
 const CASES: Array<[string, string]> = [
   ['one long word', repeatTo('x')],
+  ['a long word between sentence ends', `start. ${'x'.repeat(LIMIT - 20)}. End`],
   ['DNA', repeatTo('ACGT')],
   ['base64', base64()],
   ['CJK', repeatTo('我们的预算是四千美元，截止日期是三月三日。')],

@@ -4,7 +4,7 @@
  * short transaction, so another writer (of this process or another) waits for one batch at most, never
  * for the whole import. The last transaction queues the flagged turns for retry and shows the session.
  * An import that fails deletes its session; one whose process died stays hidden and is removed once its
- * deadline has passed (`removeAbandonedImports`, on the tenant's first use).
+ * deadline has passed (`removeAbandonedImports`, on the tenant's first use and before each import).
  */
 import { StrataError } from '../core/errors.js';
 import type { Session } from '../core/types.js';
@@ -41,31 +41,62 @@ export interface ImportBatchesInput {
   onProgress: ImportOptions['onProgress'];
 }
 
-/** A new session, hidden until `finishImport`, with its first deadline; the deadline function for the next ones. */
-async function createHidden(parts: EngineParts, session: Session): Promise<() => string> {
-  const deadline = (): string => new Date(Date.parse(parts.now()) + IMPORT_LEASE_MS).toISOString();
-  await parts.repositories.sessions.create({ session, importUntil: deadline() });
-  return deadline;
+/** How often a running import pushes its deadline on, at the least (a batch of slow model calls takes long). */
+const RENEW_EVERY_MS = 60_000;
+
+/** An import's hidden session and how it keeps it: its deadline, renewed often enough that no other process takes it for abandoned. */
+interface Lease {
+  /** The deadline a renewal sets now. */
+  deadline(): string;
+  /** Renew when a minute has passed since the last renewal (between turns, outside any transaction). */
+  keep(): Promise<void>;
 }
 
-/** Keep an import's session alive for another lease (inside a batch's transaction), or stop: it was removed as abandoned. */
-async function renew(tx: TenantRepositories, sessionId: string, until: string): Promise<void> {
-  if (!(await tx.sessions.renewImport({ sessionId, until }))) {
-    throw new StrataError('STORE_FAILURE', `The import into session ${sessionId} was removed while it ran, as abandoned (no batch for ${IMPORT_LEASE_MS / 60_000} minutes); import the file again.`);
+/**
+ * A new session, hidden until `finishImport`. Imports a stopped process left behind are removed first;
+ * an id still taken by a hidden session says so, rather than failing on the store's constraint.
+ */
+async function createHidden(parts: EngineParts, session: Session): Promise<Lease> {
+  const { repositories, now } = parts;
+  const deadline = (): string => new Date(Date.parse(now()) + IMPORT_LEASE_MS).toISOString();
+  await repositories.sessions.removeAbandonedImports({ now: now() });
+  try {
+    await repositories.sessions.create({ session, importUntil: deadline() });
+  } catch (error) {
+    if ((await repositories.sessions.get({ sessionId: session.id })) !== null) throw error;
+    throw new StrataError('SESSION_EXISTS', `Session "${session.id}" is being imported by another run (or one stopped less than ${IMPORT_LEASE_MS / 60_000} minutes ago); try again later, or import with newIds.`, { cause: error });
   }
+  let renewed = Date.parse(now());
+  return {
+    deadline,
+    keep: async () => {
+      if (Date.parse(now()) - renewed < RENEW_EVERY_MS) return;
+      await renew(repositories, session.id, deadline());
+      renewed = Date.parse(now());
+    },
+  };
+}
+
+/** Keep an import's session alive for another lease, or stop: it was removed as abandoned. */
+async function renew(repositories: TenantRepositories, sessionId: string, until: string): Promise<void> {
+  if (!(await repositories.sessions.renewImport({ sessionId, until }))) throw removedWhileImporting(sessionId);
+}
+
+function removedWhileImporting(sessionId: string): StrataError {
+  return new StrataError('STORE_FAILURE', `The import into session ${sessionId} was removed while it ran, as abandoned (no progress for ${IMPORT_LEASE_MS / 60_000} minutes); import the file again.`);
 }
 
 /** Store a Strata export as the session it was, messages batch by batch, the rest with the last batch. */
 export async function writeExportBatches(parts: EngineParts, data: SessionExport): Promise<void> {
   const { repositories } = parts;
   const sessionId = data.session.id;
-  const deadline = await createHidden(parts, { ...data.session, messageCount: 0, turnCount: 0, tokenCount: 0 });
+  const lease = await createHidden(parts, { ...data.session, messageCount: 0, turnCount: 0, tokenCount: 0 });
   try {
     const messages = data.messages.map((message) => ({ ...message, sentAt: message.sentAt === undefined ? message.createdAt : message.sentAt }));
     for (let start = 0; start < messages.length; start += BATCH_TURNS * 2) {
       await repositories.transaction(async (tx) => {
+        await renew(tx, sessionId, lease.deadline());
         await tx.messages.append({ sessionId, messages: messages.slice(start, start + BATCH_TURNS * 2), updatedAt: data.session.updatedAt });
-        await renew(tx, sessionId, deadline());
       });
       await nextTick();
     }
@@ -75,7 +106,7 @@ export async function writeExportBatches(parts: EngineParts, data: SessionExport
         await tx.facts.apply({ sessionId, events: data.factEvents, upserts: data.facts, removedIds: [] });
       }
       for (const artifact of data.artifacts) await tx.artifacts.restore({ artifact });
-      await tx.sessions.finishImport({ sessionId, updatedAt: data.session.updatedAt });
+      if (!(await tx.sessions.finishImport({ sessionId, updatedAt: data.session.updatedAt }))) throw removedWhileImporting(sessionId);
     });
   } catch (error) {
     await repositories.sessions.delete({ sessionId }).catch((cleanup: unknown) => parts.onBackgroundError?.(cleanup));
@@ -88,7 +119,7 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
   const { repositories, context, now } = parts;
   const { session, pipeline } = input;
   const sessionId = session.id;
-  const deadline = await createHidden(parts, session);
+  const lease = await createHidden(parts, session);
   try {
     const state = await loadMemoryState(repositories, sessionId);
     const raws = rawTurnsAfter({ turn: 0, position: -1 }, session, input.turns, context);
@@ -111,13 +142,14 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
           derived.push(waitingTurn(turn, blocker, context));
         }
         input.onProgress?.({ done: start + derived.length, total: raws.length });
+        await lease.keep();
         // Deriving a turn is mostly synchronous: give timers and I/O (a server's requests) their turn often.
         if (performance.now() - yielded > YIELD_EVERY_MS) yielded = await nextTick();
       }
       await repositories.transaction(async (tx) => {
+        await renew(tx, sessionId, lease.deadline());
         await tx.messages.append({ sessionId, messages: batch.flatMap((turn: RawTurn) => turn.messages), updatedAt: now() });
         await writeDerivedTurns(tx, derived);
-        await renew(tx, sessionId, deadline());
       });
       flagged.push(...derived.filter((turn) => turn.retry !== null));
       // Let other writers, timers and I/O run between batches.
@@ -125,8 +157,8 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
     }
     await repositories.transaction(async (tx) => {
       let due: string | undefined;
+      if (!(await tx.sessions.finishImport({ sessionId, updatedAt: now() }))) throw removedWhileImporting(sessionId);
       for (const turn of flagged) due = (await work.queueRetry(tx, turn, due)) ?? due;
-      await tx.sessions.finishImport({ sessionId, updatedAt: now() });
     });
     return { queued: flagged.length > 0 };
   } catch (error) {

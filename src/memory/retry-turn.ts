@@ -51,6 +51,7 @@ export async function retryQueuedTurn(parts: RetryTurnParts, entry: MemoryRetry)
     const final: DerivedTurn = { ...derived, status: 'fallback-raw', summary: { ...derived.summary, status: 'fallback-raw' }, retry: null, artifacts: [] };
     await persistDerived(final, { retried: true });
     await account(final, { retried: true });
+    await afterTurn(sessionId, turn);
     return { outcome: 'ended' };
   }
   if (derived.retry !== null) {
@@ -61,6 +62,7 @@ export async function retryQueuedTurn(parts: RetryTurnParts, entry: MemoryRetry)
   // A turn that fell back stored its artifacts then; one that only waited stored nothing yet.
   await persistDerived(first ? derived : { ...derived, artifacts: [] }, { retried: true });
   await account(derived, { retried: !first });
-  if (derived.status === 'summarised') await afterTurn(sessionId, turn);
+  // The turn has landed (summarised, or fallback-raw for good): consolidated when due, as on time.
+  await afterTurn(sessionId, turn);
   return { outcome: derived.status === 'summarised' ? 'summarised' : 'ended' };
 }

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { createMemory, type Memory } from '../../src/memory/create-memory.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { createLocalMemoryManager } from '../../src/managers/local/index.js';
+import type { MemoryManager } from '../../src/managers/memory-manager.js';
 import type { Store, TenantRepositories } from '../../src/store/store.js';
 import { temporaryFolder } from '../support/memory-fixtures.js';
 
@@ -116,5 +118,26 @@ describe('imports written in batches', () => {
     const raw = new Database(path, { readonly: true });
     expect(raw.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(0);
     raw.close();
+  });
+
+  it('a slow import keeps its session: another process opening the tenant meanwhile does not take it for abandoned', async () => {
+    const path = tempFile();
+    let time = Date.parse('2026-03-01T10:00:00.000Z');
+    const clock = (): Date => new Date(time);
+    const local = createLocalMemoryManager();
+    // A memory model taking 3.5 s a turn: a batch of 200 turns takes longer than the ten-minute lease.
+    const slow: MemoryManager = { name: 'slow', processTurn: async (options) => ((time += 3_500), local.processTurn(options)) };
+    const memory = open({ path, manager: slow, clock });
+    const opened: Promise<unknown>[] = [];
+    const imported = await memory.sessions.import({
+      data: conversation(400),
+      onProgress: ({ done }) => {
+        if (done !== 190 && done !== 390) return;
+        const other = open({ path, clock });
+        opened.push(other.sessions.list().then(() => other.close()));
+      },
+    });
+    await Promise.all(opened);
+    expect((await memory.sessions.list()).map((session) => [session.id, session.turnCount])).toEqual([[imported.sessionId, 400]]);
   });
 });

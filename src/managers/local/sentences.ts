@@ -110,7 +110,8 @@ function cleanLine(line: string): string {
 }
 
 /** A sentence end followed by a sentence that opens with an amount: "my mistake. £790 is silly money". */
-const BEFORE_AMOUNT = /(\p{Ll}{2,})[.!?]["')\]]*\s+(?=[£$€¥]\s?\d|\d[\d,.]*\s)/gu;
+// (The look-behind anchors the word's start: without it a long lower-case run backtracks quadratically.)
+const BEFORE_AMOUNT = /(?<!\p{Ll})(\p{Ll}{2,})[.!?]["')\]]*\s+(?=[£$€¥]\s?\d|\d[\d,.]*\s)/gu;
 
 /**
  * Where a chat sentence opens with an amount, a new sentence starts: the Unicode rules read the word

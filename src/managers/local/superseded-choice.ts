@@ -18,14 +18,27 @@ function chosen(text: string): string | null {
   return CHOICE.exec(text)?.[1]?.toLowerCase() ?? null;
 }
 
-/** The one known choice the claim's new choice supersedes, or null. */
+/** Words saying a choice holds: "Harbourline stays as our insurer". */
+const KEPT = /\b(?:stays|staying|still|keep|keeping|kept|sticking|remains)\b/iu;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}
+
+/**
+ * The one known choice the claim's new choice supersedes, or null: a change word in the claim's sentence
+ * or in a sentence naming the old choice (as a whole word), and no sentence naming it says it holds.
+ */
 export function supersededChoice(known: readonly Known[], message: AnalysedMessage, claim: Claim): Known | null {
   const choice = chosen(claim.sentence.text);
-  if (choice === null || (claim.act !== 'decision' && !claim.correction) || !CHANGE.test(message.prose)) return null;
-  const prose = message.prose.toLowerCase();
+  if (choice === null || (claim.act !== 'decision' && !claim.correction)) return null;
   const earlier = known.filter((entry) => {
     const old = chosen(entry.text);
-    return old !== null && old !== choice && !old.includes(choice) && !choice.includes(old) && prose.includes(old);
+    if (old === null || old === choice || old.includes(choice) || choice.includes(old)) return false;
+    const naming = new RegExp(`\\b${escapeRegExp(old)}\\b`, 'iu');
+    const sentences = message.sentences.filter((sentence) => naming.test(sentence.text));
+    if (sentences.length === 0 || sentences.some((sentence) => KEPT.test(sentence.text))) return false;
+    return CHANGE.test(claim.sentence.text) || sentences.some((sentence) => CHANGE.test(sentence.text));
   });
   return earlier.length === 1 ? (earlier[0] ?? null) : null;
 }

@@ -236,6 +236,14 @@ describe('statements read from their clause', () => {
     expect(events.find((event) => event.op === 'remove')?.reason).toMatch(/cancelled .*Kestrel/u);
   });
 
+  it('a new choice of another thing leaves a choice the message says holds ("Harbourline stays as our insurer")', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "I've gone with Harbourline for the car insurance, £640 a year.", assistant: ACK });
+    const { events } = await conversation.say({ user: 'The gym membership is cancelled now. For the loft we went with Kestrel Builders, and Harbourline stays as our insurer.', assistant: ACK });
+    expect(events.filter((event) => event.op === 'remove')).toEqual([]);
+    expect(conversation.factsWithKey('harbourline')).toHaveLength(1);
+  });
+
   it('"It\'s staying under the window" settles a choice though it states no value', async () => {
     const conversation = new Conversation();
     await conversation.say({ user: 'And I slept on the sink. It\'s staying under the window.', assistant: ACK });

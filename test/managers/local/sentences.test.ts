@@ -13,6 +13,11 @@ describe('sentences', () => {
     ]);
   });
 
+  it('split a long lower-case run between two sentence ends in time linear in its length', () => {
+    const run = 'x'.repeat(400_000);
+    expect(splitSentences(`start. ${run}. End`).join(' ')).toBe(`start. ${run}. End`);
+  });
+
   it('end after an ordinal ("on the 21st.") but not after an abbreviation ("St. Mary\'s", "Dr. Okafor")', () => {
     expect(splitSentences("Kaveri want to pack us on the 21st. Rohan's start got pushed.")).toEqual(['Kaveri want to pack us on the 21st.', "Rohan's start got pushed."]);
     expect(splitSentences("We meet at St. Mary's at noon. Dr. Okafor will be there.")).toEqual(["We meet at St. Mary's at noon.", 'Dr. Okafor will be there.']);
