@@ -13,7 +13,7 @@ export class MessageIdCache {
   private readonly entries = new Map<string, SessionMessages>();
   private messages = 0;
   private readonly count: Database.Statement<[string, string], number | undefined>;
-  private readonly after: Database.Statement<[string, string, number], { seq: number; id: string; turn: number; position: number }>;
+  private readonly after: Database.Statement<[string, string, number], [number, string, number, number]>;
   private readonly rowAt: Database.Statement<[string, string, number], { id: string; seq: number } | undefined>;
 
   constructor(
@@ -23,9 +23,10 @@ export class MessageIdCache {
   ) {
     this.count = db.prepare<[string, string], number | undefined>('SELECT message_count FROM sessions WHERE tenant_id = ? AND id = ?').pluck();
     this.rowAt = db.prepare<[string, string, number], { id: string; seq: number }>('SELECT id, seq FROM messages WHERE tenant_id = ? AND session_id = ? AND position = ?');
-    this.after = db.prepare<[string, string, number], { seq: number; id: string; turn: number; position: number }>(
-      'SELECT seq, id, turn, position FROM messages WHERE tenant_id = ? AND session_id = ? AND position > ? ORDER BY position',
-    );
+    // Rows as arrays (`raw`): a first read of a long session builds no object per message.
+    this.after = db
+      .prepare<[string, string, number], [number, string, number, number]>('SELECT seq, id, turn, position FROM messages WHERE tenant_id = ? AND session_id = ? AND position > ? ORDER BY position')
+      .raw(true);
   }
 
   /** Ids of the messages of turns ≤ `toTurn`, oldest first. */
@@ -42,7 +43,7 @@ export class MessageIdCache {
     if (entry !== undefined && (entry.size > expected || !this.endsAsStored(sessionId, entry))) entry = undefined;
     entry ??= new SessionMessages();
     if (entry.size < expected) {
-      for (const row of this.after.all(this.tenantId, sessionId, entry.lastPosition)) entry.append(row);
+      for (const [seq, id, turn, position] of this.after.iterate(this.tenantId, sessionId, entry.lastPosition)) entry.append({ seq, id, turn, position });
     }
     // Most recently used last, so the first key is the one to evict.
     this.entries.set(sessionId, entry);
