@@ -7,6 +7,7 @@
 import { boundedMemo } from '../../core/bounded-memo.js';
 import { KIND_STRENGTH, type RemoveEntry } from '../../core/diff.js';
 import { normalizeText, quoted } from '../../core/text.js';
+import { talksAboutChoice } from './superseded-choice.js';
 import type { Fact, FactKind } from '../../core/types.js';
 import type { Claim } from './claims.js';
 import { factHolds, stem } from './corrections.js';
@@ -281,7 +282,9 @@ export class TurnDocument {
     // Nor does a plain change take the place of a rule it does not name by its key ("Instead we're ordering
     // 100 cassettes" is no change of "nothing on a Sunday before 1pm").
     const factOfRule = isRule(target.kind) && !isRule(claim.kind) && !claim.correction && (claim.key === null || normalizeText(claim.key) !== target.key);
-    if (factOfRule || (!claim.correction && (KIND_STRENGTH[target.kind] > KIND_STRENGTH[claim.kind] || sameTurnOther || ruleOfFact))) {
+    // Nor does a line about a thing chosen take the place of the choice (see `talksAboutChoice`).
+    const factOfChoice = talksAboutChoice(target.text, claim);
+    if (factOfRule || factOfChoice || (!claim.correction && (KIND_STRENGTH[target.kind] > KIND_STRENGTH[claim.kind] || sameTurnOther || ruleOfFact))) {
       this.add(claim);
       return;
     }

@@ -18,6 +18,18 @@ function chosen(text: string): string | null {
   return CHOICE.exec(text)?.[1]?.toLowerCase() ?? null;
 }
 
+/**
+ * Whether a claim would only talk about what a line chose ("Emailing Hartwell now", "Hartwell's limiter
+ * is set at 90 decibels" of "went with Hartwell in the end"), rather than choose again: it names the thing
+ * chosen, or, for a line whose choice has no name to read ("booked the 9:40"), it says no change.
+ */
+export function talksAboutChoice(lineText: string, claim: Claim): boolean {
+  if (claim.act === 'decision' || claim.oldValues.length > 0) return false;
+  const name = chosen(lineText);
+  if (name !== null) return claim.sentence.text.toLowerCase().includes(name);
+  return !claim.correction && /\b(?:booked|chose|chosen|picked|hired|signed with)\b/iu.test(lineText);
+}
+
 /** Words saying a choice holds: "Harbourline stays as our insurer". */
 const KEPT = /\b(?:stays|staying|still|keep|keeping|kept|sticking|remains)\b/iu;
 

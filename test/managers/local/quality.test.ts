@@ -236,6 +236,17 @@ describe('statements read from their clause', () => {
     expect(events.find((event) => event.op === 'remove')?.reason).toMatch(/cancelled .*Kestrel/u);
   });
 
+  it('a line about the thing chosen never takes the place of the choice; a new choice does', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'We went with Hartwell instead of Halcombe in the end, by the way.', assistant: ACK });
+    await conversation.say({ user: 'Emailing Hartwell now.', assistant: ACK });
+    await conversation.say({ user: "Hartwell's limiter is set at 90 decibels, so the band would play quietly.", assistant: ACK });
+    expect(texts(conversation)).toContainEqual(expect.stringContaining('went with Hartwell'));
+    await conversation.say({ user: "Let's go with EKS for the containers for now.", assistant: ACK });
+    await conversation.say({ user: "Tomás slept on it and we're not doing Kubernetes anymore. Let's use ECS on Fargate instead.", assistant: ACK });
+    expect(texts(conversation).some((text) => text.includes('EKS'))).toBe(false);
+  });
+
   it('a new choice of another thing leaves a choice the message says holds ("Harbourline stays as our insurer")', async () => {
     const conversation = new Conversation();
     await conversation.say({ user: "I've gone with Harbourline for the car insurance, £640 a year.", assistant: ACK });
