@@ -5,7 +5,7 @@
  * pinned exception always stays, and two pinned exceptions are both kept.
  */
 import { inStoreOrder } from '../../core/diff.js';
-import { normalizeText, quoted, wordSimilarity } from '../../core/text.js';
+import { normalizeText, quoted } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
 import type { ConsolidateOptions, ConsolidationResult } from '../memory-manager.js';
 import { STOP_WORDS } from './function-words.js';
@@ -13,27 +13,30 @@ import { STOP_WORDS } from './function-words.js';
 /** Least share of words (Sørensen–Dice) two lines must have in common to be one fact said twice. */
 const NEAR_DUPLICATE = 0.8;
 
-function value(text: string): string {
-  const colon = text.indexOf(':');
-  return normalizeText(colon > 0 ? text.slice(colon + 1) : text);
+/** A fact's value as compared: normalised and padded with spaces, and its words without stop words. */
+interface Compared {
+  padded: string;
+  words: ReadonlySet<string>;
 }
 
-/** The value's words without stop words, as one string. */
-function contentWords(text: string): string {
-  return value(text)
-    .split(' ')
-    .filter((word) => word !== '' && !STOP_WORDS.has(word))
-    .join(' ');
+function compared(text: string): Compared {
+  const colon = text.indexOf(':');
+  const value = normalizeText(colon > 0 ? text.slice(colon + 1) : text);
+  return { padded: value === '' ? '' : ` ${value} `, words: new Set(value.split(' ').filter((word) => word !== '' && !STOP_WORDS.has(word))) };
+}
+
+/** Sørensen–Dice coefficient of two word sets. */
+function dice(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const word of left) if (right.has(word)) shared += 1;
+  return (2 * shared) / (left.size + right.size);
 }
 
 /** Whether `other` says all that `fact` says: the same line, a line holding it whole, or nearly the same words. */
-function repeats(fact: Fact, other: Fact): boolean {
-  const mine = value(fact.text);
-  const theirs = value(other.text);
-  if (mine === '' || theirs === '') return false;
-  if (` ${theirs} `.includes(` ${mine} `)) return true;
-  const [left, right] = [contentWords(fact.text), contentWords(other.text)];
-  return left !== '' && right !== '' && wordSimilarity(left, right) >= NEAR_DUPLICATE;
+function repeats(fact: Compared, other: Compared): boolean {
+  if (fact.padded === '' || other.padded === '') return false;
+  if (other.padded.includes(fact.padded)) return true;
+  return fact.words.size > 0 && other.words.size > 0 && dice(fact.words, other.words) >= NEAR_DUPLICATE;
 }
 
 /** Which of two facts that repeat each other stays: a pinned exception, else the newer, else the longer. */
@@ -48,6 +51,9 @@ export function consolidateLocally(options: ConsolidateOptions): ConsolidationRe
   const gone = new Set<string>();
   const changes: Array<Extract<ConsolidationResult, { outcome: 'accepted' }>['changes'][number]> = [];
   const facts = inStoreOrder(options.facts);
+  // Each line is normalised once, not once per pair.
+  const forms = new Map(facts.map((fact) => [fact.id, compared(fact.text)]));
+  const form = (fact: Fact): Compared => forms.get(fact.id) ?? compared(fact.text);
   for (const [index, fact] of facts.entries()) {
     if (gone.has(fact.id)) continue;
     for (const other of facts.slice(index + 1)) {
@@ -55,7 +61,7 @@ export function consolidateLocally(options: ConsolidateOptions): ConsolidationRe
       const stays = keeper(fact, other);
       const leaves = stays === fact ? other : fact;
       // The line that leaves must be said whole by the one that stays.
-      if (!repeats(leaves, stays)) continue;
+      if (!repeats(form(leaves), form(stays))) continue;
       gone.add(leaves.id);
       changes.push({
         op: 'consolidate',
