@@ -93,7 +93,7 @@ export async function consolidateAfterTurn(options: ConsolidateAfterTurnOptions)
   const { repositories, manager, sessionId, turn } = options;
   if (!consolidationDue(turn, options.everyTurns, manager) || manager.consolidate === undefined) return [];
   try {
-    const facts = await repositories.facts.list({ sessionId });
+    const [facts, readAt] = await Promise.all([repositories.facts.list({ sessionId }), repositories.facts.lastSequence({ sessionId })]);
     let result: ConsolidationResult;
     try {
       result = await manager.consolidate({ facts, turn });
@@ -103,8 +103,11 @@ export async function consolidateAfterTurn(options: ConsolidateAfterTurnOptions)
     const fields = eventFields(result);
     if (fields.length === 0) return [];
     return await repositories.transaction(async (tx) => {
-      // Behind the session's memory gate nothing else writes its facts; the model's answer fits the document read above.
-      let sequence = (await tx.facts.lastSequence({ sessionId })) + 1;
+      // The answer fits the document read above only while nothing has changed it since (another process,
+      // a user's correction): otherwise it is dropped, and the next consolidation sees the document as it is.
+      const last = await tx.facts.lastSequence({ sessionId });
+      if (last !== readAt) return [];
+      let sequence = last + 1;
       const createdAt = options.now();
       const events = fields.map((field): FactEvent => ({ id: options.newId(), sessionId, sequence: sequence++, turn, actor: manager.name, createdAt, ...field }));
       const { upserts, removedIds } = projection(facts, events);

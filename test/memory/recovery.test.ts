@@ -119,17 +119,28 @@ describe('a session deleted while its turns are in flight', () => {
   });
 });
 
+/** A database file two memories share, as two processes would, removed after the test. */
+function sharedFile(): string {
+  const folder = temporaryFolder();
+  cleanups.push(folder.cleanup);
+  return join(folder.path, 'strata.db');
+}
+
+/** A promise the test resolves when it is ready. */
+function latch(): { held: Promise<void>; release: () => void } {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return { held, release };
+}
+
 /**
  * Two memories on one database file, as two processes would have: A with the local manager, B with one
  * that holds its first answer until `release()`. A has recorded the budget in a session B has open.
  */
 async function twoWriters(): Promise<{ inA: SessionHandle; inB: SessionHandle; release: () => void; calls: () => number }> {
-  const folder = temporaryFolder();
-  cleanups.push(folder.cleanup);
-  const path = join(folder.path, 'strata.db');
+  const path = sharedFile();
   const local = createLocalMemoryManager();
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
+  const { held, release } = latch();
   let calls = 0;
   const slow: MemoryManager = { name: 'local', processTurn: async (options) => ((calls += 1) === 1 ? (await held, local.processTurn(options)) : local.processTurn(options)) };
   const env = { STRATA_LOG_LEVEL: 'silent' };
@@ -168,5 +179,38 @@ describe('two processes writing one session', () => {
       [2, 2, 'add', 'user'],
       [3, 2, 'add', 'local'],
     ]);
+  });
+
+  it('a consolidation answered after another process changed the facts is dropped, and the change stands', async () => {
+    const path = sharedFile();
+    const local = createLocalMemoryManager();
+    const { held, release } = latch();
+    const { held: started, release: consolidating } = latch();
+    // A's consolidation drops the oldest fact, but answers only once B has changed the facts.
+    const dropping: MemoryManager = {
+      name: 'local',
+      processTurn: (options) => local.processTurn(options),
+      consolidate: async ({ facts }) => {
+        consolidating();
+        await held;
+        const oldest = facts[0];
+        if (oldest === undefined) return { outcome: 'accepted', changes: [] };
+        return { outcome: 'accepted', changes: [{ op: 'consolidate', factId: oldest.id, key: oldest.key, kind: oldest.kind, oldText: oldest.text, newText: null, reason: 'tidied', sourceMessageIds: oldest.sourceMessageIds }] };
+      },
+    };
+    const env = { STRATA_LOG_LEVEL: 'silent', STRATA_CONSOLIDATE_EVERY_TURNS: '1' };
+    const a = createMemory({ path, env, manager: dropping });
+    const b = createMemory({ path, env: { STRATA_LOG_LEVEL: 'silent' } });
+    cleanups.push(() => a.close(), () => b.close());
+    const inA = await a.sessions.create();
+    const recorded = inA.record({ user: 'Our budget is $3,000.', assistant: 'Noted.' });
+    await started;
+    const inB = await b.sessions.open(inA.id);
+    const budget = (await inB.facts()).find((fact) => fact.key === 'budget');
+    await inB.facts.edit({ fact: budget?.id ?? '', text: 'budget: $3,500', reason: 'finance raised it' });
+    release();
+    await recorded;
+    expect((await inA.facts()).map((fact) => fact.text)).toEqual(['budget: $3,500']);
+    expect((await inA.factEvents()).map((event) => event.op)).toEqual(['add', 'update']);
   });
 });
