@@ -39,6 +39,11 @@ export function countWords(text: string, start = 0, end = text.length): number {
   return count;
 }
 
+/** `text` as a regular expression matching it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}
+
 /** The key of a fact line: the text before the first `:`, normalised ('' when there is no `:`). */
 export function factKey(text: string): string {
   const colon = text.indexOf(':');

@@ -10,6 +10,7 @@ import { StrataError } from '../core/errors.js';
 import type { Session } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { EngineParts } from './engine-parts.js';
+import { yieldToEventLoop } from './event-loop.js';
 import type { SessionExport } from './export-schema.js';
 import type { ManagerPipeline } from './manager-pipeline.js';
 import type { ImportOptions } from './memory-api.js';
@@ -29,7 +30,7 @@ const YIELD_EVERY_MS = 20;
 
 /** Let the event loop turn once (timers, I/O); gives the time after. */
 async function nextTick(): Promise<number> {
-  await new Promise((resolve) => setImmediate(resolve));
+  await yieldToEventLoop();
   return performance.now();
 }
 

@@ -8,6 +8,7 @@ import type { TurnSummary } from '../core/types.js';
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';
 import { consolidateAfterTurn } from './consolidation.js';
 import type { EngineParts } from './engine-parts.js';
+import { yieldToEventLoop } from './event-loop.js';
 import type { RecordResult } from './memory-api.js';
 import type { CheckedMessage } from './message-input.js';
 import { createRetryRunner, firstRetry } from './retry-runner.js';
@@ -109,7 +110,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     if (current !== null && current.status !== 'pending-retry') return storedResult(raw, current);
     try {
       // A long turn was counted and stored in one go: let timers and I/O run before it is analysed.
-      if (raw.messages.some((message) => message.content.length > LONG_TURN_CHARACTERS)) await new Promise((resolve) => setImmediate(resolve));
+      if (raw.messages.some((message) => message.content.length > LONG_TURN_CHARACTERS)) await yieldToEventLoop();
       // An earlier turn waits in the retry queue: this one waits behind it, so turns change the facts in order.
       const blocker = await queuedBefore(repositories.retries, sessionId, raw.turn);
       if (blocker !== null) {

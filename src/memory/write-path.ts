@@ -314,15 +314,21 @@ export async function deriveTurn(raw: RawTurn, state: MemoryState, context: Writ
 
 /** Persist derived turns in order (call inside a transaction); refuses fact changes built on facts changed since (`staleFacts`). */
 export async function writeDerivedTurns(repositories: TenantRepositories, derived: readonly DerivedTurn[]): Promise<void> {
+  // Each session's last event sequence is read once; then the turns written here advance it.
+  const lastSequence = new Map<string, number>();
   for (const turn of derived) {
     const changesFacts = turn.events.length > 0 || turn.upserts.length > 0 || turn.removedIds.length > 0;
-    if (changesFacts && turn.basedOn != null && (await repositories.facts.lastSequence({ sessionId: turn.sessionId })) !== turn.basedOn) {
-      throw staleFacts(turn.sessionId, turn.turn);
+    if (changesFacts && turn.basedOn != null) {
+      const last = lastSequence.get(turn.sessionId) ?? (await repositories.facts.lastSequence({ sessionId: turn.sessionId }));
+      if (last !== turn.basedOn) throw staleFacts(turn.sessionId, turn.turn);
+      lastSequence.set(turn.sessionId, last);
     }
     if (turn.tierUpdates.length > 0) await repositories.messages.updateTiers({ sessionId: turn.sessionId, updates: turn.tierUpdates });
     await repositories.turns.upsert({ summary: turn.summary });
-    if (turn.events.length > 0 || turn.upserts.length > 0 || turn.removedIds.length > 0) {
+    if (changesFacts) {
       await repositories.facts.apply({ sessionId: turn.sessionId, events: turn.events, upserts: turn.upserts, removedIds: turn.removedIds });
+      const written = turn.events.at(-1)?.sequence;
+      if (written !== undefined && lastSequence.has(turn.sessionId)) lastSequence.set(turn.sessionId, written);
     }
     for (const artifact of turn.artifacts) {
       await repositories.artifacts.addVersion({ sessionId: turn.sessionId, ...artifact });

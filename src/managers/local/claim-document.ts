@@ -6,7 +6,7 @@
  */
 import { boundedMemo } from '../../core/bounded-memo.js';
 import { KIND_STRENGTH, type RemoveEntry } from '../../core/diff.js';
-import { normalizeText, quoted } from '../../core/text.js';
+import { escapeRegExp, normalizeText, quoted } from '../../core/text.js';
 import { talksAboutChoice } from './superseded-choice.js';
 import type { Fact, FactKind } from '../../core/types.js';
 import type { Claim } from './claims.js';
@@ -61,10 +61,6 @@ const ORDINALS: readonly string[] = ['second', 'third', 'fourth', 'fifth', 'sixt
 
 /** The words a second line of a subject takes after its key. */
 const SUFFIX_WORDS: readonly string[] = [...new Set([...Object.values(CLASS_NOUN), 'fact', 'constraint', 'goal', 'preference', 'exception'])];
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-}
 
 /**
  * The words of a key that tell one subject from another (no stop words, no generic nouns), stemmed.
@@ -248,8 +244,8 @@ export class TurnDocument {
   }
 
   /** Every known fact and line of the turn. */
-  knownLines(): Known[] {
-    return [...this.known.values()];
+  knownLines(): Iterable<Known> {
+    return this.known.values();
   }
 
   /** The known facts holding a value of the class. */

@@ -2,6 +2,7 @@
  * A limit lifted: "Ravi cleared me to go above 35 km" ends the line that caps running at 35 km. A
  * sentence that allows going past a value removes the one limit the document holds on that value.
  */
+import { escapeRegExp } from '../../core/text.js';
 import type { Claim } from './claims.js';
 import type { Known } from './known-line.js';
 
@@ -15,7 +16,7 @@ const LIMIT = /\b(?:cap|caps|capped|limit|limited|max|maximum|at or under|or und
 export function liftedLimit(known: Iterable<Known>, claim: Claim): Known | null {
   const value = ALLOWED_PAST.exec(claim.sentence.text)?.[1]?.replace(/[.,]$/u, '');
   if (value === undefined) return null;
-  const number = new RegExp(`(?:^|[^\\d.,])${value.replace(/[$£€]/u, '').replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}(?![\\d])`, 'u');
+  const number = new RegExp(`(?:^|[^\\d.,])${escapeRegExp(value.replace(/[$£€]/u, ''))}(?![\\d])`, 'u');
   const limits = [...known].filter((entry) => LIMIT.test(entry.text) && number.test(entry.text));
   return limits.length === 1 ? (limits[0] ?? null) : null;
 }

@@ -4,6 +4,7 @@
  * and sets aside; the old line goes. Without a word of change ("cancelled", "in the end", "instead" …),
  * two choices in one conversation are two things chosen (a builder and an insurer).
  */
+import { escapeRegExp } from '../../core/text.js';
 import type { AnalysedMessage } from './analysis.js';
 import type { Claim } from './claims.js';
 import type { Known } from './known-line.js';
@@ -32,10 +33,6 @@ export function talksAboutChoice(lineText: string, claim: Claim): boolean {
 
 /** Words saying a choice holds: "Harbourline stays as our insurer". */
 const KEPT = /\b(?:stays|staying|still|keep|keeping|kept|sticking|remains)\b/iu;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-}
 
 /**
  * The one known choice the claim's new choice supersedes, or null: a change word in the claim's sentence

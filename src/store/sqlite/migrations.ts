@@ -282,11 +282,11 @@ export function refuseForeign(db: Database.Database, path: string): void {
 export function migrate(db: Database.Database, now: string): number {
   const newest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
   const apply = db.transaction(() => {
+    // Read again under the lock: another process may have migrated meanwhile.
+    const current = schemaVersion(db);
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL
     ) STRICT`);
-    const row = db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as { version: number | null };
-    const current = row.version ?? 0;
     if (current > newest) {
       throw new StrataError(
         'STORE_FAILURE',

@@ -3,8 +3,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Fact } from '../../../src/core/types.js';
 import { analyseMessage } from '../../../src/managers/local/analysis.js';
 import { TurnDocument } from '../../../src/managers/local/claim-document.js';
-import { messageClaims } from '../../../src/managers/local/claims.js';
+import { messageClaims, type Claim } from '../../../src/managers/local/claims.js';
 import { dateReference, loadDateParser } from '../../../src/managers/local/dates.js';
+
+/** The claims of one user message sent at `sentAt`. */
+function claimsOf(content: string, sentAt: string): Claim[] {
+  const analysed = analyseMessage(
+    { id: 'm1', role: 'user', speaker: null, content, sentAt },
+    { maxAnalysedWords: 1500, maxReadWords: 5000, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference(sentAt) },
+  );
+  return messageClaims(analysed, { maxValueWords: 24 }).claims;
+}
 
 function fact(key: string, text: string): Fact {
   return { id: `f-${key}`, sessionId: 's', key, text: `${key}: ${text}`, kind: 'fact', pinned: false, sourceMessageIds: ['m0'], createdTurn: 1, updatedTurn: 1, createdAt: '2026-05-01T10:00:00Z', updatedAt: '2026-05-01T10:00:00Z' };
@@ -16,11 +25,7 @@ describe('the turn document', () => {
   });
 
   it('gives a new line of a subject a key no fact holds, with an ordinal word (no digit the exchange would have to ground) when the key with its class is taken too', () => {
-    const analysed = analyseMessage(
-      { id: 'm1', role: 'user', speaker: null, content: "Dev's seen an advert for a hybrid battery warranty at £19 a month.", sentAt: '2026-05-20T10:00:00Z' },
-      { maxAnalysedWords: 1500, maxReadWords: 5000, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference('2026-05-20T10:00:00Z') },
-    );
-    const [claim] = messageClaims(analysed, { maxValueWords: 24 }).claims;
+    const [claim] = claimsOf("Dev's seen an advert for a hybrid battery warranty at £19 a month.", '2026-05-20T10:00:00Z');
     expect(claim?.key).toBe('dev');
     const document = new TurnDocument([fact('dev', 'named on the policy'), fact('dev cost', "I'd like the excess at £250")], ['Dev']);
     if (claim !== undefined) document.add(claim);
@@ -38,11 +43,8 @@ describe('people named with a title', () => {
   });
 
   it('a pronoun after "Dad … with Mr Patel" points back at Dad, the subject, and never at "Mr"', () => {
-    const analysed = analyseMessage(
-      { id: 'm1', role: 'user', speaker: null, content: 'Dad has the dentist on Friday at Roundhay Dental with Mr Patel, a cracked molar that has to come out. It is a standard leaflet, I know. And the heart letter came this morning. He has been moved to Dr Okonkwo at the LGI.', sentAt: '2026-03-10T10:00:00Z' },
-      { maxAnalysedWords: 1500, maxReadWords: 5000, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference('2026-03-10T10:00:00Z') },
-    );
-    const keys = messageClaims(analysed, { maxValueWords: 24 }).claims.map((claim) => claim.key ?? '');
+    const text = 'Dad has the dentist on Friday at Roundhay Dental with Mr Patel, a cracked molar that has to come out. It is a standard leaflet, I know. And the heart letter came this morning. He has been moved to Dr Okonkwo at the LGI.';
+    const keys = claimsOf(text, '2026-03-10T10:00:00Z').map((claim) => claim.key ?? '');
     expect(keys.filter((key) => key.split(' ').includes('dad'))).toHaveLength(2);
     expect(keys.some((key) => key.split(' ').includes('mr'))).toBe(false);
   });
