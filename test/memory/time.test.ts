@@ -42,6 +42,15 @@ describe('the time of each message', () => {
     expect(lines).not.toContain('27 April 2026');
   });
 
+  it('counts "in three weeks" from the message’s day, with the count written as a word or in digits', async () => {
+    const { memory } = fixture();
+    const session = await memory.sessions.create();
+    const words = await session.record({ user: 'The venue says the second instalment, £2,000, is due in three weeks.', assistant: 'Noted.', timestamp: '2026-03-26T21:06:00Z' });
+    expect(words.factEvents.map((event) => event.newText ?? '').join('\n')).toContain('in three weeks (16 April 2026)');
+    const digits = await session.record({ user: 'The printer proofs are ready in 10 days.', assistant: 'Good.', timestamp: '2026-03-26T21:10:00Z' });
+    expect(digits.factEvents.map((event) => event.newText ?? '').join('\n')).toContain('in 10 days (5 April 2026)');
+  });
+
   it('leaves a message the file gives no time without one: its relative dates stay as written', async () => {
     const { memory } = fixture();
     const imported = await memory.sessions.import({

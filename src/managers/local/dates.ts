@@ -32,6 +32,17 @@ export function dateReference(timestamp: string): DateReference {
 const DATE_DIGITS = /^\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?$|^(?:19|20)\d{2}s?$|^\d{1,2}(?::\d{2})?(?:am|pm|a\.m|p\.m)?$|^\d{1,2}(?:st|nd|rd|th)$/u;
 const RELATIVE_OPENERS = new Set(['next', 'last', 'this', 'coming', 'past', 'every']);
 
+/** Units a span counts in: "in three weeks", "in 10 days". */
+const SPAN_UNITS: ReadonlySet<string> = new Set(['day', 'days', 'week', 'weeks', 'fortnight', 'fortnights', 'month', 'months']);
+
+/** Whether "in" at `index` opens a span from the message's day: "in three weeks", "in 10 days", "in a fortnight". */
+function inCountedSpan(tokens: readonly Token[], index: number): boolean {
+  const count = tokens[index + 1];
+  const unit = tokens[index + 2];
+  if (count === undefined || unit === undefined || !SPAN_UNITS.has(unit.lower)) return false;
+  return COUNT_WORDS[count.lower] !== undefined || /^\d{1,3}$/u.test(count.lower);
+}
+
 /** Whether the token starts or anchors a date expression. */
 function isDateAnchor(tokens: readonly Token[], index: number): boolean {
   const token = tokens[index];
@@ -39,6 +50,7 @@ function isDateAnchor(tokens: readonly Token[], index: number): boolean {
   const lower = token.lower;
   const next = tokens[index + 1];
   if (DATE_WORDS.has(lower)) return true;
+  if (lower === 'in') return inCountedSpan(tokens, index);
   if (RELATIVE_OPENERS.has(lower)) return next !== undefined && DATE_UNITS.has(next.lower);
   if (MONTHS.has(lower)) return token.capitalised && (lower !== 'may' || next?.hasDigit === true || index > 0);
   if (WEEKDAYS.has(lower)) return token.capitalised || lower.length > 4;
@@ -265,7 +277,7 @@ export function dateSpecifics(sentence: string, tokens: readonly Token[], refere
       const text = result.text.slice(lead).replace(/[\s,;:.]+$/u, '');
       const lower = text.toLowerCase();
       if (lower === 'now' || /^\d{1,2}$/u.test(lower) || (lower.length <= 3 && !/\d/u.test(lower))) continue;
-      found.push(specific('date', text, offset + result.index + lead, { resolved: reference.resolvable ? resolveDate(result, lower) : null }));
+      found.push(specific('date', text, offset + result.index + lead, { resolved: reference.resolvable ? resolveDate(result, result.text.replace(/[\s,;:.]+$/u, '').toLowerCase()) : null }));
     }
   }
   return found;
@@ -274,7 +286,7 @@ export function dateSpecifics(sentence: string, tokens: readonly Token[], refere
 function resolveDate(result: ParsedResult, lower: string): string | null {
   const words = lower.split(/\s+/u);
   if (!words.some((word) => RELATIVE_DATE_WORDS.has(word))) return null;
-  if (words[0] === 'in' && !/\d|\ba\b|\ban\b/u.test(lower)) return null;
+  if (words[0] === 'in' && !/\d/u.test(lower) && COUNT_WORDS[words[1] ?? ''] === undefined) return null;
   const start = result.start;
   const year = start.get('year');
   const month = start.get('month');
