@@ -8,6 +8,7 @@
 import { liftedLimit } from './lifted-limit.js';
 import { supersededChoice } from './superseded-choice.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
+import { normalizeText } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
 import type { AnalysedMessage } from './analysis.js';
 import { subjectWords, TurnDocument, type Known } from './claim-document.js';
@@ -138,6 +139,12 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       const superseded = target === null ? supersededChoice(document.withClass('name'), message, claim) : null;
       if (superseded !== null) document.remove(superseded, claim);
 
+      // "We went with Hartwell instead of Halcombe" of "halcombe hall: holding the date": the fact named by
+      // what the claim sets aside goes, and the new choice is a line under its own name.
+      if (target !== null && claim.act === 'decision' && namedBySetAside(target, claim)) {
+        document.remove(target, claim);
+        target = null;
+      }
       if (target !== null) document.update(target, claim);
       else if (claim.key !== null && claim.act !== 'removal') document.add(claim);
     }
@@ -278,6 +285,13 @@ function toDiff(document: TurnDocument, maxLines: number): FactDiff {
     (line.replaces ? update : add).push(entry);
   }
   return { add, update, remove: document.removals() };
+}
+
+/** Whether the target's key is a value the claim sets aside ("halcombe hall" of "… instead of Halcombe"), and not the claim's own subject. */
+function namedBySetAside(target: Known, claim: Claim): boolean {
+  const keyWords = new Set(target.key.split(' '));
+  if (claim.key !== null && claim.key.split(' ').some((word) => keyWords.has(word))) return false;
+  return claim.oldValues.some((item) => item.type === 'name' && normalizeText(item.text).split(' ').every((word) => keyWords.has(word)));
 }
 
 /** Whether two keys share a subject word. */

@@ -202,13 +202,31 @@ function speakerSubject(first: TaggedToken, tokens: readonly TaggedToken[], from
   return { key: object.key, valueFrom, pronoun: false };
 }
 
+/** Words that may stand between an appositive's closing comma and the verb ("…, near Bakewell, is now holding"). */
+const BEFORE_VERB = new Set(['copula', 'auxiliary', 'modal', 'adverb', 'negation']);
+
+/**
+ * Where an appositive between the subject and its verb starts: "Halcombe Hall, near Bakewell, is holding
+ * the date" is about Halcombe Hall, not Bakewell. Null unless two commas enclose it, the second just before the verb.
+ */
+function appositiveStart(sentence: AnalysedSentence, from: number, verb: number): number | null {
+  const tokens = sentence.tokens;
+  const commaBefore = (index: number): boolean => sentence.text.slice(tokens[index - 1]?.end ?? 0, tokens[index]?.start ?? 0).includes(',');
+  let closing = verb;
+  while (closing > from + 1 && !commaBefore(closing) && BEFORE_VERB.has(tokens[closing - 1]?.pos ?? '')) closing -= 1;
+  if (closing <= from + 1 || !commaBefore(closing)) return null;
+  for (let index = closing - 1; index > from; index -= 1) if (commaBefore(index)) return index;
+  return null;
+}
+
 /**
  * "The kitchen number is 54 now", "Payroll's in Xero": the noun phrase before the verb names it; "the budget
  * for the kitchen" is the kitchen budget. Null when no usable phrase stands there.
  */
-function nounSubject(tokens: readonly TaggedToken[], from: number, to: number, found: { verb: number; carried: boolean }, discourse: Discourse): Subject | null {
+function nounSubject(sentence: AnalysedSentence, from: number, to: number, found: { verb: number; carried: boolean }, discourse: Discourse): Subject | null {
+  const tokens = sentence.tokens;
   const { verb, carried } = found;
-  const phrases = nounPhrases(tokens, from, verb + 1);
+  const phrases = nounPhrases(tokens, from, appositiveStart(sentence, from, verb) ?? verb + 1);
   const subject = phrases.at(-1) ?? null;
   if (subject === null) return null;
   const head = phrases[0];
@@ -262,7 +280,7 @@ export function subjectOf(sentence: AnalysedSentence, span: Span, act: ClauseAct
   if (pointing !== null) return pointing;
   const first = tokens[from];
   if (first !== undefined && SPEAKERS.has(first.lower) && verb <= from + 2) return speakerSubject(first, tokens, from, to, verb, discourse);
-  const named = nounSubject(tokens, from, to, found, discourse);
+  const named = nounSubject(sentence, from, to, found, discourse);
   if (named !== null) return named;
   const object = firstKey(tokens, verb + 1, to);
   return { key: object?.key ?? discourse.topic, valueFrom: from, pronoun: object === null };

@@ -247,6 +247,17 @@ describe('statements read from their clause', () => {
     expect(texts(conversation).some((text) => text.includes('EKS'))).toBe(false);
   });
 
+
+  it('a place held before goes when the message chooses another instead of it; an appositive never names the subject', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Halcombe Hall, near Bakewell, is holding the date for us until the end of the month.', assistant: ACK });
+    expect(conversation.factsWithKey('halcombe hall')).toHaveLength(1);
+    expect(conversation.factsWithKey('bakewell')).toEqual([]);
+    const { events } = await conversation.say({ user: 'We went with Hartwell instead of Halcombe in the end, by the way.', assistant: ACK });
+    expect(texts(conversation).some((text) => /halcombe/iu.test(text))).toBe(false);
+    expect(texts(conversation)).toContainEqual(expect.stringContaining('went with Hartwell'));
+    expect(events.find((event) => event.op === 'remove')?.reason).toMatch(/instead of Halcombe/u);
+  });
   it('a new choice of another thing leaves a choice the message says holds ("Harbourline stays as our insurer")', async () => {
     const conversation = new Conversation();
     await conversation.say({ user: "I've gone with Harbourline for the car insurance, £640 a year.", assistant: ACK });
