@@ -129,6 +129,12 @@ export interface ActInput {
   people: boolean;
 }
 
+/** Words that open thanks ("thank you for …", "cheers for sorting that"). */
+const THANKS = new Set(['thank', 'thanks', 'cheers', 'thx', 'congrats', 'congratulations']);
+
+/** Verbs of the speaker's feelings after "I" ("I feel …", "I'm feeling …"). */
+const FEELING_VERBS = new Set(['feel', 'felt', "'m feeling", 'feeling']);
+
 const IMPRESSION_VERBS = new Set(['feels', 'feel', 'felt', 'seems', 'seem', 'seemed', 'sounds', 'sound', 'sounded', 'looks', 'look', 'looked']);
 
 /** Whether the clause's first verb is one of impression followed by an adjective ("feels ambitious", "looks great"). */
@@ -161,7 +167,11 @@ export function clauseAct(input: ActInput): ClauseAct {
   const first = tokens[from]?.lower ?? '';
   // "can you …", "I'd love for you to help me …", "I need help planning …": a request to the assistant.
   if (REQUEST_OPENERS.has(first) && (words.includes(' you ') || words.includes(' me ') || first === 'please') && !strong('exception')) return 'request';
-  if (hasPhrase(words, ['for you to', 'help me', 'you to', 'need help', 'help with', 'need your help'])) return 'request';
+  if (hasPhrase(words, ['for you to', 'help me', 'you to', 'need help', 'help with'])) return 'request';
+  if (!input.hasValue && hasPhrase(words, ['need your', 'want your', 'like your'])) return 'request';
+  // "Thank you for everything so far", "I feel about 70% less panicked": thanks and feelings of the moment.
+  if (THANKS.has(first) && !strong('exception') && !input.hasValue) return 'chatter';
+  if (first === 'i' && FEELING_VERBS.has(tokens[from + 1]?.lower ?? '') && !strong('exception') && !strong('constraint')) return 'chatter';
   // A condition or a reason states nothing settled, unless it reports a change ("since we're up to 150 kids now").
   if (first === 'if' || first === 'unless' || first === 'whether') return 'chatter';
   if ((first === 'because' || first === 'since') && !(input.hasValue && cues.some((cue) => cue.kind === 'correction'))) return 'chatter';

@@ -138,6 +138,9 @@ describe('chit-chat stays out of a task document', () => {
     ['someone eating', 'Marta ate two croissants at the standup.'],
     ['a weekend plan in a message marked as chat', 'Off topic: heading to the Alps for a ski weekend in Zermatt :)'],
     ['a reported question', 'Kofi asked whether we should rotate the keys every month.'],
+    ['thanks', 'Thank you for everything so far, honestly.'],
+    ['a feeling of the moment', 'I feel about 70% less panicked than I did in February.'],
+    ['a request for the assistant’s help', 'I need your brain on something delicate.'],
   ])('%s: no fact', async (_name, user) => {
     const conversation = await warmedUp();
     const { memory } = await conversation.say({ user, assistant: ACK });
