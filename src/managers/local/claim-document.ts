@@ -82,6 +82,16 @@ function compatible(claim: Claim, text: string, ignoreNames = false): boolean | 
   return false;
 }
 
+/** Whether the claim's sentence writes its key as a name ("Osian", "Hartwell Barn"). */
+function isWrittenName(claim: Claim, key: string): boolean {
+  return claim.sentence.specifics.some((item) => item.type === 'name' && normalizeText(item.text) === key);
+}
+
+/** The words of the names the claim's sentence writes ("Dev actually laughed" writes "Dev"). */
+function writtenNameWords(claim: Claim): Set<string> {
+  return new Set(claim.sentence.specifics.filter((item) => item.type === 'name').flatMap((item) => normalizeText(item.text).split(' ')));
+}
+
 /**
  * How surely a claim is about a known fact: 10 an old value it holds, 8 the same key, 4+ a shared subject
  * word; 0 none. A subject is a thing and, in keys about people, a person: "anna office" and "tom office"
@@ -94,20 +104,26 @@ function targetScore(claim: Claim, key: string, words: ReadonlySet<string>, know
   if (key === known.key) {
     // A key that only names a person holds many attributes: "anika: 8" is no "anika: gets a German tutor",
     // though both lines name people; only a value of another class, or a change said outright, is the same one.
-    const person = words.size > 0 && [...words].every((word) => names.has(word));
+    // So does a key that is a name the claim writes as one ("Osian has asthma", "Hartwell is all on one level").
+    const person = (words.size > 0 && [...words].every((word) => names.has(word))) || isWrittenName(claim, key);
     // A change whose value is only a name ("he's been moved to Dr Okonkwo") is not the line of his age.
     const onlyNames = claim.classes.every((valueClass) => valueClass === 'name' || valueClass === 'person');
     if (person && (!claim.correction || onlyNames) && compatible(claim, known.text, true) !== true) return 0;
     return fit === false || (fit === null && !claim.correction && claim.kind !== known.kind) ? 0 : 8;
   }
   const knownWords = subjectWords(known.key);
+  // A name shared by two keys does not make them one subject: "dev cost" is not what "Dev actually laughed" is about.
+  const written = writtenNameWords(claim);
+  const isName = (word: string): boolean => names.has(word) || written.has(word);
   const people = [...words].filter((word) => names.has(word));
   const knownPeople = [...knownWords].filter((word) => names.has(word));
   if (people.length > 0 && knownPeople.length > 0 && !people.some((word) => knownWords.has(word))) return 0;
   let shared = 0;
-  for (const word of knownWords) if (words.has(word) && !names.has(word)) shared += 1;
+  for (const word of knownWords) if (words.has(word) && !isName(word)) shared += 1;
   // "the £13.10 we settled on in the end" about Kit: a change of a value of Kit's, of the same class.
-  if (shared === 0 && claim.correction && fit === true && people.some((word) => knownWords.has(word))) return 4;
+  // (Not when the claim names a thing of its own: "Rohan … now says 'Servus' every morning" is about YouTube videos, not his start date.)
+  const ownThings = [...words].filter((word) => !knownWords.has(word) && !isName(word));
+  if (shared === 0 && claim.correction && fit === true && ownThings.length === 0 && people.some((word) => knownWords.has(word))) return 4;
   if (shared === 0 || fit === false) return 0;
   // "quarterly report" and "report deadline" each name something the other does not: two attributes of
   // one thing, unless a change is said outright.

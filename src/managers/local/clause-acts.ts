@@ -12,13 +12,16 @@ export type ClauseAct = 'rule' | 'constraint' | 'goal' | 'preference' | 'decisio
 /** Words that make a clause tentative: an idea put forward, not something settled. */
 const TENTATIVE_WORDS = new Set([
   'maybe', 'perhaps', 'possibly', 'potentially', 'tempted', 'toying', 'considering', 'wondering', 'leaning', 'picturing', 'suppose',
-  'hypothetically', 'idea', 'ideas', 'option', 'options', 'suggest', 'suggestion', 'proposal', 'propose', 'alternatively', 'might',
+  'hypothetically', 'idea', 'ideas', 'option', 'options', 'suggest', 'suggests', 'suggested', 'suggesting', 'suggestion', 'proposal',
+  'propose', 'proposes', 'proposed', 'alternatively', 'might',
   'could', 'may',
 ]);
 const TENTATIVE_PHRASES = [
   'what if', 'how about', 'what about', 'why not', 'thinking of', 'thinking about', "i'm thinking", 'i am thinking', 'i was thinking',
   "we're thinking", 'we were thinking', 'not sure', 'i guess', 'i think so', 'would it', 'should we', 'shall we', 'could we', 'we could',
   'you could', 'i could', 'could just', 'half tempted', 'in theory', 'or we could', 'one thought', 'thought about', 'could also',
+  // Someone else's view of what to do ("Alun reckons we should set up a Facebook group") waits for a decision.
+  'reckons we should', 'reckon we should', 'thinks we should', 'reckons we could', 'thinks we could',
 ];
 
 /** Verbs of an offer someone makes. */

@@ -102,8 +102,33 @@ export function fixFamilyNames(tokens: TaggedToken[]): void {
   }
 }
 
+/** "that'll", "there'd", "who've": a pointing word with a verb contracted onto it points back; it names nothing. */
+const POINTING_CONTRACTION = /^(?:that|this|there|here|who|what|where|which)['’](?:ll|d|ve|re)$/u;
+
+/** Words after which an adjective has no noun left to describe: "the excess at £250", "the blue, please". */
+const PHRASE_ENDERS = new Set<TaggedToken['pos']>(['preposition', 'copula', 'modal', 'auxiliary', 'verb', 'conjunction', 'value']);
+
+/**
+ * "I'd like the excess at £250": an adjective right after an article, with no noun to describe before a
+ * preposition, a verb or the clause's end, is the noun itself; "that'll go in" is a pronoun, not a thing.
+ */
+export function fixBareAdjectives(tokens: TaggedToken[]): void {
+  for (let index = 0; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    if (token === undefined) continue;
+    if (POINTING_CONTRACTION.test(token.lower)) {
+      token.pos = 'pronoun';
+      continue;
+    }
+    if (token.pos !== 'adjective' || token.capitalised || index === 0 || !['the', 'a', 'an'].includes(tokens[index - 1]?.lower ?? '')) continue;
+    const next = tokens[index + 1];
+    if (endsClause(token) || next === undefined || PHRASE_ENDERS.has(next.pos)) token.pos = 'noun';
+  }
+}
+
 export function fixByNeighbours(tokens: TaggedToken[]): void {
   fixFamilyNames(tokens);
+  fixBareAdjectives(tokens);
   fixNounChains(tokens);
   fixCopulaSubjects(tokens);
   fixParticles(tokens);

@@ -90,6 +90,19 @@ describe('corrections that restate a value', () => {
     expect(all).not.toContain('5:30');
   });
 
+  it('a named person or thing holds many attributes: a new one about them never replaces another', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "It's me, my partner Dev, and our son Osian, who's nine.", assistant: ACK });
+    await conversation.say({ user: "Dev says we'll borrow £2,500 from the credit union over three years.", assistant: ACK });
+    await conversation.say({ user: 'Also Osian has asthma, so no diesel.', assistant: ACK });
+    const { events } = await conversation.say({ user: 'He also tried to sell us paint protection for £295 and Dev actually laughed out loud.', assistant: ACK });
+    const { events: later } = await conversation.say({ user: "And I'd like the excess at £250, I don't want a big bill if something happens.", assistant: ACK });
+    expect([...events, ...later].filter((event) => event.op === 'update' || event.op === 'remove')).toEqual([]);
+    const all = texts(conversation).join('\n');
+    for (const kept of ["who's nine", 'has asthma', '£2,500 from the credit union', 'excess at £250']) expect(all).toContain(kept);
+    expect(conversation.facts.find((fact) => fact.text.includes('£250'))?.key).toBe('excess');
+  });
+
   it('a correction of one value never lends its words to an unrelated fact', async () => {
     const conversation = await warmedUp();
     const before = texts(conversation);
@@ -141,6 +154,7 @@ describe('chit-chat stays out of a task document', () => {
     ['thanks', 'Thank you for everything so far, honestly.'],
     ['a feeling of the moment', 'I feel about 70% less panicked than I did in February.'],
     ['a request for the assistant’s help', 'I need your brain on something delicate.'],
+    ['a suggestion someone made, not decided', 'Alun reckons we should set up a Facebook group for members.'],
   ])('%s: no fact', async (_name, user) => {
     const conversation = await warmedUp();
     const { memory } = await conversation.say({ user, assistant: ACK });
