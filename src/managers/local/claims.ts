@@ -13,7 +13,7 @@ import { clauseText, isClockTime, lineValue, setAside, tidy } from './claim-valu
 import { clauseAct, tellsEvent, type ClauseAct } from './clause-acts.js';
 import { clauseSpans, hasPredicate, type Span } from './clauses.js';
 import { primaryCue, type Cue } from './cues.js';
-import { META_NOUNS, ROLE_NOUNS } from './function-words.js';
+import { META_NOUNS, ROLE_NOUNS, STOP_WORDS } from './function-words.js';
 import type { Specific } from './specifics.js';
 import { classOfSpecific, PEOPLE_NOUNS, type ValueClass } from './value-classes.js';
 
@@ -299,7 +299,7 @@ function statedClaim(reading: Reading, clause: ClauseWords, sense: ClauseSense):
   // "Our budget is $45,000": a value of a limit the task sets ("budget", "deadline") is a requirement.
   const limit = act === 'fact' && key !== null && cues.some((item) => item.keyword && key.split(' ').includes(item.phrase));
   const value = lineValue(sentence, Math.max(from, Math.min(subject.valueFrom, span[1] - 1)), span[1], correction ? oldValues : null, reading.options.maxValueWords);
-  if (value === '') return null;
+  if (value === '' || (telling.length === 0 && !correction && !isRule(act) && saysNothingMore(value, key))) return null;
   return {
     act: sense.changeOnly ? 'fact' : act,
     kind: limit ? 'constraint' : kind,
@@ -321,6 +321,22 @@ function statedClaim(reading: Reading, clause: ClauseWords, sense: ClauseSense):
     personal: ['i', "i'm", "i've", "i'd", 'my', 'me'].includes(tokens[from]?.lower ?? ''),
     weight: WEIGHT_OF_KIND[kind] + Math.min(2, values.length * 0.5) + (correction ? 1 : 0) + (act === 'decision' ? 1 : 0),
   };
+}
+
+/** Acts that hold without a value of their own: "never again", "the Ashgrove thing is off". */
+const isRule = (act: ClauseAct): boolean => act === 'rule' || act === 'removal';
+
+/** Words that point back or fill, and say nothing of their own: "love him", "wants the same", "did", "just about". */
+const EMPTY_WORDS: ReadonlySet<string> = new Set([...STOP_WORDS, 'same', 'said', 'says', 'say', 'did', 'done', 'yes', 'wants', 'want', 'thing', 'things', 'just', 'really', 'quite', 'very']);
+
+/** Whether a short value without a value of its own says nothing its key does not ("niro still fits: just about", "love: love him"). */
+function saysNothingMore(value: string, key: string | null): boolean {
+  const words = value.toLowerCase().match(/\p{L}[\p{L}'’]*/gu) ?? [];
+  if (words.length > 4) return false;
+  if (words.every((word) => EMPTY_WORDS.has(word))) return true;
+  // ("love: love him" repeats its key; "imperial units: imperial units for everything" says what for.)
+  const keyWords = new Set((key ?? '').split(' '));
+  return words.length <= 2 && words.every((word) => EMPTY_WORDS.has(word) || keyWords.has(word));
 }
 
 /** A bare number's class under its key: a count when the key names people counted ("headcount", "guests"). */

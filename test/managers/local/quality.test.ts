@@ -155,6 +155,8 @@ describe('chit-chat stays out of a task document', () => {
     ['a feeling of the moment', 'I feel about 70% less panicked than I did in February.'],
     ['a request for the assistant’s help', 'I need your brain on something delicate.'],
     ['a suggestion someone made, not decided', 'Alun reckons we should set up a Facebook group for members.'],
+    ['a remark that only points back', 'We love him.'],
+    ['a remark that only hedges', 'The Niro still fits, just about.'],
   ])('%s: no fact', async (_name, user) => {
     const conversation = await warmedUp();
     const { memory } = await conversation.say({ user, assistant: ACK });
