@@ -132,6 +132,9 @@ export interface ActInput {
   people: boolean;
 }
 
+/** Verbs of the speaker quoting themself: "I said …", "I mentioned …" (and "I told you …"). */
+const SELF_QUOTING = new Set(['said', 'mentioned']);
+
 /** Words that open thanks ("thank you for …", "cheers for sorting that"). */
 const THANKS = new Set(['thank', 'thanks', 'cheers', 'thx', 'congrats', 'congratulations']);
 
@@ -172,6 +175,10 @@ export function clauseAct(input: ActInput): ClauseAct {
   if (REQUEST_OPENERS.has(first) && (words.includes(' you ') || words.includes(' me ') || first === 'please') && !strong('exception')) return 'request';
   if (hasPhrase(words, ['for you to', 'help me', 'you to', 'need help', 'help with'])) return 'request';
   if (!input.hasValue && hasPhrase(words, ['need your', 'want your', 'like your'])) return 'request';
+  // "I said Finance wanted annual upfront, but …": the speaker quoting what they said before adds nothing new.
+  const quoted = tokens[from + 1]?.lower ?? '';
+  const told = quoted === 'told' && tokens[from + 2]?.lower === 'you';
+  if (first === 'i' && (SELF_QUOTING.has(quoted) || told) && !['yes', 'no', 'to'].includes(tokens[from + 2]?.lower ?? '')) return 'chatter';
   // "Thank you for everything so far", "I feel about 70% less panicked": thanks and feelings of the moment.
   if (THANKS.has(first) && !strong('exception') && !input.hasValue) return 'chatter';
   if (first === 'i' && FEELING_VERBS.has(tokens[from + 1]?.lower ?? '') && !strong('exception') && !strong('constraint')) return 'chatter';

@@ -69,13 +69,15 @@ export function fixImperatives(tokens: TaggedToken[]): void {
   }
 }
 
-/** "and sadly terracotta is dead": a word between a clause's opening and its copula is its subject, not a verb. */
+/** "and sadly terracotta is dead", "quarterly invoicing is better": a word between a clause's opening and its copula is its subject, not a verb. */
 export function fixCopulaSubjects(tokens: TaggedToken[]): void {
   for (let index = 1; index < tokens.length - 1; index += 1) {
     const token = tokens[index];
     const previous = tokens[index - 1];
     if (token === undefined || previous === undefined || token.pos !== 'verb' || token.past || token.capitalised || tokens[index + 1]?.pos !== 'copula') continue;
-    if (previous.pos === 'adverb' || previous.pos === 'conjunction' || previous.pos === 'determiner' || endsClause(previous)) token.pos = 'noun';
+    // ("quarterly invoicing is better": a gerund after its adjective is a noun too.)
+    const describedGerund = previous.pos === 'adjective' && /ing$/u.test(token.lower);
+    if (previous.pos === 'adverb' || previous.pos === 'conjunction' || previous.pos === 'determiner' || describedGerund || endsClause(previous)) token.pos = 'noun';
   }
 }
 

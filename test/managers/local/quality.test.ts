@@ -306,6 +306,19 @@ describe('statements read from their clause', () => {
     expect(memory.diff.add.map((entry) => entry.text)).toEqual([expect.stringContaining('90 days')]);
   });
 
+  it('the speaker quoting what they said before is no fact; what changed is', async () => {
+    const { memory } = await processOnce({
+      user: "Can we revisit invoicing? I said Finance wanted annual upfront, but they've changed their minds: quarterly invoicing is better for cash flow this year.",
+      assistant: ACK,
+    });
+    expect(memory.diff.add.map((entry) => entry.text)).toEqual([expect.stringMatching(/^quarterly invoicing: better for cash flow/u)]);
+  });
+
+  it('a gerund its adjective describes is the subject: "quarterly invoicing is better …" is about quarterly invoicing', async () => {
+    const { memory } = await processOnce({ user: 'Quarterly invoicing is better for cash flow this year.', assistant: ACK });
+    expect(memory.diff.add.map((entry) => entry.key)).toEqual(['quarterly invoicing']);
+  });
+
   it('"Since …, <request>" takes the request, not the reason', async () => {
     const conversation = new Conversation();
     await conversation.say({ user: 'Please use metric units for everything.', assistant: 'Noted.' });
