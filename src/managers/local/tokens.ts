@@ -70,6 +70,9 @@ function hasWordCharacter(core: string): boolean {
   return false;
 }
 
+/** A code that names something ("H1", "H2", "PM10", "B12"), not a value; a quarter ("Q3") is a date. */
+const CODE_NAME = /^(?!Q[1-4]$)[A-Z]{1,3}\d{1,2}$/u;
+
 function hasDigitIn(core: string, ascii: boolean): boolean {
   if (!ascii) return NUMBER.test(core);
   for (let index = 0; index < core.length; index += 1) {
@@ -120,7 +123,7 @@ export function tokenize(sentence: string): TaggedToken[] {
       end: coreStart + core.length,
       trailing,
       capitalised: first !== first.toLowerCase() && first === first.toUpperCase(),
-      hasDigit: hasDigitIn(core, ascii),
+      hasDigit: hasDigitIn(core, ascii) && !CODE_NAME.test(core),
       pos: 'other',
       entity: null,
       past: false,

@@ -314,6 +314,11 @@ describe('statements read from their clause', () => {
     expect(memory.diff.add.map((entry) => entry.text)).toEqual([expect.stringMatching(/^quarterly invoicing: better for cash flow/u)]);
   });
 
+  it('a code that names something ("H1", "PM10") is a subject, not a value', async () => {
+    const { memory } = await processOnce({ user: 'We agreed on it: H1 now uses 25 °C.', assistant: ACK });
+    expect(memory.diff.add.map((entry) => entry.text)).toEqual(['h1: uses 25 °C']);
+  });
+
   it('a gerund its adjective describes is the subject: "quarterly invoicing is better …" is about quarterly invoicing', async () => {
     const { memory } = await processOnce({ user: 'Quarterly invoicing is better for cash flow this year.', assistant: ACK });
     expect(memory.diff.add.map((entry) => entry.key)).toEqual(['quarterly invoicing']);
