@@ -7,6 +7,8 @@
  */
 import { liftedLimit } from './lifted-limit.js';
 import { supersededChoice } from './superseded-choice.js';
+import { keysLeftOut, workingFacts } from './working-facts.js';
+import type { BaseLinesCache } from './known-lines.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
 import { normalizeText } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
@@ -26,6 +28,10 @@ export interface ClaimDiffInput {
   facts: readonly Fact[];
   /** Most lines (adds and updates) the turn may propose; the weightiest are kept. */
   maxLines: number;
+  /** Plain facts the claims are compared with, the most recently established (see `workingFacts`). */
+  workingFacts: number;
+  /** The session and its kept base of lines, so a turn does not index the whole document again. */
+  bases?: { sessionId: string; cache: BaseLinesCache };
   /** The turn's replies that may not change the document themselves (an unnamed assistant's), read for what they echo. */
   replies: readonly string[];
 }
@@ -56,7 +62,11 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
     // (The name, not the title: "Mr Patel" is Patel.)
     ...message.sentences.flatMap((sentence) => sentence.specifics.filter((item) => item.entity === 'person').map((item) => item.text.split(/\s+/u).find((word) => !HONORIFICS.has(word.toLowerCase().replace(/\.$/u, ''))) ?? '')),
   ]);
-  const document = new TurnDocument(input.facts, names);
+  const working = workingFacts(input.facts, input.workingFacts);
+  // (A new line never takes the key of a fact left out of the work.)
+  const otherKeys = working === input.facts ? new Set<string>() : keysLeftOut(input.facts, working);
+  const base = input.bases?.cache.lookup(input.bases.sessionId, working);
+  const document = new TurnDocument(working, names, otherKeys, base);
   // A plain fact of a task conversation must be about the task: a solid value, a subject the document
   // already tracks, or words the reply takes up. A conversation between named people keeps them all.
   const task = input.messages.every(({ message }) => message.message.speaker === null);

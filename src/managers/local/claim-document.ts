@@ -4,22 +4,23 @@
  * (the same subject and attribute, never a shared number or common word alone) and keeps the turn's
  * adds, updates and removals.
  */
-import { boundedMemo } from '../../core/bounded-memo.js';
 import { KIND_STRENGTH, type RemoveEntry } from '../../core/diff.js';
 import { escapeRegExp, normalizeText, quoted } from '../../core/text.js';
 import { talksAboutChoice } from './superseded-choice.js';
 import type { Fact, FactKind } from '../../core/types.js';
 import type { Claim } from './claims.js';
-import { factHolds, stem } from './corrections.js';
+import { factHolds } from './corrections.js';
 import type { Specific } from './specifics.js';
-import { GENERIC_NOUNS, META_NOUNS, STOP_WORDS } from './function-words.js';
-import { classesOfLine, lineHoldsClass, sameClass, type ValueClass } from './value-classes.js';
+import { classesOfLine, lineHoldsClass, type ValueClass } from './value-classes.js';
 import { shiftDays, shiftedDay } from './date-shift.js';
-import { holdsValue, keptParts, shownKey, swappedPart, swappedValue } from './line-edits.js';
-import { doubtedFact } from './claim-doubt.js';
+import { keptParts, shownKey, swappedPart, swappedValue } from './line-edits.js';
+import { doubtedFact, keyStems } from './claim-doubt.js';
+import { BaseLines, KnownLines } from './known-lines.js';
 import type { Known } from './known-line.js';
+import { subjectWords, targetScore } from './claim-target.js';
 
 export type { Known } from './known-line.js';
+export { subjectWords } from './claim-target.js';
 
 /** A line the turn proposes. */
 export interface Line {
@@ -62,94 +63,30 @@ const ORDINALS: readonly string[] = ['second', 'third', 'fourth', 'fifth', 'sixt
 /** The words a second line of a subject takes after its key. */
 const SUFFIX_WORDS: readonly string[] = [...new Set([...Object.values(CLASS_NOUN), 'fact', 'constraint', 'goal', 'preference', 'exception'])];
 
-/**
- * The words of a key that tell one subject from another (no stop words, no generic nouns), stemmed.
- * Remembered: every turn compares its claims with the keys and lines of the whole document.
- */
-export const subjectWords: (key: string) => ReadonlySet<string> = boundedMemo((key: string): ReadonlySet<string> => {
-  const words = normalizeText(key).split(' ');
-  return new Set(words.filter((word) => word.length > 1 && !STOP_WORDS.has(word) && !GENERIC_NOUNS.has(word) && !META_NOUNS.has(word)).map(stem));
-}, 20_000);
-
-/** Whether the claim's value can stand in for a value the line holds: true, false, or null when either holds none. */
-function compatible(claim: Claim, text: string, ignoreNames = false): boolean | null {
-  const named = (valueClass: ValueClass): boolean => ignoreNames && (valueClass === 'name' || valueClass === 'person');
-  const held = [...classesOfLine(text)].filter((valueClass) => !named(valueClass));
-  const classes = claim.classes.filter((valueClass) => !named(valueClass));
-  if (classes.length === 0 || held.length === 0) return null;
-  // A clause may state two things ("first shift yesterday … the £13.10 we settled on"): any of its values may be the one.
-  for (const wanted of classes) for (const value of held) if (sameClass(value, wanted)) return true;
-  return false;
-}
-
-/** Whether the claim's sentence writes its key as a name ("Osian", "Hartwell Barn"). */
-function isWrittenName(claim: Claim, key: string): boolean {
-  return claim.sentence.specifics.some((item) => item.type === 'name' && normalizeText(item.text) === key);
-}
-
-/** The words of the names the claim's sentence writes ("Dev actually laughed" writes "Dev"). */
-function writtenNameWords(claim: Claim): Set<string> {
-  return new Set(claim.sentence.specifics.filter((item) => item.type === 'name').flatMap((item) => normalizeText(item.text).split(' ')));
-}
-
-/**
- * How surely a claim is about a known fact: 10 an old value it holds, 8 the same key, 4+ a shared subject
- * word; 0 none. A subject is a thing and, in keys about people, a person: "anna office" and "tom office"
- * are two subjects, and so are "caroline support group" and "caroline puppy".
- */
-function targetScore(claim: Claim, key: string, words: ReadonlySet<string>, known: Known, names: ReadonlySet<string>): number {
-  if (claim.oldValues.some((item) => holdsValue(known.text, item))) return 10;
-  const fit = compatible(claim, known.text);
-  // Under one key, a line of another kind with no value to compare is another attribute ("Target is AWS" is not "no clicking in the AWS console").
-  if (key === known.key) {
-    // A key that only names a person holds many attributes: "anika: 8" is no "anika: gets a German tutor",
-    // though both lines name people; only a value of another class, or a change said outright, is the same one.
-    // So does a key that is a name the claim writes as one ("Osian has asthma", "Hartwell is all on one level").
-    const person = (words.size > 0 && [...words].every((word) => names.has(word))) || isWrittenName(claim, key);
-    // A change whose value is only a name ("he's been moved to Dr Okonkwo") is not the line of his age.
-    const onlyNames = claim.classes.every((valueClass) => valueClass === 'name' || valueClass === 'person');
-    if (person && (!claim.correction || onlyNames) && compatible(claim, known.text, true) !== true) return 0;
-    return fit === false || (fit === null && !claim.correction && claim.kind !== known.kind) ? 0 : 8;
-  }
-  const knownWords = subjectWords(known.key);
-  // A name shared by two keys does not make them one subject: "dev cost" is not what "Dev actually laughed" is about.
-  const written = writtenNameWords(claim);
-  const isName = (word: string): boolean => names.has(word) || written.has(word);
-  const people = [...words].filter((word) => names.has(word));
-  const knownPeople = [...knownWords].filter((word) => names.has(word));
-  if (people.length > 0 && knownPeople.length > 0 && !people.some((word) => knownWords.has(word))) return 0;
-  let shared = 0;
-  for (const word of knownWords) if (words.has(word) && !isName(word)) shared += 1;
-  // "the £13.10 we settled on in the end" about Kit: a change of a value of Kit's, of the same class.
-  // (Not when the claim names a thing of its own: "Rohan … now says 'Servus' every morning" is about YouTube videos, not his start date.)
-  const ownThings = [...words].filter((word) => !knownWords.has(word) && !isName(word));
-  if (shared === 0 && claim.correction && fit === true && ownThings.length === 0 && people.some((word) => knownWords.has(word))) return 4;
-  if (shared === 0 || fit === false) return 0;
-  // "quarterly report" and "report deadline" each name something the other does not: two attributes of
-  // one thing, unless a change is said outright.
-  const ownWords = [...words].filter((word) => !knownWords.has(word) && !names.has(word));
-  const otherWords = [...knownWords].filter((word) => !words.has(word) && !names.has(word));
-  if (!claim.correction && ownWords.length > 0 && otherWords.length > 0) return 2 + shared;
-  // A value of the same class, or a change said outright, makes it sure enough.
-  return fit === true || claim.correction ? 4 + shared : 2 + shared;
-}
-
 export class TurnDocument {
-  private readonly known = new Map<string, Known>();
+  /** The document's facts and the lines of the turn, found by the words of their keys. */
+  private readonly known: KnownLines;
   private readonly pending = new Map<string, Line>();
   private readonly removed: RemoveEntry[] = [];
+  /** Subject words of the lines the turn wrote (the document's are in its base). */
   private readonly trackedWords = new Set<string>();
   private order = 0;
 
   /** First names of the people of the turn: a name shared by two keys does not make them one subject. */
   private readonly names = new Set<string>();
 
-  constructor(facts: readonly Fact[], names: Iterable<string> = []) {
+  /**
+   * `facts` are the facts the turn works on (as `base`, when one is kept for the session: it must hold
+   * exactly them); `otherKeys` the keys of the document's other facts, which a new line never takes.
+   */
+  constructor(
+    facts: readonly Fact[],
+    names: Iterable<string> = [],
+    private readonly otherKeys: ReadonlySet<string> = new Set(),
+    base: BaseLines = new BaseLines(facts),
+  ) {
     for (const name of names) this.names.add(name.toLowerCase());
-    for (const fact of facts) {
-      this.known.set(`fact:${fact.id}`, { id: `fact:${fact.id}`, key: fact.key, text: fact.text, kind: fact.kind, factId: fact.id, order: fact.updatedTurn });
-      for (const word of subjectWords(fact.key)) this.trackedWords.add(word);
-    }
+    this.known = new KnownLines(base);
   }
 
   /** Subject words of texts (a turn's replies), for `echoes`. */
@@ -161,7 +98,7 @@ export class TurnDocument {
 
   /** Whether a key shares a subject word with a fact of the document. */
   tracks(key: string): boolean {
-    for (const word of subjectWords(key)) if (this.trackedWords.has(word)) return true;
+    for (const word of subjectWords(key)) if (this.trackedWords.has(word) || this.known.inBase('subject', word)) return true;
     return false;
   }
 
@@ -176,7 +113,9 @@ export class TurnDocument {
     const normalized = normalizeText(key);
     const words = subjectWords(key);
     let found: { entry: Known; score: number } | null = null;
-    for (const entry of this.known.values()) {
+    // (Only a line holding a value the claim sets aside may share no word of its key.)
+    const candidates = claim.oldValues.length > 0 ? this.known.values() : this.known.withWords('subject', words, [normalized]);
+    for (const entry of candidates) {
       const score = targetScore(claim, normalized, words, entry, this.names);
       if (score > 0 && (found === null || score > found.score || (score === found.score && entry.order > found.entry.order))) found = { entry, score };
     }
@@ -193,7 +132,7 @@ export class TurnDocument {
     const words = subjectWords(claim.value);
     let best: { entry: Known; shared: number } | null = null;
     let tied = false;
-    for (const entry of this.known.values()) {
+    for (const entry of this.known.withWords('subject', words)) {
       if (![...subjectWords(entry.key)].some((word) => words.has(word) && !this.names.has(word))) continue;
       let shared = 0;
       for (const word of subjectWords(entry.text)) if (words.has(word)) shared += 1;
@@ -222,7 +161,7 @@ export class TurnDocument {
   sameKey(key: string): Known | null {
     const normalized = normalizeText(key);
     let best: Known | null = null;
-    for (const entry of this.known.values()) if (entry.key === normalized && (best === null || entry.order > best.order)) best = entry;
+    for (const entry of this.known.withWords('key', [normalized])) if (best === null || entry.order > best.order) best = entry;
     return best;
   }
 
@@ -330,8 +269,7 @@ export class TurnDocument {
   /** A new line for the claim; under a key of its own when its key holds another attribute. */
   add(claim: Claim): void {
     if (claim.key === null) return;
-    const keys = new Set([...this.known.values()].map((entry) => entry.key));
-    const taken = (key: string): boolean => keys.has(normalizeText(key));
+    const taken = (key: string): boolean => this.known.hasWord('key', normalizeText(key)) || this.otherKeys.has(normalizeText(key));
     // Another line of the subject takes the key and the class of its value ("dev cost"), then an ordinal
     // when that is taken too ("dev cost second"): a key already held would make the add an update of that
     // fact, and a digit in a key is a number the exchange must ground.
@@ -342,7 +280,9 @@ export class TurnDocument {
       // Past "tenth", a round of "again" for each time round the ordinals: every key is new, so this ends.
       for (let index = 0; taken(shown); index += 1) shown = `${named} ${ORDINALS[index % ORDINALS.length] ?? ''}${' again'.repeat(Math.floor(index / ORDINALS.length))}`;
     }
-    const doubted = doubtedFact(claim, this.known.values(), this.names);
+    // (A line of another subject can be the one only for a change said outright.)
+    const candidates = claim.correction || claim.key === null ? this.known.values() : this.known.withWords('stem', keyStems(claim.key));
+    const doubted = doubtedFact(claim, candidates, this.names);
     this.write(`line:${normalizeText(shown)}`, {
       key: normalizeText(shown),
       text: `${shown}: ${claim.value}`,
@@ -400,7 +340,7 @@ export class TurnDocument {
     });
     // A document fact the turn rewrites stays that fact (a later removal in the turn must remove it).
     const factId = this.known.get(id)?.factId ?? null;
-    this.known.set(id, { id, key: line.key, text: line.text, kind: line.kind, factId, order: Number.MAX_SAFE_INTEGER - 1_000_000 + this.order });
+    this.known.set({ id, key: line.key, text: line.text, kind: line.kind, factId, order: Number.MAX_SAFE_INTEGER - 1_000_000 + this.order });
     for (const word of subjectWords(line.key)) this.trackedWords.add(word);
   }
 }

@@ -61,6 +61,11 @@ function namedValues(claim: Claim): Specific[] {
   return [...claim.oldValues, ...claim.sentence.specifics.filter((item) => item.start >= from && item.end <= to && !given.has(item) && !claim.oldValues.includes(item))];
 }
 
+/** The content stems of a key, which a line it may replace must share (see `doubtedFact`). */
+export function keyStems(key: string): ReadonlySet<string> {
+  return contentStems(key);
+}
+
 /** Words that open a clause of reason, result or comment after what a claim states. */
 const SUBORDINATE = /\b(?:because|since|so|which|although|though|while|as|but)\b/iu;
 

@@ -15,6 +15,7 @@ import { messageClaims } from './claims.js';
 import { DateParserNeeded, dateReference, loadDateParser, type DateReference } from './dates.js';
 import { extractStatements } from './fact-extraction.js';
 import { PreparedMessages } from './prepared-messages.js';
+import { BaseLinesCache } from './known-lines.js';
 import type { MessageWork } from './prepared-messages.js';
 import { requiredTier } from './required-tier.js';
 import { resolveSettings } from './settings.js';
@@ -85,7 +86,8 @@ function workOn(message: TurnMessageInput, context: MessageContext): MessageWork
  * Derive everything the local manager produces for one turn (synchronous core of `processTurn`). The
  * first message's work is taken from `prepared` when it was done ahead for this very message and time.
  */
-function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings, prepared?: PreparedMessages): TurnMemory {
+function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings, kept: KeptWork = {}): TurnMemory {
+  const { prepared, bases } = kept;
   const context = messageContext(settings);
   const works = mapPacked(options.messages, (message, index) => {
     const ready = index === 0 ? prepared?.take(message, options.timestamp) : undefined;
@@ -138,7 +140,14 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     const confirmed = confirmedClaims(user, work.analysed, settings.maxFactWords);
     if (confirmed !== null) speaking.push({ message: work.analysed, claims: confirmed.claims, mentioned: confirmed.mentioned });
   }
-  const diff = claimDiff({ messages: speaking, facts: options.facts, maxLines: settings.maxFactsPerTurn, replies });
+  const diff = claimDiff({
+    messages: speaking,
+    facts: options.facts,
+    maxLines: settings.maxFactsPerTurn,
+    workingFacts: settings.workingFacts,
+    replies,
+    ...(bases === undefined ? {} : { bases: { sessionId: options.sessionId, cache: bases } }),
+  });
 
   return {
     messages,
@@ -178,13 +187,20 @@ function warmUp(tagger: ResolvedSettings['tagger']): void {
       timestamp: '2024-01-01T00:00:00Z',
     },
     resolveSettings({ tagger }),
+    {},
   );
 }
 
+/** What a manager keeps between turns: messages analysed ahead, and each recent session's indexed document. */
+interface KeptWork {
+  prepared?: PreparedMessages;
+  bases?: BaseLinesCache;
+}
+
 /** `processTurnLocally`, or null when the turn needs the date parser and it is not loaded yet. */
-function runLocally(options: ProcessTurnOptions, settings: ResolvedSettings, prepared?: PreparedMessages): TurnMemory | null {
+function runLocally(options: ProcessTurnOptions, settings: ResolvedSettings, kept: KeptWork): TurnMemory | null {
   try {
-    return processTurnLocally(options, settings, prepared);
+    return processTurnLocally(options, settings, kept);
   } catch (error) {
     if (error instanceof DateParserNeeded) return null;
     throw error;
@@ -201,16 +217,17 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
   // Warm up when the event loop is idle (a short-lived command that records nothing never pays for it).
   setImmediate(() => warmUp(resolved.tagger)).unref();
   const prepared = new PreparedMessages(PREPARED_LIMITS);
+  const bases = new BaseLinesCache();
   return {
     name: 'local',
     async processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
       try {
         warmUp(resolved.tagger);
-        const memory = runLocally(options, resolved, prepared);
+        const memory = runLocally(options, resolved, { prepared, bases });
         if (memory !== null) return memory;
         // The turn holds a date only the parser reads: load it once, then derive the turn again.
         await loadDateParser();
-        return processTurnLocally(options, resolved);
+        return processTurnLocally(options, resolved, { bases });
       } catch (error) {
         throw error instanceof Error ? error : new Error(String(error));
       }

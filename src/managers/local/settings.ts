@@ -33,6 +33,13 @@ export interface LocalManagerSettings {
   assistantFacts?: 'named' | 'always' | 'never';
   /** Most fact lines (adds and updates) one turn may propose; the strongest are kept. Default 12. */
   maxFactsPerTurn?: number;
+  /**
+   * Facts a turn's claims are compared with, besides the rules and requirements (which always are): the
+   * most recently established ones. Older plain facts stay in the document and in the package, but a
+   * turn no longer changes them; a claim about one gets a line of its own. Keeps a turn's work bounded
+   * however long the conversation grows. Default 1000.
+   */
+  workingFacts?: number;
   /** Longest value of a fact line, in words (the key comes on top). Default 24. */
   maxFactWords?: number;
   /** Share of a message's words that tier 1 (`key = value` pairs) aims at (at least 15 words). Default 0.2. */
@@ -59,6 +66,7 @@ export const DEFAULT_SETTINGS: ResolvedSettings = {
   tagger: 'fast',
   assistantFacts: 'named',
   maxFactsPerTurn: 12,
+  workingFacts: 1000,
   maxFactWords: 24,
   tierOneShare: 0.2,
   tierTwoShare: 0.35,
@@ -87,6 +95,7 @@ export function resolveSettings(settings: LocalManagerSettings = {}): ResolvedSe
   checkNumber('maxReadWords', resolved.maxReadWords, 1, 10_000_000, true);
   checkNumber('maxTaggedSentences', resolved.maxTaggedSentences, 0, 10_000, true);
   checkNumber('maxFactsPerTurn', resolved.maxFactsPerTurn, 0, 1_000, true);
+  checkNumber('workingFacts', resolved.workingFacts, 1, 10_000_000, true);
   checkNumber('maxFactWords', resolved.maxFactWords, 3, 200, true);
   checkNumber('tierOneShare', resolved.tierOneShare, 0.01, 1, false);
   checkNumber('tierTwoShare', resolved.tierTwoShare, 0.01, 1, false);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { isStrataError } from '../../../src/core/errors.js';
+import type { Fact } from '../../../src/core/types.js';
 import { routeTurn } from '../../../src/core/routing.js';
 import { createLocalMemoryManager } from '../../../src/managers/local/index.js';
 import { MEDIUM_USER, turnRequest as options } from '../../support/turn-request.js';
@@ -106,5 +107,24 @@ describe('createLocalMemoryManager', () => {
     expect(part.diff.add.some((entry) => entry.text.includes('$40,000'))).toBe(false);
     expect(part.diff.add).toContainEqual(expect.objectContaining({ kind: 'exception', text: expect.stringContaining('weekends') }));
     for (const message of part.messages) expect(message.tier2).not.toContain('$40,000');
+  });
+});
+
+describe('a long document', () => {
+  const plain = (id: string, key: string, text: string, turn: number): Fact => ({
+    id, sessionId: 'session-1', key, text, kind: 'fact', pinned: false, sourceMessageIds: [], createdTurn: turn, updatedTurn: turn, createdAt: '2024-05-01T00:00:00.000Z', updatedAt: '2024-05-01T00:00:00.000Z',
+  });
+  const facts = [plain('f1', 'venue', 'venue: Halcombe Hall, £9,000', 1), plain('f2', 'caterer', 'caterer: Fig & Fennel, £62 a head', 2), plain('f3', 'band', 'band: the Blue Notes, £3,200', 3)];
+
+  it('changes a fact within the newest `workingFacts` plain facts, and never touches an older one: the claim gets a line of its own', async () => {
+    const say = 'Actually the venue is now £9,500 because of the Saturday surcharge, and the band is £3,400 after all.';
+    const all = await createLocalMemoryManager().processTurn(options(say, 'Noted.', { facts }));
+    expect(all.diff.update.map((entry) => entry.key).sort()).toEqual(['band', 'venue']);
+    const bounded = await createLocalMemoryManager({ workingFacts: 2 }).processTurn(options(say, 'Noted.', { facts }));
+    expect(bounded.diff.update.map((entry) => entry.key)).toEqual(['band']);
+    // The venue's change is a new line under a key no fact holds.
+    const added = bounded.diff.add.find((entry) => entry.text.includes('9,500'));
+    expect(added?.key).not.toBe('venue');
+    expect(facts.map((item) => item.key)).not.toContain(added?.key);
   });
 });

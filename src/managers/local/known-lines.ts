@@ -1,0 +1,207 @@
+/**
+ * The lines a turn's claims are compared with: the document's facts (a base kept from one turn of a
+ * session to the next, brought up to date with what changed) and, over it, what the turn itself adds,
+ * rewrites and drops. Lines are found by the words of their keys, so a turn's work depends on what it
+ * says, not on how long the document has grown; the base is never changed by a turn.
+ */
+import type { Fact } from '../../core/types.js';
+import { keyStems } from './claim-doubt.js';
+import { subjectWords } from './claim-target.js';
+import type { Known } from './known-line.js';
+import { KeyWordIndex } from './known-index.js';
+
+/** Which words of a key an index holds: its subject words, the whole key, or its content stems. */
+export type KeyIndexName = 'subject' | 'key' | 'stem';
+
+class LineIndexes {
+  readonly subject = new KeyWordIndex(subjectWords);
+  readonly key = new KeyWordIndex((key) => [key]);
+  readonly stem = new KeyWordIndex(keyStems);
+
+  set(entry: Known): void {
+    this.subject.set(entry.id, entry.key);
+    this.key.set(entry.id, entry.key);
+    this.stem.set(entry.id, entry.key);
+  }
+
+  delete(id: string): void {
+    this.subject.delete(id);
+    this.key.delete(id);
+    this.stem.delete(id);
+  }
+}
+
+const lineOf = (fact: Fact): Known => ({ id: `fact:${fact.id}`, key: fact.key, text: fact.text, kind: fact.kind, factId: fact.id, order: fact.updatedTurn });
+
+const same = (line: Known, fact: Fact): boolean => line.key === fact.key && line.text === fact.text && line.kind === fact.kind && line.order === fact.updatedTurn;
+
+/** A document's facts as lines, indexed; kept for a session and brought up to date each turn. */
+export class BaseLines {
+  readonly lines = new Map<string, Known>();
+  readonly positions = new Map<string, number>();
+  /** The lines by their facts' ids. */
+  private readonly byFact = new Map<string, Known>();
+  readonly indexes = new LineIndexes();
+  private last = 0;
+
+  constructor(facts: readonly Fact[]) {
+    for (const fact of facts) this.append(lineOf(fact));
+  }
+
+  /** The positions after every line of the base. */
+  get end(): number {
+    return this.last;
+  }
+
+  /**
+   * Make the base the lines of `facts`, in their order: unchanged lines stay, changed ones are
+   * re-indexed, gone ones dropped, new ones appended. False when the facts are in another order than
+   * the base's (the caller then builds a new base).
+   */
+  sync(facts: readonly Fact[]): boolean {
+    let lastKept = 0;
+    let appended = false;
+    let kept = 0;
+    for (const fact of facts) {
+      const line = this.byFact.get(fact.id);
+      if (line === undefined) {
+        appended = true;
+        continue;
+      }
+      const position = this.positions.get(line.id) ?? 0;
+      if (appended || position < lastKept) return false;
+      lastKept = position;
+      kept += 1;
+    }
+    if (kept < this.byFact.size) {
+      const ids = new Set(facts.map((fact) => fact.id));
+      for (const [factId, line] of [...this.byFact]) if (!ids.has(factId)) this.remove(line.id, factId);
+    }
+    for (const fact of facts) {
+      const line = this.byFact.get(fact.id);
+      if (line === undefined) this.append(lineOf(fact));
+      else if (!same(line, fact)) this.replace(lineOf(fact));
+    }
+    return true;
+  }
+
+  private append(line: Known): void {
+    this.last += 1;
+    this.positions.set(line.id, this.last);
+    this.replace(line);
+  }
+
+  private replace(line: Known): void {
+    this.lines.set(line.id, line);
+    if (line.factId !== null) this.byFact.set(line.factId, line);
+    this.indexes.set(line);
+  }
+
+  private remove(id: string, factId: string): void {
+    this.lines.delete(id);
+    this.byFact.delete(factId);
+    this.positions.delete(id);
+    this.indexes.delete(id);
+  }
+}
+
+/** The base's lines with the turn's changes over them; iterated in the order a map of them would keep. */
+export class KnownLines {
+  /** Lines the turn wrote (or dropped: null), by id. */
+  private readonly changed = new Map<string, Known | null>();
+  /** Positions of the lines the turn added, after the base's. */
+  private readonly addedPositions = new Map<string, number>();
+  private readonly indexes = new LineIndexes();
+  private last: number;
+
+  constructor(private readonly base: BaseLines) {
+    this.last = base.end;
+  }
+
+  get(id: string): Known | undefined {
+    return this.changed.has(id) ? (this.changed.get(id) ?? undefined) : this.base.lines.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  *values(): IterableIterator<Known> {
+    for (const [id, line] of this.base.lines) {
+      if (this.addedPositions.has(id)) continue;
+      const current = this.changed.has(id) ? this.changed.get(id) : line;
+      if (current !== null && current !== undefined) yield current;
+    }
+    for (const id of this.addedPositions.keys()) {
+      const line = this.changed.get(id);
+      if (line !== null && line !== undefined) yield line;
+    }
+  }
+
+  /** Write a line in place of the one under its id (a new id goes last). */
+  set(line: Known): void {
+    if (!this.has(line.id)) {
+      // (A line dropped and written again goes last, as in a map.)
+      this.addedPositions.delete(line.id);
+      this.addedPositions.set(line.id, (this.last += 1));
+    }
+    this.changed.set(line.id, line);
+    this.indexes.set(line);
+  }
+
+  delete(id: string): void {
+    this.changed.set(id, null);
+    this.addedPositions.delete(id);
+    this.indexes.delete(id);
+  }
+
+  /** Whether a line's key holds the word, by the index. */
+  hasWord(index: KeyIndexName, word: string): boolean {
+    if (this.indexes[index].has(word)) return true;
+    for (const id of this.base.indexes[index].idsWith([word])) if (!this.changed.has(id)) return true;
+    return false;
+  }
+
+  /** Whether a line of the document as it was before the turn has a key holding the word. */
+  inBase(index: KeyIndexName, word: string): boolean {
+    return this.base.indexes[index].has(word);
+  }
+
+  /** The lines whose keys hold one of the words (or is one of `keys`), by the index, in order. */
+  withWords(index: KeyIndexName, words: Iterable<string>, keys: readonly string[] = []): Known[] {
+    const list = [...words];
+    const found = new Map<string, Known>();
+    for (const id of this.base.indexes[index].idsWith(list)) {
+      const line = this.changed.has(id) ? null : this.base.lines.get(id);
+      if (line !== null && line !== undefined) found.set(id, line);
+    }
+    for (const id of this.indexes[index].idsWith(list)) {
+      const line = this.changed.get(id);
+      if (line !== null && line !== undefined) found.set(id, line);
+    }
+    if (keys.length > 0) for (const line of this.withWords('key', keys)) found.set(line.id, line);
+    return [...found.values()].sort((a, b) => this.positionOf(a.id) - this.positionOf(b.id));
+  }
+
+  private positionOf(id: string): number {
+    return this.addedPositions.get(id) ?? this.base.positions.get(id) ?? 0;
+  }
+}
+
+/** The bases of the sessions a manager worked on last (a few: a base is as large as its document). */
+export class BaseLinesCache {
+  private readonly bases = new Map<string, BaseLines>();
+
+  constructor(private readonly maxSessions = 8) {}
+
+  /** The session's base brought up to `facts`, or a new one when there is none or the facts were reordered. */
+  lookup(sessionId: string, facts: readonly Fact[]): BaseLines {
+    let base = this.bases.get(sessionId);
+    this.bases.delete(sessionId);
+    if (base === undefined || !base.sync(facts)) base = new BaseLines(facts);
+    this.bases.set(sessionId, base);
+    const oldest = this.bases.size > this.maxSessions ? this.bases.keys().next().value : undefined;
+    if (oldest !== undefined) this.bases.delete(oldest);
+    return base;
+  }
+}

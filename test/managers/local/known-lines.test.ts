@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import type { Fact, FactKind } from '../../../src/core/types.js';
+import { subjectWords } from '../../../src/managers/local/claim-target.js';
+import { BaseLines, BaseLinesCache, KnownLines } from '../../../src/managers/local/known-lines.js';
+import type { Known } from '../../../src/managers/local/known-line.js';
+import { workingFacts } from '../../../src/managers/local/working-facts.js';
+
+const KEYS = ['budget', 'kitchen budget', 'deadline', 'venue', 'dev', 'dev cost', 'luna vet', 'flight date'];
+
+function fact(id: string, key: string, turn: number, kind: FactKind = 'fact'): Fact {
+  return {
+    id,
+    sessionId: 's',
+    key,
+    text: `${key}: value ${id}`,
+    kind,
+    pinned: false,
+    sourceMessageIds: [],
+    createdTurn: turn,
+    updatedTurn: turn,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: `2026-01-01T00:00:${String(turn % 60).padStart(2, '0')}.000Z`,
+  } as Fact;
+}
+
+/** The same operations on a plain map, which the lines must match in content and order. */
+function reference(facts: readonly Fact[]): Map<string, Known> {
+  return new Map(facts.map((item) => [`fact:${item.id}`, { id: `fact:${item.id}`, key: item.key, text: item.text, kind: item.kind, factId: item.id, order: item.updatedTurn }]));
+}
+
+const operation = fc.oneof(
+  fc.record({ op: fc.constant('set' as const), id: fc.constantFrom('fact:f1', 'fact:f2', 'fact:f3', 'line:a', 'line:b', 'line:c'), key: fc.constantFrom(...KEYS) }),
+  fc.record({ op: fc.constant('delete' as const), id: fc.constantFrom('fact:f1', 'fact:f2', 'fact:f3', 'line:a', 'line:b') }),
+);
+
+describe('the lines a turn works on', () => {
+  it('iterate, find by key words and change exactly as a map of them would, whatever the turn does', () => {
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 30 }), (operations) => {
+        const facts = [fact('f1', 'budget', 1), fact('f2', 'dev cost', 2), fact('f3', 'venue', 3)];
+        const lines = new KnownLines(new BaseLines(facts));
+        const expected = reference(facts);
+        for (const step of operations) {
+          if (step.op === 'set') {
+            const line: Known = { id: step.id, key: step.key, text: `${step.key}: new`, kind: 'fact', factId: null, order: 99 };
+            lines.set(line);
+            expected.set(step.id, line);
+          } else {
+            lines.delete(step.id);
+            expected.delete(step.id);
+          }
+        }
+        expect([...lines.values()]).toEqual([...expected.values()]);
+        for (const key of KEYS) {
+          const words = subjectWords(key);
+          const found = [...expected.values()].filter((line) => [...subjectWords(line.key)].some((word) => words.has(word)));
+          expect(lines.withWords('subject', words)).toEqual(found);
+          expect(lines.hasWord('key', key)).toBe([...expected.values()].some((line) => line.key === key));
+        }
+      }),
+      { numRuns: 300, seed: 17 },
+    );
+  });
+
+  it('a kept base follows the document from turn to turn and is never changed by a turn', () => {
+    const cache = new BaseLinesCache();
+    const first = [fact('f1', 'budget', 1), fact('f2', 'venue', 2)];
+    const base = cache.lookup('s', first);
+    const turn = new KnownLines(base);
+    turn.delete('fact:f1');
+    turn.set({ id: 'line:x', key: 'deadline', text: 'deadline: Friday', kind: 'fact', factId: null, order: 9 });
+    expect([...base.lines.keys()]).toEqual(['fact:f1', 'fact:f2']);
+    // The next turn: f1 rewritten, f2 gone, f3 new.
+    const next = [{ ...fact('f1', 'kitchen budget', 3) }, fact('f3', 'deadline', 3)];
+    expect(cache.lookup('s', next)).toBe(base);
+    expect([...new KnownLines(base).values()].map((line) => line.key)).toEqual(['kitchen budget', 'deadline']);
+    expect(new KnownLines(base).withWords('subject', subjectWords('venue'))).toEqual([]);
+    // Facts in another order than the base's, or a new fact before a kept one: a new base.
+    expect(cache.lookup('s', [...next].reverse())).not.toBe(base);
+    const rebuilt = cache.lookup('s', next);
+    const inserted = [fact('f0', 'venue', 4), ...next];
+    expect(cache.lookup('s', inserted)).not.toBe(rebuilt);
+    expect([...new KnownLines(cache.lookup('s', inserted)).values()].map((line) => line.key)).toEqual(['venue', 'kitchen budget', 'deadline']);
+  });
+
+  it('works on the rules and the most recently established plain facts once there are more than the limit', () => {
+    const facts = [fact('old', 'venue', 1), fact('rule', 'nuts', 2, 'exception'), fact('mid', 'budget', 3), fact('new', 'deadline', 4)];
+    expect(workingFacts(facts, 4)).toBe(facts);
+    expect(workingFacts(facts, 2).map((item) => item.id)).toEqual(['rule', 'mid', 'new']);
+  });
+});
