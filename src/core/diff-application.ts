@@ -31,6 +31,8 @@ export function startDiffApplication(options: ApplyDiffOptions): DiffApplication
   const upserted = new Map<string, Fact>();
   const removedIds: string[] = [];
   let sequence = options.firstSequence;
+  /** `current()` until the next change: each entry of a diff looks its fact up in it. */
+  let snapshot: Fact[] | null = null;
 
   const record = (fields: DiffEventFields): FactEvent => {
     const event: FactEvent = {
@@ -50,7 +52,7 @@ export function startDiffApplication(options: ApplyDiffOptions): DiffApplication
   return {
     options,
     threshold: options.similarityThreshold ?? 0.6,
-    current: () => [...facts.values()],
+    current: () => (snapshot ??= [...facts.values()]),
     record,
     add(key, text, kind, sources, reason, mayReplace) {
       // The fact's id is drawn before its event's, so a counting `newId` numbers a fact before the event that adds it.
@@ -59,6 +61,7 @@ export function startDiffApplication(options: ApplyDiffOptions): DiffApplication
       const fact = addedFact({ ...event, factId }, text);
       facts.set(fact.id, fact);
       upserted.set(fact.id, fact);
+      snapshot = null;
     },
     update(fact, text, kind, sources, reason, mayReplace) {
       if (fact.text === text && fact.kind === kind) return;
@@ -66,10 +69,12 @@ export function startDiffApplication(options: ApplyDiffOptions): DiffApplication
       const next = revisedFact(fact, event, text);
       facts.set(fact.id, next);
       upserted.set(fact.id, next);
+      snapshot = null;
     },
     remove(fact, reason, sources) {
       facts.delete(fact.id);
       upserted.delete(fact.id);
+      snapshot = null;
       removedIds.push(fact.id);
       record({ factId: fact.id, op: 'remove', key: fact.key, kind: fact.kind, oldText: fact.text, newText: null, reason, sourceMessageIds: sources });
     },

@@ -146,7 +146,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // (a change is said as one: "moved", "now", "instead").
       if (target !== null && claim.event && !claim.correction && claim.oldValues.length === 0) target = null;
       // "… cancelled, and went with Kestrel in the end": the choice the message sets aside goes.
-      const superseded = target === null ? supersededChoice(document.withClass('name'), message, claim) : null;
+      const superseded = target === null ? supersededChoice(() => document.withClass('name'), message, claim) : null;
       if (superseded !== null) document.remove(superseded, claim);
 
       // "We went with Hartwell instead of Halcombe" of "halcombe hall: holding the date": the fact named by

@@ -35,13 +35,13 @@ export function talksAboutChoice(lineText: string, claim: Claim): boolean {
 const KEPT = /\b(?:stays|staying|still|keep|keeping|kept|sticking|remains)\b/iu;
 
 /**
- * The one known choice the claim's new choice supersedes, or null: a change word in the claim's sentence
+ * The one known choice (of `lines`, read only when the claim makes a choice) the claim's new choice supersedes, or null: a change word in the claim's sentence
  * or in a sentence naming the old choice (as a whole word), and no sentence naming it says it holds.
  */
-export function supersededChoice(known: readonly Known[], message: AnalysedMessage, claim: Claim): Known | null {
+export function supersededChoice(lines: () => readonly Known[], message: AnalysedMessage, claim: Claim): Known | null {
   const choice = chosen(claim.sentence.text);
   if (choice === null || (claim.act !== 'decision' && !claim.correction)) return null;
-  const earlier = known.filter((entry) => {
+  const earlier = lines().filter((entry) => {
     const old = chosen(entry.text);
     if (old === null || old === choice || old.includes(choice) || choice.includes(old)) return false;
     const naming = new RegExp(`\\b${escapeRegExp(old)}\\b`, 'iu');

@@ -11,12 +11,32 @@ const binds = (fact: Fact): boolean => KIND_STRENGTH[fact.kind] >= KIND_STRENGTH
 /** The facts a turn works on, in the document's order: all of them while there are at most `limit` plain ones. */
 export function workingFacts(facts: readonly Fact[], limit: number): readonly Fact[] {
   if (facts.length <= limit) return facts;
-  const plain = facts.filter((fact) => !binds(fact));
-  if (plain.length <= limit) return facts;
-  const newest = new Set(
-    [...plain].sort((a, b) => b.updatedTurn - a.updatedTurn || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0)).slice(0, limit),
+  // The turn from which on plain facts fit the limit (one pass, no sort of the whole document).
+  const perTurn = new Map<number, number>();
+  let plain = 0;
+  for (const fact of facts) {
+    if (binds(fact)) continue;
+    plain += 1;
+    perTurn.set(fact.updatedTurn, (perTurn.get(fact.updatedTurn) ?? 0) + 1);
+  }
+  if (plain <= limit) return facts;
+  let kept = 0;
+  let cutoff = Infinity;
+  for (const turn of [...perTurn.keys()].sort((a, b) => b - a)) {
+    if (kept + (perTurn.get(turn) ?? 0) > limit) {
+      cutoff = turn;
+      break;
+    }
+    kept += perTurn.get(turn) ?? 0;
+  }
+  // Of the facts last established in the cut-off turn, the latest changed fill the room left.
+  const boundary = new Set(
+    facts
+      .filter((fact) => !binds(fact) && fact.updatedTurn === cutoff)
+      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
+      .slice(0, limit - kept),
   );
-  return facts.filter((fact) => binds(fact) || newest.has(fact));
+  return facts.filter((fact) => binds(fact) || fact.updatedTurn > cutoff || boundary.has(fact));
 }
 
 /** The keys of the facts `working` leaves out. */

@@ -90,4 +90,18 @@ describe('the lines a turn works on', () => {
     expect(workingFacts(facts, 4)).toBe(facts);
     expect(workingFacts(facts, 2).map((item) => item.id)).toEqual(['rule', 'mid', 'new']);
   });
+
+  it('keeps exactly the plain facts a sort by the turn and time they were last established would', () => {
+    const arbitraryFact = fc.record({ turn: fc.integer({ min: 1, max: 6 }), second: fc.integer({ min: 0, max: 3 }), binding: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(arbitraryFact, { maxLength: 40 }), fc.integer({ min: 1, max: 20 }), (drawn, limit) => {
+        const facts = drawn.map((item, index) => ({ ...fact(`f${index}`, 'k', item.turn, item.binding ? 'constraint' : 'fact'), updatedAt: `2026-01-01T00:00:0${item.second}.000Z` }));
+        const plain = facts.filter((item) => item.kind === 'fact');
+        const newest = new Set([...plain].sort((a, b) => b.updatedTurn - a.updatedTurn || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0)).slice(0, limit));
+        const expected = plain.length <= limit ? facts : facts.filter((item) => item.kind !== 'fact' || newest.has(item));
+        expect(workingFacts(facts, limit)).toEqual(expected);
+      }),
+      { numRuns: 300, seed: 5 },
+    );
+  });
 });
