@@ -39,6 +39,35 @@ function repeats(fact: Compared, other: Compared): boolean {
   return fact.words.size > 0 && other.words.size > 0 && dice(fact.words, other.words) >= NEAR_DUPLICATE;
 }
 
+/**
+ * For each line, the later lines that may repeat it or that it may repeat, in order: those sharing a word
+ * with it (a line said whole by another, or nearly the same words, shares its words), and, for a line of
+ * stop words only, every later line. The rest can never be one fact said twice, so they are not compared:
+ * a document of thousands of lines would otherwise cost millions of comparisons.
+ */
+function likelyRepeats(forms: readonly Compared[]): (index: number) => number[] {
+  const byWord = new Map<string, number[]>();
+  const wordless: number[] = [];
+  forms.forEach((form, index) => {
+    if (form.padded === '') return;
+    if (form.words.size === 0) wordless.push(index);
+    for (const word of form.words) {
+      const list = byWord.get(word);
+      if (list === undefined) byWord.set(word, [index]);
+      else list.push(index);
+    }
+  });
+  return (index) => {
+    const form = forms[index];
+    if (form === undefined || form.padded === '') return [];
+    if (form.words.size === 0) return forms.flatMap((other, at) => (at > index && other.padded !== '' ? [at] : []));
+    const found = new Set<number>();
+    for (const word of form.words) for (const at of byWord.get(word) ?? []) if (at > index) found.add(at);
+    for (const at of wordless) if (at > index) found.add(at);
+    return [...found].sort((a, b) => a - b);
+  };
+}
+
 /** Which of two facts that repeat each other stays: a pinned exception, else the newer, else the longer. */
 function keeper(a: Fact, b: Fact): Fact {
   if (a.pinned !== b.pinned) return a.pinned ? a : b;
@@ -54,9 +83,12 @@ export function consolidateLocally(options: ConsolidateOptions): ConsolidationRe
   // Each line is normalised once, not once per pair.
   const forms = new Map(facts.map((fact) => [fact.id, compared(fact.text)]));
   const form = (fact: Fact): Compared => forms.get(fact.id) ?? compared(fact.text);
+  const partners = likelyRepeats(facts.map(form));
   for (const [index, fact] of facts.entries()) {
     if (gone.has(fact.id)) continue;
-    for (const other of facts.slice(index + 1)) {
+    for (const otherIndex of partners(index)) {
+      const other = facts[otherIndex];
+      if (other === undefined) continue;
       if (gone.has(other.id) || gone.has(fact.id) || (fact.pinned && other.pinned)) continue;
       const stays = keeper(fact, other);
       const leaves = stays === fact ? other : fact;

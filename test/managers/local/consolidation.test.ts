@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fact } from '../../../src/core/types.js';
 import { consolidateLocally } from '../../../src/managers/local/local-consolidation.js';
@@ -7,7 +8,45 @@ function fact(id: string, text: string, turn: number, pinned = false): Fact {
   return { id, sessionId: 's', key: text.split(':')[0] ?? text, text, kind: pinned ? 'exception' : 'fact', pinned, sourceMessageIds: [`m-${id}`], createdTurn: turn, updatedTurn: turn, createdAt: '', updatedAt: '' };
 }
 
+/** Every pair compared, in order: what the consolidation must decide, however it finds the pairs. */
+function pairwise(facts: readonly Fact[]): string[] {
+  const form = (text: string): { padded: string; words: Set<string> } => {
+    const value = text.slice(text.indexOf(':') + 1).toLowerCase().replace(/[^\p{L}\p{N}$]+/gu, ' ').trim();
+    return { padded: value === '' ? '' : ` ${value} `, words: new Set(value.split(' ').filter((word) => word !== '' && !['a', 'the', 'is', 'it'].includes(word))) };
+  };
+  const gone = new Set<string>();
+  for (const [index, fact] of facts.entries()) {
+    for (const other of facts.slice(index + 1)) {
+      if (gone.has(other.id) || gone.has(fact.id)) continue;
+      const [stays, leaves] = other.updatedTurn >= fact.updatedTurn && !(other.updatedTurn === fact.updatedTurn && other.text.length <= fact.text.length) ? [other, fact] : [fact, other];
+      const a = form(leaves.text);
+      const b = form(stays.text);
+      if (a.padded === '' || b.padded === '') continue;
+      let shared = 0;
+      for (const word of a.words) if (b.words.has(word)) shared += 1;
+      const near = a.words.size > 0 && b.words.size > 0 && (2 * shared) / (a.words.size + b.words.size) >= 0.8;
+      if (b.padded.includes(a.padded) || near) gone.add(leaves.id);
+    }
+  }
+  return [...gone];
+}
+
 describe('local consolidation', () => {
+  it('merges exactly the pairs that comparing every line with every later line would, though it compares only lines sharing a word', () => {
+    const word = fc.constantFrom('budget', 'venue', 'is', 'it', 'the', 'a', '$900', 'month', 'hall', 'friday');
+    const line = fc.record({ words: fc.array(word, { maxLength: 5 }), turn: fc.integer({ min: 1, max: 4 }) });
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 25 }), (drawn) => {
+        const facts = drawn.map((item, index) => fact(`f${String(index).padStart(2, '0')}`, `k${index}: ${item.words.join(' ')}`, item.turn));
+        const ordered = [...facts].sort((a, b) => a.createdTurn - b.createdTurn || (a.id < b.id ? -1 : 1));
+        const result = consolidateLocally({ facts, turn: 5 });
+        if (result.outcome !== 'accepted') throw new Error('consolidation failed');
+        expect(result.changes.map((change) => change.factId).sort()).toEqual(pairwise(ordered).sort());
+      }),
+      { numRuns: 400, seed: 11 },
+    );
+  });
+
   it('keeps a fact said twice once: the newer line stays, the older leaves with the line that says it', () => {
     const result = consolidateLocally({
       facts: [fact('a', 'budget: $900 a month', 1), fact('b', 'hosting budget: $900 a month all-in', 5), fact('c', 'region: eu-central-1', 3)],
