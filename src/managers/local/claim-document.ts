@@ -70,6 +70,7 @@ export class TurnDocument {
   private readonly removed: RemoveEntry[] = [];
   /** Subject words of the lines the turn wrote (the document's are in its base). */
   private readonly trackedWords = new Set<string>();
+  private leftOutWords: Set<string> | null = null;
   private order = 0;
 
   /** First names of the people of the turn: a name shared by two keys does not make them one subject. */
@@ -98,8 +99,17 @@ export class TurnDocument {
 
   /** Whether a key shares a subject word with a fact of the document. */
   tracks(key: string): boolean {
-    for (const word of subjectWords(key)) if (this.trackedWords.has(word) || this.known.inBase('subject', word)) return true;
+    for (const word of subjectWords(key)) if (this.trackedWords.has(word) || this.known.inBase('subject', word) || this.wordsLeftOut().has(word)) return true;
     return false;
+  }
+
+  /** Subject words of the keys of the facts left out of the turn's work (read once, when needed). */
+  private wordsLeftOut(): ReadonlySet<string> {
+    if (this.leftOutWords === null) {
+      this.leftOutWords = new Set();
+      for (const key of this.otherKeys) for (const word of subjectWords(key)) this.leftOutWords.add(word);
+    }
+    return this.leftOutWords;
   }
 
   /** Whether a key shares a subject word with `words`. */

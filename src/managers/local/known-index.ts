@@ -26,7 +26,12 @@ export class KeyWordIndex {
   }
 
   delete(id: string): void {
-    for (const word of this.wordsById.get(id) ?? []) this.idsByWord.get(word)?.delete(id);
+    for (const word of this.wordsById.get(id) ?? []) {
+      const ids = this.idsByWord.get(word);
+      ids?.delete(id);
+      // (A kept index must not grow with the words of every line it ever held.)
+      if (ids?.size === 0) this.idsByWord.delete(word);
+    }
     this.wordsById.delete(id);
   }
 

@@ -69,7 +69,7 @@ export class BaseLines {
         continue;
       }
       const position = this.positions.get(line.id) ?? 0;
-      if (appended || position < lastKept) return false;
+      if (appended || position <= lastKept) return false;
       lastKept = position;
       kept += 1;
     }

@@ -36,7 +36,8 @@ export interface LocalManagerSettings {
   /**
    * Facts a turn's claims are compared with, besides the rules and requirements (which always are): the
    * most recently established ones. Older plain facts stay in the document and in the package, but a
-   * turn no longer changes them; a claim about one gets a line of its own. Keeps a turn's work bounded
+   * turn no longer changes them; a claim about one gets a line of its own, and a change that names one
+   * fact among several ("Jonas is out") looks among the working facts only. Keeps a turn's work bounded
    * however long the conversation grows. Default 1000.
    */
   workingFacts?: number;

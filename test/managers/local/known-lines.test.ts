@@ -5,7 +5,8 @@ import type { Fact, FactKind } from '../../../src/core/types.js';
 import { subjectWords } from '../../../src/managers/local/claim-target.js';
 import { BaseLines, BaseLinesCache, KnownLines } from '../../../src/managers/local/known-lines.js';
 import type { Known } from '../../../src/managers/local/known-line.js';
-import { workingFacts } from '../../../src/managers/local/working-facts.js';
+import { TurnDocument } from '../../../src/managers/local/claim-document.js';
+import { keysLeftOut, workingFacts } from '../../../src/managers/local/working-facts.js';
 
 const KEYS = ['budget', 'kitchen budget', 'deadline', 'venue', 'dev', 'dev cost', 'luna vet', 'flight date'];
 
@@ -89,6 +90,14 @@ describe('the lines a turn works on', () => {
     const facts = [fact('old', 'venue', 1), fact('rule', 'nuts', 2, 'exception'), fact('mid', 'budget', 3), fact('new', 'deadline', 4)];
     expect(workingFacts(facts, 4)).toBe(facts);
     expect(workingFacts(facts, 2).map((item) => item.id)).toEqual(['rule', 'mid', 'new']);
+  });
+
+  it('still tracks the subjects of the facts left out of the work, so a remark about one is kept', () => {
+    const facts = [fact('old', 'venue', 1), fact('mid', 'budget', 3), fact('new', 'deadline', 4)];
+    const working = workingFacts(facts, 2);
+    const document = new TurnDocument(working, [], keysLeftOut(facts, working));
+    expect(document.tracks('venue garden')).toBe(true);
+    expect(document.tracks('parking')).toBe(false);
   });
 
   it('keeps exactly the plain facts a sort by the turn and time they were last established would', () => {
