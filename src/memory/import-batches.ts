@@ -23,7 +23,7 @@ import { completeTurn, loadMemoryState, rawTurnsAfter, runManager, writeDerivedT
 const BATCH_TURNS = 200;
 
 /** How long an import may go without finishing a batch before it counts as abandoned. */
-export const IMPORT_LEASE_MS = 10 * 60_000;
+const IMPORT_LEASE_MS = 10 * 60_000;
 
 /** Longest run of derivation between two turns of the event loop, in ms. */
 const YIELD_EVERY_MS = 20;
@@ -47,8 +47,8 @@ const RENEW_EVERY_MS = 60_000;
 
 /** An import's hidden session and how it keeps it: its deadline, renewed often enough that no other process takes it for abandoned. */
 interface Lease {
-  /** The deadline a renewal sets now. */
-  deadline(): string;
+  /** Renew within a transaction that writes a batch. */
+  renewIn(tx: TenantRepositories): Promise<void>;
   /** Renew when a minute has passed since the last renewal (between turns, outside any transaction). */
   keep(): Promise<void>;
 }
@@ -68,12 +68,14 @@ async function createHidden(parts: EngineParts, session: Session): Promise<Lease
     throw new StrataError('SESSION_EXISTS', `Session "${session.id}" is being imported by another run (or one stopped less than ${IMPORT_LEASE_MS / 60_000} minutes ago); try again later, or import with newIds.`, { cause: error });
   }
   let renewed = Date.parse(now());
+  const renewIn = async (target: TenantRepositories): Promise<void> => {
+    await renew(target, session.id, deadline());
+    renewed = Date.parse(now());
+  };
   return {
-    deadline,
+    renewIn,
     keep: async () => {
-      if (Date.parse(now()) - renewed < RENEW_EVERY_MS) return;
-      await renew(repositories, session.id, deadline());
-      renewed = Date.parse(now());
+      if (Date.parse(now()) - renewed >= RENEW_EVERY_MS) await renewIn(repositories);
     },
   };
 }
@@ -96,7 +98,7 @@ export async function writeExportBatches(parts: EngineParts, data: SessionExport
     const messages = data.messages.map((message) => ({ ...message, sentAt: message.sentAt === undefined ? message.createdAt : message.sentAt }));
     for (let start = 0; start < messages.length; start += BATCH_TURNS * 2) {
       await repositories.transaction(async (tx) => {
-        await renew(tx, sessionId, lease.deadline());
+        await lease.renewIn(tx);
         await tx.messages.append({ sessionId, messages: messages.slice(start, start + BATCH_TURNS * 2), updatedAt: data.session.updatedAt });
       });
       await nextTick();
@@ -148,7 +150,7 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
         if (performance.now() - yielded > YIELD_EVERY_MS) yielded = await nextTick();
       }
       await repositories.transaction(async (tx) => {
-        await renew(tx, sessionId, lease.deadline());
+        await lease.renewIn(tx);
         await tx.messages.append({ sessionId, messages: batch.flatMap((turn: RawTurn) => turn.messages), updatedAt: now() });
         await writeDerivedTurns(tx, derived);
       });

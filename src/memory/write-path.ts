@@ -45,7 +45,7 @@ export interface DerivedTurn {
 }
 
 /** A turn's fact changes were built on facts another writer has changed since: derive it again. */
-export function staleFacts(sessionId: string, turn: number): StrataError {
+function staleFacts(sessionId: string, turn: number): StrataError {
   return new StrataError('STORE_FAILURE', `The facts of session ${sessionId} changed while turn ${turn} was derived; derive it again.`, { details: { sessionId, turn, staleFacts: true } });
 }
 
@@ -58,21 +58,19 @@ const ASSISTANT_SUMMARY_WORDS = 30;
 
 /**
  * Store the raw messages of consecutive turns (tier 3 only) with a pending turn-log entry each, so a turn
- * whose memory is never written is found and derived later. Skip the entries only when the derived memory
- * is written in the same transaction.
+ * whose memory is never written is found and derived later.
  */
 export async function writeRawTurns(
   repositories: TenantRepositories,
   session: Session,
   turns: readonly (readonly CheckedMessage[])[],
   context: WriteContext,
-  options: { pendingSummaries?: boolean; staleMemory?: boolean } = {},
+  options: { staleMemory?: boolean } = {},
 ): Promise<RawTurn[]> {
   const stored = rawTurnsAfter(await repositories.messages.last({ sessionId: session.id }), session, turns, context);
   const all = stored.flatMap((turn) => turn.messages);
   if (all.length === 0) return stored;
   await repositories.messages.append({ sessionId: session.id, messages: all, updatedAt: context.now() });
-  if (options.pendingSummaries === false) return stored;
   for (const turn of stored) {
     await repositories.turns.upsert({
       summary: {

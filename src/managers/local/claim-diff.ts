@@ -6,11 +6,10 @@
  * it names. Proposals, questions and requests change nothing.
  */
 import { liftedLimit } from './lifted-limit.js';
-import { supersededChoice } from './superseded-choice.js';
+import { namedBySetAside, supersededChoice } from './superseded-choice.js';
 import { keysLeftOut, workingFacts } from './working-facts.js';
 import type { BaseLinesCache } from './known-lines.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
-import { normalizeText } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
 import type { AnalysedMessage } from './analysis.js';
 import { subjectWords, TurnDocument, type Known } from './claim-document.js';
@@ -295,13 +294,6 @@ function toDiff(document: TurnDocument, maxLines: number): FactDiff {
     (line.replaces ? update : add).push(entry);
   }
   return { add, update, remove: document.removals() };
-}
-
-/** Whether the target's key is a value the claim sets aside ("halcombe hall" of "… instead of Halcombe"), and not the claim's own subject. */
-function namedBySetAside(target: Known, claim: Claim): boolean {
-  const keyWords = new Set(target.key.split(' '));
-  if (claim.key !== null && claim.key.split(' ').some((word) => keyWords.has(word))) return false;
-  return claim.oldValues.some((item) => item.type === 'name' && normalizeText(item.text).split(' ').every((word) => keyWords.has(word)));
 }
 
 /** Whether two keys share a subject word. */

@@ -14,7 +14,7 @@ import type { Specific } from './specifics.js';
 import { classesOfLine, lineHoldsClass, type ValueClass } from './value-classes.js';
 import { shiftDays, shiftedDay } from './date-shift.js';
 import { keptParts, shownKey, swappedPart, swappedValue } from './line-edits.js';
-import { doubtedFact, keyStems } from './claim-doubt.js';
+import { contentStems, doubtedFact } from './claim-doubt.js';
 import { BaseLines, KnownLines } from './known-lines.js';
 import type { Known } from './known-line.js';
 import { subjectWords, targetScore } from './claim-target.js';
@@ -291,7 +291,7 @@ export class TurnDocument {
       for (let index = 0; taken(shown); index += 1) shown = `${named} ${ORDINALS[index % ORDINALS.length] ?? ''}${' again'.repeat(Math.floor(index / ORDINALS.length))}`;
     }
     // (A line of another subject can be the one only for a change said outright.)
-    const candidates = claim.correction || claim.key === null ? this.known.values() : this.known.withWords('stem', keyStems(claim.key));
+    const candidates = claim.correction || claim.key === null ? this.known.values() : this.known.withWords('stem', contentStems(claim.key));
     const doubted = doubtedFact(claim, candidates, this.names);
     this.write(`line:${normalizeText(shown)}`, {
       key: normalizeText(shown),

@@ -26,7 +26,7 @@ const COUNTED: ReadonlySet<string> = new Set(['word', 'page', 'hour', 'minute', 
  * Content words of a text, stemmed: no stop words, generic nouns, calendar words, numbers or short words.
  * Remembered: every new line is compared with every fact of the document.
  */
-const contentStems: (text: string) => ReadonlySet<string> = boundedMemo((text: string): ReadonlySet<string> => {
+export const contentStems: (text: string) => ReadonlySet<string> = boundedMemo((text: string): ReadonlySet<string> => {
   const words = text.toLowerCase().match(/\p{L}[\p{L}'’-]*/gu) ?? [];
   const content = words.filter((word) => word.length > 2 && !STOP_WORDS.has(word) && !GENERIC_NOUNS.has(word) && !META_NOUNS.has(word) && !isCalendarWord(word));
   return new Set(content.map(stemWord));
@@ -59,11 +59,6 @@ function namedValues(claim: Claim): Specific[] {
   const to = tokens[claim.span[1] - 1]?.end ?? 0;
   const given = new Set(claim.values);
   return [...claim.oldValues, ...claim.sentence.specifics.filter((item) => item.start >= from && item.end <= to && !given.has(item) && !claim.oldValues.includes(item))];
-}
-
-/** The content stems of a key, which a line it may replace must share (see `doubtedFact`). */
-export function keyStems(key: string): ReadonlySet<string> {
-  return contentStems(key);
 }
 
 /** Words that open a clause of reason, result or comment after what a claim states. */

@@ -138,8 +138,8 @@ const SELF_QUOTING = new Set(['said', 'mentioned']);
 /** Words that open thanks ("thank you for …", "cheers for sorting that"). */
 const THANKS = new Set(['thank', 'thanks', 'cheers', 'thx', 'congrats', 'congratulations']);
 
-/** Verbs of the speaker's feelings after "I" ("I feel …", "I'm feeling …"). */
-const FEELING_VERBS = new Set(['feel', 'felt', "'m feeling", 'feeling']);
+/** Verbs of the speaker's feelings after "I" ("I feel …", "I felt …"). */
+const FEELING_VERBS = new Set(['feel', 'felt', 'feeling']);
 
 const IMPRESSION_VERBS = new Set(['feels', 'feel', 'felt', 'seems', 'seem', 'seemed', 'sounds', 'sound', 'sounded', 'looks', 'look', 'looked']);
 

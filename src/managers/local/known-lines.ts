@@ -5,7 +5,7 @@
  * says, not on how long the document has grown; the base is never changed by a turn.
  */
 import type { Fact } from '../../core/types.js';
-import { keyStems } from './claim-doubt.js';
+import { contentStems } from './claim-doubt.js';
 import { subjectWords } from './claim-target.js';
 import type { Known } from './known-line.js';
 import { KeyWordIndex } from './known-index.js';
@@ -16,7 +16,7 @@ export type KeyIndexName = 'subject' | 'key' | 'stem';
 class LineIndexes {
   readonly subject = new KeyWordIndex(subjectWords);
   readonly key = new KeyWordIndex((key) => [key]);
-  readonly stem = new KeyWordIndex(keyStems);
+  readonly stem = new KeyWordIndex(contentStems);
 
   set(entry: Known): void {
     this.subject.set(entry.id, entry.key);
@@ -169,18 +169,22 @@ export class KnownLines {
 
   /** The lines whose keys hold one of the words (or is one of `keys`), by the index, in order. */
   withWords(index: KeyIndexName, words: Iterable<string>, keys: readonly string[] = []): Known[] {
-    const list = [...words];
     const found = new Map<string, Known>();
-    for (const id of this.base.indexes[index].idsWith(list)) {
-      const line = this.changed.has(id) ? null : this.base.lines.get(id);
-      if (line !== null && line !== undefined) found.set(id, line);
+    this.collect(index, [...words], found);
+    if (keys.length > 0) this.collect('key', keys, found);
+    return [...found.values()].sort((a, b) => this.positionOf(a.id) - this.positionOf(b.id));
+  }
+
+  /** Add to `found` the current lines whose keys hold one of the words, by the index. */
+  private collect(index: KeyIndexName, words: readonly string[], found: Map<string, Known>): void {
+    for (const id of this.base.indexes[index].idsWith(words)) {
+      const line = this.base.lines.get(id);
+      if (line !== undefined && !this.changed.has(id)) found.set(id, line);
     }
-    for (const id of this.indexes[index].idsWith(list)) {
+    for (const id of this.indexes[index].idsWith(words)) {
       const line = this.changed.get(id);
       if (line !== null && line !== undefined) found.set(id, line);
     }
-    if (keys.length > 0) for (const line of this.withWords('key', keys)) found.set(line.id, line);
-    return [...found.values()].sort((a, b) => this.positionOf(a.id) - this.positionOf(b.id));
   }
 
   private positionOf(id: string): number {

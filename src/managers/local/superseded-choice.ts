@@ -4,7 +4,7 @@
  * and sets aside; the old line goes. Without a word of change ("cancelled", "in the end", "instead" …),
  * two choices in one conversation are two things chosen (a builder and an insurer).
  */
-import { escapeRegExp } from '../../core/text.js';
+import { escapeRegExp, normalizeText } from '../../core/text.js';
 import type { AnalysedMessage } from './analysis.js';
 import type { Claim } from './claims.js';
 import type { Known } from './known-line.js';
@@ -50,4 +50,11 @@ export function supersededChoice(lines: () => readonly Known[], message: Analyse
     return CHANGE.test(claim.sentence.text) || sentences.some((sentence) => CHANGE.test(sentence.text));
   });
   return earlier.length === 1 ? (earlier[0] ?? null) : null;
+}
+
+/** Whether the target's key is a value the claim sets aside ("halcombe hall" of "… instead of Halcombe"), and not the claim's own subject. */
+export function namedBySetAside(target: Known, claim: Claim): boolean {
+  const keyWords = new Set(target.key.split(' '));
+  if (claim.key !== null && claim.key.split(' ').some((word) => keyWords.has(word))) return false;
+  return claim.oldValues.some((item) => item.type === 'name' && normalizeText(item.text).split(' ').every((word) => keyWords.has(word)));
 }
