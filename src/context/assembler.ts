@@ -6,7 +6,6 @@
  */
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
-import { factDoubts } from '../core/fact-doubts.js';
 import type { Session } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
@@ -14,6 +13,7 @@ import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextPackage } from './context-package.js';
 import { addDeferredFacts, addFacts } from './fact-source.js';
+import { storeFactReader, type FactReader } from './fact-view.js';
 import { addHistory } from './history-source.js';
 import { finish } from './package-finish.js';
 import { addPinned } from './pinned-source.js';
@@ -70,6 +70,8 @@ export interface AssembleContextOptions {
   settings?: AssemblerSettings;
   /** Where older turns are read from: a memory's cache (default: the store, page by page). */
   turnReader?: TurnCache;
+  /** Where the base-truth document is read from: a memory's cache (default: the store, every call). */
+  factReader?: FactReader;
 }
 
 export const MAX_BUDGET = 10_000_000;
@@ -126,18 +128,14 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const reader = options.turnReader ?? storeTurnReader(repositories);
   const lines = reader.lines;
 
-  const [facts, last] = await Promise.all([repositories.facts.list({ sessionId }), repositories.messages.last({ sessionId })]);
-  // When each fact's turn was said, for the `(turn N, date)` mark of its line.
-  const times = facts.length === 0 ? new Map<number, string>() : await repositories.messages.sentTimes({ sessionId, turns: [...new Set(facts.map((fact) => fact.updatedTurn))] });
-  // A fact a newer one may replace is shown inside the newer one's line (see `fact-lines.ts`).
-  const doubts = factDoubts(facts);
+  const factReader = options.factReader ?? storeFactReader(repositories, tokenizer);
+  const [view, last] = await Promise.all([factReader.read(sessionId), repositories.messages.last({ sessionId })]);
 
-  addPinned(assembly, { facts, session, tokenizer, times, doubts, warnings });
+  addPinned(assembly, { view, session, tokenizer, warnings });
   if (query !== '') await addArtifactVersions(assembly, { repositories, sessionId, query, tokenizer, share: settings.artifactShare, warnings });
   const window = await readWindow(repositories, sessionId, last.turn, settings.rawWindowTurns);
   const newest = reserveNewest(assembly, window, settings.windowFloorShare, countShort);
-  const unpinned = facts.filter((fact) => !fact.pinned && !doubts.folded.has(fact.id));
-  const { relevance, deferred } = addFacts(assembly, { facts: unpinned, query, tokenizer, times, doubts, share: settings.queryFactShare });
+  const { relevance, deferred } = addFacts(assembly, { query, view, share: settings.queryFactShare });
   newest.release();
   const queryFirst = relevance !== null;
   const waiting = addWindow(assembly, window, { countShort, lines, queryFirst, share: settings.queryWindowShare, reserved: newest.tokens });

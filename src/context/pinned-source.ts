@@ -2,31 +2,28 @@
  * The first source of a package: the pinned exceptions, measured exactly so each is present whenever it
  * fits at all, then the session's instructions. What does not fit is omitted with a warning.
  */
-import type { Fact, Session } from '../core/types.js';
-import type { FactDoubts } from '../core/fact-doubts.js';
+import type { Session } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { Assembly } from './assembly.js';
 import type { ContextItem } from './context-package.js';
-import { factItem } from './fact-lines.js';
+import type { FactView } from './fact-view.js';
 import { measureSections } from './render.js';
 
 export interface PinnedSourceOptions {
-  facts: readonly Fact[];
+  /** The session's facts; the pinned ones are this source's. */
+  view: FactView;
   session: Session;
   tokenizer: Tokenizer;
-  /** When each turn was said, for the facts' marks. */
-  times: ReadonlyMap<number, string>;
-  doubts: FactDoubts;
   warnings: string[];
 }
 
 export function addPinned(assembly: Assembly, options: PinnedSourceOptions): void {
-  const { tokenizer, times, doubts, warnings } = options;
+  const { tokenizer, view, warnings } = options;
   const budget = assembly.budget;
   const pinnedItems: ContextItem[] = [];
   let pinnedTokens = 0;
-  for (const fact of options.facts.filter((candidate) => candidate.pinned)) {
-    const item = factItem(fact, tokenizer, times, doubts);
+  for (const fact of view.facts.filter((candidate) => candidate.pinned)) {
+    const item = view.line(fact);
     const trial = measureSections([{ name: 'pinned', tokens: 0, items: [...pinnedItems, item] }], tokenizer).tokens;
     if (trial <= budget) {
       pinnedItems.push(item);

@@ -10,11 +10,12 @@
  * - `failed` (the model gave no usable answer): one `warning` event, key `consolidation`, reason
  *   `consolidation failed, document kept as it was: <error>`.
  */
-import { revisedFact } from '../core/diff.js';
+import { inStoreOrder, revisedFact } from '../core/diff.js';
 import type { Fact, FactEvent } from '../core/types.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ConsolidationResult } from '../managers/consolidation.js';
 import type { TenantStore } from '../store/store.js';
+import type { MemoryState } from './memory-state.js';
 import { managerFailure } from './write-path.js';
 
 /** The key of the events that record a consolidation that changed nothing. */
@@ -30,6 +31,11 @@ export interface ConsolidateAfterTurnOptions {
   everyTurns: number;
   now: () => string;
   newId: () => string;
+  /**
+   * The session's memory state as its turn just wrote it, when the caller holds it: the facts are read
+   * from it instead of the store, and what consolidation writes advances it.
+   */
+  state?: MemoryState;
   /** Told when consolidation itself broke (the store failed, the manager threw); the turn is unaffected. */
   onError?: (error: unknown) => void;
 }
@@ -83,6 +89,14 @@ function projection(facts: readonly Fact[], events: readonly FactEvent[]): { ups
   return { upserts: [...upserts.values()], removedIds };
 }
 
+/** The state after a consolidation's changes are written. */
+function advance(state: MemoryState, change: { upserts: readonly Fact[]; removedIds: readonly string[]; nextSequence: number }): void {
+  const removed = new Set(change.removedIds);
+  const revised = new Map(change.upserts.map((fact) => [fact.id, fact]));
+  state.facts = state.facts.filter((fact) => !removed.has(fact.id)).map((fact) => revised.get(fact.id) ?? fact);
+  state.nextSequence = change.nextSequence;
+}
+
 /**
  * After a turn's memory is written: when the turn is due (every `everyTurns` turns) and the manager can
  * consolidate, ask it and record the outcome as fact events of that turn (actor: the manager's name;
@@ -93,7 +107,11 @@ export async function consolidateAfterTurn(options: ConsolidateAfterTurnOptions)
   const { repositories, manager, sessionId, turn } = options;
   if (!consolidationDue(turn, options.everyTurns, manager) || manager.consolidate === undefined) return [];
   try {
-    const [facts, readAt] = await Promise.all([repositories.facts.list({ sessionId }), repositories.facts.lastSequence({ sessionId })]);
+    const { state } = options;
+    const [facts, readAt] =
+      state === undefined
+        ? await Promise.all([repositories.facts.list({ sessionId }), repositories.facts.lastSequence({ sessionId })])
+        : [inStoreOrder(state.facts), state.nextSequence - 1];
     let result: ConsolidationResult;
     try {
       result = await manager.consolidate({ facts, turn });
@@ -112,6 +130,7 @@ export async function consolidateAfterTurn(options: ConsolidateAfterTurnOptions)
       const events = fields.map((field): FactEvent => ({ id: options.newId(), sessionId, sequence: sequence++, turn, actor: manager.name, createdAt, ...field }));
       const { upserts, removedIds } = projection(facts, events);
       await tx.facts.apply({ sessionId, events, upserts, removedIds });
+      if (state !== undefined) advance(state, { upserts, removedIds, nextSequence: sequence });
       return events;
     });
   } catch (error) {

@@ -5,6 +5,7 @@
  */
 import type { Session } from '../core/types.js';
 import type { AssemblerSettings } from '../context/assembler.js';
+import type { CachedFactReader } from '../context/fact-view.js';
 import type { CachedTurnReader } from '../context/turn-reader.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ChatModel } from '../providers/chat-model/chat-model.js';
@@ -55,6 +56,8 @@ export interface EngineParts extends SharedParts {
   counters: MemoryCounters;
   /** Older turns kept between packages; it listens to `writes`. */
   turnReader: CachedTurnReader;
+  /** Each session's base-truth document as packages read it, checked against its last fact event. */
+  factReader: CachedFactReader;
   /** Each session's memory state between its turns. */
   states: MemoryStateCache;
   /** The session, or SESSION_NOT_FOUND naming it. */

@@ -17,9 +17,9 @@ export interface SessionServices {
 
 /** The session's context package under the budget, for the query when one is given. */
 export async function assemble(services: SessionServices, sessionId: string, budget: number, query: string | undefined): Promise<ContextPackage> {
-  const { repositories, tokenizer, turnReader, requireSession } = services.parts;
+  const { repositories, tokenizer, turnReader, factReader, requireSession } = services.parts;
   const session = await requireSession(sessionId);
-  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader });
+  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader, factReader });
 }
 
 /** Everything the session holds, for an export. */

@@ -7,6 +7,7 @@ import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import { isTenantId, TENANT_ID_RULE } from '../core/tenant-id.js';
 import type { Session } from '../core/types.js';
+import { CachedFactReader } from '../context/fact-view.js';
 import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
 import type { EngineParts, SharedParts } from './engine-parts.js';
 import { importConversation } from './import-conversation.js';
@@ -39,10 +40,13 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
   const writes = new SessionWrites();
   // Older turns stay in memory between packages; every write announced tells the cache what changed.
   const turnReader = new CachedTurnReader(storeTurnReader(repositories));
+  const factReader = new CachedFactReader(repositories, shared.tokenizer);
   const states = new MemoryStateCache();
   writes.listen(({ sessionId, turn }) => {
     turnReader.forget(sessionId, turn);
-    if (turn === undefined) states.forget(sessionId);
+    if (turn !== undefined) return;
+    states.forget(sessionId);
+    factReader.forget(sessionId);
   });
   const gate = new MemoryGate();
   const counters = new MemoryCounters();
@@ -64,6 +68,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
     gate,
     counters,
     turnReader,
+    factReader,
     states,
     requireSession,
   };

@@ -125,10 +125,11 @@ export function createTurnWork(parts: EngineParts): TurnWork {
         throw new StrataError('STORE_FAILURE', `Turn ${raw.turn} of session ${sessionId} vanished while it was derived.`);
       }
       const { derived, state } = fresh;
-      states.keep(sessionId, state);
       await account(derived, { retried: false });
       // A turn queued for retry is consolidated when its memory lands (retry-turn.ts), not on its fallback.
-      const consolidated = derived.retry !== null ? [] : await consolidateAfterTurn({ repositories, manager, sessionId, turn: raw.turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: onBackgroundError });
+      const consolidated =
+        derived.retry !== null ? [] : await consolidateAfterTurn({ repositories, manager, sessionId, turn: raw.turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: onBackgroundError, state });
+      states.keep(sessionId, state);
       const factEvents = [...derived.events, ...consolidated];
       return { turn: raw.turn, messageIds, status: derived.status, summary: derived.summary, factEvents, problem: derived.failure?.message ?? null };
     } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { factRelevance } from '../../src/context/fact-relevance.js';
+import { FactTerms } from '../../src/context/fact-relevance.js';
 import { stemWord } from '../../src/core/text.js';
 import type { Fact } from '../../src/core/types.js';
 
@@ -19,7 +19,7 @@ function fact(id: string, text: string): Fact {
   };
 }
 
-describe('factRelevance', () => {
+describe('FactTerms', () => {
   const facts = [
     fact('a', 'valve supplier: Brennan Industrial in Leeds'),
     fact('b', 'gasket supplier: Okafor Seals in Lagos'),
@@ -28,7 +28,7 @@ describe('factRelevance', () => {
   ];
 
   it('scores a fact by the query words it contains, rare words above common ones', () => {
-    const scores = factRelevance(facts, 'Which supplier makes our valves?');
+    const scores = new FactTerms(facts).relevance('Which supplier makes our valves?');
     expect([...scores.keys()].sort()).toEqual(['a', 'b', 'c']);
     // "valve" appears in one fact, "supplier" in three: the valve fact leads.
     expect(scores.get('a')).toBeGreaterThan(scores.get('b') ?? 0);
@@ -37,12 +37,12 @@ describe('factRelevance', () => {
 
   it('matches inflected forms and ignores stop words', () => {
     expect(stemWord('painting')).toBe(stemWord('paints'));
-    expect(factRelevance(facts, 'When does she paint?').has('d')).toBe(true);
-    expect(factRelevance(facts, 'what is it and when was that').size).toBe(0);
+    expect(new FactTerms(facts).relevance('When does she paint?').has('d')).toBe(true);
+    expect(new FactTerms(facts).relevance('what is it and when was that').size).toBe(0);
   });
 
   it('gives nothing for an empty query or an empty document', () => {
-    expect(factRelevance(facts, '   ').size).toBe(0);
-    expect(factRelevance([], 'valves').size).toBe(0);
+    expect(new FactTerms(facts).relevance('   ').size).toBe(0);
+    expect(new FactTerms([]).relevance('valves').size).toBe(0);
   });
 });

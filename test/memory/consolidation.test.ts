@@ -67,6 +67,20 @@ async function twoTurns(memory: Memory) {
 const texts = (facts: ReadonlyArray<{ text: string }>): string[] => facts.map((fact) => fact.text).sort();
 
 describe('consolidation every N turns', () => {
+  it('hands the next turn the consolidated document, not the lines it merged away', async () => {
+    const nothingNew = (request: RecordedRequest) => ({
+      json: goodAnswer({ messages: dataOf(request).exchange.map((message) => ({ id: message.id, tier1: 'move = planned', tier2: 'The move plan.' })), diff: { add: [], update: [], remove: [] } }),
+    });
+    const server = await serve([TURN_ONE, mergeBudgets, nothingNew]);
+    const memory = open(server);
+    const { session } = await twoTurns(memory);
+    await session.record({ user: { content: MEDIUM_USER }, assistant: { content: MEDIUM_ASSISTANT } });
+    expect(server.requests).toHaveLength(3);
+    const shown = (dataOf(server.requests[2]).currentFacts as Array<{ text: string }>).map((fact) => fact.text).sort();
+    expect(shown).toEqual(['budget: $40,000 for the whole project', 'card numbers: never store full card numbers']);
+    expect(texts(await session.facts())).toEqual(shown);
+  });
+
   it('applies a merge as consolidate events at the due turn, replayable and undoable', async () => {
     const server = await serve([TURN_ONE, mergeBudgets]);
     const memory = open(server);

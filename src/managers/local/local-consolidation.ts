@@ -40,30 +40,49 @@ function repeats(fact: Compared, other: Compared): boolean {
 }
 
 /**
- * For each line, the later lines that may repeat it or that it may repeat, in order: those sharing a word
- * with it (a line said whole by another, or nearly the same words, shares its words), and, for a line of
- * stop words only, every later line. The rest can never be one fact said twice, so they are not compared:
- * a document of thousands of lines would otherwise cost millions of comparisons.
+ * For each line, the later lines that may repeat it or that it may repeat, in order; the rest can never
+ * be one fact said twice, so they are not compared (a document of thousands of lines would otherwise cost
+ * millions of comparisons). Words are ranked rarest first across the document. A line held whole by
+ * another has all its words in it, its rarest word among them; two lines sharing at least 80 % of their
+ * words (Dice) share at least two thirds of each one's words, so the first word they share in that
+ * ranking is among the first `n - ceil(2n / 3) + 1` words of each (its prefix). So the partners of a line
+ * are the lines holding its rarest word, the lines holding it as their rarest word, and the lines whose
+ * prefix shares a word with its prefix; a line of stop words only is compared with every later line.
  */
 function likelyRepeats(forms: readonly Compared[]): (index: number) => number[] {
+  const frequency = new Map<string, number>();
+  for (const form of forms) for (const word of form.words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const rarestFirst = (a: string, b: string): number => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0);
+  const ranked = forms.map((form) => (form.padded === '' ? [] : [...form.words].sort(rarestFirst)));
+  const prefixes = ranked.map((words) => words.slice(0, words.length - Math.ceil((2 * words.length) / 3) + 1));
   const byWord = new Map<string, number[]>();
+  const byRarest = new Map<string, number[]>();
+  const byPrefix = new Map<string, number[]>();
+  const add = (index: Map<string, number[]>, word: string, at: number): void => {
+    const list = index.get(word);
+    if (list === undefined) index.set(word, [at]);
+    else list.push(at);
+  };
   const wordless: number[] = [];
-  forms.forEach((form, index) => {
-    if (form.padded === '') return;
-    if (form.words.size === 0) wordless.push(index);
-    for (const word of form.words) {
-      const list = byWord.get(word);
-      if (list === undefined) byWord.set(word, [index]);
-      else list.push(index);
-    }
+  ranked.forEach((words, at) => {
+    if (forms[at]?.padded === '') return;
+    if (words.length === 0) wordless.push(at);
+    for (const word of words) add(byWord, word, at);
+    if (words[0] !== undefined) add(byRarest, words[0], at);
+    for (const word of prefixes[at] ?? []) add(byPrefix, word, at);
   });
   return (index) => {
-    const form = forms[index];
-    if (form === undefined || form.padded === '') return [];
-    if (form.words.size === 0) return forms.flatMap((other, at) => (at > index && other.padded !== '' ? [at] : []));
+    const words = ranked[index];
+    if (words === undefined || forms[index]?.padded === '') return [];
+    if (words.length === 0) return forms.flatMap((other, at) => (at > index && other.padded !== '' ? [at] : []));
     const found = new Set<number>();
-    for (const word of form.words) for (const at of byWord.get(word) ?? []) if (at > index) found.add(at);
-    for (const at of wordless) if (at > index) found.add(at);
+    const collect = (list: readonly number[] | undefined): void => {
+      for (const at of list ?? []) if (at > index) found.add(at);
+    };
+    collect(byWord.get(words[0] ?? ''));
+    for (const word of words) collect(byRarest.get(word));
+    for (const word of prefixes[index] ?? []) collect(byPrefix.get(word));
+    collect(wordless);
     return [...found].sort((a, b) => a - b);
   };
 }

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CachedFactReader } from '../../src/context/fact-view.js';
+import { createMemory, type Memory } from '../../src/memory/create-memory.js';
+import type { TenantRepositories } from '../../src/store/store.js';
+import { createGptTokenizer } from '../../src/providers/tokenizer/gpt-tokenizer.js';
+import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+
+const folders: string[] = [];
+const memories: Memory[] = [];
+
+afterEach(async () => {
+  await Promise.all(memories.splice(0).map((memory) => memory.close()));
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function databaseFile(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'strata-fact-view-'));
+  folders.push(folder);
+  return join(folder, 'memory.db');
+}
+
+function open(path: string): Memory {
+  const memory = createMemory({ path, env: { STRATA_LOG_LEVEL: 'silent' } });
+  memories.push(memory);
+  return memory;
+}
+
+/** The text of every fact line of a package. */
+async function factLines(memory: Memory, sessionId: string): Promise<string[]> {
+  const session = await memory.sessions.open(sessionId);
+  const pkg = await session.context({ budget: 4000 });
+  return pkg.sections.filter((section) => section.name === 'facts' || section.name === 'pinned').flatMap((section) => section.items.map((item) => item.text));
+}
+
+describe('the base-truth document a memory keeps for its packages', () => {
+  it('shows a fact written by another process on the same file in the next package', async () => {
+    const path = databaseFile();
+    const first = open(path);
+    const session = await first.sessions.create({ title: 'Kitchen' });
+    await session.facts.add({ text: 'budget: $18,000 for the kitchen', kind: 'constraint', reason: 'set on the first call' });
+    expect(await factLines(first, session.id)).toEqual([expect.stringContaining('budget: $18,000')]);
+
+    const second = open(path);
+    const other = await second.sessions.open(session.id);
+    const [budget] = await other.facts();
+    await other.facts.edit({ fact: budget?.id ?? '', text: 'budget: $15,000 for the kitchen', reason: 'the quote came in lower' });
+    await other.facts.add({ text: 'worktop: oak, not granite', kind: 'preference', reason: 'chosen in the showroom' });
+
+    const lines = await factLines(first, session.id);
+    expect(lines.some((line) => line.includes('$15,000'))).toBe(true);
+    expect(lines.some((line) => line.includes('$18,000'))).toBe(false);
+    expect(lines.some((line) => line.includes('worktop: oak'))).toBe(true);
+  });
+
+  it('shows a correction and an undo made through the same memory at once', async () => {
+    const memory = open(databaseFile());
+    const session = await memory.sessions.create({ title: 'Trip' });
+    const added = await session.facts.add({ text: 'flight: Tuesday 9:40 from Leeds', kind: 'fact', reason: 'booked' });
+    expect(await factLines(memory, session.id)).toEqual([expect.stringContaining('Tuesday 9:40')]);
+    const removed = await session.facts.remove({ fact: added.factId ?? '', reason: 'cancelled' });
+    expect(await factLines(memory, session.id)).toEqual([]);
+    await session.undoFactEvent(removed.id);
+    expect(await factLines(memory, session.id)).toEqual([expect.stringContaining('Tuesday 9:40')]);
+  });
+});
+
+describe('CachedFactReader', () => {
+  /** Repositories that count how often the facts are listed. */
+  function counted(repositories: TenantRepositories): { repositories: TenantRepositories; lists: () => number } {
+    let lists = 0;
+    const facts = { ...repositories.facts, list: (options: { sessionId: string }) => ((lists += 1), repositories.facts.list(options)) };
+    return { repositories: { ...repositories, facts }, lists: () => lists };
+  }
+
+  it('reads the facts again only when the session has a new fact event or is forgotten', async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    try {
+      const path = store.tenant('default');
+      await path.sessions.create({ session: { id: 's', title: 'T', instructions: '', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', messageCount: 0, turnCount: 0, tokenCount: 0 } });
+      const { repositories, lists } = counted(path);
+      const reader = new CachedFactReader(repositories, createGptTokenizer());
+      const fact = { id: 'f1', sessionId: 's', key: 'budget', text: 'budget: $900', kind: 'constraint' as const, pinned: false, sourceMessageIds: [], createdTurn: 1, updatedTurn: 1, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
+      const event = { id: 'e1', sessionId: 's', sequence: 1, factId: 'f1', op: 'add' as const, key: 'budget', kind: 'constraint' as const, oldText: null, newText: 'budget: $900', turn: 1, actor: 'user', reason: 'set', sourceMessageIds: [], createdAt: '2026-01-01T00:00:00Z' };
+
+      expect((await reader.read('s')).facts).toEqual([]);
+      await reader.read('s');
+      expect(lists()).toBe(1);
+
+      await path.facts.apply({ sessionId: 's', events: [event], upserts: [fact], removedIds: [] });
+      const view = await reader.read('s');
+      expect(view.facts.map((item) => item.text)).toEqual(['budget: $900']);
+      expect(view.line(view.facts[0] ?? fact)).toBe(view.line(view.facts[0] ?? fact));
+      expect(lists()).toBe(2);
+
+      reader.forget('s');
+      await reader.read('s');
+      expect(lists()).toBe(3);
+    } finally {
+      store.close();
+    }
+  });
+});
