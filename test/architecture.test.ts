@@ -15,7 +15,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   longterm: ['core', 'providers', 'store', 'retrieval'],
   memory: ['core', 'providers', 'store', 'managers', 'context', 'retrieval', 'longterm'],
   eval: ['core', 'providers', 'store', 'managers', 'context', 'memory'],
-  cli: ['core', 'context', 'memory', 'eval'],
+  cli: ['core', 'context', 'memory', 'eval', 'server'],
   server: ['core', 'context', 'memory'],
   testing: ['core', 'providers', 'managers'],
 };

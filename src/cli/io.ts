@@ -16,6 +16,8 @@ export interface CliIo {
   cwd: string;
   /** Where interactive input comes from (`strata chat`); default: nothing to read. */
   stdin?: NodeJS.ReadableStream;
+  /** Aborted when a long-running command (`strata serve`) should stop; default: SIGINT or SIGTERM. */
+  stop?: AbortSignal;
 }
 
 let pipesGuarded = false;

@@ -7,6 +7,8 @@ import { registerEvalLocomo } from './commands/eval-locomo.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerFactsCommand } from './commands/facts.js';
 import { registerImportCommand } from './commands/import.js';
+import { registerKeysCommand } from './commands/keys.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerSessionsCommand } from './commands/sessions.js';
 import { EXIT, exitCodeFor, isInformational } from './exit-codes.js';
 import { processIo, writeLine, type CliIo } from './io.js';
@@ -43,6 +45,8 @@ export function createProgram(io: CliIo): Command {
   registerExportCommand(program, io);
   registerEvalCommand(program, io, [registerEvalLocomo]);
   registerChatCommand(program, io);
+  registerServeCommand(program, io);
+  registerKeysCommand(program, io);
   return program;
 }
 

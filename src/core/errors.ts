@@ -24,7 +24,15 @@ export type StrataErrorCode =
   /** The endpoint answered, but with something that is not a usable reply (bad JSON, wrong shape, wrong dimensions). */
   | 'MODEL_OUTPUT_INVALID'
   /** The caller's abort signal cancelled the call. */
-  | 'MODEL_ABORTED';
+  | 'MODEL_ABORTED'
+  /** A request to the server without a valid API key (missing, unknown or revoked). */
+  | 'UNAUTHORIZED'
+  /** No such route or resource on the server (an unknown session answers SESSION_NOT_FOUND). */
+  | 'NOT_FOUND'
+  /** A request body over the server's size limit. */
+  | 'PAYLOAD_TOO_LARGE'
+  /** A failure Strata did not expect (a defect): the server answers 500 with it and logs the cause. */
+  | 'INTERNAL';
 
 export class StrataError extends Error {
   readonly code: StrataErrorCode;

@@ -6,17 +6,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { StrataError } from '../core/errors.js';
+import { checkTenantId } from '../core/tenant-id.js';
 import type { ChatModel } from '../providers/chat-model/chat-model.js';
 import { readModelSettings, requireModelSettings, type ModelSettingsByRole } from '../providers/model-settings.js';
 import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { apiKeys } from './api-keys.js';
 import { resolveSettings } from './config.js';
 import { inProcessSessionLock } from './keyed-mutex.js';
 import { lazyLocalManager, lazyModelManager, openAiModel } from './lazy-managers.js';
 import type { Memory, MemoryOptions, TenantMemory } from './memory-api.js';
 import { createMemoryLogger } from './memory-logger.js';
 import type { SharedParts } from './engine-parts.js';
-import { checkTenantId, createTenantRuntime, type TenantRuntime } from './tenant-memory.js';
+import { createTenantRuntime, type TenantRuntime } from './tenant-memory.js';
 
 export type {
   ChatOptions,
@@ -118,6 +120,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     sessions: home.sessions,
     stats: home.stats,
     tenant,
+    keys: apiKeys(store, { now, newId }),
     settings,
     tokenizer,
     chatModelName: () => requireChatModel().model,

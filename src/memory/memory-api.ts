@@ -10,6 +10,7 @@ import type { ChatModel } from '../providers/chat-model/chat-model.js';
 import type { Tokenizer, TokenizerName } from '../providers/tokenizer/tokenizer.js';
 import type { SessionLock } from '../store/session-lock.js';
 import type { Store } from '../store/store.js';
+import type { ApiKeys } from './api-keys.js';
 import type { Settings } from './config.js';
 import type { ChatResult, ChatStream } from './chat-turn.js';
 import type { MemoryCounterSet } from './memory-counters.js';
@@ -238,6 +239,8 @@ export interface Memory extends TenantMemory {
    * const session = await acme.sessions.create({ title: 'Support' });
    */
   tenant(tenantId: string): TenantMemory;
+  /** The API keys `strata serve` accepts, each serving one tenant of this memory's store. */
+  readonly keys: ApiKeys;
   /** The chat model `session.chat()` uses; fails with MODEL_NOT_CONFIGURED, naming the variables to set, when there is none. */
   chatModelName(): string;
   /** Stop background retries, wait for memory work in flight, close the store (when this memory opened it). */

@@ -5,7 +5,6 @@
  */
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
-import { isTenantId, TENANT_ID_RULE } from '../core/tenant-id.js';
 import type { Session } from '../core/types.js';
 import { CachedFactReader } from '../context/fact-view.js';
 import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
@@ -26,12 +25,6 @@ export interface TenantRuntime {
   api: TenantMemory;
   /** Stop its background retries and wait for its memory work in flight. */
   close(): Promise<void>;
-}
-
-/** The tenant id, checked (see `core/tenant-id.ts`). */
-export function checkTenantId(tenantId: unknown): string {
-  if (!isTenantId(tenantId)) throw new StrataError('INVALID_INPUT', `Invalid tenant id ${describeValue(tenantId)}: ${TENANT_ID_RULE}.`);
-  return tenantId;
 }
 
 /** Build the services of one tenant over the shared parts. */

@@ -32,8 +32,35 @@ export interface Store {
   readonly kind: string;
   /** Repositories scoped to one tenant (created on first write). */
   tenant(tenantId: string): TenantStore;
+  /** The API keys of every tenant: a key names the tenant it serves, so they live above the tenants. */
+  readonly keys: ApiKeyRepository;
   /** Close connections. Further calls fail. */
   close(): Promise<void>;
+}
+
+/** An API key as stored: never the key itself, only its SHA-256 hash. */
+export interface ApiKeyRecord {
+  id: string;
+  /** The tenant every request made with the key acts for. */
+  tenantId: string;
+  /** A label for people ("ci", "web app"); may be empty. */
+  name: string;
+  /** Lowercase hex SHA-256 of the key. */
+  hash: string;
+  createdAt: string;
+  /** When it was revoked; a revoked key serves nothing. */
+  revokedAt: string | null;
+}
+
+export interface ApiKeyRepository {
+  /** Fails with STORE_FAILURE, changing nothing, when a key with this id or hash exists. */
+  create(options: { key: ApiKeyRecord }): Promise<void>;
+  /** The key with this hash that is not revoked, or null. One indexed read. */
+  findLive(options: { hash: string }): Promise<ApiKeyRecord | null>;
+  /** Keys, revoked ones included, oldest first (of one tenant when given). */
+  list(options?: { tenantId?: string }): Promise<ApiKeyRecord[]>;
+  /** Revoke the key at `at` (a key revoked before keeps its first time); the key as it now stands, or null when there is none with this id. */
+  revoke(options: { id: string; at: string }): Promise<ApiKeyRecord | null>;
 }
 
 export interface TenantRepositories {

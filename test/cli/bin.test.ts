@@ -105,6 +105,30 @@ describe('bin/strata.js (a real process)', () => {
     expect(result.stdout).toContain('Usage: strata');
   });
 
+  it('serve stops on SIGTERM after finishing the turn it was recording, and the turn is stored', async () => {
+    const db = join(dir, 'serve.db');
+    const created = strata(['keys', 'create', '--tenant', 'acme', '--json', '--db', db]);
+    const { key } = JSON.parse(created.stdout) as { key: string };
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db], { cwd: dir, env: { ...process.env, STRATA_DB: '', STRATA_LOG_LEVEL: 'silent' } });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolvePromise) => child.on('exit', (code) => resolvePromise(code)));
+    for (let waited = 0; !stdout.includes('listening on'); waited += 20) {
+      if (waited > 20_000) throw new Error('serve did not start');
+      await new Promise((resolvePromise) => setTimeout(resolvePromise, 20));
+    }
+    const url = /listening on (\S+)/u.exec(stdout)?.[1] ?? '';
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const session = (await (await fetch(`${url}/api/sessions`, { method: 'POST', headers, body: JSON.stringify({ title: 'Signal' }) })).json()) as { id: string };
+    const turn = fetch(`${url}/api/sessions/${session.id}/turns`, { method: 'POST', headers, body: JSON.stringify({ user: 'The survey is booked for 9 May at 10am, and the fee is £450.' }) });
+    // The signal arrives while the turn is in flight.
+    setTimeout(() => child.kill('SIGTERM'), 5);
+    expect((await turn).status).toBe(200);
+    expect(await exited).toBe(0);
+    const shown = strata(['sessions', 'show', session.id, '--tenant', 'acme', '--json', '--db', db]);
+    expect(shown.stdout).toContain('£450');
+  }, 60_000);
+
   it('imports a file with --json and exits with the right codes', () => {
     const file = join(dir, 'chat.json');
     writeFileSync(file, JSON.stringify(plainConversation(2)));

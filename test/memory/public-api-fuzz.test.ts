@@ -36,8 +36,13 @@ describe('the public API, fuzzed with values of every type', () => {
         ['sessions.create', (value) => memory.sessions.create(value as never)],
         ['sessions.import', (value) => memory.sessions.import(value as never)],
         ['tenant', (value) => memory.tenant(value as never)],
+        ['keys.create', (value) => memory.keys.create(value as never)],
+        ['keys.list', (value) => memory.keys.list(value as never)],
+        ['keys.revoke', (value) => memory.keys.revoke(value as never)],
+        ['keys.verify', (value) => memory.keys.verify(value)],
       ];
-      const stored = async (): Promise<string> => JSON.stringify([await session.messages(), await session.facts(), (await memory.sessions.list()).length]);
+      const stored = async (): Promise<string> =>
+        JSON.stringify([await session.messages(), await session.facts(), (await memory.sessions.list()).length, (await memory.keys.list()).filter((key) => key.revokedAt === null).length]);
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...calls), anyValue, async ([name, call], value) => {
           const before = await stored();

@@ -25,6 +25,7 @@ function failingStore(path: string): { store: Store; failFrom: (count: number) =
     },
     store: {
       kind: 'failing-sqlite',
+      keys: inner.keys,
       close: () => inner.close(),
       tenant(tenantId) {
         const existing = wrapped.get(tenantId);

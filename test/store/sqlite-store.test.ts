@@ -19,6 +19,7 @@ import {
   makeVersion,
   seedSession,
 } from '../contract/store-contract.js';
+import { describeApiKeyContract } from '../contract/api-key-contract.js';
 
 const MIGRATED_AT = '2025-03-01T08:00:00.000Z';
 
@@ -39,6 +40,11 @@ describeStoreContract('sqlite (file)', async () => {
 });
 
 describeStoreContract('sqlite (:memory:)', async () => {
+  const store = createSqliteStore({ path: ':memory:', durability: 'normal' });
+  return { store, cleanup: () => store.close() };
+});
+
+describeApiKeyContract('sqlite (:memory:)', async () => {
   const store = createSqliteStore({ path: ':memory:', durability: 'normal' });
   return { store, cleanup: () => store.close() };
 });
@@ -182,7 +188,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions and hidden imports, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports and API keys, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -198,7 +204,7 @@ describe('SQLite store', () => {
     const raw = new Database(file);
     raw.exec(`DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at;
       ALTER TABLE facts DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN may_replace;
-      DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DELETE FROM schema_migrations WHERE version > 3;`);
+      DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys; DELETE FROM schema_migrations WHERE version > 3;`);
     // Its search index had no session column.
     const index = `search_tenant_${String(raw.prepare("SELECT rowid FROM tenants WHERE id = 'acme'").pluck().get())}`;
     raw.exec(`DROP TABLE ${index};
@@ -214,6 +220,7 @@ describe('SQLite store', () => {
     expect(await reopened.turns.list({ sessionId: 's1' })).toEqual(before.turns);
     expect((await searchArchive(reopened.search, { sessionId: 's1', query: 'Frankfurt', limit: 5 })).map((hit) => hit.messageId).sort()).toEqual([messages[0]!.id, messages[1]!.id]);
     expect(await reopened.retries.count()).toBe(0);
+    expect(await upgraded.keys.list()).toEqual([]);
     await reopened.retries.put({ retry: makeRetry('s1', 2) });
     expect(await reopened.retries.listDue({ now: at(100), limit: 10 })).toEqual([makeRetry('s1', 2)]);
     await upgraded.close();
@@ -228,8 +235,9 @@ describe('SQLite store', () => {
         { version: 7, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 8, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 9, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 10, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(9);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(10);
     } finally {
       check.close();
     }

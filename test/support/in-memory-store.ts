@@ -17,6 +17,7 @@
  */
 import { StrataError } from '../../src/core/errors.js';
 import type { Store, TenantRepositories, TenantStore } from '../../src/store/store.js';
+import { createApiKeyRepository } from './in-memory-store/api-keys.js';
 import { createArtifactRepository } from './in-memory-store/artifacts.js';
 import { createFactRepository } from './in-memory-store/facts.js';
 import { createMessageRepository } from './in-memory-store/messages.js';
@@ -123,6 +124,7 @@ export function createInMemoryStore(): Store {
 
   return {
     kind: 'in-memory',
+    keys: createApiKeyRepository(ensureOpen),
     tenant(tenantId: string): TenantStore {
       if (tenantId.trim() === '') throw new StrataError('INVALID_INPUT', 'A tenant id must not be empty.');
       const tenant = tenants.get(tenantId) ?? openTenant(tenantId);

@@ -249,6 +249,22 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_importing ON sessions (tenant_id, import_until) WHERE import_until IS NOT NULL;
     `,
   },
+  {
+    version: 10,
+    name: 'API keys',
+    // A key is kept only as its SHA-256 hash; looking one up is one read of the unique index on it.
+    change: `
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      ) STRICT;
+      CREATE INDEX api_keys_by_tenant ON api_keys (tenant_id, created_at);
+    `,
+  },
 ];
 
 /**

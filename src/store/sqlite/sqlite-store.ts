@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { StrataError, isStrataError } from '../../core/errors.js';
 import type { Store, TenantRepositories, TenantStore } from '../store.js';
+import { createApiKeyRepository } from './api-keys.js';
 import { createArtifactRepository } from './artifacts.js';
 import { createFactRepository } from './facts.js';
 import { MessageIdCache } from './message-id-cache.js';
@@ -113,6 +114,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
   const tenants = new Map<string, TenantStore>();
   return {
     kind: 'sqlite',
+    keys: createApiKeyRepository(db, gated),
     tenant(tenantId: string): TenantStore {
       if (tenantId.trim() === '') throw new StrataError('INVALID_INPUT', 'A tenant id must not be empty; pass tenant: "…" or set STRATA_TENANT.');
       let tenant = tenants.get(tenantId);

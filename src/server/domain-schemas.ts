@@ -1,0 +1,167 @@
+/**
+ * The server's response bodies as schemas: what the library returns, described once, for the OpenAPI
+ * document and the type of every route's answer.
+ */
+import { z } from '@hono/zod-openapi';
+
+const FACT_KINDS = ['fact', 'constraint', 'goal', 'preference', 'exception'] as const;
+export const FactKindSchema = z.enum(FACT_KINDS).openapi('FactKind');
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'SESSION_NOT_FOUND' }),
+      message: z.string().openapi({ example: 'No session "s1" in tenant "acme"; list sessions with GET /api/sessions.' }),
+    }),
+  })
+  .openapi('Error');
+
+export const SessionSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    instructions: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    messageCount: z.number().int(),
+    turnCount: z.number().int(),
+    tokenCount: z.number().int(),
+  })
+  .openapi('Session');
+
+export const FactSchema = z
+  .object({
+    id: z.string(),
+    sessionId: z.string(),
+    key: z.string(),
+    text: z.string(),
+    kind: FactKindSchema,
+    pinned: z.boolean(),
+    sourceMessageIds: z.array(z.string()),
+    createdTurn: z.number().int(),
+    updatedTurn: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    mayReplace: z.string().optional(),
+  })
+  .openapi('Fact');
+
+export const FactEventSchema = z
+  .object({
+    id: z.string(),
+    sessionId: z.string(),
+    sequence: z.number().int(),
+    factId: z.string().nullable(),
+    op: z.enum(['add', 'update', 'remove', 'consolidate', 'reject', 'warning']),
+    key: z.string(),
+    kind: FactKindSchema,
+    oldText: z.string().nullable(),
+    newText: z.string().nullable(),
+    turn: z.number().int(),
+    actor: z.string(),
+    reason: z.string(),
+    sourceMessageIds: z.array(z.string()),
+    createdAt: z.string(),
+    mayReplace: z.string().optional(),
+  })
+  .openapi('FactEvent');
+
+const TurnStatusSchema = z.enum(['summarised', 'fallback-raw', 'pending-retry']);
+
+export const TurnSummarySchema = z
+  .object({
+    sessionId: z.string(),
+    turn: z.number().int(),
+    messageIds: z.array(z.string()),
+    userSummary: z.string(),
+    assistantSummary: z.string(),
+    depth: z.enum(['short', 'medium', 'long', 'code']),
+    status: TurnStatusSchema,
+    windowExtension: z.number().int(),
+    tokens: z.number().int(),
+    createdAt: z.string(),
+    staleMemory: z.boolean().optional(),
+  })
+  .openapi('TurnSummary');
+
+export const MessageSchema = z
+  .object({
+    id: z.string(),
+    sessionId: z.string(),
+    turn: z.number().int(),
+    position: z.number().int(),
+    role: z.enum(['user', 'assistant']),
+    speaker: z.string().nullable(),
+    content: z.string(),
+    tier1: z.string(),
+    tier2: z.string(),
+    tokens: z.object({ tier1: z.number().int(), tier2: z.number().int(), tier3: z.number().int() }),
+    requiredTier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    createdAt: z.string(),
+    sentAt: z.string().nullable(),
+    externalId: z.string().nullable(),
+  })
+  .openapi('Message');
+
+export const ArtifactSchema = z
+  .object({
+    id: z.string(),
+    sessionId: z.string(),
+    name: z.string(),
+    kind: z.enum(['code', 'draft']),
+    language: z.string().nullable(),
+    versions: z.array(
+      z.object({ artifactId: z.string(), version: z.number().int(), turn: z.number().int(), messageId: z.string(), content: z.string(), tokens: z.number().int(), createdAt: z.string() }),
+    ),
+  })
+  .openapi('Artifact');
+
+export const RecordResultSchema = z
+  .object({
+    turn: z.number().int(),
+    messageIds: z.array(z.string()),
+    status: TurnStatusSchema,
+    summary: TurnSummarySchema,
+    factEvents: z.array(FactEventSchema),
+    problem: z.string().nullable(),
+  })
+  .openapi('RecordResult');
+
+/** A context package as `strata context --json` prints it. */
+export const ContextPackageSchema = z
+  .object({
+    budget: z.number().int(),
+    tokens: z.number().int(),
+    messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })),
+    sections: z.array(
+      z.object({
+        name: z.string(),
+        tokens: z.number().int(),
+        items: z.array(z.object({ text: z.string(), tokens: z.number().int(), sourceMessageIds: z.array(z.string()) })),
+      }),
+    ),
+    omitted: z.array(z.object({ sourceMessageIds: z.array(z.string()), reason: z.string() })),
+  })
+  .openapi('ContextPackage');
+
+const count = z.number().int();
+export const StatsSchema = z
+  .object({
+    turns: count,
+    chatTurns: count,
+    memoryModelCalls: count,
+    memoryModelRetries: count,
+    fallbacks: count,
+    retryAttempts: count,
+    retriesSucceeded: count,
+    lockWaits: count,
+    lockWaitMs: z.number(),
+    staleTurns: count,
+    tokens: z.object({ context: count, chatPrompt: count, chatCompletion: count, memoryPrompt: count, memoryCompletion: count }),
+    pendingRetries: count,
+  })
+  .openapi('Stats');
+
+export const ImportResultSchema = z
+  .object({ sessionId: z.string(), messages: count, turns: count, skipped: count })
+  .openapi('ImportResult');
