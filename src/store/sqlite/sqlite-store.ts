@@ -48,16 +48,35 @@ function wrapFailure(error: unknown, path: string): unknown {
   return new StrataError('STORE_FAILURE', `SQLite failed (${code}): ${message}; ${hint}.`, { cause: error, details: { code } });
 }
 
+/**
+ * Run `step` again while it fails with SQLITE_BUSY, for up to `timeoutMs`. Switching a file to WAL needs
+ * an exclusive lock and SQLite answers BUSY at once, without its busy handler, when another process
+ * opening the same new file holds one (it is migrating it); opening is synchronous, so this waits in place.
+ */
+function whileBusy<T>(step: () => T, timeoutMs: number): T {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
+}
+
 /** The zero-configuration store: one SQLite file in WAL mode, migrated on open. */
 /** Open the database, set its pragmas and migrate it; `wal` says whether it runs in WAL mode. */
 function openDatabase(path: string, settings: SqliteStoreSettings, fullSync: boolean): { db: Database.Database; wal: boolean } {
   let opened: Database.Database | undefined;
   try {
     const db = (opened = new Database(path));
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(settings.busyTimeoutMs ?? 5000))}`);
+    const busyTimeoutMs = Math.max(0, Math.floor(settings.busyTimeoutMs ?? 5000));
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     // Before the journal mode is set: that writes to the file.
     refuseForeign(db, path);
-    const wal = path !== ':memory:' && db.pragma('journal_mode = WAL', { simple: true }) === 'wal';
+    const wal = path !== ':memory:' && whileBusy(() => db.pragma('journal_mode = WAL', { simple: true }), busyTimeoutMs) === 'wal';
     db.pragma(`synchronous = ${fullSync ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     migrate(db, (settings.now ?? (() => new Date().toISOString()))());
