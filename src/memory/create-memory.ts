@@ -124,6 +124,10 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     settings,
     tokenizer,
     chatModelName: () => requireChatModel().model,
+    chatEndpoint: () => {
+      const { role: _role, ...endpoint } = requireModelSettings(models().chat, 'chat');
+      return endpoint;
+    },
     close: async () => {
       closed = true;
       await Promise.all([...tenants.values()].map((runtime) => runtime.close()));

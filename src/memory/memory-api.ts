@@ -203,8 +203,23 @@ export interface SessionFacts {
   remove(options: { fact: string; reason: string }): Promise<FactEvent>;
 }
 
+/** Where chat requests go: an OpenAI-compatible endpoint and the model to ask there. */
+export interface ChatEndpoint {
+  model: string;
+  /** Base URL, usually ending in `/v1`. */
+  baseUrl: string;
+  apiKey?: string;
+  /** Extra headers for every request. */
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
 export interface Sessions {
-  create(options?: { title?: string; instructions?: string }): Promise<SessionHandle>;
+  /**
+   * A new session. `id` (default: a fresh one) lets a client name it, e.g. the proxy's `X-Strata-Session`:
+   * 1 to 256 characters without control characters or spaces at either end; SESSION_EXISTS when taken.
+   */
+  create(options?: { id?: string; title?: string; instructions?: string }): Promise<SessionHandle>;
   /** Open an existing session; fails with SESSION_NOT_FOUND. */
   open(sessionId: string): Promise<SessionHandle>;
   /** Most recently updated first (default limit 50). */
@@ -243,6 +258,12 @@ export interface Memory extends TenantMemory {
   readonly keys: ApiKeys;
   /** The chat model `session.chat()` uses; fails with MODEL_NOT_CONFIGURED, naming the variables to set, when there is none. */
   chatModelName(): string;
+  /**
+   * The OpenAI-compatible endpoint chat requests go to (`STRATA_CHAT_MODEL`, `STRATA_CHAT_BASE_URL`,
+   * `STRATA_CHAT_API_KEY` …): where `strata serve`'s proxy forwards. MODEL_NOT_CONFIGURED, naming the
+   * variables to set, when there is none.
+   */
+  chatEndpoint(): ChatEndpoint;
   /** Stop background retries, wait for memory work in flight, close the store (when this memory opened it). */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 /** Checks of what a person gives a session: its options, its title and its instructions. */
+import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import { loneSurrogateIndex } from '../core/text.js';
 
@@ -21,4 +22,16 @@ export function checkInstructions(instructions: unknown): string {
     throw new StrataError('INVALID_INPUT', 'Session instructions must be text of at most 100,000 characters.');
   }
   return instructions.trim();
+}
+
+/** The longest session id a caller may choose. */
+export const MAX_SESSION_ID_LENGTH = 256;
+
+/** A session id a caller chose: 1 to 256 characters, no control characters, no space at either end. */
+export function checkSessionId(id: unknown): string {
+  // eslint-disable-next-line no-control-regex
+  if (typeof id !== 'string' || id === '' || id.length > MAX_SESSION_ID_LENGTH || id.trim() !== id || /[\u0000-\u001f\u007f]/u.test(id)) {
+    throw new StrataError('INVALID_INPUT', `A session id is 1 to ${MAX_SESSION_ID_LENGTH} characters without control characters or spaces at either end (got ${describeValue(id)}).`);
+  }
+  return id;
 }

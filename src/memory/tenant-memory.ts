@@ -4,7 +4,7 @@
  * per tenant it has served; the store, the manager, the tokenizer and the session lock are shared.
  */
 import { describeValue } from '../core/describe-value.js';
-import { StrataError } from '../core/errors.js';
+import { isStrataError, StrataError } from '../core/errors.js';
 import type { Session } from '../core/types.js';
 import { CachedFactReader } from '../context/fact-view.js';
 import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
@@ -15,7 +15,7 @@ import { MemoryCounters } from './memory-counters.js';
 import { MemoryGate } from './memory-gate.js';
 import { MemoryStateCache } from './memory-state-cache.js';
 import { sessionHandle } from './session-handle.js';
-import { checkInstructions, checkTitle, isOptions } from './session-input.js';
+import { checkInstructions, checkSessionId, checkTitle, isOptions } from './session-input.js';
 import type { SessionServices } from './session-reads.js';
 import { SessionWrites } from './session-writes.js';
 import { createTurnWork } from './turn-work.js';
@@ -108,10 +108,15 @@ function tenantSessions(services: SessionServices, importSetup: { localInCharge:
       const title = createOptions.title === undefined ? `Session ${now().slice(0, 16).replace('T', ' ')}` : checkTitle(createOptions.title);
       const instructions = createOptions.instructions === undefined ? '' : checkInstructions(createOptions.instructions);
       const time = now();
-      const id = newId();
-      await repositories.sessions.create({
-        session: { id, title, instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 },
-      });
+      const id = createOptions.id === undefined ? newId() : checkSessionId(createOptions.id);
+      try {
+        await repositories.sessions.create({
+          session: { id, title, instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 },
+        });
+      } catch (error) {
+        if (createOptions.id === undefined || !isStrataError(error, 'STORE_FAILURE')) throw error;
+        throw new StrataError('SESSION_EXISTS', `A session "${id}" exists already (possibly being imported); open it, or create one with another id.`, { cause: error });
+      }
       return handle(id);
     },
     open: async (sessionId) => {

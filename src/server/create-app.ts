@@ -1,7 +1,8 @@
 /**
- * The HTTP face of a memory: `/healthz`, `/metrics`, `/openapi.json`, and the REST API under `/api`
- * (every route schema-validated, its answers and errors described in the OpenAPI document). One process
- * serves every tenant; a request's API key decides which.
+ * The HTTP face of a memory: `/healthz`, `/metrics`, `/openapi.json`, the REST API under `/api` (every
+ * route schema-validated, its answers and errors described in the OpenAPI document) and the
+ * OpenAI-compatible memory proxy under `/v1`. One process serves every tenant; a request's API key
+ * decides which.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
@@ -16,6 +17,9 @@ import { registerSessionRoutes } from './routes/session-routes.js';
 import { registerTurnRoutes } from './routes/turn-routes.js';
 import type { ServerEnv } from './server-env.js';
 import { ServerMetrics } from './server-metrics.js';
+import { BackgroundWork } from './background-work.js';
+import { registerProxyRoutes } from './proxy/proxy-routes.js';
+import type { Fetch } from './proxy/upstream.js';
 import { validationHook } from './validation-hook.js';
 
 /** One line of the request log. */
@@ -45,6 +49,10 @@ export interface AppOptions {
   newId?: () => string;
   /** Milliseconds for latencies (default: `performance.now`). */
   clock?: () => number;
+  /** Where the proxy's work after an answer runs, so a stop can wait for it (default: its own). */
+  background?: BackgroundWork;
+  /** How the proxy reaches the chat endpoint (default: the global fetch). */
+  fetch?: Fetch;
 }
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -119,10 +127,17 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'Strata', version: '1', description: 'Conversational memory: sessions, turns, facts and context packages.' } });
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'An API key from `strata keys create`.' });
 
-  app.use('/api/*', authenticate(memory, options.auth ?? 'keys'));
+  const auth = authenticate(memory, options.auth ?? 'keys');
+  app.use('/api/*', auth);
+  app.use('/v1/*', auth);
   registerSessionRoutes(app);
   registerTurnRoutes(app);
   registerFactRoutes(app);
+  registerProxyRoutes(app, {
+    memory,
+    background: options.background ?? new BackgroundWork((error) => options.onUnexpected?.(error, '')),
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+  });
 
   app.notFound((c) => {
     const { status, body } = errorAnswer('NOT_FOUND', `No route ${c.req.method} ${c.req.path}; the API is described at /openapi.json.`);

@@ -7,6 +7,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StrataError } from '../core/errors.js';
+import { BackgroundWork } from './background-work.js';
 import { createApp, type AppOptions } from './create-app.js';
 
 export interface StartOptions extends AppOptions {
@@ -35,7 +36,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   if (options.auth === 'none' && !isLoopback(host)) {
     throw new StrataError('INVALID_INPUT', `Serving without API keys (--no-auth) is allowed on a loopback host only (127.0.0.1, ::1, localhost), not ${host}; create keys with \`strata keys create\` instead.`);
   }
-  const app = createApp(options);
+  const background = options.background ?? new BackgroundWork((error) => options.onUnexpected?.(error, ''));
+  const app = createApp({ ...options, background });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -55,6 +57,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         const timer = setTimeout(() => server.closeAllConnections(), options.drainMs ?? 10_000);
         await closed;
         clearTimeout(timer);
+        // The proxy's turns whose answers went out are recorded before the memory closes.
+        await background.drain();
         await options.memory.close();
       })()),
   };

@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 /**
  * A real OpenAI-compatible HTTP server on 127.0.0.1 that plays a script: each request to
  * `POST /v1/chat/completions` or `POST /v1/embeddings` consumes the next step. Streams are real SSE.
+ * `GET /v1/models` lists one model, `scripted-model`, without consuming a step.
  */
 
 /** What a malformed reply looks like. For chat it is the model's text; for embeddings the HTTP body. */
@@ -73,6 +74,7 @@ const MALFORMED_EMBEDDINGS: Readonly<Record<Malformation, string>> = {
 
 const CHAT_PATH = '/v1/chat/completions';
 const EMBEDDINGS_PATH = '/v1/embeddings';
+const MODELS_PATH = '/v1/models';
 
 function wordCount(text: string): number {
   return text.split(/\s+/u).filter((word) => word !== '').length;
@@ -269,6 +271,11 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     const path = (incoming.url ?? '/').split('?')[0] ?? '/';
     const request: RecordedRequest = { method: incoming.method ?? 'GET', path, headers: incoming.headers, body: await readBody(incoming) };
     requests.push(request);
+    if (request.method === 'GET' && path === MODELS_PATH) {
+      // Answered without a step: a client lists models before it chats.
+      sendJson(response, 200, { object: 'list', data: [{ id: 'scripted-model', object: 'model', created: 0, owned_by: 'scripted' }] });
+      return;
+    }
     if (request.method !== 'POST' || (path !== CHAT_PATH && path !== EMBEDDINGS_PATH)) {
       problems.push(`unexpected ${request.method} ${path}`);
       sendJson(response, 404, { error: { message: `scripted server: no route ${request.method} ${path}` } });

@@ -1,6 +1,6 @@
 /** `/api/sessions`: list, create, read, rename, delete, and the session's messages, turns and artifacts. */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { ArtifactSchema, MessageSchema, SessionSchema, TurnSummarySchema } from '../domain-schemas.js';
+import { ArtifactSchema, ErrorSchema, MessageSchema, SessionSchema, TurnSummarySchema } from '../domain-schemas.js';
 import { ERROR_ANSWERS, jsonAnswer, jsonBody, queryWhole, SessionParams, sessionRead } from '../request-schemas.js';
 import type { ServerEnv } from '../server-env.js';
 
@@ -20,8 +20,13 @@ const create = createRoute({
   path: '/api/sessions',
   tags: TAG,
   summary: 'Create a session',
-  request: { body: jsonBody(z.object({ title: z.string().optional(), instructions: z.string().optional() }), 'Its title and system instructions, both optional.') },
-  responses: { 201: jsonAnswer(SessionSchema, 'The new session.'), 400: ERROR_ANSWERS[400], 401: ERROR_ANSWERS[401] },
+  request: {
+    body: jsonBody(
+      z.object({ id: z.string().optional().openapi({ description: 'The id to give it (default: a fresh one); 409 when taken.' }), title: z.string().optional(), instructions: z.string().optional() }),
+      'Its id, title and system instructions, all optional.',
+    ),
+  },
+  responses: { 201: jsonAnswer(SessionSchema, 'The new session.'), 400: ERROR_ANSWERS[400], 401: ERROR_ANSWERS[401], 409: jsonAnswer(ErrorSchema, 'A session with that id exists.') },
 });
 
 const read = sessionRead({ path: '/api/sessions/{sessionId}', tags: TAG, summary: 'One session', answer: SessionSchema, description: 'The session.' });

@@ -1,0 +1,70 @@
+/**
+ * An OpenAI chat request as the proxy reads it: every field is kept and passed on, and its messages are
+ * split into the client's own system messages, the earlier history (which the context package replaces)
+ * and the exchange in progress, from the last user message on, which is sent as it is so a tool call is
+ * never separated from its results.
+ */
+import { z } from '@hono/zod-openapi';
+
+const MessageSchema = z.looseObject({
+  role: z.string({ error: 'each message needs a role' }),
+  content: z.union([z.string(), z.array(z.unknown()), z.null()]).optional(),
+});
+
+export const ChatBodySchema = z.looseObject({
+  model: z.string().optional(),
+  messages: z.array(MessageSchema, { error: 'messages must be a list of chat messages' }).min(1, { error: 'messages must hold at least one message' }),
+  stream: z.boolean().optional(),
+  user: z.string().optional(),
+});
+
+export type ChatBody = z.infer<typeof ChatBodySchema>;
+export type ChatBodyMessage = ChatBody['messages'][number];
+
+export interface SplitMessages {
+  /** The client's system and developer messages, in order: they stay first. */
+  system: ChatBodyMessage[];
+  /** Messages before the exchange in progress. */
+  history: ChatBodyMessage[];
+  /** From the last user message to the end. */
+  current: ChatBodyMessage[];
+  /** The text of the last user message ('' when there is none). */
+  userText: string;
+}
+
+/** The text of a message's content: a string, or the text parts of a list of parts. */
+export function textOf(message: ChatBodyMessage): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) => (typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+export function splitMessages(messages: readonly ChatBodyMessage[]): SplitMessages {
+  const system = messages.filter((message) => message.role === 'system' || message.role === 'developer');
+  const rest = messages.filter((message) => message.role !== 'system' && message.role !== 'developer');
+  let last = -1;
+  rest.forEach((message, index) => {
+    if (message.role === 'user') last = index;
+  });
+  const start = Math.max(0, last);
+  const user = rest[last];
+  return { system, history: rest.slice(0, start), current: rest.slice(start), userText: user === undefined ? '' : textOf(user) };
+}
+
+/** The user and assistant text turns of a history (tool traffic and empty messages left out), for a new session. */
+export function historyTurns(history: readonly ChatBodyMessage[]): Array<{ user?: string; assistant?: string }> {
+  const turns: Array<{ user?: string; assistant?: string }> = [];
+  for (const message of history) {
+    const text = textOf(message).trim() === '' ? '' : textOf(message);
+    if (text === '' || (message.role !== 'user' && message.role !== 'assistant')) continue;
+    const open = turns[turns.length - 1];
+    if (message.role === 'user') turns.push({ user: text });
+    else if (open !== undefined && open.assistant === undefined) open.assistant = text;
+    else turns.push({ assistant: text });
+  }
+  return turns;
+}

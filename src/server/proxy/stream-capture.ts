@@ -1,0 +1,80 @@
+/**
+ * Passes an upstream's SSE stream to the client byte for byte while reading the assistant's text out of
+ * a copy, so the reply can be stored once the stream has ended.
+ */
+
+/** What the stream said, known once it has ended. */
+export interface CapturedReply {
+  text: string;
+  /** The stream reached its end (`[DONE]` or a finish reason), rather than breaking off. */
+  finished: boolean;
+  /** The reply asked for tool calls: the turn goes on once the client sends their results. */
+  toolCalls: boolean;
+}
+
+interface ChunkShape {
+  choices?: Array<{ delta?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown }>;
+}
+
+/** The client's copy of `source`, unchanged, and the reply read from it. */
+export function captureStream(source: ReadableStream<Uint8Array>): { body: ReadableStream<Uint8Array>; reply: Promise<CapturedReply> } {
+  const decoder = new TextDecoder();
+  const captured: CapturedReply = { text: '', finished: false, toolCalls: false };
+  let pending = '';
+  let settle: (reply: CapturedReply) => void = () => undefined;
+  const reply = new Promise<CapturedReply>((resolve) => {
+    settle = resolve;
+  });
+  const readLine = (line: string): void => {
+    if (!line.startsWith('data:')) return;
+    const data = line.slice(5).trim();
+    if (data === '[DONE]') {
+      captured.finished = true;
+      return;
+    }
+    let chunk: ChunkShape;
+    try {
+      chunk = JSON.parse(data) as ChunkShape;
+    } catch {
+      return;
+    }
+    const choice = chunk.choices?.[0];
+    if (typeof choice?.delta?.content === 'string') captured.text += choice.delta.content;
+    if (choice?.delta?.tool_calls !== undefined) captured.toolCalls = true;
+    if (typeof choice?.finish_reason === 'string') captured.finished = true;
+  };
+  const read = (text: string): void => {
+    pending += text;
+    const lines = pending.split(/\r?\n/u);
+    pending = lines.pop() ?? '';
+    for (const line of lines) readLine(line);
+  };
+  const reader = source.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        // The upstream broke off: the client sees the error, and nothing is stored.
+        settle({ ...captured, finished: false });
+        controller.error(error);
+        return;
+      }
+      if (next.done) {
+        read(`${decoder.decode()}\n`);
+        settle({ ...captured });
+        controller.close();
+        return;
+      }
+      controller.enqueue(next.value);
+      read(decoder.decode(next.value, { stream: true }));
+    },
+    async cancel(reason) {
+      // The client went away: stop the upstream too, and store nothing.
+      settle({ ...captured, finished: false });
+      await reader.cancel(reason);
+    },
+  });
+  return { body, reply };
+}
