@@ -27,6 +27,7 @@ export {
 } from './memory/create-memory.js';
 export type { MessageInput } from './memory/message-input.js';
 export type { ApiKeyInfo, ApiKeys, CreatedApiKey } from './memory/api-keys.js';
+export type { SearchResult } from './memory/session-search.js';
 export type { ChatMemoryOutcome, ChatResult, ChatStream } from './memory/chat-turn.js';
 export type { Settings } from './memory/config.js';
 export type { SessionExport } from './memory/export-schema.js';

@@ -8,6 +8,7 @@ import { registerExportCommand } from './commands/export.js';
 import { registerFactsCommand } from './commands/facts.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerKeysCommand } from './commands/keys.js';
+import { registerMcpCommand } from './commands/mcp.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSessionsCommand } from './commands/sessions.js';
 import { EXIT, exitCodeFor, isInformational } from './exit-codes.js';
@@ -47,6 +48,7 @@ export function createProgram(io: CliIo): Command {
   registerChatCommand(program, io);
   registerServeCommand(program, io);
   registerKeysCommand(program, io);
+  registerMcpCommand(program, io);
   return program;
 }
 

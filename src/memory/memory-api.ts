@@ -11,6 +11,7 @@ import type { Tokenizer, TokenizerName } from '../providers/tokenizer/tokenizer.
 import type { SessionLock } from '../store/session-lock.js';
 import type { Store } from '../store/store.js';
 import type { ApiKeys } from './api-keys.js';
+import type { SearchResult } from './session-search.js';
 import type { Settings } from './config.js';
 import type { ChatResult, ChatStream } from './chat-turn.js';
 import type { MemoryCounterSet } from './memory-counters.js';
@@ -151,6 +152,14 @@ export interface SessionHandle {
   record(input: RecordInput): Promise<RecordResult>;
   /** Assemble a context package within `budget` tokens. */
   context(options: ContextOptions): Promise<ContextPackage>;
+  /**
+   * The session's messages that best match `query` (BM25 over their raw text), best first; `limit`
+   * defaults to 10 (at most 100).
+   *
+   * @example
+   * const [best] = await session.search({ query: 'florist deposit' });
+   */
+  search(options: { query: string; limit?: number }): Promise<SearchResult[]>;
   /**
    * One live chat turn. Phase 1 waits for the session's previous memory work (up to `memoryWaitMs`, then
    * proceeds on stale memory and says so), assembles the package with the message as the query and asks

@@ -10,6 +10,7 @@ import { editFact } from './edit-facts.js';
 import type { ChatOptions, SessionHandle } from './memory-api.js';
 import { checkMessageInput, toTimestamp, type CheckedMessage } from './message-input.js';
 import { chatInSession } from './session-chat.js';
+import { searchSession } from './session-search.js';
 import { toMarkdown, toSessionExport } from './session-export.js';
 import { checkInstructions, checkTitle, isOptions } from './session-input.js';
 import { assemble, snapshot, type SessionServices } from './session-reads.js';
@@ -58,6 +59,7 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
       await gate.enqueue(sessionId, () => resumePending(sessionId));
       return assemble(services, sessionId, budget, query);
     },
+    search: (options) => searchSession(services.parts, sessionId, options),
     chat: ((userMessage: string, chatOptions: ChatOptions = {}) => chatInSession(services, sessionId, userMessage, chatOptions)) as SessionHandle['chat'],
     facts: Object.assign(
       async (factOptions: { atTurn?: number } = {}) => {

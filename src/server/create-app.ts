@@ -1,7 +1,7 @@
 /**
  * The HTTP face of a memory: `/healthz`, `/metrics`, `/openapi.json`, the REST API under `/api` (every
  * route schema-validated, its answers and errors described in the OpenAPI document) and the
- * OpenAI-compatible memory proxy under `/v1`. One process serves every tenant; a request's API key
+ * OpenAI-compatible memory proxy under `/v1`, and the MCP tools at `/mcp`. One process serves every tenant; a request's API key
  * decides which.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -18,6 +18,7 @@ import { registerTurnRoutes } from './routes/turn-routes.js';
 import type { ServerEnv } from './server-env.js';
 import { ServerMetrics } from './server-metrics.js';
 import { BackgroundWork } from './background-work.js';
+import { registerMcpRoute } from './mcp/mcp-route.js';
 import { registerProxyRoutes } from './proxy/proxy-routes.js';
 import type { Fetch } from './proxy/upstream.js';
 import { validationHook } from './validation-hook.js';
@@ -53,6 +54,8 @@ export interface AppOptions {
   background?: BackgroundWork;
   /** How the proxy reaches the chat endpoint (default: the global fetch). */
   fetch?: Fetch;
+  /** The version the MCP server reports (default `0.0.0`). */
+  version?: string;
 }
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -130,9 +133,11 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   const auth = authenticate(memory, options.auth ?? 'keys');
   app.use('/api/*', auth);
   app.use('/v1/*', auth);
+  app.use('/mcp', auth);
   registerSessionRoutes(app);
   registerTurnRoutes(app);
   registerFactRoutes(app);
+  registerMcpRoute(app, options.version ?? '0.0.0');
   registerProxyRoutes(app, {
     memory,
     background: options.background ?? new BackgroundWork((error) => options.onUnexpected?.(error, '')),

@@ -165,3 +165,15 @@ export const StatsSchema = z
 export const ImportResultSchema = z
   .object({ sessionId: z.string(), messages: count, turns: count, skipped: count })
   .openapi('ImportResult');
+
+export const SearchResultSchema = z
+  .object({
+    messageId: z.string(),
+    turn: z.number().int(),
+    role: z.enum(['user', 'assistant']),
+    speaker: z.string().nullable(),
+    content: z.string(),
+    sentAt: z.string().nullable(),
+    score: z.number(),
+  })
+  .openapi('SearchResult');

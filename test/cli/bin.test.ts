@@ -2,6 +2,8 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainConversation } from './helpers.js';
 
@@ -127,6 +129,24 @@ describe('bin/strata.js (a real process)', () => {
     expect(await exited).toBe(0);
     const shown = strata(['sessions', 'show', session.id, '--tenant', 'acme', '--json', '--db', db]);
     expect(shown.stdout).toContain('£450');
+  }, 60_000);
+
+  it('strata mcp serves the tools over stdio to the SDK\'s own client, for the tenant given', async () => {
+    const db = join(dir, 'mcp.db');
+    const client = new Client({ name: 'strata-test', version: '1.0.0' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--tenant', 'acme', '--db', db], env: { PATH: process.env.PATH ?? '', STRATA_LOG_LEVEL: 'silent' }, stderr: 'pipe' });
+    await client.connect(transport);
+    try {
+      const text = async (name: string, args: Record<string, unknown>): Promise<string> =>
+        ((await client.callTool({ name, arguments: args })) as { content: Array<{ text?: string }> }).content.map((part) => part.text ?? '').join('');
+      const session = JSON.parse(await text('create_session', { title: 'Over stdio' })) as { id: string };
+      await text('record_turn', { sessionId: session.id, user: 'The passport renewal costs £88.50 and takes three weeks.' });
+      expect(await text('get_context', { sessionId: session.id, budget: 600 })).toContain('£88.50');
+    } finally {
+      await client.close();
+    }
+    const listed = strata(['sessions', '--tenant', 'acme', '--json', '--db', db]);
+    expect((JSON.parse(listed.stdout) as Array<{ title: string }>).map((item) => item.title)).toEqual(['Over stdio']);
   }, 60_000);
 
   it('imports a file with --json and exits with the right codes', () => {

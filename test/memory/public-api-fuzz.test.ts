@@ -28,6 +28,7 @@ describe('the public API, fuzzed with values of every type', () => {
         ['facts.edit', (value) => session.facts.edit(value as never)],
         ['facts.remove', (value) => session.facts.remove(value as never)],
         ['export', (value) => session.export(value as never)],
+        ['search', (value) => session.search(value as never)],
         ['rename', (value) => session.rename(value as never)],
         ['setInstructions', (value) => session.setInstructions(value as never)],
         ['stats', (value) => memory.stats(value as never)],

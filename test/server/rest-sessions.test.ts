@@ -65,6 +65,9 @@ describe('REST sessions', () => {
     const turns = await server.call('GET', `/api/sessions/${sessionId}/turns`, { key });
     expect(turns.json.turns).toHaveLength(1);
     expect((await server.call('GET', `/api/sessions/${sessionId}/artifacts`, { key })).json).toEqual({ artifacts: [] });
+    const found = await server.call('GET', `/api/sessions/${sessionId}/search?query=${encodeURIComponent('Dariusz fitter')}&limit=1`, { key });
+    expect(found.json.results).toEqual([expect.objectContaining({ role: 'user', content: KITCHEN_USER, turn: 1 })]);
+    expect((await server.call('GET', `/api/sessions/${sessionId}/search?query=`, { key })).status).toBe(400);
   });
 
   it('records a speaker, and refuses a turn the library refuses without storing anything', async () => {

@@ -32,6 +32,7 @@ const ROUTES: Probe[] = [
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/artifacts` },
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/context?budget=300` },
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/export?format=markdown` },
+  { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/search?query=Porto` },
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/facts` },
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/facts/events` },
   { method: 'POST', path: (ids) => `/api/sessions/${ids.session}/facts`, body: { text: 'deposit: £300', reason: 'paid' } },

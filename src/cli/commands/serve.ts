@@ -4,6 +4,7 @@ import { startServer } from '../../server/start-server.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
 import { globalOptions, memoryOptions } from '../open-memory.js';
 import { integerOption } from '../parse.js';
+import { packageInfo } from '../package-root.js';
 import { createMemory } from '../../memory/create-memory.js';
 
 /** Resolves when the process is asked to stop: `io.stop` when given (tests), else SIGINT or SIGTERM. */
@@ -40,6 +41,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           port: options.port,
           auth: options.auth ? 'keys' : 'none',
           bodyLimit: options.bodyLimit,
+          version: packageInfo().version,
           log: (entry) => writeJson(io.stderr, { level: 'info', msg: 'request', ...entry }),
           onUnexpected: (error, requestId) => writeJson(io.stderr, { level: 'error', msg: 'request failed', requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
         });

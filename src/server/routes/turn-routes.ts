@@ -1,6 +1,6 @@
 /** Recording turns, context packages, exports, imports and counters. */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { ContextPackageSchema, ImportResultSchema, RecordResultSchema, StatsSchema } from '../domain-schemas.js';
+import { ContextPackageSchema, ImportResultSchema, RecordResultSchema, SearchResultSchema, StatsSchema } from '../domain-schemas.js';
 import { ERROR_ANSWERS, jsonAnswer, jsonBody, MessageInputSchema, queryWhole, SessionParams } from '../request-schemas.js';
 import type { ServerEnv } from '../server-env.js';
 
@@ -35,6 +35,18 @@ const context = createRoute({
     query: z.object({ budget: queryWhole('budget', 'Hard limit on the rendered tokens.'), query: z.string().max(10_000).optional().openapi({ description: 'What the next message is about.' }) }),
   },
   responses: { 200: jsonAnswer(ContextPackageSchema, 'The package.'), ...ERROR_ANSWERS },
+});
+
+const search = createRoute({
+  method: 'get',
+  path: '/api/sessions/{sessionId}/search',
+  tags: TAG,
+  summary: "The session's messages that best match a query (BM25), best first",
+  request: {
+    params: SessionParams,
+    query: z.object({ query: z.string().min(1).max(10_000).openapi({ description: 'What to look for.' }), limit: queryWhole('limit', 'At most this many (default 10, at most 100).').optional() }),
+  },
+  responses: { 200: jsonAnswer(z.object({ results: z.array(SearchResultSchema) }), 'The best matches.'), ...ERROR_ANSWERS },
 });
 
 const exported = createRoute({
@@ -84,6 +96,11 @@ export function registerTurnRoutes(app: OpenAPIHono<ServerEnv>): void {
     const { budget, query } = c.req.valid('query');
     const pkg = await handle.context({ budget, ...(query === undefined ? {} : { query }) });
     return c.json(pkg.toJSON(), 200);
+  });
+  app.openapi(search, async (c) => {
+    const handle = await c.var.tenant.sessions.open(c.req.valid('param').sessionId);
+    const { query, limit } = c.req.valid('query');
+    return c.json({ results: await handle.search({ query, ...(limit === undefined ? {} : { limit }) }) }, 200);
   });
   app.openapi(exported, async (c) => {
     const handle = await c.var.tenant.sessions.open(c.req.valid('param').sessionId);

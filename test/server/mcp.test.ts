@@ -1,0 +1,87 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Memory } from '../../src/memory/memory-api.js';
+import { startServer, type RunningServer } from '../../src/server/start-server.js';
+import { testMemory } from '../support/memory-fixtures.js';
+
+let memory: Memory;
+let server: RunningServer;
+let cleanup: () => Promise<void>;
+const clients: Client[] = [];
+
+beforeEach(async () => {
+  ({ memory, cleanup } = testMemory());
+  server = await startServer({ memory, port: 0 });
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await server.close();
+  await cleanup();
+});
+
+async function connect(key: string | undefined): Promise<Client> {
+  const client = new Client({ name: 'strata-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), key === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** The text of a tool's answer, and whether it is an error. */
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+  const result = (await client.callTool({ name, arguments: args })) as { content: Array<{ type: string; text?: string }>; isError?: boolean };
+  return { text: result.content.map((part) => part.text ?? '').join(''), isError: result.isError === true };
+}
+
+describe('MCP over streamable HTTP, used by the SDK\'s own client', () => {
+  it('lists the tools and runs a conversation through them: record, context, search, facts and their correction', async () => {
+    const client = await connect((await memory.keys.create({ tenant: 'acme' })).key);
+    const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
+    expect(tools).toEqual(['correct_fact', 'create_session', 'get_context', 'list_facts', 'list_sessions', 'record_turn', 'search_session']);
+
+    const session = JSON.parse((await call(client, 'create_session', { title: 'Boiler' })).text) as { id: string };
+    const recorded = await call(client, 'record_turn', { sessionId: session.id, user: 'The boiler service is booked for 12 March with Hughes Heating; the callout fee is £85.', assistant: 'Noted.' });
+    expect(recorded.isError).toBe(false);
+    expect(JSON.parse(recorded.text)).toMatchObject({ turn: 1, status: 'summarised' });
+
+    const context = await call(client, 'get_context', { sessionId: session.id, budget: 800, query: 'boiler fee' });
+    expect(context.text).toContain('£85');
+    const found = JSON.parse((await call(client, 'search_session', { sessionId: session.id, query: 'Hughes Heating' })).text) as Array<{ turn: number; role: string }>;
+    expect(found[0]).toMatchObject({ turn: 1, role: 'user' });
+
+    const added = await call(client, 'correct_fact', { sessionId: session.id, action: 'add', text: 'engineer: arrives between 8 and 10', kind: 'fact', reason: 'the firm texted' });
+    expect(added.isError).toBe(false);
+    const factId = (JSON.parse(added.text) as { factId: string }).factId;
+    const facts = JSON.parse((await call(client, 'list_facts', { sessionId: session.id })).text) as Array<{ id: string; text: string; turn: number }>;
+    expect(facts.map((fact) => fact.text)).toContain('engineer: arrives between 8 and 10');
+    await call(client, 'correct_fact', { sessionId: session.id, action: 'remove', fact: factId, reason: 'they cancelled' });
+    const after = JSON.parse((await call(client, 'list_facts', { sessionId: session.id })).text) as Array<{ text: string }>;
+    expect(after.map((fact) => fact.text)).not.toContain('engineer: arrives between 8 and 10');
+    const listed = JSON.parse((await call(client, 'list_sessions', {})).text) as Array<{ id: string }>;
+    expect(listed.map((item) => item.id)).toEqual([session.id]);
+  });
+
+  it("answers an unknown or another tenant's session, and a bad correction, with a tool error that says why", async () => {
+    const acme = await connect((await memory.keys.create({ tenant: 'acme' })).key);
+    const theirs = JSON.parse((await call(acme, 'create_session', { title: 'Private' })).text) as { id: string };
+    const beta = await connect((await memory.keys.create({ tenant: 'beta' })).key);
+    for (const sessionId of [theirs.id, 'no-such-session']) {
+      const refused = await call(beta, 'get_context', { sessionId, budget: 500 });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/^SESSION_NOT_FOUND: No session ".*" in tenant "beta"/u);
+    }
+    const noReason = await call(acme, 'correct_fact', { sessionId: theirs.id, action: 'edit', fact: 'nope', text: 'x: y', reason: 'because' });
+    expect(noReason.isError).toBe(true);
+    expect(noReason.text).toMatch(/^INVALID_INPUT/u);
+    const badBudget = await call(acme, 'get_context', { sessionId: theirs.id, budget: -3 });
+    expect(badBudget.isError).toBe(true);
+    expect(JSON.parse((await call(beta, 'list_sessions', {})).text)).toEqual([]);
+  });
+
+  it('refuses a client without a valid key', async () => {
+    await expect(connect(undefined)).rejects.toThrow(/401|Unauthorized|API key/iu);
+    await expect(connect('strata_wrong')).rejects.toThrow(/401|Unauthorized|API key/iu);
+  });
+});
