@@ -226,7 +226,7 @@ export interface ChatEndpoint {
 export interface Sessions {
   /**
    * A new session. `id` (default: a fresh one) lets a client name it, e.g. the proxy's `X-Strata-Session`:
-   * 1 to 256 characters without control characters or spaces at either end; SESSION_EXISTS when taken.
+   * 1 to 256 visible ASCII characters (no spaces); SESSION_EXISTS when taken.
    */
   create(options?: { id?: string; title?: string; instructions?: string }): Promise<SessionHandle>;
   /** Open an existing session; fails with SESSION_NOT_FOUND. */

@@ -27,11 +27,13 @@ export function checkInstructions(instructions: unknown): string {
 /** The longest session id a caller may choose. */
 export const MAX_SESSION_ID_LENGTH = 256;
 
-/** A session id a caller chose: 1 to 256 characters, no control characters, no space at either end. */
+/**
+ * A session id a caller chose: 1 to 256 visible ASCII characters (letters, digits and punctuation, no
+ * spaces), so it can travel in an HTTP header such as the proxy's `X-Strata-Session` as it is.
+ */
 export function checkSessionId(id: unknown): string {
-  // eslint-disable-next-line no-control-regex
-  if (typeof id !== 'string' || id === '' || id.length > MAX_SESSION_ID_LENGTH || id.trim() !== id || /[\u0000-\u001f\u007f]/u.test(id)) {
-    throw new StrataError('INVALID_INPUT', `A session id is 1 to ${MAX_SESSION_ID_LENGTH} characters without control characters or spaces at either end (got ${describeValue(id)}).`);
+  if (typeof id !== 'string' || !/^[\x21-\x7e]{1,256}$/u.test(id)) {
+    throw new StrataError('INVALID_INPUT', `A session id is 1 to ${MAX_SESSION_ID_LENGTH} visible ASCII characters (letters, digits, punctuation; no spaces) (got ${describeValue(id)}).`);
   }
   return id;
 }

@@ -4,7 +4,7 @@
  * per tenant it has served; the store, the manager, the tokenizer and the session lock are shared.
  */
 import { describeValue } from '../core/describe-value.js';
-import { isStrataError, StrataError } from '../core/errors.js';
+import { StrataError } from '../core/errors.js';
 import type { Session } from '../core/types.js';
 import { CachedFactReader } from '../context/fact-view.js';
 import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
@@ -114,8 +114,9 @@ function tenantSessions(services: SessionServices, importSetup: { localInCharge:
           session: { id, title, instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 },
         });
       } catch (error) {
-        if (createOptions.id === undefined || !isStrataError(error, 'STORE_FAILURE')) throw error;
-        throw new StrataError('SESSION_EXISTS', `A session "${id}" exists already (possibly being imported); open it, or create one with another id.`, { cause: error });
+        // Only an id that is taken means the session exists; any other failure (a busy or full disk) stays what it is.
+        if (createOptions.id === undefined || (await repositories.sessions.get({ sessionId: id })) === null) throw error;
+        throw new StrataError('SESSION_EXISTS', `A session "${id}" exists already; open it, or create one with another id.`, { cause: error });
       }
       return handle(id);
     },

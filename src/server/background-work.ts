@@ -21,6 +21,18 @@ export class BackgroundWork {
     });
   }
 
+  /** Run `work` now and hand back its result, counting it as running until it ends (a request's handler). */
+  hold<T>(work: () => Promise<T>): Promise<T> {
+    const promise = work();
+    const settled = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running.add(settled);
+    void settled.finally(() => this.running.delete(settled));
+    return promise;
+  }
+
   /** Resolves once the work started for `key` so far has ended, or after `boundMs`, whichever is first. */
   async idle(key: string, boundMs: number): Promise<void> {
     const current = this.latest.get(key);
@@ -34,4 +46,9 @@ export class BackgroundWork {
   async drain(): Promise<void> {
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
+}
+
+/** The background work of a server whose options may give one; failures go to `onUnexpected`. */
+export function backgroundOf(options: { background?: BackgroundWork; onUnexpected?: (error: unknown, requestId: string) => void }): BackgroundWork {
+  return options.background ?? new BackgroundWork((error) => options.onUnexpected?.(error, 'background'));
 }

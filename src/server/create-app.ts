@@ -6,8 +6,6 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
-import { matchedRoutes } from 'hono/route';
-import type { Context } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { Memory, MemoryStats } from '../memory/memory-api.js';
 import { authenticate, type AuthMode } from './auth.js';
@@ -17,24 +15,12 @@ import { registerSessionRoutes } from './routes/session-routes.js';
 import { registerTurnRoutes } from './routes/turn-routes.js';
 import type { ServerEnv } from './server-env.js';
 import { ServerMetrics } from './server-metrics.js';
-import { BackgroundWork } from './background-work.js';
+import { backgroundOf, type BackgroundWork } from './background-work.js';
+import { observeRequests, type RequestLogEntry } from './observe-requests.js';
 import { registerMcpRoute } from './mcp/mcp-route.js';
 import { registerProxyRoutes } from './proxy/proxy-routes.js';
 import type { Fetch } from './proxy/upstream.js';
 import { validationHook } from './validation-hook.js';
-
-/** One line of the request log. */
-export interface RequestLogEntry {
-  requestId: string;
-  method: string;
-  path: string;
-  /** The route pattern that answered (`/api/sessions/:sessionId`), or `(unmatched)`. */
-  route: string;
-  status: number;
-  ms: number;
-  /** The tenant the request acted for, once its key was checked. */
-  tenant: string | null;
-}
 
 export interface AppOptions {
   memory: Memory;
@@ -60,36 +46,19 @@ export interface AppOptions {
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
 
-/** The route pattern that answered, never a raw path (ids would make the metrics grow without bound). */
-function routeOf(c: Context): string {
-  const matched = matchedRoutes(c).filter((route) => route.method !== 'ALL');
-  return matched[matched.length - 1]?.path ?? '(unmatched)';
+/** Every number of `part`, added to `total`, field by field (the counters are numbers or objects of numbers). */
+function addCounters<T>(total: T, part: T): T {
+  if (typeof total === 'number' && typeof part === 'number') return (total + part) as T;
+  const sum: Record<string, unknown> = { ...(total as Record<string, unknown>) };
+  for (const [name, value] of Object.entries(part as Record<string, unknown>)) sum[name] = name in sum ? addCounters(sum[name], value) : value;
+  return sum as T;
 }
 
-/** The memory's counters summed over the tenants this server has served. */
+/** The memory's counters summed over the tenants this server has served (and the default one). */
 async function memoryTotals(memory: Memory, tenants: ReadonlySet<string>): Promise<MemoryStats> {
-  const all = await Promise.all([memory.tenantId, ...[...tenants].filter((id) => id !== memory.tenantId)].map((id) => memory.tenant(id).stats()));
-  const sum = (pick: (stats: MemoryStats) => number): number => all.reduce((total, stats) => total + pick(stats), 0);
-  return {
-    turns: sum((stats) => stats.turns),
-    chatTurns: sum((stats) => stats.chatTurns),
-    memoryModelCalls: sum((stats) => stats.memoryModelCalls),
-    memoryModelRetries: sum((stats) => stats.memoryModelRetries),
-    fallbacks: sum((stats) => stats.fallbacks),
-    retryAttempts: sum((stats) => stats.retryAttempts),
-    retriesSucceeded: sum((stats) => stats.retriesSucceeded),
-    lockWaits: sum((stats) => stats.lockWaits),
-    lockWaitMs: sum((stats) => stats.lockWaitMs),
-    staleTurns: sum((stats) => stats.staleTurns),
-    tokens: {
-      context: sum((stats) => stats.tokens.context),
-      chatPrompt: sum((stats) => stats.tokens.chatPrompt),
-      chatCompletion: sum((stats) => stats.tokens.chatCompletion),
-      memoryPrompt: sum((stats) => stats.tokens.memoryPrompt),
-      memoryCompletion: sum((stats) => stats.tokens.memoryCompletion),
-    },
-    pendingRetries: sum((stats) => stats.pendingRetries),
-  };
+  const ids = new Set([memory.tenantId, ...tenants]);
+  const all = await Promise.all([...ids].map((id) => memory.tenant(id).stats()));
+  return all.reduce((total, stats) => addCounters(total, stats));
 }
 
 export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
@@ -98,22 +67,10 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   const clock = options.clock ?? (() => performance.now());
   const metrics = new ServerMetrics();
   const served = new Set<string>();
-  const requestIds = new WeakMap<Request, string>();
+  const background = backgroundOf(options);
   const app = new OpenAPIHono<ServerEnv>({ defaultHook: validationHook });
 
-  app.use('*', async (c, next) => {
-    const start = clock();
-    const requestId = newId();
-    requestIds.set(c.req.raw, requestId);
-    await next();
-    c.header('x-request-id', requestId);
-    const ms = clock() - start;
-    const route = routeOf(c);
-    const tenant = c.get('tenant')?.tenantId ?? null;
-    if (tenant !== null) served.add(tenant);
-    metrics.observe(c.req.method, route, c.res.status, ms / 1000);
-    options.log?.({ requestId, method: c.req.method, path: c.req.path, route, status: c.res.status, ms: Math.round(ms * 10) / 10, tenant });
-  });
+  app.use('*', observeRequests({ metrics, served, background, newId, clock, log: options.log, onUnexpected: options.onUnexpected }));
   app.use(
     '*',
     bodyLimit({
@@ -138,18 +95,14 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerTurnRoutes(app);
   registerFactRoutes(app);
   registerMcpRoute(app, options.version ?? '0.0.0');
-  registerProxyRoutes(app, {
-    memory,
-    background: options.background ?? new BackgroundWork((error) => options.onUnexpected?.(error, '')),
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-  });
+  registerProxyRoutes(app, { memory, background, newId, fetch: options.fetch ?? ((input, init) => fetch(input, init)) });
 
   app.notFound((c) => {
     const { status, body } = errorAnswer('NOT_FOUND', `No route ${c.req.method} ${c.req.path}; the API is described at /openapi.json.`);
     return c.json(body, status);
   });
   app.onError((error, c) => {
-    const requestId = requestIds.get(c.req.raw) ?? '';
+    const requestId = c.get('requestId');
     const { status, body } = answerFor(error, (cause) => options.onUnexpected?.(cause, requestId));
     if (body.error.code === 'UNAUTHORIZED') c.header('www-authenticate', 'Bearer');
     return c.json(body, status);

@@ -9,7 +9,8 @@
  * await server.close();                                     // also closes the memory
  * ```
  */
-export { createApp, DEFAULT_BODY_LIMIT, type AppOptions, type RequestLogEntry } from './create-app.js';
+export { createApp, DEFAULT_BODY_LIMIT, type AppOptions } from './create-app.js';
+export type { RequestLogEntry } from './observe-requests.js';
 export { startServer, type RunningServer, type StartOptions } from './start-server.js';
 export type { AuthMode } from './auth.js';
 export { STATUS_OF } from './error-response.js';

@@ -5,5 +5,7 @@ export interface ServerEnv {
   Variables: {
     /** The tenant the request acts for (its API key's, or the default one without auth). */
     tenant: TenantMemory;
+    /** The id of the request, in its log line and its `x-request-id` header. */
+    requestId: string;
   };
 }

@@ -7,7 +7,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StrataError } from '../core/errors.js';
-import { BackgroundWork } from './background-work.js';
+import { backgroundOf } from './background-work.js';
 import { createApp, type AppOptions } from './create-app.js';
 
 export interface StartOptions extends AppOptions {
@@ -36,14 +36,24 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   if (options.auth === 'none' && !isLoopback(host)) {
     throw new StrataError('INVALID_INPUT', `Serving without API keys (--no-auth) is allowed on a loopback host only (127.0.0.1, ::1, localhost), not ${host}; create keys with \`strata keys create\` instead.`);
   }
-  const background = options.background ?? new BackgroundWork((error) => options.onUnexpected?.(error, ''));
+  const background = backgroundOf(options);
   const app = createApp({ ...options, background });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 }) as Server;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new StrataError('INVALID_INPUT', `Cannot listen on ${host}:${options.port ?? 8787}: ${error.message}; choose another --port or --host.`, { cause: error })),
-    );
-    server.listen(options.port ?? 8787, host, () => resolve());
+    const refuse = (error: NodeJS.ErrnoException): void =>
+      reject(new StrataError('INVALID_INPUT', `Cannot listen on ${host}:${options.port ?? 8787}: ${error.message}; choose another --port or --host.`, { cause: error }));
+    server.once('error', refuse);
+    server.listen(options.port ?? 8787, host, () => {
+      server.off('error', refuse);
+      resolve();
+    });
+  });
+  // A failure of the listening server later on (not of a request) is reported, never left unhandled.
+  server.on('error', (error) => options.onUnexpected?.(error, 'server'));
+  // Once stopping, every answer closes its connection, so keep-alive clients do not hold the stop open.
+  let stopping = false;
+  server.on('request', (_request, response) => {
+    if (stopping) response.setHeader('connection', 'close');
   });
   const address = server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -52,12 +62,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     url: `http://${shown}:${address.port}`,
     close: () =>
       (closing ??= (async () => {
+        stopping = true;
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
         const timer = setTimeout(() => server.closeAllConnections(), options.drainMs ?? 10_000);
+        server.closeIdleConnections();
         await closed;
+        clearInterval(idle);
         clearTimeout(timer);
-        // The proxy's turns whose answers went out are recorded before the memory closes.
+        // Handlers still running (their connection cut at the deadline) and the proxy's turns whose
+        // answers went out finish before the memory closes.
         await background.drain();
         await options.memory.close();
       })()),

@@ -6,14 +6,18 @@ import { errorAnswer } from './error-response.js';
 /** Where a value came from, as a client reads it. */
 const PLACE: Readonly<Record<string, string>> = { json: 'body', query: 'query', param: 'path', header: 'header', form: 'form', cookie: 'cookie' };
 
-export const validationHook: NonNullable<OpenAPIHonoOptions<ServerEnv>['defaultHook']> = (result, c) => {
-  if (result.success) return undefined;
-  const place = PLACE[result.target] ?? result.target;
-  const problems = result.error.issues.slice(0, 5).map((issue) => {
+/** What is wrong with a request, field by field (at most five), as one sentence. */
+export function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, place: string): string {
+  const problems = issues.slice(0, 5).map((issue) => {
     const field = issue.path.length === 0 ? place : `${place}.${issue.path.map(String).join('.')}`;
     return `${field}: ${issue.message}`;
   });
-  const more = result.error.issues.length > problems.length ? ` (and ${result.error.issues.length - problems.length} more)` : '';
-  const { status, body } = errorAnswer('INVALID_INPUT', `Invalid request: ${problems.join('; ')}${more}.`);
+  const more = issues.length > problems.length ? ` (and ${issues.length - problems.length} more)` : '';
+  return `Invalid request: ${problems.join('; ')}${more}.`;
+}
+
+export const validationHook: NonNullable<OpenAPIHonoOptions<ServerEnv>['defaultHook']> = (result, c) => {
+  if (result.success) return undefined;
+  const { status, body } = errorAnswer('INVALID_INPUT', describeIssues(result.error.issues, PLACE[result.target] ?? result.target));
   return c.json(body, status);
 };

@@ -16,7 +16,8 @@ function provider(rig: ProxyRig, session: string) {
 
 async function messagesOf(rig: ProxyRig, sessionId: string, count: number): Promise<string[]> {
   for (let waited = 0; ; waited += 20) {
-    const messages = await (await rig.memory.sessions.open(sessionId)).messages();
+    const exists = (await rig.memory.sessions.list({ limit: 500 })).some((session) => session.id === sessionId);
+    const messages = exists ? await (await rig.memory.sessions.open(sessionId)).messages() : [];
     if (messages.length >= count || waited > 10_000) return messages.map((message) => message.content);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -18,13 +18,20 @@ async function rig(...args: Parameters<typeof proxyRig>): Promise<ProxyRig> {
 /** Wait until the session has `count` turns stored (the proxy records after the answer has gone). */
 async function turnsStored(made: ProxyRig, sessionId: string, count: number): Promise<Array<{ content: string; role: string }>> {
   for (let waited = 0; ; waited += 20) {
-    const messages = await (await made.memory.sessions.open(sessionId)).messages();
+    const messages = (await storedMessages(made, sessionId)) as Array<{ content: string; role: string }>;
     if (messages.length >= count * 2 || waited > 10_000) return messages;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
 const SYSTEM = 'You are a concise planning assistant.';
+
+/** The messages stored for a session; none when it was never created (the proxy creates it only to record a turn). */
+async function storedMessages(made: ProxyRig, sessionId: string): Promise<unknown[]> {
+  const listed = await made.memory.sessions.list({ limit: 500 });
+  if (!listed.some((session) => session.id === sessionId)) return [];
+  return (await made.memory.sessions.open(sessionId)).messages();
+}
 
 describe('the OpenAI-compatible proxy, used by the official openai client', () => {
   it('over 22 turns of a client resending its whole history: stores each new turn once, in order, and sends the package instead of the history', async () => {
@@ -125,7 +132,7 @@ describe('the OpenAI-compatible proxy, used by the official openai client', () =
     const sentTools = (made.upstream.requests[0]?.body as { tools?: unknown }).tools;
     expect(sentTools).toEqual(tools);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await (await made.memory.sessions.open('tools')).messages()).toEqual([]);
+    expect(await storedMessages(made, 'tools')).toEqual([]);
 
     const assistant = { role: 'assistant' as const, content: null, tool_calls: [toolCall as never] };
     const result = { role: 'tool' as const, tool_call_id: 'call_1', content: '{"temperature":18,"rain":false}' };
@@ -138,18 +145,37 @@ describe('the OpenAI-compatible proxy, used by the official openai client', () =
   });
 
   it('returns an upstream error with its status and body, and stores nothing', async () => {
-    const made = await rig([{ status: 429, body: { error: { message: 'Rate limit reached for scripted-model', type: 'requests', code: 'rate_limit_exceeded' } } }]);
+    const made = await rig([{ status: 429, retryAfter: 7, body: { error: { message: 'Rate limit reached for scripted-model', type: 'requests', code: 'rate_limit_exceeded' } } }]);
     const failure = await made
       .client({ session: 'limited' })
       .chat.completions.create({ model: 'scripted-model', messages: [{ role: 'user', content: 'Hello there.' }] })
       .then(
-        () => ({ status: 200, message: '' }),
-        (error: unknown) => error as { status?: number; message?: string },
+        () => ({ status: 200, message: '', headers: new Headers() }),
+        (error: unknown) => error as { status?: number; message?: string; headers: Headers },
       );
     expect(failure.status).toBe(429);
+    expect(failure.headers.get('retry-after')).toBe('7');
     expect(failure.message).toContain('Rate limit reached for scripted-model');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await (await made.memory.sessions.open('limited')).messages()).toEqual([]);
+    expect(await storedMessages(made, 'limited')).toEqual([]);
+  });
+
+  it('refuses a session id that cannot travel in a header and a bad budget before calling the upstream, storing nothing', async () => {
+    const made = await rig();
+    const send = (init: { headers?: Record<string, string>; body: unknown }) =>
+      fetch(`${made.server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${made.key}`, 'content-type': 'application/json', ...init.headers }, body: JSON.stringify(init.body) });
+    const message = { model: 'scripted-model', messages: [{ role: 'user', content: 'Hello.' }] };
+    for (const user of ['用户', 'a\ud800b', 'two words', '']) {
+      const answer = await send({ body: { ...message, user: user === '' ? 'x'.repeat(300) : user } });
+      expect(answer.status, user).toBe(400);
+      expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/session id/u);
+    }
+    for (const budget of ['0', 'lots', '99999999999']) {
+      const answer = await send({ headers: { 'x-strata-budget': budget, 'x-strata-session': 'budgeted' }, body: message });
+      expect(answer.status, budget).toBe(400);
+    }
+    expect(made.upstream.requests).toEqual([]);
+    expect(await made.memory.sessions.list()).toEqual([]);
   });
 
   it('lists the upstream models, and answers 503 naming the variables when no chat endpoint is configured', async () => {
@@ -188,6 +214,6 @@ describe('the OpenAI-compatible proxy, used by the official openai client', () =
     await new Promise((resolve) => setTimeout(resolve, 100));
     release();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await (await made.memory.sessions.open('gone')).messages()).toEqual([]);
+    expect(await storedMessages(made, 'gone')).toEqual([]);
   });
 });

@@ -37,6 +37,12 @@ describe('REST sessions', () => {
     expect(renamed.json).toMatchObject({ id: first, title: 'Kitchen refit', instructions: 'Answer in British English.' });
     expect((await server.call('GET', `/api/sessions/${first}`, { key })).json.title).toBe('Kitchen refit');
 
+    const named = await server.call('POST', '/api/sessions', { key, body: { id: 'kitchen-2026', title: 'Named' } });
+    expect(named.json.id).toBe('kitchen-2026');
+    expect((await server.call('POST', '/api/sessions', { key, body: { id: 'kitchen-2026' } })).status).toBe(409);
+    for (const id of ['x\ud800y', 'with space', 'ümlaut']) expect((await server.call('POST', '/api/sessions', { key, body: { id } })).status, id).toBe(400);
+    await server.call('DELETE', '/api/sessions/kitchen-2026', { key });
+
     const deleted = await server.call('DELETE', `/api/sessions/${first}`, { key });
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');

@@ -1,6 +1,7 @@
 /** A REST app over a fresh memory, with a key per tenant and a one-line way to call it. */
-import { createApp, type AppOptions, type RequestLogEntry } from '../../src/server/create-app.js';
-import type { Memory } from '../../src/memory/memory-api.js';
+import { createApp, type AppOptions } from '../../src/server/create-app.js';
+import type { RequestLogEntry } from '../../src/server/observe-requests.js';
+import type { Memory, MemoryOptions } from '../../src/memory/memory-api.js';
 import { testMemory } from '../support/memory-fixtures.js';
 
 export interface Answer {
@@ -29,8 +30,8 @@ export interface TestServer {
   cleanup(): Promise<void>;
 }
 
-export async function testServer(options: Partial<AppOptions> = {}): Promise<TestServer> {
-  const { memory, cleanup } = testMemory();
+export async function testServer(options: Partial<AppOptions> = {}, memoryOptions: MemoryOptions = {}): Promise<TestServer> {
+  const { memory, cleanup } = testMemory(memoryOptions);
   const logs: RequestLogEntry[] = [];
   const app = createApp({ memory, log: (entry) => logs.push(entry), ...options });
   const keys = new Map<string, string>();

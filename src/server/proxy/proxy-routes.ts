@@ -1,25 +1,30 @@
 /**
  * The OpenAI-compatible memory proxy: `POST /v1/chat/completions` (plain and streamed) and
- * `GET /v1/models`, in front of the configured chat endpoint. A request's history is replaced by the
- * session's context package (the client's system messages stay first, the exchange in progress is sent
- * as it is); the upstream's answer goes back unchanged, with `X-Strata-Session`; once it has ended, the
- * new user message and the reply are recorded as a turn. A reply that only asks for tool calls records
- * nothing yet: the turn ends when the client comes back with their results and the model answers.
+ * `GET /v1/models`, in front of the configured chat endpoint. For a session with turns, the history a
+ * request carries is replaced by the session's context package (the client's system messages stay
+ * first, the exchange from the last user message on is sent as it is, so a tool call is never separated
+ * from its results); a session with none yet gets the client's messages unchanged. The upstream's answer
+ * goes back unchanged with `X-Strata-Session`. Only once it has been sent whole is anything written: the
+ * user message and the reply as a turn (after the client's history, for a new session). A reply that
+ * only asks for tool calls records nothing yet: the turn ends when the model answers their results.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { validateBudget } from '../../context/assembler.js';
 import { StrataError } from '../../core/errors.js';
-import type { Memory, SessionHandle } from '../../memory/memory-api.js';
+import type { Memory } from '../../memory/memory-api.js';
 import type { BackgroundWork } from '../background-work.js';
 import type { ServerEnv } from '../server-env.js';
+import { describeIssues } from '../validation-hook.js';
 import { ChatBodySchema, splitMessages, type ChatBody } from './chat-request.js';
-import { proxySession } from './proxy-session.js';
-import { captureStream } from './stream-capture.js';
-import { callUpstream, type Fetch } from './upstream.js';
+import { rememberedSession, rememberTurn, sessionIdOf } from './proxy-session.js';
+import { captureStream, completionReply, type CapturedReply } from './stream-capture.js';
+import { callUpstream, passedHeaders, type Fetch } from './upstream.js';
 
 export interface ProxyOptions {
   memory: Memory;
   background: BackgroundWork;
   fetch: Fetch;
+  newId: () => string;
 }
 
 const SESSION_HEADER = 'x-strata-session';
@@ -27,8 +32,9 @@ const SESSION_HEADER = 'x-strata-session';
 /** The request's budget: `X-Strata-Budget`, else the memory's `contextBudget` setting. */
 function budgetOf(header: string | undefined, fallback: number): number {
   if (header === undefined) return fallback;
-  if (!/^[0-9]{1,9}$/u.test(header.trim())) throw new StrataError('INVALID_INPUT', `X-Strata-Budget must be a whole number of tokens (got "${header.slice(0, 40)}").`);
-  return Number(header.trim());
+  const text = header.trim();
+  if (!/^[0-9]{1,9}$/u.test(text)) throw new StrataError('INVALID_INPUT', `X-Strata-Budget must be a whole number of tokens (got "${text.slice(0, 40)}").`);
+  return validateBudget(Number(text));
 }
 
 async function parseBody(request: Request): Promise<ChatBody> {
@@ -39,21 +45,8 @@ async function parseBody(request: Request): Promise<ChatBody> {
     throw new StrataError('INVALID_INPUT', 'The request body is not valid JSON.');
   }
   const parsed = ChatBodySchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new StrataError('INVALID_INPUT', `Invalid chat request: body.${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}.`);
-  }
+  if (!parsed.success) throw new StrataError('INVALID_INPUT', describeIssues(parsed.error.issues, 'body'));
   return parsed.data;
-}
-
-/** The reply text of a plain (not streamed) completion, and whether it asked for tool calls. */
-function completionReply(text: string): { text: string; toolCalls: boolean } {
-  try {
-    const message = (JSON.parse(text) as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }> }).choices?.[0]?.message;
-    return { text: typeof message?.content === 'string' ? message.content : '', toolCalls: Array.isArray(message?.tool_calls) && message.tool_calls.length > 0 };
-  } catch {
-    return { text: '', toolCalls: false };
-  }
 }
 
 export function registerProxyRoutes(app: OpenAPIHono<ServerEnv>, options: ProxyOptions): void {
@@ -61,8 +54,8 @@ export function registerProxyRoutes(app: OpenAPIHono<ServerEnv>, options: ProxyO
 
   app.get('/v1/models', async (c) => {
     const endpoint = memory.chatEndpoint();
-    const answer = await callUpstream({ endpoint, path: '/models', signal: c.req.raw.signal, fetch: options.fetch });
-    return new Response(answer.body, { status: answer.status, headers: { 'content-type': answer.headers.get('content-type') ?? 'application/json' } });
+    const answer = await callUpstream({ endpoint, path: '/models', signal: c.req.raw.signal, fetch: options.fetch, whole: true });
+    return new Response(answer.body, { status: answer.status, headers: passedHeaders(answer) });
   });
 
   app.post('/v1/chat/completions', async (c) => {
@@ -70,31 +63,29 @@ export function registerProxyRoutes(app: OpenAPIHono<ServerEnv>, options: ProxyO
     const body = await parseBody(c.req.raw);
     const budget = budgetOf(c.req.header('x-strata-budget'), memory.settings.contextBudget);
     const split = splitMessages(body.messages);
-    const session = await proxySession(c.var.tenant, { header: c.req.header(SESSION_HEADER), query: c.req.query('session'), user: body.user }, split.history, split.userText);
-    // The previous reply of this session is recorded first (up to the memory's wait bound), so the package holds it.
-    await background.idle(session.id, memory.settings.memoryWaitMs);
-    const pkg = await session.context({ budget, ...(split.userText.trim() === '' ? {} : { query: split.userText }) });
-    const messages = [...split.system, ...pkg.render(), ...split.current];
-    const upstream = await callUpstream({ endpoint, path: '/chat/completions', body: { ...body, model: body.model ?? endpoint.model, messages }, signal: c.req.raw.signal, fetch: options.fetch });
-    const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json', [SESSION_HEADER]: session.id };
+    const tenant = c.var.tenant;
+    const sessionId = sessionIdOf({ header: c.req.header(SESSION_HEADER), query: c.req.query('session'), user: body.user }, options.newId);
+    const work = `${tenant.tenantId}\u0000${sessionId}`;
+    // The session's previous reply is recorded first (up to the memory's wait bound), so the package holds it.
+    await background.idle(work, memory.settings.memoryWaitMs);
+    const session = await rememberedSession(tenant, sessionId);
+    const query = split.userText.trim() === '' ? {} : { query: split.userText };
+    const messages = session === null ? body.messages : [...split.system, ...(await session.context({ budget, ...query })).render(), ...split.current];
+    const stream = body.stream === true;
+    const upstream = await callUpstream({ endpoint, path: '/chat/completions', body: { ...body, model: body.model ?? endpoint.model, messages }, signal: c.req.raw.signal, fetch: options.fetch, whole: !stream });
+    const headers = { ...passedHeaders(upstream), [SESSION_HEADER]: sessionId };
     if (!upstream.ok || upstream.body === null) return new Response(upstream.body, { status: upstream.status, headers });
-    const remember = (reply: { text: string; toolCalls: boolean }): void => {
-      if (reply.toolCalls || split.userText.trim() === '' || reply.text.trim() === '') return;
-      background.run(session.id, () => recordTurn(session, split.userText, reply.text));
+    const remember = (reply: CapturedReply): void => {
+      if (!reply.finished || reply.toolCalls || split.userText.trim() === '' || reply.text.trim() === '') return;
+      background.run(work, () => rememberTurn(tenant, sessionId, { history: split.history, user: split.userText, assistant: reply.text }));
     };
-    if (body.stream === true) {
-      const { body: stream, reply } = captureStream(upstream.body);
-      void reply.then((captured) => {
-        if (captured.finished) remember(captured);
-      });
-      return new Response(stream, { status: upstream.status, headers: { ...headers, 'cache-control': 'no-cache' } });
+    if (stream) {
+      const captured = captureStream(upstream.body);
+      void captured.reply.then(remember);
+      return new Response(captured.body, { status: upstream.status, headers: { ...headers, 'cache-control': 'no-cache' } });
     }
     const text = await upstream.text();
     remember(completionReply(text));
     return new Response(text, { status: upstream.status, headers });
   });
-}
-
-async function recordTurn(session: SessionHandle, user: string, assistant: string): Promise<void> {
-  await session.record({ user, assistant });
 }

@@ -1,17 +1,36 @@
 /**
- * Which session a proxied request belongs to: the `X-Strata-Session` header, else the `session` query
- * parameter, else the body's `user` field; a named session that does not exist yet is created with that
- * id, and a request that names none gets a new session. A new session first records the history the
- * client sent, so its memory starts from the whole conversation (so does an existing one with no turns).
+ * Which session a proxied request belongs to, and how its turn is remembered. The session is named by
+ * the `X-Strata-Session` header, else the `session` query parameter, else the body's `user` field; a
+ * request naming none gets a fresh id. Nothing is written before the upstream has answered: a session
+ * that does not exist yet (or holds no turn) is created, with the history the client sent recorded
+ * first, only when the reply is remembered.
  */
 import { isStrataError } from '../../core/errors.js';
 import type { SessionHandle, TenantMemory } from '../../memory/memory-api.js';
+import { checkSessionId } from '../../memory/session-input.js';
 import { historyTurns, type ChatBodyMessage } from './chat-request.js';
 
 export interface SessionSource {
   header: string | undefined;
   query: string | undefined;
   user: string | undefined;
+}
+
+/** The session a request names (checked), else a fresh id. */
+export function sessionIdOf(source: SessionSource, newId: () => string): string {
+  const named = [source.header, source.query, source.user].find((value) => value !== undefined && value !== '');
+  return named === undefined ? newId() : checkSessionId(named);
+}
+
+/** The session when it exists and holds at least one turn (so its memory can stand in for the history), else null. */
+export async function rememberedSession(tenant: TenantMemory, sessionId: string): Promise<SessionHandle | null> {
+  try {
+    const handle = await tenant.sessions.open(sessionId);
+    return (await handle.info()).turnCount > 0 ? handle : null;
+  } catch (error) {
+    if (isStrataError(error, 'SESSION_NOT_FOUND')) return null;
+    throw error;
+  }
 }
 
 /** A title from the first user words of a conversation (at most 60 characters). */
@@ -21,32 +40,28 @@ function titleFrom(text: string): string {
   return words.length <= 60 ? words : `${words.slice(0, 59).replace(/\s+\S*$/u, '')}…`;
 }
 
-export async function proxySession(tenant: TenantMemory, source: SessionSource, history: readonly ChatBodyMessage[], userText: string): Promise<SessionHandle> {
-  const named = [source.header, source.query, source.user].find((value) => value !== undefined && value !== '');
-  let handle: SessionHandle | undefined;
-  if (named !== undefined) {
-    try {
-      handle = await tenant.sessions.open(named);
-    } catch (error) {
-      if (!isStrataError(error, 'SESSION_NOT_FOUND')) throw error;
-    }
+/** The session, created when it does not exist yet (by this request or one racing it). */
+async function openOrCreate(tenant: TenantMemory, sessionId: string, title: string): Promise<SessionHandle> {
+  try {
+    return await tenant.sessions.open(sessionId);
+  } catch (error) {
+    if (!isStrataError(error, 'SESSION_NOT_FOUND')) throw error;
   }
-  const turns = historyTurns(history);
-  if (handle !== undefined) {
-    // A session made empty elsewhere (REST, the library) takes the history too.
-    if (turns.length > 0 && (await handle.info()).turnCount === 0) for (const turn of turns) await handle.record(turn);
-    return handle;
+  try {
+    return await tenant.sessions.create({ id: sessionId, title });
+  } catch (error) {
+    if (!isStrataError(error, 'SESSION_EXISTS')) throw error;
+    return tenant.sessions.open(sessionId);
   }
-  {
-    const title = titleFrom(turns[0]?.user ?? userText);
-    try {
-      handle = await tenant.sessions.create({ ...(named === undefined ? {} : { id: named }), title });
-    } catch (error) {
-      // Another request created it meanwhile.
-      if (named === undefined || !isStrataError(error, 'SESSION_EXISTS')) throw error;
-      return tenant.sessions.open(named);
-    }
-    for (const turn of turns) await handle.record(turn);
-  }
-  return handle;
+}
+
+/**
+ * Record a proxied turn once its reply has been sent: into a session made now if needed, after the
+ * history the client sent when the session holds no turn yet.
+ */
+export async function rememberTurn(tenant: TenantMemory, sessionId: string, turn: { history: readonly ChatBodyMessage[]; user: string; assistant: string }): Promise<void> {
+  const history = historyTurns(turn.history);
+  const handle = await openOrCreate(tenant, sessionId, titleFrom(history[0]?.user ?? turn.user));
+  if ((await handle.info()).turnCount === 0) for (const earlier of history) await handle.record(earlier);
+  await handle.record({ user: turn.user, assistant: turn.assistant });
 }

@@ -13,7 +13,23 @@ export interface CapturedReply {
 }
 
 interface ChunkShape {
-  choices?: Array<{ delta?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown }>;
+  choices?: Array<{ index?: unknown; delta?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown }>;
+}
+
+/** Whether a message or delta asks for tool calls (some providers send `tool_calls: null` or `[]` in every delta). */
+function asksForTools(value: { tool_calls?: unknown } | undefined): boolean {
+  return Array.isArray(value?.tool_calls) && value.tool_calls.length > 0;
+}
+
+/** The reply of a plain (not streamed) completion: the first choice's text, and whether it asked for tool calls. */
+export function completionReply(text: string): CapturedReply {
+  try {
+    const message = (JSON.parse(text) as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }> }).choices?.[0]?.message;
+    return { text: typeof message?.content === 'string' ? message.content : '', finished: true, toolCalls: asksForTools(message) };
+  } catch {
+    // Not a completion: there is no reply to remember.
+    return { text: '', finished: false, toolCalls: false };
+  }
 }
 
 /** The client's copy of `source`, unchanged, and the reply read from it. */
@@ -38,14 +54,15 @@ export function captureStream(source: ReadableStream<Uint8Array>): { body: Reada
     } catch {
       return;
     }
-    const choice = chunk.choices?.[0];
+    // With several choices (n > 1), the first is the reply remembered.
+    const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);
     if (typeof choice?.delta?.content === 'string') captured.text += choice.delta.content;
-    if (choice?.delta?.tool_calls !== undefined) captured.toolCalls = true;
+    if (asksForTools(choice?.delta)) captured.toolCalls = true;
     if (typeof choice?.finish_reason === 'string') captured.finished = true;
   };
   const read = (text: string): void => {
     pending += text;
-    const lines = pending.split(/\r?\n/u);
+    const lines = pending.split(/\r\n|\r|\n/u);
     pending = lines.pop() ?? '';
     for (const line of lines) readLine(line);
   };
