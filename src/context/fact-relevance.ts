@@ -7,16 +7,25 @@ import { queryTerms, STOPWORDS } from '../core/query-terms.js';
 import { stemWord, words } from '../core/text.js';
 import type { Fact } from '../core/types.js';
 
+/** The stemmed content words of a text. */
+export function contentStemsOf(text: string): ReadonlySet<string> {
+  const stems = new Set<string>();
+  for (const word of words(text)) if (!STOPWORDS.has(word)) stems.add(stemWord(word));
+  return stems;
+}
+
 /** The facts' stemmed content words, indexed once, so a query looks up only the facts that hold its words. */
 export class FactTerms {
   /** Stem → the facts holding it, in the order they were given. */
   private readonly holders = new Map<string, Fact[]>();
 
-  constructor(private readonly facts: readonly Fact[]) {
+  /** `stemsOf` may remember the words of facts it has seen (default: reads them every time). */
+  constructor(
+    private readonly facts: readonly Fact[],
+    stemsOf: (fact: Fact) => ReadonlySet<string> = (fact) => contentStemsOf(fact.text),
+  ) {
     for (const fact of facts) {
-      const stems = new Set<string>();
-      for (const word of words(fact.text)) if (!STOPWORDS.has(word)) stems.add(stemWord(word));
-      for (const stem of stems) {
+      for (const stem of stemsOf(fact)) {
         const holding = this.holders.get(stem);
         if (holding === undefined) this.holders.set(stem, [fact]);
         else holding.push(fact);

@@ -3,7 +3,8 @@
  * said, the doubts between them, and each fact's line, built at most once per view. A reader straight
  * from the store builds a view per package; a memory keeps one per session for its tenant, used only
  * while the session's fact-event sequence still ends where the view was read, so a write by this process,
- * another process, an undo or a consolidation makes the next package read afresh.
+ * another process, an undo or a consolidation makes the next package read afresh; the lines and words
+ * of the facts that did not change are kept from one view to the next.
  */
 import { factDoubts, type FactDoubts } from '../core/fact-doubts.js';
 import { compareText } from '../core/text.js';
@@ -11,7 +12,7 @@ import type { Fact } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
 import { factItem } from './fact-lines.js';
-import { FactTerms } from './fact-relevance.js';
+import { contentStemsOf, FactTerms } from './fact-relevance.js';
 import { KIND_RANK } from './package-finish.js';
 import type { Line } from './turn-options.js';
 
@@ -38,14 +39,71 @@ export interface FactReader {
   read(sessionId: string): Promise<FactView>;
 }
 
-/** The view of facts read just now. */
-async function readView(repositories: TenantRepositories, sessionId: string, tokenizer: Tokenizer): Promise<FactView> {
-  const facts = await repositories.facts.list({ sessionId });
-  const times = facts.length === 0 ? new Map<number, string>() : await repositories.messages.sentTimes({ sessionId, turns: facts.map((fact) => fact.updatedTurn) });
+/**
+ * What a session's views keep from one to the next, so a turn that changes a few facts does not rebuild
+ * every line: each fact's line (while the fact, its date and its doubts are as they were) and its words.
+ */
+export class KeptParts {
+  private lines = new Map<string, { signature: string; line: Line }>();
+  private stems = new Map<string, { text: string; stems: ReadonlySet<string> }>();
+  /** When each turn was said (null: no time known); a stored turn's time never changes. */
+  private readonly times = new Map<number, string | null>();
+
+  /** When the facts' turns were said, reading only the turns not seen before. */
+  async timesOf(facts: readonly Fact[], read: (turns: number[]) => Promise<Map<number, string>>): Promise<Map<number, string>> {
+    const missing = [...new Set(facts.map((fact) => fact.updatedTurn))].filter((turn) => !this.times.has(turn));
+    if (missing.length > 0) {
+      const found = await read(missing);
+      for (const turn of missing) this.times.set(turn, found.get(turn) ?? null);
+    }
+    const times = new Map<number, string>();
+    for (const fact of facts) {
+      const time = this.times.get(fact.updatedTurn);
+      if (time !== undefined && time !== null) times.set(fact.updatedTurn, time);
+    }
+    return times;
+  }
+
+  /** The fact's line, built again only when something it shows changed. */
+  line(fact: Fact, build: () => Line, signature: string | null): Line {
+    const kept = this.lines.get(fact.id);
+    if (signature !== null && kept?.signature === signature) return kept.line;
+    const line = build();
+    if (signature === null) this.lines.delete(fact.id);
+    else this.lines.set(fact.id, { signature, line });
+    return line;
+  }
+
+  stemsOf(fact: Fact): ReadonlySet<string> {
+    const kept = this.stems.get(fact.id);
+    if (kept?.text === fact.text) return kept.stems;
+    const stems = contentStemsOf(fact.text);
+    this.stems.set(fact.id, { text: fact.text, stems });
+    return stems;
+  }
+
+  /** Forget the facts a document no longer holds. */
+  keepOnly(facts: readonly Fact[]): void {
+    const ids = new Set(facts.map((fact) => fact.id));
+    for (const id of this.lines.keys()) if (!ids.has(id)) this.lines.delete(id);
+    for (const id of this.stems.keys()) if (!ids.has(id)) this.stems.delete(id);
+  }
+}
+
+/** What a fact's line shows, as one text; null when the line folds other facts in or names a newer one (built every time). */
+function lineSignature(fact: Fact, date: string | undefined, doubts: FactDoubts): string | null {
+  if (doubts.inside.has(fact.id) || doubts.supersededBy.has(fact.id)) return null;
+  return [fact.text, fact.kind, fact.pinned, fact.updatedTurn, date ?? '', fact.sourceMessageIds.join(',')].join('\u0000');
+}
+
+/** The view of `facts` (the store's, or what the memory that wrote them holds), reusing what `kept` holds of unchanged facts. */
+async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, sessionId: string, tokenizer: Tokenizer, kept: KeptParts): Promise<FactView> {
+  const times = await kept.timesOf(facts, (turns) => repositories.messages.sentTimes({ sessionId, turns }));
   // A fact a newer one may replace is shown inside the newer one's line (see `fact-lines.ts`).
   const doubts = factDoubts(facts);
   const byKind = (a: Fact, b: Fact): number => KIND_RANK[a.kind] - KIND_RANK[b.kind] || b.updatedTurn - a.updatedTurn || compareText(a.id, b.id);
   const listed = facts.filter((fact) => !fact.pinned && !doubts.folded.has(fact.id)).sort(byKind);
+  kept.keepOnly(facts);
   const lines = new Map<string, Line>();
   let terms: FactTerms | undefined;
   return {
@@ -53,11 +111,11 @@ async function readView(repositories: TenantRepositories, sessionId: string, tok
     times,
     doubts,
     listed,
-    terms: () => (terms ??= new FactTerms(listed)),
+    terms: () => (terms ??= new FactTerms(listed, (fact) => kept.stemsOf(fact))),
     line: (fact) => {
       let line = lines.get(fact.id);
       if (line === undefined) {
-        line = factItem(fact, tokenizer, times, doubts);
+        line = kept.line(fact, () => factItem(fact, tokenizer, times, doubts), lineSignature(fact, times.get(fact.updatedTurn), doubts));
         lines.set(fact.id, line);
       }
       return line;
@@ -67,7 +125,7 @@ async function readView(repositories: TenantRepositories, sessionId: string, tok
 
 /** Reads the facts from the store for every package. */
 export function storeFactReader(repositories: TenantRepositories, tokenizer: Tokenizer): FactReader {
-  return { read: (sessionId) => readView(repositories, sessionId, tokenizer) };
+  return { read: async (sessionId) => viewOf(await repositories.facts.list({ sessionId }), repositories, sessionId, tokenizer, new KeptParts()) };
 }
 
 /**
@@ -76,13 +134,18 @@ export function storeFactReader(repositories: TenantRepositories, tokenizer: Tok
  * whose new facts could end on the same sequence.
  */
 export class CachedFactReader implements FactReader {
-  private readonly views = new Map<string, { sequence: number; view: FactView }>();
+  private readonly views = new Map<string, { sequence: number; view: FactView; kept: KeptParts }>();
   /** Bumped by every `forget`; a read keeps nothing when a session was forgotten while it ran. */
   private generation = 0;
 
+  /**
+   * `known` gives the session's facts as of a fact-event sequence when the memory already holds them
+   * (the state its last turn wrote), so they need not be read from the store again.
+   */
   constructor(
     private readonly repositories: TenantRepositories,
     private readonly tokenizer: Tokenizer,
+    private readonly known: (sessionId: string, sequence: number) => readonly Fact[] | undefined = () => undefined,
     private readonly maxSessions = 16,
   ) {}
 
@@ -93,14 +156,17 @@ export class CachedFactReader implements FactReader {
     const sequence = await this.repositories.facts.lastSequence({ sessionId });
     const kept = this.views.get(sessionId);
     this.views.delete(sessionId);
-    const view = kept !== undefined && kept.sequence === sequence ? kept.view : await readView(this.repositories, sessionId, this.tokenizer);
+    const parts = kept?.kept ?? new KeptParts();
+    const fresh = async (): Promise<FactView> =>
+      viewOf(this.known(sessionId, sequence) ?? (await this.repositories.facts.list({ sessionId })), this.repositories, sessionId, this.tokenizer, parts);
+    const view = kept !== undefined && kept.sequence === sequence ? kept.view : await fresh();
     if (this.generation !== start) return view;
     if (this.views.size >= this.maxSessions) {
       const oldest = this.views.keys().next().value;
       if (oldest !== undefined) this.views.delete(oldest);
     }
     // Most recently used last.
-    this.views.set(sessionId, { sequence, view });
+    this.views.set(sessionId, { sequence, view, kept: parts });
     return view;
   }
 

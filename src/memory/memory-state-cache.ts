@@ -4,6 +4,7 @@
  * fact-event sequence still ends where the state does: an undo, a consolidation, a retried turn or
  * another process writing fact events makes it read afresh.
  */
+import type { Fact } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import { inStoreOrder } from '../core/diff.js';
 import type { MemoryState } from './memory-state.js';
@@ -38,6 +39,15 @@ export class MemoryStateCache {
       if (oldest !== undefined) this.states.delete(oldest);
     }
     this.states.set(sessionId, state);
+  }
+
+  /**
+   * The facts of the session's kept state when it ends at fact-event `sequence` (what the store holds
+   * then, in its order), without taking the state; undefined otherwise. The caller must not change them.
+   */
+  factsAt(sessionId: string, sequence: number): readonly Fact[] | undefined {
+    const kept = this.states.get(sessionId);
+    return kept !== undefined && kept.nextSequence - 1 === sequence ? kept.facts : undefined;
   }
 
   forget(sessionId: string): void {

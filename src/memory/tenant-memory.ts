@@ -33,8 +33,8 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
   const writes = new SessionWrites();
   // Older turns stay in memory between packages; every write announced tells the cache what changed.
   const turnReader = new CachedTurnReader(storeTurnReader(repositories));
-  const factReader = new CachedFactReader(repositories, shared.tokenizer);
   const states = new MemoryStateCache();
+  const factReader = new CachedFactReader(repositories, shared.tokenizer, (sessionId, sequence) => states.factsAt(sessionId, sequence));
   writes.listen(({ sessionId, turn }) => {
     turnReader.forget(sessionId, turn);
     if (turn !== undefined) return;
