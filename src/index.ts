@@ -28,6 +28,7 @@ export {
 export type { MessageInput } from './memory/message-input.js';
 export type { ApiKeyInfo, ApiKeys, CreatedApiKey } from './memory/api-keys.js';
 export type { SearchResult } from './memory/session-search.js';
+export type { CleanupOptions, CleanupResult } from './memory/session-cleanup.js';
 export type { ChatMemoryOutcome, ChatResult, ChatStream } from './memory/chat-turn.js';
 export type { Settings } from './memory/config.js';
 export type { SessionExport } from './memory/export-schema.js';

@@ -12,6 +12,7 @@ import type { SessionLock } from '../store/session-lock.js';
 import type { Store } from '../store/store.js';
 import type { ApiKeys } from './api-keys.js';
 import type { SearchResult } from './session-search.js';
+import type { CleanupOptions, CleanupResult } from './session-cleanup.js';
 import type { Settings } from './config.js';
 import type { ChatResult, ChatStream } from './chat-turn.js';
 import type { MemoryCounterSet } from './memory-counters.js';
@@ -234,6 +235,14 @@ export interface Sessions {
   /** Most recently updated first (default limit 50). */
   list(options?: { limit?: number; offset?: number }): Promise<Session[]>;
   import(options: ImportOptions): Promise<ImportResult>;
+  /**
+   * Delete the sessions not updated for `olderThan` (`30d`, `12h`, `2w` …) with everything derived from
+   * them; with `dryRun: true`, only list them.
+   *
+   * @example
+   * const { sessions } = await memory.sessions.cleanup({ olderThan: '90d', dryRun: true });
+   */
+  cleanup(options: CleanupOptions): Promise<CleanupResult>;
 }
 
 /** The sessions of one tenant, and their counters. No method reaches another tenant's sessions. */

@@ -14,6 +14,7 @@ import type { SessionHandle, Sessions, TenantMemory } from './memory-api.js';
 import { MemoryCounters } from './memory-counters.js';
 import { MemoryGate } from './memory-gate.js';
 import { MemoryStateCache } from './memory-state-cache.js';
+import { cleanupSessions } from './session-cleanup.js';
 import { sessionHandle } from './session-handle.js';
 import { checkInstructions, checkSessionId, checkTitle, isOptions } from './session-input.js';
 import type { SessionServices } from './session-reads.js';
@@ -134,5 +135,14 @@ function tenantSessions(services: SessionServices, importSetup: { localInCharge:
       return repositories.sessions.list({ limit, offset });
     },
     import: (importOptions) => importConversation(services.parts, services.work, importOptions, importSetup),
+    cleanup: (cleanupOptions) =>
+      cleanupSessions(cleanupOptions, {
+        now,
+        list: (page) => repositories.sessions.list(page),
+        open: async (sessionId) => {
+          await requireSession(sessionId);
+          return handle(sessionId);
+        },
+      }),
   };
 }

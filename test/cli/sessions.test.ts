@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkspace, plainConversation, type Workspace } from './helpers.js';
 
@@ -13,6 +14,28 @@ async function importSession(title: string, turns = 2): Promise<string> {
   expect(result.code).toBe(0);
   return (JSON.parse(result.stdout) as { sessionId: string }).sessionId;
 }
+
+describe('strata sessions cleanup', () => {
+  it('deletes (or with --dry-run lists) the sessions not updated for the given age, and refuses an age it cannot read', async () => {
+    const old = await importSession('old');
+    const recent = await importSession('recent');
+    // Make one session look untouched for 40 days.
+    const db = new Database(ws.db);
+    db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(new Date(Date.now() - 40 * 86_400_000).toISOString(), old);
+    db.close();
+    const dry = await ws.run(['sessions', 'cleanup', '--older-than', '30d', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^Would delete 1 session not updated since /u);
+    expect(dry.stdout).toContain(old);
+    const done = await ws.run(['sessions', 'cleanup', '--older-than', '30d', '--json']);
+    expect(JSON.parse(done.stdout)).toMatchObject({ dryRun: false, sessions: [old] });
+    const left = JSON.parse((await ws.run(['sessions', '--json'])).stdout) as Array<{ id: string }>;
+    expect(left.map((session) => session.id)).toEqual([recent]);
+    const bad = await ws.run(['sessions', 'cleanup', '--older-than', 'a month']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/such as 30d/u);
+  });
+});
 
 describe('strata sessions', () => {
   it('lists sessions as a table and as JSON; `sessions` is `sessions list`', async () => {

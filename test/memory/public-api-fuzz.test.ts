@@ -36,6 +36,7 @@ describe('the public API, fuzzed with values of every type', () => {
         ['sessions.open', (value) => memory.sessions.open(value as never)],
         ['sessions.create', (value) => memory.sessions.create(value as never)],
         ['sessions.import', (value) => memory.sessions.import(value as never)],
+        ['sessions.cleanup', (value) => memory.sessions.cleanup(value as never)],
         ['tenant', (value) => memory.tenant(value as never)],
         ['keys.create', (value) => memory.keys.create(value as never)],
         ['keys.list', (value) => memory.keys.list(value as never)],

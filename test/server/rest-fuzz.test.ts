@@ -52,6 +52,7 @@ const idArbitrary = (): fc.Arbitrary<string> =>
 const PATHS = [
   '/api/sessions',
   '/api/sessions/import',
+  '/api/sessions/cleanup',
   '/api/stats',
   '/api/sessions/{s}',
   '/api/sessions/{s}/messages',

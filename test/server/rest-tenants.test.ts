@@ -24,6 +24,7 @@ const ROUTES: Probe[] = [
   { method: 'POST', path: () => '/api/sessions', body: { title: 'Probe' } },
   { method: 'POST', path: () => '/api/sessions/import', body: { data: [{ role: 'user', content: 'We fly on Friday.' }] } },
   { method: 'GET', path: () => '/api/stats' },
+  { method: 'POST', path: () => '/api/sessions/cleanup', body: { olderThan: '3650d', dryRun: true } },
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}` },
   { method: 'PATCH', path: (ids) => `/api/sessions/${ids.session}`, body: { title: 'Renamed' } },
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/messages` },

@@ -117,4 +117,23 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
         else writeLine(io.stdout, `Deleted session ${id}`);
       });
     });
+
+  sessions
+    .command('cleanup')
+    .description('delete the sessions not updated for a while, with everything derived from them')
+    .requiredOption('--older-than <age>', 'how long without an update: 30d, 12h, 2w, 90m')
+    .option('--dry-run', 'only list the sessions that would be deleted')
+    .action(async (options: { olderThan: string; dryRun?: boolean }, command: Command) => {
+      const globals = globalOptions(command);
+      await withMemory(globals, io, async (memory) => {
+        const result = await memory.sessions.cleanup({ olderThan: options.olderThan, dryRun: options.dryRun === true });
+        if (globals.json) {
+          writeJson(io.stdout, { before: result.before, dryRun: result.dryRun, sessions: result.sessions.map((session) => session.id) });
+          return;
+        }
+        const verb = result.dryRun ? 'Would delete' : 'Deleted';
+        writeLine(io.stdout, `${verb} ${plural(result.sessions.length, 'session')} not updated since ${formatTime(result.before)}.`);
+        if (result.sessions.length > 0) writeLine(io.stdout, sessionTable(result.sessions));
+      });
+    });
 }

@@ -55,12 +55,31 @@ const turns = sessionRead({ path: '/api/sessions/{sessionId}/turns', tags: TAG, 
 
 const artifacts = sessionRead({ path: '/api/sessions/{sessionId}/artifacts', tags: TAG, summary: 'The code and drafts of a session, every version', answer: z.object({ artifacts: z.array(ArtifactSchema) }), description: 'Every artifact.' });
 
+const cleanup = createRoute({
+  method: 'post',
+  path: '/api/sessions/cleanup',
+  tags: TAG,
+  summary: 'Delete the sessions not updated for a while (or, with dryRun, list them)',
+  request: {
+    body: jsonBody(
+      z.object({ olderThan: z.string().openapi({ example: '30d', description: 'How long without an update: 30d, 12h, 2w, 90m.' }), dryRun: z.boolean().optional() }),
+      'The age, and whether to only list.',
+    ),
+  },
+  responses: {
+    200: jsonAnswer(z.object({ before: z.string(), dryRun: z.boolean(), sessions: z.array(SessionSchema) }), 'The sessions deleted (or that would be), least recently updated first.'),
+    400: ERROR_ANSWERS[400],
+    401: ERROR_ANSWERS[401],
+  },
+});
+
 export function registerSessionRoutes(app: OpenAPIHono<ServerEnv>): void {
   app.openapi(list, async (c) => {
     const { limit, offset } = c.req.valid('query');
     const sessions = await c.var.tenant.sessions.list({ ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) });
     return c.json({ sessions }, 200);
   });
+  app.openapi(cleanup, async (c) => c.json(await c.var.tenant.sessions.cleanup(c.req.valid('json')), 200));
   app.openapi(create, async (c) => {
     const handle = await c.var.tenant.sessions.create(c.req.valid('json'));
     return c.json(await handle.info(), 201);
