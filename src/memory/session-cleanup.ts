@@ -6,7 +6,6 @@ import { parseAge } from '../core/age.js';
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import type { Session } from '../core/types.js';
-import type { SessionHandle } from './memory-api.js';
 import { isOptions } from './session-input.js';
 
 export interface CleanupOptions {
@@ -28,7 +27,7 @@ const PAGE = 500;
 
 export async function cleanupSessions(
   options: unknown,
-  access: { now: () => string; list: (page: { limit: number; offset: number }) => Promise<Session[]>; open: (sessionId: string) => Promise<SessionHandle> },
+  access: { now: () => string; list: (page: { limit: number; offset: number }) => Promise<Session[]>; open: (sessionId: string) => Promise<{ delete(): Promise<void> }> },
 ): Promise<CleanupResult> {
   if (!isOptions(options)) throw new StrataError('INVALID_INPUT', `cleanup() takes { olderThan, dryRun? } (got ${describeValue(options)}).`);
   const age = parseAge(options.olderThan);

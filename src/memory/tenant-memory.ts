@@ -5,6 +5,7 @@
  */
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
+import { placeholderTitle } from '../core/session-title.js';
 import type { Session } from '../core/types.js';
 import { CachedFactReader } from '../context/fact-view.js';
 import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
@@ -106,9 +107,9 @@ function tenantSessions(services: SessionServices, importSetup: { localInCharge:
   const handle = (sessionId: string): SessionHandle => sessionHandle(services, sessionId);
   return {
     create: async (createOptions = {}) => {
-      const title = createOptions.title === undefined ? `Session ${now().slice(0, 16).replace('T', ' ')}` : checkTitle(createOptions.title);
-      const instructions = createOptions.instructions === undefined ? '' : checkInstructions(createOptions.instructions);
       const time = now();
+      const title = createOptions.title === undefined ? placeholderTitle(time) : checkTitle(createOptions.title);
+      const instructions = createOptions.instructions === undefined ? '' : checkInstructions(createOptions.instructions);
       const id = createOptions.id === undefined ? newId() : checkSessionId(createOptions.id);
       try {
         await repositories.sessions.create({

@@ -4,6 +4,7 @@
  * turns whose manager asked for it (oldest first), counting and logging what each derivation cost.
  */
 import { StrataError } from '../core/errors.js';
+import { hasPlaceholderTitle, titleFromExchange } from '../core/session-title.js';
 import type { TurnSummary } from '../core/types.js';
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';
 import { consolidateAfterTurn } from './consolidation.js';
@@ -35,6 +36,11 @@ export interface TurnWork {
 
 /** Derivations of one turn, each on the facts as they stand, before it is left pending. */
 const STALE_ATTEMPTS = 3;
+
+/** The text of the turn's message of `role`, when it has one. */
+function contentOf(messages: readonly CheckedMessage[], role: 'user' | 'assistant'): string | undefined {
+  return messages.find((message) => message.role === role)?.content;
+}
 
 /** A message this long (about 16 pages) is stored and analysed in two turns of the event loop. */
 const LONG_TURN_CHARACTERS = 50_000;
@@ -184,7 +190,13 @@ export function createTurnWork(parts: EngineParts): TurnWork {
   const storeTurn = (sessionId: string, checked: CheckedMessage[], staleMemory = false): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }> =>
     lock(sessionId, async () => {
       const session = await requireSession(sessionId);
-      const [raw] = await repositories.transaction((tx) => writeRawTurns(tx, session, [checked], context, { staleMemory }));
+      const [raw] = await repositories.transaction(async (tx) => {
+        const written = await writeRawTurns(tx, session, [checked], context, { staleMemory });
+        // A session created without a title is named after its first exchange, with that exchange.
+        const title = written[0]?.turn === 1 && hasPlaceholderTitle(session) ? titleFromExchange(contentOf(checked, 'user'), contentOf(checked, 'assistant')) : null;
+        if (title !== null) await tx.sessions.update({ sessionId, title, updatedAt: now() });
+        return written;
+      });
       if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
       counters.add(sessionId, { turns: 1 });
       writes.announce({ sessionId, turn: raw.turn });

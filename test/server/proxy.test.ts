@@ -110,7 +110,7 @@ describe('the OpenAI-compatible proxy, used by the official openai client', () =
     expect(freshId).not.toBe('');
     expect(other.response.headers.get('x-strata-session')).not.toBe(freshId);
     await turnsStored(made, freshId, 1);
-    expect((await made.memory.sessions.list()).map((session) => session.title).sort()).toEqual(['First question.', 'Fourth question.', 'Second question.', 'Third question.']);
+    expect((await made.memory.sessions.list()).map((session) => session.title).sort()).toEqual(['First question', 'Fourth question', 'Second question', 'Third question']);
   });
 
   it('passes tool calls and their results through intact and records the turn once the model answers', async () => {

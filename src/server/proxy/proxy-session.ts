@@ -33,22 +33,16 @@ export async function rememberedSession(tenant: TenantMemory, sessionId: string)
   }
 }
 
-/** A title from the first user words of a conversation (at most 60 characters). */
-function titleFrom(text: string): string {
-  const words = text.replace(/\s+/gu, ' ').trim();
-  if (words === '') return 'Proxied conversation';
-  return words.length <= 60 ? words : `${words.slice(0, 59).replace(/\s+\S*$/u, '')}…`;
-}
-
 /** The session, created when it does not exist yet (by this request or one racing it). */
-async function openOrCreate(tenant: TenantMemory, sessionId: string, title: string): Promise<SessionHandle> {
+async function openOrCreate(tenant: TenantMemory, sessionId: string): Promise<SessionHandle> {
   try {
     return await tenant.sessions.open(sessionId);
   } catch (error) {
     if (!isStrataError(error, 'SESSION_NOT_FOUND')) throw error;
   }
   try {
-    return await tenant.sessions.create({ id: sessionId, title });
+    // Untitled: its first exchange names it.
+    return await tenant.sessions.create({ id: sessionId });
   } catch (error) {
     if (!isStrataError(error, 'SESSION_EXISTS')) throw error;
     return tenant.sessions.open(sessionId);
@@ -61,7 +55,7 @@ async function openOrCreate(tenant: TenantMemory, sessionId: string, title: stri
  */
 export async function rememberTurn(tenant: TenantMemory, sessionId: string, turn: { history: readonly ChatBodyMessage[]; user: string; assistant: string }): Promise<void> {
   const history = historyTurns(turn.history);
-  const handle = await openOrCreate(tenant, sessionId, titleFrom(history[0]?.user ?? turn.user));
+  const handle = await openOrCreate(tenant, sessionId);
   if ((await handle.info()).turnCount === 0) for (const earlier of history) await handle.record(earlier);
   await handle.record({ user: turn.user, assistant: turn.assistant });
 }
