@@ -139,6 +139,15 @@ export interface TurnUsage {
 }
 
 /** Who writes memory: `local` (rule-based, offline), `model` (an LLM) or `recorded` (replayed). */
+/** What a manager is asked to name a conversation by. */
+export interface TitleOptions {
+  sessionId: string;
+  /** The first exchange's user message ('' when it had none). */
+  user: string;
+  /** Its assistant message ('' when it had none). */
+  assistant: string;
+}
+
 export interface MemoryManager {
   /** Recorded as the actor of the fact events it causes. */
   readonly name: string;
@@ -151,6 +160,11 @@ export interface MemoryManager {
    * itself then. The local manager analyses the message.
    */
   prepare?(options: PrepareMessageOptions): void | Promise<void>;
+  /**
+   * Optional: a short title for a conversation from its first exchange (the model manager asks its model;
+   * managers without it leave the title the engine made from the first sentence). Throws when it cannot.
+   */
+  titleSession?(options: TitleOptions): Promise<string>;
   /**
    * Optional: propose a consolidation of the base-truth document (merge redundant facts, remove
    * superseded ones), already validated. The engine calls it after every `consolidateEveryTurns`-th turn

@@ -55,5 +55,6 @@ export function lazyModelManager(settings: ModelSettings, tokenizer: Tokenizer):
     processTurn: async (turn) => (await load()).processTurn(turn),
     prepare: (message) => ready?.prepare?.(message),
     consolidate: async (consolidation) => (await load()).consolidate(consolidation),
+    titleSession: async (options) => (await load()).titleSession(options),
   };
 }

@@ -12,6 +12,7 @@ import type { EngineParts } from './engine-parts.js';
 import { yieldToEventLoop } from './event-loop.js';
 import type { RecordResult } from './memory-api.js';
 import type { CheckedMessage } from './message-input.js';
+import { checkTitle } from './session-input.js';
 import { createRetryRunner, firstRetry } from './retry-runner.js';
 import { retryQueuedTurn, type RetryAttempt } from './retry-turn.js';
 import { accountTurn } from './turn-accounting.js';
@@ -101,6 +102,26 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     }
   };
 
+  /**
+   * A session its first exchange named (the engine's title from the first sentence still stands) gets
+   * the title its manager writes, when the manager writes titles (the model manager). A failure keeps
+   * the engine's title and is logged.
+   */
+  const retitle = async (raw: RawTurn): Promise<void> => {
+    if (manager.titleSession === undefined) return;
+    const sessionId = raw.messages[0]?.sessionId ?? '';
+    const user = raw.messages.find((message) => message.role === 'user')?.content ?? '';
+    const assistant = raw.messages.find((message) => message.role === 'assistant')?.content ?? '';
+    const session = await repositories.sessions.get({ sessionId });
+    if (session === null || (session.title !== titleFromExchange(user, assistant) && !hasPlaceholderTitle(session))) return;
+    try {
+      const title = checkTitle(await manager.titleSession({ sessionId, user, assistant }));
+      await repositories.sessions.update({ sessionId, title, updatedAt: now() });
+    } catch (error) {
+      parts.logger.warn({ sessionId, error: error instanceof Error ? error.message : String(error) }, 'the memory model wrote no title; the title from the first sentence stays');
+    }
+  };
+
   /** What a turn another run already derived came to. */
   const storedResult = async (raw: RawTurn, current: TurnSummary): Promise<RecordResult> => {
     const sessionId = current.sessionId;
@@ -136,6 +157,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       const consolidated =
         derived.retry !== null ? [] : await consolidateAfterTurn({ repositories, manager, sessionId, turn: raw.turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: onBackgroundError, state });
       states.keep(sessionId, state);
+      if (raw.turn === 1) await retitle(raw);
       const factEvents = [...derived.events, ...consolidated];
       return { turn: raw.turn, messageIds, status: derived.status, summary: derived.summary, factEvents, problem: derived.failure?.message ?? null };
     } catch (error) {

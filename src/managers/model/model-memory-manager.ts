@@ -6,7 +6,7 @@
 import { StrataError, isStrataError } from '../../core/errors.js';
 import { routeTurn } from '../../core/routing.js';
 import { countWords } from '../../core/text.js';
-import type { MemoryManager, PrepareMessageOptions, ProcessTurnOptions, TurnMemory } from '../memory-manager.js';
+import type { TitleOptions, MemoryManager, PrepareMessageOptions, ProcessTurnOptions, TurnMemory } from '../memory-manager.js';
 import type { ConsolidateOptions, ConsolidationResult } from '../consolidation.js';
 import { consolidateFacts } from './consolidate-facts.js';
 import { mergePartialResults } from './merge-partial-results.js';
@@ -15,6 +15,7 @@ import { parseTurnOutput, type ParsedTurnOutput } from './parse-turn-output.js';
 import { planCalls } from './plan-calls.js';
 import { summarizeTurnPrompt, type PromptMessage } from './prompts/summarize-turn-prompt.js';
 import { requestJson } from './request-json.js';
+import { titleSession } from './session-title.js';
 import { resolveModelSettings, type ModelManagerSettings, type ResolvedModelSettings } from './settings.js';
 import { fallbackFor, fallbackMemory } from './turn-fallback.js';
 import { TURN_LIMITS, shareSummaryLimits } from './turn-limits.js';
@@ -24,6 +25,8 @@ import { TURN_OUTPUT_SCHEMA } from './turn-output-schema.js';
 export interface ModelMemoryManager extends MemoryManager {
   /** Cumulative counters since the manager was created (a copy). */
   stats(): ModelManagerStats;
+  /** A short noun-phrase title for a conversation from its first exchange, written by the model. */
+  titleSession(options: TitleOptions): Promise<string>;
   /**
    * Propose a consolidation of the base-truth document (merge redundant facts, remove superseded ones)
    * and validate it. Applying the accepted changes as `consolidate` fact events is the engine's job.
@@ -151,5 +154,6 @@ export function createModelMemoryManager(settings: ModelManagerSettings): ModelM
     },
     stats: () => ({ ...stats }),
     consolidate: (options) => consolidateFacts(options, resolved, stats),
+    titleSession: (options) => titleSession(options, resolved, stats),
   };
 }

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemory, type Memory } from '../../../src/memory/create-memory.js';
+import { sessionTitlePrompt } from '../../../src/managers/model/prompts/session-title-prompt.js';
+import { dataBlockOf } from '../../support/request-data.js';
+import { serve } from './model-fixtures.js';
+
+const memories: Memory[] = [];
+
+afterEach(async () => {
+  await Promise.all(memories.splice(0).map((memory) => memory.close()));
+});
+
+function open(baseUrl: string): Memory {
+  const memory = createMemory({ path: ':memory:', env: { STRATA_MEMORY_MODEL: 'scripted-memory', STRATA_MEMORY_BASE_URL: baseUrl, STRATA_LOG_LEVEL: 'silent' } });
+  memories.push(memory);
+  return memory;
+}
+
+describe('the title prompt', () => {
+  it('asks for a short noun phrase in one JSON field and carries the start of the exchange as data', () => {
+    const [system, user] = sessionTitlePrompt({ user: 'We are planning a garden party for 14 June.', assistant: 'x'.repeat(5000) });
+    expect(system?.content).toMatch(/short noun phrase of 2 to 6 words/u);
+    expect(system?.content).toContain('{"title": "…"}');
+    const data = dataBlockOf({ method: 'POST', path: '/v1/chat/completions', headers: {}, body: { messages: [system, user] } }) as { user: string; assistant: string };
+    expect(data.user).toBe('We are planning a garden party for 14 June.');
+    expect(data.assistant).toHaveLength(2000);
+  });
+});
+
+describe('titles written by the memory model', () => {
+  it('replaces the title from the first sentence with the model\'s, once turn 1 is remembered', async () => {
+    const server = await serve([{ json: { title: '"Garden party on 14 June."' } }]);
+    const memory = open(server.baseUrl);
+    const session = await memory.sessions.create();
+    await session.record({ user: 'Hi! We are planning a garden party.', assistant: 'Lovely.' });
+    expect((await session.info()).title).toBe('Garden party on 14 June');
+    const titleRequest = server.requests.find((request) => JSON.stringify(request.body).includes('Name this conversation'));
+    expect(titleRequest).toBeDefined();
+  });
+
+  it('keeps the engine\'s title when the model gives no usable one, and asks nothing of a session with a title of its own', async () => {
+    const server = await serve([{ json: { title: '' } }, { json: { name: 'wrong shape' } }]);
+    const memory = open(server.baseUrl);
+    const untitled = await memory.sessions.create();
+    await untitled.record({ user: 'We are planning a garden party.', assistant: 'Lovely.' });
+    expect((await untitled.info()).title).toBe('We are planning a garden party');
+    const asked = server.requests.length;
+    const titled = await memory.sessions.create({ title: 'Party' });
+    await titled.record({ user: 'The marquee is booked.', assistant: 'Good.' });
+    expect((await titled.info()).title).toBe('Party');
+    expect(server.requests.length).toBe(asked);
+  });
+});
