@@ -44,8 +44,10 @@ export type ScriptEntry = ScriptedStep | ((request: RecordedRequest) => Scripted
 export interface ScriptedServer {
   /** `http://127.0.0.1:<port>/v1`. */
   baseUrl: string;
-  /** Every request received, in order, including retries. */
+  /** Every request received, in order, including retries (title requests answered in `auto` mode apart). */
   requests: RecordedRequest[];
+  /** Title requests answered without a step (`titles: 'auto'`). */
+  titleRequests: RecordedRequest[];
   /** What the server could not answer from the script (no step left, a step that does not fit). Should stay empty. */
   problems: string[];
   /** Append steps to the script. */
@@ -58,6 +60,21 @@ export interface ScriptedServer {
 
 export interface ScriptedServerOptions {
   script?: readonly ScriptEntry[];
+  /**
+   * How a memory model's title request (after a session's first turn) is answered: `auto` (default)
+   * answers `{"title": "Scripted conversation"}` without consuming a step or entering `requests` (it is
+   * kept in `titleRequests`), so scripts need not know of it; `script` treats it like any request.
+   */
+  titles?: 'auto' | 'script';
+}
+
+/** The title a scripted server gives in `auto` mode. */
+export const SCRIPTED_TITLE = 'Scripted conversation';
+
+/** Whether a request is a memory model's title request (see `session-title-prompt.ts`). */
+function isTitleRequest(body: unknown): boolean {
+  const messages = (body as { messages?: Array<{ role?: unknown; content?: unknown }> } | null)?.messages ?? [];
+  return messages.some((message) => message.role === 'user' && typeof message.content === 'string' && message.content.startsWith('Name this conversation.'));
 }
 
 const MALFORMED_TEXT: Readonly<Record<Malformation, string>> = {
@@ -172,6 +189,7 @@ function replyText(step: ScriptedStep): string[] | null {
 export async function startScriptedServer(options: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const script: ScriptEntry[] = [...(options.script ?? [])];
   const requests: RecordedRequest[] = [];
+  const titleRequests: RecordedRequest[] = [];
   const problems: string[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -270,6 +288,11 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (incoming.url ?? '/').split('?')[0] ?? '/';
     const request: RecordedRequest = { method: incoming.method ?? 'GET', path, headers: incoming.headers, body: await readBody(incoming) };
+    if (options.titles !== 'script' && path === CHAT_PATH && isTitleRequest(request.body)) {
+      titleRequests.push(request);
+      sendJson(response, 200, completion('scripted-model', JSON.stringify({ title: SCRIPTED_TITLE }), 'stop', { promptTokens: promptWords(request.body), completionTokens: 2 }));
+      return;
+    }
     requests.push(request);
     if (request.method === 'GET' && path === MODELS_PATH) {
       // Answered without a step: a client lists models before it chats.
@@ -310,6 +333,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    titleRequests,
     problems,
     push: (...steps) => {
       script.push(...steps);

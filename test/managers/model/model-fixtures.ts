@@ -13,8 +13,8 @@ afterEach(async () => {
   for (const server of done) expect(server.problems).toEqual([]);
 });
 
-export async function serve(script: ScriptEntry[] = []): Promise<ScriptedServer> {
-  const server = await startScriptedServer({ script });
+export async function serve(script: ScriptEntry[] = [], options: { titles?: 'auto' | 'script' } = {}): Promise<ScriptedServer> {
+  const server = await startScriptedServer({ script, ...options });
   servers.push(server);
   return server;
 }

@@ -28,8 +28,18 @@ describe('the title prompt', () => {
 });
 
 describe('titles written by the memory model', () => {
+  it('answers a scripted server\'s title requests apart from its script unless asked to script them', async () => {
+    const server = await serve([]);
+    const memory = open(server.baseUrl);
+    const session = await memory.sessions.create();
+    await session.record({ user: 'Hello, about the boiler.', assistant: 'Sure.' });
+    expect((await session.info()).title).toBe('Scripted conversation');
+    expect(server.titleRequests).toHaveLength(1);
+    expect(server.requests).toEqual([]);
+  });
+
   it('replaces the title from the first sentence with the model\'s, once turn 1 is remembered', async () => {
-    const server = await serve([{ json: { title: '"Garden party on 14 June."' } }]);
+    const server = await serve([{ json: { title: '"Garden party on 14 June."' } }], { titles: 'script' });
     const memory = open(server.baseUrl);
     const session = await memory.sessions.create();
     await session.record({ user: 'Hi! We are planning a garden party.', assistant: 'Lovely.' });
@@ -39,7 +49,7 @@ describe('titles written by the memory model', () => {
   });
 
   it('keeps the engine\'s title when the model gives no usable one, and asks nothing of a session with a title of its own', async () => {
-    const server = await serve([{ json: { title: '' } }, { json: { name: 'wrong shape' } }]);
+    const server = await serve([{ json: { title: '' } }, { json: { name: 'wrong shape' } }], { titles: 'script' });
     const memory = open(server.baseUrl);
     const untitled = await memory.sessions.create();
     await untitled.record({ user: 'We are planning a garden party.', assistant: 'Lovely.' });
