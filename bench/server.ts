@@ -5,8 +5,9 @@
  *   interleaved: the prompt the proxy will send (the session's package and the new message) sent
  *   straight to the endpoint, and the new message sent through the proxy. The proxy's added time is the
  *   difference within each pair (whole answer, and first streamed byte): what it does beyond the
- *   endpoint's own handling of the same prompt. Each proxied turn's memory is let land before the next
- *   pair, as between a person's messages.
+ *   endpoint's own handling of the same prompt (built by a second memory on the file, so the server's
+ *   caches gain nothing from it). Each proxied turn's memory is let land before the next pair, as between
+ *   a person's messages.
  * - Load: 200 clients streaming 10 turns each at once, each its own session; every turn must come back
  *   whole and be stored once, in order.
  */
@@ -23,7 +24,7 @@ import { printTable } from './print-table.js';
 import { realisticChat } from './realistic-chat.js';
 
 const REPLY = 'Noted. I will keep the budget, the dates and the people involved in mind.';
-const PAIRS = Number(process.env.STRATA_BENCH_PAIRS ?? 220);
+const PAIRS = Math.max(40, Number(process.env.STRATA_BENCH_PAIRS ?? 220));
 const WARM_UP = 20;
 const CLIENTS = Number(process.env.STRATA_BENCH_CLIENTS ?? 200);
 const TURNS_EACH = 10;
@@ -51,20 +52,21 @@ async function timed(url: string, headers: Record<string, string>, body: unknown
 /** Resolves once the session holds `messages` messages (the proxy records after answering). */
 async function settled(memory: Memory, sessionId: string, messages: number): Promise<void> {
   for (let waited = 0; waited < 30_000; waited += 2) {
-    const sessions = await memory.sessions.list({ limit: 1000 });
+    const sessions = await memory.sessions.list({ limit: 100_000 });
     if ((sessions.find((session) => session.id === sessionId)?.messageCount ?? 0) >= messages) return;
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   throw new Error(`session ${sessionId} never reached ${messages} messages`);
 }
 
-async function overhead(memory: Memory, proxy: string, key: string, upstream: string, stream: boolean): Promise<Array<[string, string]>> {
+async function overhead(memory: Memory, observer: Memory, proxy: string, key: string, upstream: string, stream: boolean): Promise<Array<[string, string]>> {
   const imported = await memory.sessions.import({ data: realisticChat(2000, 5), title: 'Proxy overhead' });
   const questions = realisticChat(PAIRS * 2, 17).filter((message) => message.role === 'user');
   const added: number[] = [];
   const firstByte: number[] = [];
   let count = imported.messages;
-  const session = await memory.sessions.open(imported.sessionId);
+  // The prompt sent straight is built by another memory on the same file, so the server's caches gain nothing from it.
+  const session = await observer.sessions.open(imported.sessionId);
   for (const [index, question] of questions.entries()) {
     const body = { model: 'scripted-chat', stream, messages: [{ role: 'user', content: question.content }] };
     const prompt = [...(await session.context({ budget: 30_000, query: question.content })).render(), ...body.messages];
@@ -118,13 +120,19 @@ const folder = mkdtempSync(join(tmpdir(), 'strata-bench-server-'));
 const worker = new Worker(new URL('./scripted-chat-worker.js', import.meta.url), { workerData: REPLY });
 const [upstream] = (await once(worker, 'message')) as [string];
 const memory = createMemory({ path: join(folder, 'server.db'), env: { STRATA_LOG_LEVEL: 'silent', STRATA_CHAT_MODEL: 'scripted-chat', STRATA_CHAT_BASE_URL: upstream } });
+const observer = createMemory({ path: join(folder, 'server.db'), env: { STRATA_LOG_LEVEL: 'silent' } });
 const { key } = await memory.keys.create({ tenant: 'default', name: 'bench' });
 const server = await startServer({ memory, port: 0 });
 try {
-  const rows = [...(await overhead(memory, server.url, key, upstream, false)), ...(await overhead(memory, server.url, key, upstream, true)), ...(await load(memory, server.url, key))];
+  const rows = [
+    ...(await overhead(memory, observer, server.url, key, upstream, false)),
+    ...(await overhead(memory, observer, server.url, key, upstream, true)),
+    ...(await load(memory, server.url, key)),
+  ];
   printTable(`Strata server — the proxy on loopback, node ${process.version}`, rows);
 } finally {
   await server.close();
+  await observer.close();
   worker.postMessage('close');
   await once(worker, 'exit');
   rmSync(folder, { recursive: true, force: true });

@@ -129,7 +129,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const lines = reader.lines;
 
   const factReader = options.factReader ?? storeFactReader(repositories, tokenizer);
-  const [view, last] = await Promise.all([factReader.read(sessionId), repositories.messages.last({ sessionId })]);
+  const [view, last] = await Promise.all([factReader.read(session), repositories.messages.last({ sessionId })]);
 
   addPinned(assembly, { view, session, tokenizer, warnings });
   if (query !== '') await addArtifactVersions(assembly, { repositories, sessionId, query, tokenizer, share: settings.artifactShare, warnings });

@@ -8,7 +8,7 @@
  */
 import { factDoubts, type FactDoubts } from '../core/fact-doubts.js';
 import { compareText } from '../core/text.js';
-import type { Fact } from '../core/types.js';
+import type { Fact, Session } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
 import { factItem } from './fact-lines.js';
@@ -34,9 +34,12 @@ export interface FactView {
   line(fact: Fact): Line;
 }
 
+/** The session a document belongs to: its id, and when it was made (a session deleted and made again under its id is another). */
+export type SessionKey = Pick<Session, 'id' | 'createdAt'>;
+
 /** How the assembler reads the base-truth document of a session. */
 export interface FactReader {
-  read(sessionId: string): Promise<FactView>;
+  read(session: SessionKey): Promise<FactView>;
 }
 
 /**
@@ -125,7 +128,7 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
 
 /** Reads the facts from the store for every package. */
 export function storeFactReader(repositories: TenantRepositories, tokenizer: Tokenizer): FactReader {
-  return { read: async (sessionId) => viewOf(await repositories.facts.list({ sessionId }), repositories, sessionId, tokenizer, new KeptParts()) };
+  return { read: async (session) => viewOf(await repositories.facts.list({ sessionId: session.id }), repositories, session.id, tokenizer, new KeptParts()) };
 }
 
 /**
@@ -134,7 +137,7 @@ export function storeFactReader(repositories: TenantRepositories, tokenizer: Tok
  * whose new facts could end on the same sequence.
  */
 export class CachedFactReader implements FactReader {
-  private readonly views = new Map<string, { sequence: number; view: FactView; kept: KeptParts }>();
+  private readonly views = new Map<string, { createdAt: string; sequence: number; view: FactView; kept: KeptParts }>();
   /** Bumped by every `forget`; a read keeps nothing when a session was forgotten while it ran. */
   private generation = 0;
 
@@ -149,16 +152,19 @@ export class CachedFactReader implements FactReader {
     private readonly maxSessions = 16,
   ) {}
 
-  async read(sessionId: string): Promise<FactView> {
+  async read(session: SessionKey): Promise<FactView> {
+    const sessionId = session.id;
     // The sequence is read before the facts, so a write in between leaves a view keyed older than its
     // facts, which the next read replaces; never a view keyed newer than its facts.
     const start = this.generation;
     const sequence = await this.repositories.facts.lastSequence({ sessionId });
-    const kept = this.views.get(sessionId);
+    // What was kept of a session deleted and made again under the same id (by any process) is dropped.
+    const found = this.views.get(sessionId);
+    const kept = found?.createdAt === session.createdAt ? found : undefined;
     this.views.delete(sessionId);
     const parts = kept?.kept ?? new KeptParts();
     const fresh = async (): Promise<FactView> =>
-      viewOf(this.known(sessionId, sequence) ?? (await this.repositories.facts.list({ sessionId })), this.repositories, sessionId, this.tokenizer, parts);
+      viewOf((found === kept ? this.known(sessionId, sequence) : undefined) ?? (await this.repositories.facts.list({ sessionId })), this.repositories, sessionId, this.tokenizer, parts);
     const view = kept !== undefined && kept.sequence === sequence ? kept.view : await fresh();
     if (this.generation !== start) return view;
     if (this.views.size >= this.maxSessions) {
@@ -166,7 +172,7 @@ export class CachedFactReader implements FactReader {
       if (oldest !== undefined) this.views.delete(oldest);
     }
     // Most recently used last.
-    this.views.set(sessionId, { sequence, view, kept: parts });
+    this.views.set(sessionId, { createdAt: session.createdAt, sequence, view, kept: parts });
     return view;
   }
 

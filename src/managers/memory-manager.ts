@@ -138,7 +138,6 @@ export interface TurnUsage {
   completionTokens: number;
 }
 
-/** Who writes memory: `local` (rule-based, offline), `model` (an LLM) or `recorded` (replayed). */
 /** What a manager is asked to name a conversation by. */
 export interface TitleOptions {
   sessionId: string;
@@ -148,6 +147,7 @@ export interface TitleOptions {
   assistant: string;
 }
 
+/** Who writes memory: `local` (rule-based, offline), `model` (an LLM) or `recorded` (replayed). */
 export interface MemoryManager {
   /** Recorded as the actor of the fact events it causes. */
   readonly name: string;

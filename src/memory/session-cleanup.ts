@@ -25,28 +25,36 @@ export interface CleanupResult {
 
 const PAGE = 500;
 
-export async function cleanupSessions(
-  options: unknown,
-  access: { now: () => string; list: (page: { limit: number; offset: number }) => Promise<Session[]>; open: (sessionId: string) => Promise<{ delete(): Promise<void> }> },
-): Promise<CleanupResult> {
+/** What cleanup needs of a tenant. */
+export interface CleanupAccess {
+  now: () => string;
+  list: (page: { limit: number; offset: number }) => Promise<Session[]>;
+  /** Delete the session if it was still last updated before `before` (checked and deleted as one step); whether it was. */
+  deleteIfOlder: (sessionId: string, before: string) => Promise<boolean>;
+}
+
+/** Whether a session was last updated before a time (compared as instants: stored times may carry offsets). */
+export function updatedBefore(session: Pick<Session, 'updatedAt'>, before: string): boolean {
+  return Date.parse(session.updatedAt) < Date.parse(before);
+}
+
+export async function cleanupSessions(options: unknown, access: CleanupAccess): Promise<CleanupResult> {
   if (!isOptions(options)) throw new StrataError('INVALID_INPUT', `cleanup() takes { olderThan, dryRun? } (got ${describeValue(options)}).`);
   const age = parseAge(options.olderThan);
   if (options.dryRun !== undefined && typeof options.dryRun !== 'boolean') throw new StrataError('INVALID_INPUT', `dryRun is true or false (got ${describeValue(options.dryRun)}).`);
   const dryRun = options.dryRun === true;
   const before = new Date(Date.parse(access.now()) - age).toISOString();
-  // Sessions come most recently updated first: the old ones are the tail.
-  const old: Session[] = [];
+  // Every session is listed once (writes meanwhile can move one between pages), least recently updated first.
+  const old = new Map<string, Session>();
   for (let offset = 0; ; offset += PAGE) {
     const page = await access.list({ limit: PAGE, offset });
-    old.push(...page.filter((session) => session.updatedAt < before));
+    for (const session of page) if (updatedBefore(session, before)) old.set(session.id, session);
     if (page.length < PAGE) break;
   }
-  old.reverse();
-  if (!dryRun) for (const session of old) await (await access.open(session.id)).delete().catch(ignoreGone);
-  return { before, dryRun, sessions: old };
-}
-
-/** A session deleted meanwhile (by another request) is gone, as asked. */
-function ignoreGone(error: unknown): void {
-  if (!(error instanceof StrataError && error.code === 'SESSION_NOT_FOUND')) throw error;
+  const listed = [...old.values()].sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
+  if (dryRun) return { before, dryRun, sessions: listed };
+  // A session written to since it was listed is kept: the age is checked again as it is deleted.
+  const deleted: Session[] = [];
+  for (const session of listed) if (await access.deleteIfOlder(session.id, before)) deleted.push(session);
+  return { before, dryRun, sessions: deleted };
 }

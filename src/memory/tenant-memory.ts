@@ -15,7 +15,7 @@ import type { SessionHandle, Sessions, TenantMemory } from './memory-api.js';
 import { MemoryCounters } from './memory-counters.js';
 import { MemoryGate } from './memory-gate.js';
 import { MemoryStateCache } from './memory-state-cache.js';
-import { cleanupSessions } from './session-cleanup.js';
+import { cleanupSessions, updatedBefore } from './session-cleanup.js';
 import { sessionHandle } from './session-handle.js';
 import { checkInstructions, checkSessionId, checkTitle, isOptions } from './session-input.js';
 import type { SessionServices } from './session-reads.js';
@@ -140,10 +140,16 @@ function tenantSessions(services: SessionServices, importSetup: { localInCharge:
       cleanupSessions(cleanupOptions, {
         now,
         list: (page) => repositories.sessions.list(page),
-        open: async (sessionId) => {
-          await requireSession(sessionId);
-          return handle(sessionId);
-        },
+        // Under the session's lock, as a delete is, and checked in the transaction that deletes.
+        deleteIfOlder: (sessionId, before) =>
+          services.parts.lock(sessionId, async () => {
+            const deleted = await repositories.transaction(async (tx) => {
+              const current = await tx.sessions.get({ sessionId });
+              return current !== null && updatedBefore(current, before) && (await tx.sessions.delete({ sessionId }));
+            });
+            if (deleted) services.parts.writes.announce({ sessionId });
+            return deleted;
+          }),
       }),
   };
 }

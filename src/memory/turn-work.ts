@@ -5,7 +5,7 @@
  */
 import { StrataError } from '../core/errors.js';
 import { hasPlaceholderTitle, titleFromExchange } from '../core/session-title.js';
-import type { TurnSummary } from '../core/types.js';
+import type { Session, TurnSummary } from '../core/types.js';
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';
 import { consolidateAfterTurn } from './consolidation.js';
 import type { EngineParts } from './engine-parts.js';
@@ -102,24 +102,36 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     }
   };
 
+  /** Model titles being written: outside the session's memory queue, waited for by close(). */
+  const titling = new Set<Promise<void>>();
+
   /**
-   * A session its first exchange named (the engine's title from the first sentence still stands) gets
-   * the title its manager writes, when the manager writes titles (the model manager). A failure keeps
-   * the engine's title and is logged.
+   * A session its first exchange named (the engine's title from the first sentence, or the placeholder,
+   * still stands) gets the title its manager writes, when the manager writes titles (the model manager).
+   * The check and the write are one transaction, so a rename made meanwhile stands. Runs beside the
+   * session's memory work, never in its queue; a failure keeps the engine's title and is logged.
    */
-  const retitle = async (raw: RawTurn): Promise<void> => {
-    if (manager.titleSession === undefined) return;
+  const retitle = (raw: RawTurn): void => {
+    const titleSession = manager.titleSession;
+    if (titleSession === undefined) return;
     const sessionId = raw.messages[0]?.sessionId ?? '';
     const user = raw.messages.find((message) => message.role === 'user')?.content ?? '';
     const assistant = raw.messages.find((message) => message.role === 'assistant')?.content ?? '';
-    const session = await repositories.sessions.get({ sessionId });
-    if (session === null || (session.title !== titleFromExchange(user, assistant) && !hasPlaceholderTitle(session))) return;
-    try {
-      const title = checkTitle(await manager.titleSession({ sessionId, user, assistant }));
-      await repositories.sessions.update({ sessionId, title, updatedAt: now() });
-    } catch (error) {
-      parts.logger.warn({ sessionId, error: error instanceof Error ? error.message : String(error) }, 'the memory model wrote no title; the title from the first sentence stays');
-    }
+    const engineTitle = titleFromExchange(user, assistant);
+    const standing = (session: Session | null): boolean => session !== null && (session.title === engineTitle || hasPlaceholderTitle(session));
+    const work = (async () => {
+      try {
+        if (!standing(await repositories.sessions.get({ sessionId }))) return;
+        const title = checkTitle(await titleSession({ sessionId, user, assistant }));
+        await repositories.transaction(async (tx) => {
+          if (standing(await tx.sessions.get({ sessionId }))) await tx.sessions.update({ sessionId, title, updatedAt: now() });
+        });
+      } catch (error) {
+        parts.logger.warn({ sessionId, error: error instanceof Error ? error.message : String(error) }, 'the memory model wrote no title; the title from the first sentence stays');
+      }
+    })();
+    titling.add(work);
+    void work.finally(() => titling.delete(work));
   };
 
   /** What a turn another run already derived came to. */
@@ -157,7 +169,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       const consolidated =
         derived.retry !== null ? [] : await consolidateAfterTurn({ repositories, manager, sessionId, turn: raw.turn, everyTurns: settings.consolidateEveryTurns, now, newId, onError: onBackgroundError, state });
       states.keep(sessionId, state);
-      if (raw.turn === 1) await retitle(raw);
+      if (raw.turn === 1) retitle(raw);
       const factEvents = [...derived.events, ...consolidated];
       return { turn: raw.turn, messageIds, status: derived.status, summary: derived.summary, factEvents, problem: derived.failure?.message ?? null };
     } catch (error) {
@@ -214,9 +226,13 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       const session = await requireSession(sessionId);
       const [raw] = await repositories.transaction(async (tx) => {
         const written = await writeRawTurns(tx, session, [checked], context, { staleMemory });
-        // A session created without a title is named after its first exchange, with that exchange.
-        const title = written[0]?.turn === 1 && hasPlaceholderTitle(session) ? titleFromExchange(contentOf(checked, 'user'), contentOf(checked, 'assistant')) : null;
-        if (title !== null) await tx.sessions.update({ sessionId, title, updatedAt: now() });
+        // A session created without a title is named after its first exchange, with that exchange. The
+        // title is read again here: a rename committed since the session was read above must stand.
+        if (written[0]?.turn === 1) {
+          const current = await tx.sessions.get({ sessionId });
+          const title = current !== null && hasPlaceholderTitle(current) ? titleFromExchange(contentOf(checked, 'user'), contentOf(checked, 'assistant')) : null;
+          if (title !== null) await tx.sessions.update({ sessionId, title, updatedAt: now() });
+        }
         return written;
       });
       if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
@@ -225,5 +241,9 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw)) };
     });
 
-  return { storeTurn, resumePending, queueRetry, scheduleRetries: () => retries.schedule(), close: () => retries.close() };
+  const close = async (): Promise<void> => {
+    await retries.close();
+    await Promise.all([...titling]);
+  };
+  return { storeTurn, resumePending, queueRetry, scheduleRetries: () => retries.schedule(), close };
 }

@@ -85,19 +85,26 @@ describe('CachedFactReader', () => {
       const fact = { id: 'f1', sessionId: 's', key: 'budget', text: 'budget: $900', kind: 'constraint' as const, pinned: false, sourceMessageIds: [], createdTurn: 1, updatedTurn: 1, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
       const event = { id: 'e1', sessionId: 's', sequence: 1, factId: 'f1', op: 'add' as const, key: 'budget', kind: 'constraint' as const, oldText: null, newText: 'budget: $900', turn: 1, actor: 'user', reason: 'set', sourceMessageIds: [], createdAt: '2026-01-01T00:00:00Z' };
 
-      expect((await reader.read('s')).facts).toEqual([]);
-      await reader.read('s');
+      expect((await reader.read({ id: 's', createdAt: '2026-01-01T00:00:00Z' })).facts).toEqual([]);
+      await reader.read({ id: 's', createdAt: '2026-01-01T00:00:00Z' });
       expect(lists()).toBe(1);
 
       await path.facts.apply({ sessionId: 's', events: [event], upserts: [fact], removedIds: [] });
-      const view = await reader.read('s');
+      const view = await reader.read({ id: 's', createdAt: '2026-01-01T00:00:00Z' });
       expect(view.facts.map((item) => item.text)).toEqual(['budget: $900']);
       expect(view.line(view.facts[0] ?? fact)).toBe(view.line(view.facts[0] ?? fact));
       expect(lists()).toBe(2);
 
       reader.forget('s');
-      await reader.read('s');
+      await reader.read({ id: 's', createdAt: '2026-01-01T00:00:00Z' });
       expect(lists()).toBe(3);
+
+      // Another process deletes the session and makes it again under its id, up to the same sequence.
+      await path.sessions.delete({ sessionId: 's' });
+      await path.sessions.create({ session: { id: 's', title: 'T', instructions: '', createdAt: '2026-02-01T00:00:00Z', updatedAt: '2026-02-01T00:00:00Z', messageCount: 0, turnCount: 0, tokenCount: 0 } });
+      await path.facts.apply({ sessionId: 's', events: [{ ...event, id: 'e2', newText: 'budget: $700' }], upserts: [{ ...fact, text: 'budget: $700' }], removedIds: [] });
+      const remade = await reader.read({ id: 's', createdAt: '2026-02-01T00:00:00Z' });
+      expect(remade.facts.map((item) => item.text)).toEqual(['budget: $700']);
     } finally {
       store.close();
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasPlaceholderTitle, placeholderTitle, titleFromExchange } from '../../src/core/session-title.js';
+import { loneSurrogateIndex } from '../../src/core/text.js';
 
 describe('session titles', () => {
   it('names a session after the first sentence of what the person said, without greetings or requests around it', () => {
@@ -10,6 +11,13 @@ describe('session titles', () => {
     expect(titleFromExchange('## Deploy checklist\n- step one', undefined)).toBe('Deploy checklist');
     expect(titleFromExchange('?!', undefined)).toBeNull();
     expect(titleFromExchange('Supercalifragilisticexpialidocious'.repeat(3), undefined)?.length).toBeLessThanOrEqual(61);
+    expect(titleFromExchange('Well-being plan for the team', undefined)).toBe('Well-being plan for the team');
+    expect(titleFromExchange('So-called smart meters keep failing', undefined)).toBe('So-called smart meters keep failing');
+    expect(titleFromExchange('```ts\nconst x = 1;\n```\nWhy does this fail?', undefined)).toBe('Why does this fail');
+    const emoji = titleFromExchange('a🎉'.repeat(45), undefined) ?? '';
+    expect(emoji.endsWith('…')).toBe(true);
+    expect(Array.from(emoji)).toHaveLength(61);
+    expect(loneSurrogateIndex(emoji)).toBe(-1);
   });
 
   it('recognises only the placeholder of the minute the session was made', () => {

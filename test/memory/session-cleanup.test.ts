@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
 import { createMemory, type Memory } from '../../src/memory/create-memory.js';
+import { cleanupSessions, updatedBefore } from '../../src/memory/session-cleanup.js';
 import { sequentialIds } from '../support/memory-fixtures.js';
 
 let memory: Memory | undefined;
@@ -39,5 +40,32 @@ describe('sessions.cleanup', () => {
       expect(isStrataError(failure, 'INVALID_INPUT'), String(olderThan)).toBe(true);
     }
     expect(await memory.sessions.list()).toHaveLength(1);
+  });
+});
+
+describe('cleanupSessions, its steps', () => {
+  const session = (id: string, updatedAt: string) => ({ id, title: id, instructions: '', createdAt: updatedAt, updatedAt, messageCount: 0, turnCount: 0, tokenCount: 0 });
+
+  it('reports only what it deleted: a session written to since it was listed stays and is not reported', async () => {
+    const listed = [session('fresh', '2026-02-14T09:00:00Z'), session('old', '2026-01-01T09:00:00Z'), session('touched', '2026-01-02T09:00:00Z')];
+    const asked: string[] = [];
+    const result = await cleanupSessions(
+      { olderThan: '30d' },
+      {
+        now: () => '2026-02-15T09:00:00.000Z',
+        list: async ({ offset }) => (offset === 0 ? listed : []),
+        deleteIfOlder: async (sessionId) => {
+          asked.push(sessionId);
+          return sessionId !== 'touched';
+        },
+      },
+    );
+    expect(asked).toEqual(['old', 'touched']);
+    expect(result.sessions.map((item) => item.id)).toEqual(['old']);
+  });
+
+  it('compares times as instants, whatever offset a stored time was written with', () => {
+    expect(updatedBefore({ updatedAt: '2026-01-16T10:00:00+09:00' }, '2026-01-16T09:00:00.000Z')).toBe(true);
+    expect(updatedBefore({ updatedAt: '2026-01-16T08:00:00-02:00' }, '2026-01-16T09:00:00.000Z')).toBe(false);
   });
 });

@@ -10,6 +10,14 @@ afterEach(async () => {
   await Promise.all(memories.splice(0).map((memory) => memory.close()));
 });
 
+/** The session's title once `done` holds (titles are written beside the memory work, after record() returns). */
+async function titleWhen(session: { info(): Promise<{ title: string }> }, done: () => boolean | Promise<boolean>): Promise<string> {
+  for (let waited = 0; waited < 5000 && !(await done()); waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  // One more beat for the write that follows the answer.
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  return (await session.info()).title;
+}
+
 function open(baseUrl: string): Memory {
   const memory = createMemory({ path: ':memory:', env: { STRATA_MEMORY_MODEL: 'scripted-memory', STRATA_MEMORY_BASE_URL: baseUrl, STRATA_LOG_LEVEL: 'silent' } });
   memories.push(memory);
@@ -33,7 +41,7 @@ describe('titles written by the memory model', () => {
     const memory = open(server.baseUrl);
     const session = await memory.sessions.create();
     await session.record({ user: 'Hello, about the boiler.', assistant: 'Sure.' });
-    expect((await session.info()).title).toBe('Scripted conversation');
+    expect(await titleWhen(session, async () => (await session.info()).title === 'Scripted conversation')).toBe('Scripted conversation');
     expect(server.titleRequests).toHaveLength(1);
     expect(server.requests).toEqual([]);
   });
@@ -43,9 +51,20 @@ describe('titles written by the memory model', () => {
     const memory = open(server.baseUrl);
     const session = await memory.sessions.create();
     await session.record({ user: 'Hi! We are planning a garden party.', assistant: 'Lovely.' });
-    expect((await session.info()).title).toBe('Garden party on 14 June');
+    expect(await titleWhen(session, async () => (await session.info()).title === 'Garden party on 14 June')).toBe('Garden party on 14 June');
     const titleRequest = server.requests.find((request) => JSON.stringify(request.body).includes('Name this conversation'));
     expect(titleRequest).toBeDefined();
+  });
+
+  it('keeps a rename made while the model writes its title', async () => {
+    const server = await serve([{ json: { title: 'Model title' }, delayMs: 300 }], { titles: 'script' });
+    const memory = open(server.baseUrl);
+    const session = await memory.sessions.create();
+    await session.record({ user: 'We are planning a garden party.', assistant: 'Lovely.' });
+    await session.rename('My own name');
+    expect(await titleWhen(session, () => server.remaining() === 0)).toBe('My own name');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await session.info()).title).toBe('My own name');
   });
 
   it('keeps the engine\'s title when the model gives no usable one, and asks nothing of a session with a title of its own', async () => {
@@ -53,7 +72,7 @@ describe('titles written by the memory model', () => {
     const memory = open(server.baseUrl);
     const untitled = await memory.sessions.create();
     await untitled.record({ user: 'We are planning a garden party.', assistant: 'Lovely.' });
-    expect((await untitled.info()).title).toBe('We are planning a garden party');
+    expect(await titleWhen(untitled, () => server.requests.length >= 2)).toBe('We are planning a garden party');
     const asked = server.requests.length;
     const titled = await memory.sessions.create({ title: 'Party' });
     await titled.record({ user: 'The marquee is booked.', assistant: 'Good.' });
