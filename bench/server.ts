@@ -1,6 +1,7 @@
 /**
  * `npm run bench:server`: the proxy's cost and its behaviour under load, on loopback, against a scripted
- * chat endpoint (on another thread) that answers at once.
+ * chat endpoint that answers at once. The endpoint and the proxy each run on a thread of their own, as
+ * they would in processes of their own; this thread is the client.
  * - Overhead: a 1,000-turn session (realistic chat text), budget 30,000 tokens; pairs of requests,
  *   interleaved: the prompt the proxy will send (the session's package and the new message) sent
  *   straight to the endpoint, and the new message sent through the proxy. The proxy's added time is the
@@ -18,7 +19,6 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createMemory } from '../src/memory/create-memory.js';
 import type { Memory } from '../src/memory/memory-api.js';
-import { startServer } from '../src/server/start-server.js';
 import { summarise } from './percentile.js';
 import { printTable } from './print-table.js';
 import { realisticChat } from './realistic-chat.js';
@@ -49,24 +49,27 @@ async function timed(url: string, headers: Record<string, string>, body: unknown
   return { first, whole: performance.now() - start, text };
 }
 
-/** Resolves once the session holds `messages` messages (the proxy records after answering). */
+/** Resolves once the session holds `messages` messages and the last turn's memory is written (the proxy records after answering). */
 async function settled(memory: Memory, sessionId: string, messages: number): Promise<void> {
   for (let waited = 0; waited < 30_000; waited += 2) {
     const sessions = await memory.sessions.list({ limit: 100_000 });
-    if ((sessions.find((session) => session.id === sessionId)?.messageCount ?? 0) >= messages) return;
+    if ((sessions.find((session) => session.id === sessionId)?.messageCount ?? 0) >= messages) {
+      const turns = await (await memory.sessions.open(sessionId)).turns();
+      if (turns[turns.length - 1]?.status !== 'pending-retry') return;
+    }
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
-  throw new Error(`session ${sessionId} never reached ${messages} messages`);
+  throw new Error(`session ${sessionId} never reached ${messages} messages with its memory written`);
 }
 
-async function overhead(memory: Memory, observer: Memory, proxy: string, key: string, upstream: string, stream: boolean): Promise<Array<[string, string]>> {
+async function overhead(memory: Memory, proxy: string, key: string, upstream: string, stream: boolean): Promise<Array<[string, string]>> {
   const imported = await memory.sessions.import({ data: realisticChat(2000, 5), title: 'Proxy overhead' });
   const questions = realisticChat(PAIRS * 2, 17).filter((message) => message.role === 'user');
   const added: number[] = [];
   const firstByte: number[] = [];
   let count = imported.messages;
-  // The prompt sent straight is built by another memory on the same file, so the server's caches gain nothing from it.
-  const session = await observer.sessions.open(imported.sessionId);
+  // The prompt sent straight is built by this thread's memory, so the proxy's caches gain nothing from it.
+  const session = await memory.sessions.open(imported.sessionId);
   for (const [index, question] of questions.entries()) {
     const body = { model: 'scripted-chat', stream, messages: [{ role: 'user', content: question.content }] };
     const prompt = [...(await session.context({ budget: 30_000, query: question.content })).render(), ...body.messages];
@@ -117,22 +120,20 @@ async function load(memory: Memory, proxy: string, key: string): Promise<Array<[
 }
 
 const folder = mkdtempSync(join(tmpdir(), 'strata-bench-server-'));
+const path = join(folder, 'server.db');
 const worker = new Worker(new URL('./scripted-chat-worker.js', import.meta.url), { workerData: REPLY });
 const [upstream] = (await once(worker, 'message')) as [string];
-const memory = createMemory({ path: join(folder, 'server.db'), env: { STRATA_LOG_LEVEL: 'silent', STRATA_CHAT_MODEL: 'scripted-chat', STRATA_CHAT_BASE_URL: upstream } });
-const observer = createMemory({ path: join(folder, 'server.db'), env: { STRATA_LOG_LEVEL: 'silent' } });
-const { key } = await memory.keys.create({ tenant: 'default', name: 'bench' });
-const server = await startServer({ memory, port: 0 });
+const proxy = new Worker(new URL('./proxy-worker.js', import.meta.url), { workerData: { path, upstream } });
+const [{ url, key }] = (await once(proxy, 'message')) as [{ url: string; key: string }];
+// This thread's memory imports the sessions, builds the prompts sent straight and checks what was stored.
+const memory = createMemory({ path, env: { STRATA_LOG_LEVEL: 'silent' } });
 try {
-  const rows = [
-    ...(await overhead(memory, observer, server.url, key, upstream, false)),
-    ...(await overhead(memory, observer, server.url, key, upstream, true)),
-    ...(await load(memory, server.url, key)),
-  ];
+  const rows = [...(await overhead(memory, url, key, upstream, false)), ...(await overhead(memory, url, key, upstream, true)), ...(await load(memory, url, key))];
   printTable(`Strata server — the proxy on loopback, node ${process.version}`, rows);
 } finally {
-  await server.close();
-  await observer.close();
+  await memory.close();
+  proxy.postMessage('close');
+  await once(proxy, 'exit');
   worker.postMessage('close');
   await once(worker, 'exit');
   rmSync(folder, { recursive: true, force: true });
