@@ -67,13 +67,12 @@ export class KeptParts {
     return times;
   }
 
-  /** The fact's line, built again only when something it shows changed. */
-  line(fact: Fact, build: () => Line, signature: string | null): Line {
+  /** The fact's line, built again only when something it shows changed (its signature). */
+  line(fact: Fact, build: () => Line, signature: string): Line {
     const kept = this.lines.get(fact.id);
-    if (signature !== null && kept?.signature === signature) return kept.line;
+    if (kept?.signature === signature) return kept.line;
     const line = build();
-    if (signature === null) this.lines.delete(fact.id);
-    else this.lines.set(fact.id, { signature, line });
+    this.lines.set(fact.id, { signature, line });
     return line;
   }
 
@@ -93,10 +92,25 @@ export class KeptParts {
   }
 }
 
-/** What a fact's line shows, as one text; null when the line folds other facts in or names a newer one (built every time). */
-function lineSignature(fact: Fact, date: string | undefined, doubts: FactDoubts): string | null {
-  if (doubts.inside.has(fact.id) || doubts.supersededBy.has(fact.id)) return null;
-  return [fact.text, fact.kind, fact.pinned, fact.updatedTurn, date ?? '', fact.sourceMessageIds.join(',')].join('\u0000');
+/** What a fact shows of itself in a line. */
+function ownSignature(fact: Fact, date: string | undefined): string {
+  return [fact.id, fact.text, fact.kind, fact.pinned, fact.updatedTurn, date ?? '', fact.sourceMessageIds.join(',')].join('\u0000');
+}
+
+/**
+ * What a fact's line shows, as one text: the fact itself, the older facts folded into it (and theirs, as
+ * `fact-lines.ts` folds them) and, for a pinned one, the newer fact that may supersede it.
+ */
+function lineSignature(fact: Fact, times: ReadonlyMap<number, string>, doubts: FactDoubts, seen: ReadonlySet<string> = new Set()): string {
+  const parts = [ownSignature(fact, times.get(fact.updatedTurn))];
+  const newer = fact.pinned ? doubts.supersededBy.get(fact.id) : undefined;
+  if (newer !== undefined) parts.push(`newer ${newer.id}\u0000${newer.text}\u0000${newer.createdTurn}`);
+  const inside = (doubts.inside.get(fact.id) ?? []).filter((older) => !seen.has(older.id));
+  if (inside.length > 0) {
+    const next = new Set([...seen, fact.id]);
+    for (const older of inside) parts.push(`inside [${lineSignature(older, times, doubts, next)}]`);
+  }
+  return parts.join('\u0001');
 }
 
 /** The view of `facts` (the store's, or what the memory that wrote them holds), reusing what `kept` holds of unchanged facts. */
@@ -118,7 +132,7 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
     line: (fact) => {
       let line = lines.get(fact.id);
       if (line === undefined) {
-        line = kept.line(fact, () => factItem(fact, tokenizer, times, doubts), lineSignature(fact, times.get(fact.updatedTurn), doubts));
+        line = kept.line(fact, () => factItem(fact, tokenizer, times, doubts), lineSignature(fact, times, doubts));
         lines.set(fact.id, line);
       }
       return line;

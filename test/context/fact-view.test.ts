@@ -109,4 +109,32 @@ describe('CachedFactReader', () => {
       store.close();
     }
   });
+
+  it('builds a line again when a fact folded into it changes, and keeps the others', async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    try {
+      const path = store.tenant('default');
+      const at = '2026-01-01T00:00:00Z';
+      await path.sessions.create({ session: { id: 's', title: 'T', instructions: '', createdAt: at, updatedAt: at, messageCount: 0, turnCount: 0, tokenCount: 0 } });
+      const base = { sessionId: 's', kind: 'fact' as const, pinned: false, sourceMessageIds: [], createdAt: at, updatedAt: at };
+      const older = { ...base, id: 'a', key: 'deadline', text: 'deadline: March 15', createdTurn: 1, updatedTurn: 1 };
+      const newer = { ...base, id: 'b', key: 'cutover', text: 'cutover: April 12', createdTurn: 2, updatedTurn: 2, mayReplace: 'a' };
+      const other = { ...base, id: 'c', key: 'venue', text: 'venue: Leeds', createdTurn: 1, updatedTurn: 1 };
+      const event = (sequence: number, fact: typeof older) => ({ id: `e${sequence}`, sessionId: 's', sequence, factId: fact.id, op: 'add' as const, key: fact.key, kind: fact.kind, oldText: null, newText: fact.text, turn: fact.updatedTurn, actor: 'user', reason: 'seed', sourceMessageIds: [], createdAt: at });
+      await path.facts.apply({ sessionId: 's', events: [event(1, older), event(2, newer), event(3, other)], upserts: [older, newer, other], removedIds: [] });
+      const reader = new CachedFactReader(path, createGptTokenizer());
+      const first = await reader.read({ id: 's', createdAt: at });
+      const lineOf = (view: typeof first, id: string) => view.line(view.facts.find((fact) => fact.id === id) ?? older);
+      expect(lineOf(first, 'b').text).toContain('[may replace turn 1: "deadline: March 15"]');
+      const venue = lineOf(first, 'c');
+
+      // The older fact is corrected in its own turn: the newer line shows the new text; the unrelated line is the same object.
+      await path.facts.apply({ sessionId: 's', events: [{ ...event(4, older), op: 'update', oldText: older.text, newText: 'deadline: March 22' }], upserts: [{ ...older, text: 'deadline: March 22' }], removedIds: [] });
+      const second = await reader.read({ id: 's', createdAt: at });
+      expect(lineOf(second, 'b').text).toContain('[may replace turn 1: "deadline: March 22"]');
+      expect(lineOf(second, 'c')).toBe(venue);
+    } finally {
+      await store.close();
+    }
+  });
 });
