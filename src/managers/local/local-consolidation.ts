@@ -4,6 +4,7 @@
  * `consolidate` event naming the line that stays. The newer line stays (it is what was said last), a
  * pinned exception always stays, and two pinned exceptions are both kept.
  */
+import { boundedMemo } from '../../core/bounded-memo.js';
 import { inStoreOrder } from '../../core/diff.js';
 import { normalizeText, quoted } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
@@ -19,11 +20,12 @@ interface Compared {
   words: ReadonlySet<string>;
 }
 
-function compared(text: string): Compared {
+/** A fact's value as compared, remembered by text: a document's lines recur from one consolidation to the next. */
+const compared = boundedMemo((text: string): Compared => {
   const colon = text.indexOf(':');
   const value = normalizeText(colon > 0 ? text.slice(colon + 1) : text);
   return { padded: value === '' ? '' : ` ${value} `, words: new Set(value.split(' ').filter((word) => word !== '' && !STOP_WORDS.has(word))) };
-}
+}, 20_000);
 
 /** Sørensen–Dice coefficient of two word sets. */
 function dice(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
