@@ -162,7 +162,7 @@ export class CachedFactReader implements FactReader {
   constructor(
     private readonly repositories: TenantRepositories,
     private readonly tokenizer: Tokenizer,
-    private readonly known: (sessionId: string, sequence: number) => readonly Fact[] | undefined = () => undefined,
+    private readonly known: (session: SessionKey, sequence: number) => readonly Fact[] | undefined = () => undefined,
     private readonly maxSessions = 16,
   ) {}
 
@@ -178,7 +178,7 @@ export class CachedFactReader implements FactReader {
     this.views.delete(sessionId);
     const parts = kept?.kept ?? new KeptParts();
     const fresh = async (): Promise<FactView> =>
-      viewOf((found === kept ? this.known(sessionId, sequence) : undefined) ?? (await this.repositories.facts.list({ sessionId })), this.repositories, sessionId, this.tokenizer, parts);
+      viewOf((found === kept ? this.known(session, sequence) : undefined) ?? (await this.repositories.facts.list({ sessionId })), this.repositories, sessionId, this.tokenizer, parts);
     const view = kept !== undefined && kept.sequence === sequence ? kept.view : await fresh();
     if (this.generation !== start) return view;
     if (this.views.size >= this.maxSessions) {

@@ -1,8 +1,9 @@
 /**
  * The memory states of recently used sessions, kept between turns so deriving a turn does not read the
  * whole base-truth document and every artifact again. A kept state is used only while the session's
- * fact-event sequence still ends where the state does: an undo, a consolidation, a retried turn or
- * another process writing fact events makes it read afresh.
+ * fact-event sequence still ends where the state does and the session is the one it was read from (made
+ * at the same time): an undo, a consolidation, a retried turn, another process writing fact events, or
+ * another process deleting the session and making it again under its id makes it read afresh.
  */
 import type { Fact } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
@@ -22,8 +23,11 @@ export class MemoryStateCache {
   async take(repositories: TenantRepositories, sessionId: string): Promise<MemoryState> {
     const kept = this.states.get(sessionId);
     this.states.delete(sessionId);
-    if (kept !== undefined && (await repositories.facts.lastSequence({ sessionId })) === kept.nextSequence - 1) return kept;
-    return loadMemoryState(repositories, sessionId);
+    const [sequence, session] = await Promise.all([repositories.facts.lastSequence({ sessionId }), repositories.sessions.get({ sessionId })]);
+    if (kept !== undefined && sequence === kept.nextSequence - 1 && session !== null && session.createdAt === kept.sessionCreatedAt) return kept;
+    const state = await loadMemoryState(repositories, sessionId);
+    if (session !== null) state.sessionCreatedAt = session.createdAt;
+    return state;
   }
 
   /**
@@ -42,12 +46,13 @@ export class MemoryStateCache {
   }
 
   /**
-   * The facts of the session's kept state when it ends at fact-event `sequence` (what the store holds
-   * then, in its order), without taking the state; undefined otherwise. The caller must not change them.
+   * The facts of the session's kept state when it ends at fact-event `sequence` and was read from the
+   * session made at `createdAt` (what the store holds then, in its order), without taking the state;
+   * undefined otherwise. The caller must not change them.
    */
-  factsAt(sessionId: string, sequence: number): readonly Fact[] | undefined {
+  factsAt(sessionId: string, sequence: number, createdAt: string): readonly Fact[] | undefined {
     const kept = this.states.get(sessionId);
-    return kept !== undefined && kept.nextSequence - 1 === sequence ? kept.facts : undefined;
+    return kept !== undefined && kept.nextSequence - 1 === sequence && kept.sessionCreatedAt === createdAt ? kept.facts : undefined;
   }
 
   forget(sessionId: string): void {

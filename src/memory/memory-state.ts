@@ -20,6 +20,8 @@ export interface MemoryState {
   facts: Fact[];
   nextSequence: number;
   artifacts: Map<string, KnownArtifact & { id: string }>;
+  /** When the session the state was read from was made (a session made again under its id is another); set by the state cache. */
+  sessionCreatedAt?: string;
 }
 
 /** What a memory manager is asked about one stored turn. */

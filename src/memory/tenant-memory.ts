@@ -36,7 +36,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
   // Older turns stay in memory between packages; every write announced tells the cache what changed.
   const turnReader = new CachedTurnReader(storeTurnReader(repositories));
   const states = new MemoryStateCache();
-  const factReader = new CachedFactReader(repositories, shared.tokenizer, (sessionId, sequence) => states.factsAt(sessionId, sequence));
+  const factReader = new CachedFactReader(repositories, shared.tokenizer, (session, sequence) => states.factsAt(session.id, sequence, session.createdAt));
   writes.listen(({ sessionId, turn }) => {
     turnReader.forget(sessionId, turn);
     if (turn !== undefined) return;
