@@ -20,12 +20,15 @@ interface Compared {
   words: ReadonlySet<string>;
 }
 
-/** A fact's value as compared, remembered by text: a document's lines recur from one consolidation to the next. */
+/**
+ * A fact's value as compared, remembered by text: a document's lines recur from one consolidation to the
+ * next. Room for a document of a few thousand lines, no more: a larger one is compared afresh each time.
+ */
 const compared = boundedMemo((text: string): Compared => {
   const colon = text.indexOf(':');
   const value = normalizeText(colon > 0 ? text.slice(colon + 1) : text);
   return { padded: value === '' ? '' : ` ${value} `, words: new Set(value.split(' ').filter((word) => word !== '' && !STOP_WORDS.has(word))) };
-}, 20_000);
+}, 4_000);
 
 /** Sørensen–Dice coefficient of two word sets. */
 function dice(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
