@@ -52,9 +52,10 @@ async function timed(url: string, headers: Record<string, string>, body: unknown
 /** Resolves once the session holds `messages` messages and the last turn's memory is written (the proxy records after answering). */
 async function settled(memory: Memory, sessionId: string, messages: number): Promise<void> {
   for (let waited = 0; waited < 30_000; waited += 2) {
-    const sessions = await memory.sessions.list({ limit: 100_000 });
-    if ((sessions.find((session) => session.id === sessionId)?.messageCount ?? 0) >= messages) {
-      const turns = await (await memory.sessions.open(sessionId)).turns();
+    // (The proxy makes a new session only when it records its first turn.)
+    const session = await memory.sessions.open(sessionId).catch(() => null);
+    if (session !== null && (await session.info()).messageCount >= messages) {
+      const turns = await session.turns();
       if (turns[turns.length - 1]?.status !== 'pending-retry') return;
     }
     await new Promise((resolve) => setTimeout(resolve, 2));

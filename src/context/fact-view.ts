@@ -177,9 +177,11 @@ export class CachedFactReader implements FactReader {
     const kept = found?.createdAt === session.createdAt ? found : undefined;
     this.views.delete(sessionId);
     const parts = kept?.kept ?? new KeptParts();
-    const fresh = async (): Promise<FactView> =>
-      viewOf((found === kept ? this.known(session, sequence) : undefined) ?? (await this.repositories.facts.list({ sessionId })), this.repositories, sessionId, this.tokenizer, parts);
-    const view = kept !== undefined && kept.sequence === sequence ? kept.view : await fresh();
+    // (`known` answers only for the session made at `session.createdAt`.)
+    const view =
+      kept !== undefined && kept.sequence === sequence
+        ? kept.view
+        : await viewOf(this.known(session, sequence) ?? (await this.repositories.facts.list({ sessionId })), this.repositories, sessionId, this.tokenizer, parts);
     if (this.generation !== start) return view;
     if (this.views.size >= this.maxSessions) {
       const oldest = this.views.keys().next().value;

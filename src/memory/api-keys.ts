@@ -11,7 +11,7 @@ import type { ApiKeyRecord, Store } from '../store/store.js';
 import { isOptions } from './session-input.js';
 
 /** What every key starts with, so a leaked one is easy to recognise. */
-export const KEY_PREFIX = 'strata_';
+const KEY_PREFIX = 'strata_';
 const MAX_NAME_LENGTH = 200;
 
 /** An API key as listed: everything but the key and its hash. */

@@ -10,7 +10,7 @@
  * - `failed` (the model gave no usable answer): one `warning` event, key `consolidation`, reason
  *   `consolidation failed, document kept as it was: <error>`.
  */
-import { inStoreOrder, revisedFact } from '../core/diff.js';
+import { revisedFact } from '../core/diff.js';
 import type { Fact, FactEvent } from '../core/types.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ConsolidationResult } from '../managers/consolidation.js';
@@ -33,7 +33,7 @@ export interface ConsolidateAfterTurnOptions {
   newId: () => string;
   /**
    * The session's memory state as its turn just wrote it, when the caller holds it: the facts are read
-   * from it instead of the store, and what consolidation writes advances it.
+   * from it (they are in the store's order) instead of the store, and what consolidation writes advances it.
    */
   state?: MemoryState;
   /** Told when consolidation itself broke (the store failed, the manager threw); the turn is unaffected. */
@@ -111,7 +111,7 @@ export async function consolidateAfterTurn(options: ConsolidateAfterTurnOptions)
     const [facts, readAt] =
       state === undefined
         ? await Promise.all([repositories.facts.list({ sessionId }), repositories.facts.lastSequence({ sessionId })])
-        : [inStoreOrder(state.facts), state.nextSequence - 1];
+        : [state.facts, state.nextSequence - 1];
     let result: ConsolidationResult;
     try {
       result = await manager.consolidate({ facts, turn });

@@ -34,7 +34,7 @@ export interface MemoryCounterSet {
   };
 }
 
-function emptyCounters(): MemoryCounterSet {
+export function emptyCounters(): MemoryCounterSet {
   return {
     turns: 0,
     chatTurns: 0,
@@ -53,7 +53,7 @@ function emptyCounters(): MemoryCounterSet {
 /** A change to the counters: numbers to add. */
 export type CounterChange = Partial<Omit<MemoryCounterSet, 'tokens'>> & { tokens?: Partial<MemoryCounterSet['tokens']> };
 
-function addInto(target: MemoryCounterSet, change: CounterChange): void {
+export function addInto(target: MemoryCounterSet, change: CounterChange): void {
   for (const [key, value] of Object.entries(change) as Array<[keyof MemoryCounterSet, unknown]>) {
     if (key === 'tokens' || typeof value !== 'number') continue;
     target[key] += value;

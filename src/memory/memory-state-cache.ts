@@ -19,14 +19,18 @@ export class MemoryStateCache {
   /**
    * The session's current state; the caller owns it (and may advance it) until it hands it back with
    * `keep`. Until then the session has no kept state, so a failed write can never leave one behind.
+   * `createdAt` is when the session was made, when the caller has just read it (else it is read here).
    */
-  async take(repositories: TenantRepositories, sessionId: string): Promise<MemoryState> {
+  async take(repositories: TenantRepositories, sessionId: string, createdAt?: string): Promise<MemoryState> {
     const kept = this.states.get(sessionId);
     this.states.delete(sessionId);
-    const [sequence, session] = await Promise.all([repositories.facts.lastSequence({ sessionId }), repositories.sessions.get({ sessionId })]);
-    if (kept !== undefined && sequence === kept.nextSequence - 1 && session !== null && session.createdAt === kept.sessionCreatedAt) return kept;
-    const state = await loadMemoryState(repositories, sessionId);
-    if (session !== null) state.sessionCreatedAt = session.createdAt;
+    const [sequence, made] = await Promise.all([
+      repositories.facts.lastSequence({ sessionId }),
+      createdAt ?? repositories.sessions.get({ sessionId }).then((session) => session?.createdAt),
+    ]);
+    if (kept !== undefined && sequence === kept.nextSequence - 1 && made !== undefined && made === kept.sessionCreatedAt) return kept;
+    const state = await loadMemoryState(repositories, sessionId, sequence);
+    if (made !== undefined) state.sessionCreatedAt = made;
     return state;
   }
 

@@ -39,7 +39,7 @@ export interface TurnWork {
 const STALE_ATTEMPTS = 3;
 
 /** The text of the turn's message of `role`, when it has one. */
-function contentOf(messages: readonly CheckedMessage[], role: 'user' | 'assistant'): string | undefined {
+function contentOf(messages: ReadonlyArray<{ role: string; content: string }>, role: 'user' | 'assistant'): string | undefined {
   return messages.find((message) => message.role === role)?.content;
 }
 
@@ -86,10 +86,11 @@ export function createTurnWork(parts: EngineParts): TurnWork {
    * Derive a turn and persist it; when another process changed the session's facts meanwhile, derive it
    * again on the facts as they are now (a few times, then the turn stays pending like any failed write).
    */
-  const deriveOnCurrentFacts = async (raw: RawTurn): Promise<{ derived: DerivedTurn; state: MemoryState } | null> => {
+  const deriveOnCurrentFacts = async (raw: RawTurn, createdAt: string | undefined): Promise<{ derived: DerivedTurn; state: MemoryState } | null> => {
     const sessionId = raw.messages[0]?.sessionId ?? '';
     for (let attempt = 1; ; attempt += 1) {
-      const state = await states.take(repositories, sessionId);
+      // After a stale write, another process changed the session: it is read again.
+      const state = await states.take(repositories, sessionId, attempt === 1 ? createdAt : undefined);
       const derived = await deriveTurn(raw, state, context);
       try {
         await persistDerived(derived);
@@ -115,8 +116,8 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     const titleSession = manager.titleSession;
     if (titleSession === undefined) return;
     const sessionId = raw.messages[0]?.sessionId ?? '';
-    const user = raw.messages.find((message) => message.role === 'user')?.content ?? '';
-    const assistant = raw.messages.find((message) => message.role === 'assistant')?.content ?? '';
+    const user = contentOf(raw.messages, 'user') ?? '';
+    const assistant = contentOf(raw.messages, 'assistant') ?? '';
     const engineTitle = titleFromExchange(user, assistant);
     const standing = (session: Session | null): boolean => session !== null && (session.title === engineTitle || hasPlaceholderTitle(session));
     const work = (async () => {
@@ -141,8 +142,11 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     return { turn: raw.turn, messageIds: raw.messages.map((message) => message.id), status: current.status, summary: current, factEvents: events, problem: null };
   };
 
-  /** Derive one stored turn unless that already happened (a resumed run may have reached it first). */
-  const deriveStored = async (raw: RawTurn): Promise<RecordResult> => {
+  /**
+   * Derive one stored turn unless that already happened (a resumed run may have reached it first);
+   * `createdAt` is when its session was made, when the caller has just read the session.
+   */
+  const deriveStored = async (raw: RawTurn, createdAt?: string): Promise<RecordResult> => {
     const sessionId = raw.messages[0]?.sessionId ?? '';
     const messageIds = raw.messages.map((message) => message.id);
     const current = await repositories.turns.get({ sessionId, turn: raw.turn });
@@ -157,7 +161,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
         await persistDerived(waiting);
         return { turn: raw.turn, messageIds, status: waiting.status, summary: waiting.summary, factEvents: [], problem: `The turn is stored; ${waiting.retry?.message ?? ''}.` };
       }
-      const fresh = await deriveOnCurrentFacts(raw);
+      const fresh = await deriveOnCurrentFacts(raw, createdAt);
       if (fresh === null) {
         const stored = await repositories.turns.get({ sessionId, turn: raw.turn });
         if (stored !== null) return storedResult(raw, stored);
@@ -238,7 +242,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
       counters.add(sessionId, { turns: 1 });
       writes.announce({ sessionId, turn: raw.turn });
-      return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw)) };
+      return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw, session.createdAt)) };
     });
 
   const close = async (): Promise<void> => {

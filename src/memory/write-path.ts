@@ -124,11 +124,11 @@ export function rawTurnsAfter(
   }));
 }
 
-/** Read the memory state a new turn builds on. */
-export async function loadMemoryState(repositories: TenantRepositories, sessionId: string): Promise<MemoryState> {
+/** Read the memory state a new turn builds on; `knownSequence` is the last fact-event sequence when the caller has just read it. */
+export async function loadMemoryState(repositories: TenantRepositories, sessionId: string, knownSequence?: number): Promise<MemoryState> {
   const [facts, lastSequence, artifacts] = await Promise.all([
     repositories.facts.list({ sessionId }),
-    repositories.facts.lastSequence({ sessionId }),
+    knownSequence ?? repositories.facts.lastSequence({ sessionId }),
     repositories.artifacts.listLatest({ sessionId }),
   ]);
   return {

@@ -8,6 +8,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { randomUUID } from 'node:crypto';
 import type { Memory, MemoryStats } from '../memory/memory-api.js';
+import { addInto, emptyCounters } from '../memory/memory-counters.js';
 import { authenticate, type AuthMode } from './auth.js';
 import { answerFor, errorAnswer } from './error-response.js';
 import { registerFactRoutes } from './routes/fact-routes.js';
@@ -46,19 +47,16 @@ export interface AppOptions {
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
 
-/** Every number of `part`, added to `total`, field by field (the counters are numbers or objects of numbers). */
-function addCounters<T>(total: T, part: T): T {
-  if (typeof total === 'number' && typeof part === 'number') return (total + part) as T;
-  const sum: Record<string, unknown> = { ...(total as Record<string, unknown>) };
-  for (const [name, value] of Object.entries(part as Record<string, unknown>)) sum[name] = name in sum ? addCounters(sum[name], value) : value;
-  return sum as T;
-}
-
 /** The memory's counters summed over the tenants this server has served (and the default one). */
 async function memoryTotals(memory: Memory, tenants: ReadonlySet<string>): Promise<MemoryStats> {
   const ids = new Set([memory.tenantId, ...tenants]);
-  const all = await Promise.all([...ids].map((id) => memory.tenant(id).stats()));
-  return all.reduce((total, stats) => addCounters(total, stats));
+  const total = emptyCounters();
+  let pendingRetries = 0;
+  for (const { pendingRetries: waiting, ...counters } of await Promise.all([...ids].map((id) => memory.tenant(id).stats()))) {
+    addInto(total, counters);
+    pendingRetries += waiting;
+  }
+  return { ...total, pendingRetries };
 }
 
 export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {

@@ -3,8 +3,8 @@
  * document and the type of every route's answer.
  */
 import { z } from '@hono/zod-openapi';
+import { FACT_KINDS } from '../core/types.js';
 
-const FACT_KINDS = ['fact', 'constraint', 'goal', 'preference', 'exception'] as const;
 export const FactKindSchema = z.enum(FACT_KINDS).openapi('FactKind');
 
 export const ErrorSchema = z

@@ -41,7 +41,6 @@ export function errorAnswer(code: StrataErrorCode, message: string): ErrorAnswer
 function fromHttpException(error: HTTPException): ErrorAnswer {
   if (error.status === 413) return errorAnswer('PAYLOAD_TOO_LARGE', 'The request body is over the server\'s limit; send less, or raise --body-limit.');
   if (error.status === 415) return errorAnswer('INVALID_INPUT', 'Send the body as JSON with the header Content-Type: application/json.');
-  if (error.status === 401) return errorAnswer('UNAUTHORIZED', error.message);
   const message = /malformed json/iu.test(error.message) ? 'The request body is not valid JSON.' : error.message || 'The request could not be read.';
   return error.status >= 500 ? errorAnswer('INTERNAL', message) : { status: error.status as ContentfulStatusCode, body: { error: { code: 'INVALID_INPUT', message } } };
 }

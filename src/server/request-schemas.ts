@@ -1,5 +1,6 @@
 /** The parts of requests the routes share: path parameters, whole numbers in a query, JSON bodies. */
 import { createRoute, z } from '@hono/zod-openapi';
+import { MAX_SESSION_ID_LENGTH } from '../memory/session-input.js';
 import { ErrorSchema } from './domain-schemas.js';
 
 /** An id in a path: any text up to 256 characters (the store decides whether it names anything). */
@@ -7,7 +8,7 @@ function pathId(name: string) {
   return z
     .string()
     .min(1)
-    .max(256)
+    .max(MAX_SESSION_ID_LENGTH)
     .openapi({ param: { name, in: 'path' }, example: name === 'sessionId' ? '0f8fad5b-d9cb-469f-a165-70867728950e' : 'e1' });
 }
 

@@ -27,7 +27,7 @@ export interface RunningServer {
 }
 
 /** Whether `host` names this machine's loopback interface only. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/u.test(host);
 }
 

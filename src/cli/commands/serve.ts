@@ -2,10 +2,9 @@ import type { Command } from 'commander';
 import { DEFAULT_BODY_LIMIT } from '../../server/create-app.js';
 import { startServer } from '../../server/start-server.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
-import { globalOptions, memoryOptions } from '../open-memory.js';
+import { globalOptions, withMemory } from '../open-memory.js';
 import { integerOption } from '../parse.js';
 import { packageInfo } from '../package-root.js';
-import { createMemory } from '../../memory/create-memory.js';
 
 /** Resolves when the process is asked to stop: `io.stop` when given (tests), else SIGINT or SIGTERM. */
 function stopRequested(io: CliIo): Promise<string> {
@@ -32,10 +31,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option('--body-limit <bytes>', 'largest request body accepted', integerOption(1), DEFAULT_BODY_LIMIT)
     .action(async (options: { host: string; port: number; auth: boolean; bodyLimit: number }, command: Command) => {
       const globals = globalOptions(command);
-      const memory = createMemory({ ...memoryOptions(globals, io), logDestination: io.stderr });
-      let server;
-      try {
-        server = await startServer({
+      await withMemory(globals, io, async (memory) => {
+        const server = await startServer({
           memory,
           host: options.host,
           port: options.port,
@@ -45,13 +42,11 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           log: (entry) => writeJson(io.stderr, { level: 'info', msg: 'request', ...entry }),
           onUnexpected: (error, requestId) => writeJson(io.stderr, { level: 'error', msg: 'request failed', requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
         });
-      } catch (error) {
-        await memory.close();
-        throw error;
-      }
-      writeLine(io.stdout, `listening on ${server.url}`);
-      const signal = await stopRequested(io);
-      writeJson(io.stderr, { level: 'info', msg: 'stopping', signal });
-      await server.close();
+        writeLine(io.stdout, `listening on ${server.url}`);
+        const signal = await stopRequested(io);
+        writeJson(io.stderr, { level: 'info', msg: 'stopping', signal });
+        // (It closes the memory too; withMemory's close after it is a no-op.)
+        await server.close();
+      });
     });
 }

@@ -20,7 +20,6 @@ import type { Known } from './known-line.js';
 import { subjectWords, targetScore } from './claim-target.js';
 
 export type { Known } from './known-line.js';
-export { subjectWords } from './claim-target.js';
 
 /** A line the turn proposes. */
 export interface Line {
@@ -291,7 +290,7 @@ export class TurnDocument {
       for (let index = 0; taken(shown); index += 1) shown = `${named} ${ORDINALS[index % ORDINALS.length] ?? ''}${' again'.repeat(Math.floor(index / ORDINALS.length))}`;
     }
     // (A line of another subject can be the one only for a change said outright.)
-    const candidates = claim.correction || claim.key === null ? this.known.values() : this.known.withWords('stem', contentStems(claim.key));
+    const candidates = claim.correction ? this.known.values() : this.known.withWords('stem', contentStems(claim.key));
     const doubted = doubtedFact(claim, candidates, this.names);
     this.write(`line:${normalizeText(shown)}`, {
       key: normalizeText(shown),

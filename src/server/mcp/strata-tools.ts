@@ -7,10 +7,12 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isStrataError } from '../../core/errors.js';
+import { FACT_KINDS } from '../../core/types.js';
 import type { TenantMemory } from '../../memory/memory-api.js';
+import { MAX_SESSION_ID_LENGTH } from '../../memory/session-input.js';
 
-const KIND = z.enum(['fact', 'constraint', 'goal', 'preference', 'exception']);
-const SESSION = z.string().min(1).max(256).describe('The session id (from list_sessions or create_session).');
+const KIND = z.enum(FACT_KINDS);
+const SESSION = z.string().min(1).max(MAX_SESSION_ID_LENGTH).describe('The session id (from list_sessions or create_session).');
 
 /** A tool's answer: its value as JSON text. */
 function answer(value: unknown): CallToolResult {

@@ -59,8 +59,8 @@ export function splitMessages(messages: readonly ChatBodyMessage[]): SplitMessag
 export function historyTurns(history: readonly ChatBodyMessage[]): Array<{ user?: string; assistant?: string }> {
   const turns: Array<{ user?: string; assistant?: string }> = [];
   for (const message of history) {
-    const text = textOf(message).trim() === '' ? '' : textOf(message);
-    if (text === '' || (message.role !== 'user' && message.role !== 'assistant')) continue;
+    const text = textOf(message);
+    if (text.trim() === '' || (message.role !== 'user' && message.role !== 'assistant')) continue;
     const open = turns[turns.length - 1];
     if (message.role === 'user') turns.push({ user: text });
     else if (open !== undefined && open.assistant === undefined) open.assistant = text;

@@ -54,8 +54,8 @@ async function openOrCreate(tenant: TenantMemory, sessionId: string): Promise<Se
  * history the client sent when the session holds no turn yet.
  */
 export async function rememberTurn(tenant: TenantMemory, sessionId: string, turn: { history: readonly ChatBodyMessage[]; user: string; assistant: string }): Promise<void> {
-  const history = historyTurns(turn.history);
   const handle = await openOrCreate(tenant, sessionId);
-  if ((await handle.info()).turnCount === 0) for (const earlier of history) await handle.record(earlier);
+  // The history is read only for a session with no turn yet.
+  if ((await handle.info()).turnCount === 0) for (const earlier of historyTurns(turn.history)) await handle.record(earlier);
   await handle.record({ user: turn.user, assistant: turn.assistant });
 }

@@ -25,7 +25,7 @@ function headersFor(endpoint: ChatEndpoint, json: boolean): Record<string, strin
 }
 
 /** An OpenAI-shaped error answer of the proxy itself (the upstream could not be reached or did not answer in time). */
-export function upstreamFailure(status: 502 | 504, message: string): Response {
+function upstreamFailure(status: 502 | 504, message: string): Response {
   return Response.json({ error: { message, type: 'upstream_error', code: status === 504 ? 'upstream_timeout' : 'upstream_unreachable' } }, { status });
 }
 

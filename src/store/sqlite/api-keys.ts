@@ -23,11 +23,12 @@ export function createApiKeyRepository(db: Database.Database, run: Run): ApiKeyR
   const ofTenant = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE tenant_id = ? ORDER BY created_at, id');
   const byId = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+  const taken = db.prepare('SELECT 1 FROM api_keys WHERE id = ? OR hash = ?');
 
   return {
     create: ({ key }) =>
       run(() => {
-        if (db.prepare('SELECT 1 FROM api_keys WHERE id = ? OR hash = ?').get(key.id, key.hash) !== undefined) {
+        if (taken.get(key.id, key.hash) !== undefined) {
           throw new StrataError('STORE_FAILURE', `An API key with id "${key.id}" or the same hash exists already; create a new key.`);
         }
         insert.run(key.id, key.tenantId, key.name, key.hash, key.createdAt, key.revokedAt);
