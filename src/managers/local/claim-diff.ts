@@ -11,7 +11,7 @@ import { keysLeftOut, workingFacts } from './working-facts.js';
 import type { BaseLinesCache } from './known-lines.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
 import type { Fact } from '../../core/types.js';
-import type { AnalysedMessage } from './analysis.js';
+import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import { TurnDocument, type Known } from './claim-document.js';
 import { subjectWords } from './claim-target.js';
 import { NEGATIONS } from './function-words.js';
@@ -239,9 +239,18 @@ function peopleCountIn(text: string): string | null {
  * The specifics of the claim's sentence and of the sentence before it, times of day aside: a claim's
  * values never include one, so none is a value it replaces ("rang at 8:30" is no day "from tonight" moves).
  */
+/** Words that open a clause of reason, result or comment after what a change states. */
+const COMMENT_CLAUSE = /[,;]\s*(?:so|because|since|which|although|though|while|but)\b/iu;
+
 function nearby(message: AnalysedMessage, claim: Claim): Specific[] {
   const index = message.sentences.indexOf(claim.sentence);
-  return message.sentences.slice(Math.max(0, index - 1), index + 1).flatMap((sentence) => sentence.specifics.filter((item) => !isClockTime(sentence, item)));
+  // (Of its own sentence, not what a clause of reason or comment after the value adds: "moved the due
+  // date to 23 January, so more room before February" says nothing of the February line.)
+  const given = claim.values[0];
+  const comment = given === undefined ? -1 : claim.sentence.text.slice(given.end).search(COMMENT_CLAUSE);
+  const cut = given === undefined || comment < 0 ? Number.POSITIVE_INFINITY : given.end + comment;
+  const said = (sentence: AnalysedSentence, item: Specific): boolean => !isClockTime(sentence, item) && (sentence !== claim.sentence || item.start < cut);
+  return message.sentences.slice(Math.max(0, index - 1), index + 1).flatMap((sentence) => sentence.specifics.filter((item) => said(sentence, item)));
 }
 
 /** The class of the value a change gives first (a count of people before anything else). */

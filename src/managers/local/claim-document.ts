@@ -306,11 +306,15 @@ export class TurnDocument {
 
   /**
    * The other lines of the fact's subject: facts under its key with the suffix a second line of a
-   * subject is given ("porto fact", "dev cost", "dev cost second").
+   * subject is given ("porto fact", "dev cost", "dev cost second"), and lines about a thing of that
+   * subject its own line names ("porto guesthouse: sort out the Porto guesthouse myself"): a dropped
+   * trip takes its guesthouse with it.
    */
   sameSubjectLines(target: Known): Known[] {
     const suffix = new RegExp(`^${escapeRegExp(target.key)} (?:${SUFFIX_WORDS.join('|')})(?: (?:${ORDINALS.join('|')})(?: again)*)?$`, 'u');
-    return [...this.known.values()].filter((entry) => entry.id !== target.id && suffix.test(entry.key));
+    const thing = new RegExp(`^${escapeRegExp(target.key)}(?: \\p{L}+){1,2}$`, 'u');
+    const names = (entry: Known): boolean => entry.text.slice(entry.key.length).toLowerCase().includes(entry.key);
+    return [...this.known.values()].filter((entry) => entry.id !== target.id && (suffix.test(entry.key) || (thing.test(entry.key) && names(entry))));
   }
 
   /** Drop a known fact, with the claim's sentence as the reason. */
@@ -349,7 +353,7 @@ export class TurnDocument {
     });
     // A document fact the turn rewrites stays that fact (a later removal in the turn must remove it).
     const factId = this.known.get(id)?.factId ?? null;
-    this.known.set({ id, key: line.key, text: line.text, kind: line.kind, factId, order: Number.MAX_SAFE_INTEGER - 1_000_000 + this.order });
+    this.known.set({ id, key: line.key, text: line.text, kind: line.kind, factId, order: Number.MAX_SAFE_INTEGER - 1_000_000 + this.order, sources: line.sources });
     for (const word of subjectWords(line.key)) this.trackedWords.add(word);
   }
 }

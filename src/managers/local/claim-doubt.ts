@@ -84,8 +84,10 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
   // the sentence before it named.
   const contextStems = claim.correction ? contentStems(claim.context ?? '') : new Set<string>();
   let best: { fact: Known; score: number } | null = null;
-  let tied = false;
+  let tied: Known[] = [];
+  const all: Known[] = [];
   for (const fact of facts) {
+    all.push(fact);
     if (fact.factId === null || fact.kind === 'exception') continue;
     // A rule never replaces a plain fact: "nothing on a Sunday before 1pm" is no new studio.
     if (KIND_STRENGTH[claim.kind] >= KIND_STRENGTH.constraint && KIND_STRENGTH[fact.kind] < KIND_STRENGTH.constraint) continue;
@@ -106,8 +108,29 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     const byContext = byKey === 0 && byLine === 0 && [...theirKey].some((word) => contextStems.has(word) && !names.has(word));
     if (!byKeyAlone && !(claim.correction && byLine >= 1) && !byContext) continue;
     if (best !== null && score < best.score) continue;
-    tied = best !== null && score === best.score;
-    if (!tied || fact.order > (best?.fact.order ?? -1)) best = { fact, score };
+    tied = best !== null && score === best.score ? [...tied, fact] : [fact];
+    if (tied.length === 1 || fact.order > (best?.fact.order ?? -1)) best = { fact, score };
   }
-  return best === null || tied ? null : best.fact;
+  if (best === null) return null;
+  return tied.length === 1 ? best.fact : toldApartBySiblings(tied, all, keyStems);
+}
+
+/**
+ * Of facts a claim fits equally, the only one read from a message whose other lines name the claim's
+ * subject: "Rachel moved the Brightwater due date" of "flat fee deadline: $4,800, due 30 January", said
+ * in the message that gave "brightwater kids: 12 spot illustrations", and not of another client's
+ * deadline. Null when none or several are.
+ */
+function toldApartBySiblings(tied: readonly Known[], all: readonly Known[], keyStems: ReadonlySet<string>): Known | null {
+  // (Only the subject words none of the tied facts says: "due" is in both deadlines.)
+  const said = new Set(tied.flatMap((fact) => [...contentStems(fact.text)]));
+  const subject = [...keyStems].filter((word) => !said.has(word));
+  if (subject.length === 0) return null;
+  const naming = new Set<string>();
+  for (const line of all) {
+    const stems = contentStems(line.text);
+    if (subject.some((word) => stems.has(word))) for (const source of line.sources ?? []) naming.add(source);
+  }
+  const told = tied.filter((fact) => (fact.sources ?? []).some((source) => naming.has(source)));
+  return told.length === 1 ? (told[0] ?? null) : null;
 }

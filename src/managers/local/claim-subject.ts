@@ -219,6 +219,31 @@ function appositiveStart(sentence: AnalysedSentence, from: number, verb: number)
   return null;
 }
 
+/** Verbs by which someone changes a thing's value ("moved the due date to 23 January", "cut the budget by 10%"). */
+const CHANGING_VERBS = new Set([
+  'moved', 'changed', 'shifted', 'pushed', 'postponed', 'rescheduled', 'delayed', 'bumped', 'raised', 'lowered', 'cut', 'increased',
+  'reduced', 'extended', 'brought', 'knocked', 'upped', 'halved', 'doubled', 'trimmed', 'capped',
+]);
+
+/** Words after the changed thing that say where its value went ("to", "back", "up", "down", "forward", "by"). */
+const CHANGE_DIRECTIONS = new Set(['to', 'back', 'up', 'down', 'forward', 'forwards', 'from', 'by', 'until', 'till']);
+
+/**
+ * "Rachel moved the Brightwater due date to 23 January", "the landlord pushed the inspection back a
+ * week": the thing changed is what the line is about, not the one who changed it. Null unless the
+ * verb changes a value and the phrase after it is followed by where the value went.
+ */
+function changedObject(tokens: readonly TaggedToken[], verb: number, to: number): { key: string; valueFrom: number } | null {
+  if (!CHANGING_VERBS.has(tokens[verb]?.lower ?? '')) return null;
+  const object = firstKey(tokens, verb + 1, to);
+  if (object === null || object.phrase.start > verb + 3 || isPersonPhrase(tokens, object.phrase)) return null;
+  const direction = object.phrase.end;
+  if (!CHANGE_DIRECTIONS.has(tokens[direction]?.lower ?? '')) return null;
+  // The line gives where the value went: "brightwater due date: 23 January" ("back a week" stays as said).
+  const lands = tokens[direction]?.lower === 'to' ? direction + 1 : tokens[direction + 1]?.lower === 'to' ? direction + 2 : direction;
+  return { key: object.key, valueFrom: lands < to ? lands : direction };
+}
+
 /**
  * "The kitchen number is 54 now", "Payroll's in Xero": the noun phrase before the verb names it; "the budget
  * for the kitchen" is the kitchen budget. Null when no usable phrase stands there.
@@ -233,6 +258,11 @@ function nounSubject(sentence: AnalysedSentence, from: number, to: number, found
   const linked = head !== undefined && head !== subject && ['of', 'for'].includes(tokens[head.end]?.lower ?? '') ? keyFromPhrase(tokens, head, 2) : null;
   const key = linked !== null ? `${keyFromPhrase(tokens, subject, 1) ?? ''} ${linked}`.trim() : keyFromPhrase(tokens, subject, 3);
   if (!usable(key)) return null;
+  const changed = changedObject(tokens, verb, to);
+  if (changed !== null) {
+    discourse.topic = changed.key;
+    return { key: changed.key, valueFrom: changed.valueFrom, pronoun: false };
+  }
   const person = isPersonPhrase(tokens, subject);
   // "Melanie loves pottery": a person's fact is filed under them and what it is about.
   const object = person && tokens[verb]?.pos !== 'copula' ? firstKey(tokens, verb + 1, to, 2) : null;

@@ -9,4 +9,6 @@ export interface Known {
   /** The document fact's id; null for a line of this turn. */
   factId: string | null;
   order: number;
+  /** The messages the line was read from (a document fact's sources; a line of this turn its message). */
+  sources?: readonly string[];
 }

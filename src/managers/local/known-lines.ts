@@ -31,9 +31,10 @@ class LineIndexes {
   }
 }
 
-const lineOf = (fact: Fact): Known => ({ id: `fact:${fact.id}`, key: fact.key, text: fact.text, kind: fact.kind, factId: fact.id, order: fact.updatedTurn });
+const lineOf = (fact: Fact): Known => ({ id: `fact:${fact.id}`, key: fact.key, text: fact.text, kind: fact.kind, factId: fact.id, order: fact.updatedTurn, sources: fact.sourceMessageIds });
 
-const same = (line: Known, fact: Fact): boolean => line.key === fact.key && line.text === fact.text && line.kind === fact.kind && line.order === fact.updatedTurn;
+const same = (line: Known, fact: Fact): boolean =>
+  line.key === fact.key && line.text === fact.text && line.kind === fact.kind && line.order === fact.updatedTurn && line.sources === fact.sourceMessageIds;
 
 /** A document's facts as lines, indexed; kept for a session and brought up to date each turn. */
 export class BaseLines {

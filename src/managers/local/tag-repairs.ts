@@ -128,9 +128,31 @@ export function fixBareAdjectives(tokens: TaggedToken[]): void {
   }
 }
 
+/** Words after a described word that leave it no object: it ends a noun phrase ("the Brightwater due date to 23 January"). */
+const AFTER_DESCRIBED = new Set<TaggedToken['pos']>(['preposition', 'copula', 'modal', 'auxiliary', 'conjunction']);
+
+/**
+ * "the Brightwater due date to 23 January", "our final draft is": a present-tense word the lexicon calls a
+ * verb, after an adjective that follows an article or a name, with nothing it could act on after it, is
+ * the noun the adjective describes.
+ */
+export function fixDescribedNouns(tokens: TaggedToken[]): void {
+  for (let index = 2; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    const described = tokens[index - 1];
+    const before = tokens[index - 2];
+    if (token === undefined || described === undefined || before === undefined) continue;
+    if (token.pos !== 'verb' || token.past || /ing$/u.test(token.lower) || described.pos !== 'adjective' || endsClause(described) || endsClause(before)) continue;
+    if (!(NOUN_MAKERS.has(before.lower) || before.pos === 'proper' || before.pos === 'noun')) continue;
+    const next = tokens[index + 1];
+    if (endsClause(token) || next === undefined || AFTER_DESCRIBED.has(next.pos)) token.pos = 'noun';
+  }
+}
+
 export function fixByNeighbours(tokens: TaggedToken[]): void {
   fixFamilyNames(tokens);
   fixBareAdjectives(tokens);
+  fixDescribedNouns(tokens);
   fixNounChains(tokens);
   fixCopulaSubjects(tokens);
   fixParticles(tokens);

@@ -28,7 +28,7 @@ function fact(id: string, key: string, turn: number, kind: FactKind = 'fact'): F
 
 /** The same operations on a plain map, which the lines must match in content and order. */
 function reference(facts: readonly Fact[]): Map<string, Known> {
-  return new Map(facts.map((item) => [`fact:${item.id}`, { id: `fact:${item.id}`, key: item.key, text: item.text, kind: item.kind, factId: item.id, order: item.updatedTurn }]));
+  return new Map(facts.map((item) => [`fact:${item.id}`, { id: `fact:${item.id}`, key: item.key, text: item.text, kind: item.kind, factId: item.id, order: item.updatedTurn, sources: item.sourceMessageIds }]));
 }
 
 const operation = fc.oneof(

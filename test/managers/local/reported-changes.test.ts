@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+
+import { Conversation } from './conversation.js';
+
+describe('a change someone else made', () => {
+  it('"Rachel moved the Brightwater due date to 23 January" is about the due date, and may replace the deadline said beside Brightwater', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Brightwater Kids want 12 spot illustrations for an activity book. Flat fee $4,800, due 30 January.', assistant: 'Noted.' });
+    await conversation.say({ user: 'Lindqvist Förlag want the final artwork due 4 December.', assistant: 'Noted.' });
+    await conversation.say({ user: 'Looking ahead: I am planning to take February off completely.', assistant: 'Noted.' });
+    await conversation.say({ user: 'Update on that: Rachel moved the Brightwater due date to 23 January, so even more breathing room before February.', assistant: 'Noted.' });
+
+    const moved = conversation.facts.find((fact) => fact.text.includes('23 January'));
+    expect(moved?.key).toBe('brightwater due date');
+    // The mark names the Brightwater deadline, not the other client's, told apart by the message it came from.
+    const doubted = conversation.facts.find((fact) => fact.id === moved?.mayReplace);
+    expect(doubted?.text).toContain('30 January');
+    // The February plan only shares a month with the comment after the change: it stays as it was.
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('take February off completely'));
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('4 December'));
+  });
+
+  it('"The landlord pushed the inspection to Friday 14 March" changes the inspection, not a line about the landlord', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'The inspection is on Friday 7 March at 9am.', assistant: 'Noted.' });
+    await conversation.say({ user: 'The landlord pushed the inspection to Friday 14 March.', assistant: 'Noted.' });
+    const texts = conversation.facts.map((fact) => `${fact.key} | ${fact.text}`);
+    expect(texts.filter((text) => text.startsWith('inspection |'))).toEqual([expect.stringContaining('14 March')]);
+    expect(texts.join('\n')).not.toContain('7 March');
+    expect(conversation.facts.map((fact) => fact.key)).not.toContain('landlord');
+  });
+
+  it('a list of new days that repeats one old day still changes the line of days', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'I can train four days a week: Monday, Wednesday, Friday and Sunday.', assistant: 'Noted.' });
+    await conversation.say({
+      user: 'Schedule change: I start a new job on 7 July, with a standing Monday evening meeting and late shifts on Wednesdays. So my training days move to Tuesday, Thursday, Saturday and Sunday.',
+      assistant: 'Noted.',
+    });
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).toContain('Tuesday, Thursday, Saturday and Sunday');
+    expect(texts).not.toContain('Monday, Wednesday, Friday and Sunday');
+  });
+});
