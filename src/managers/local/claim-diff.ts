@@ -6,7 +6,7 @@
  * it names. Proposals, questions and requests change nothing.
  */
 import { liftedLimit } from './lifted-limit.js';
-import { namedBySetAside, supersededChoice } from './superseded-choice.js';
+import { namedBySetAside, replacesNamedChoice, supersededChoice } from './superseded-choice.js';
 import { keysLeftOut, workingFacts } from './working-facts.js';
 import type { BaseLinesCache } from './known-lines.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
@@ -125,10 +125,18 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
         continue;
       }
       // (`open` is as it was above: the branches between that change it go on to the next claim.)
-      if (open !== null && claim.values.length > 0 && (opened === null || holdsOpenedClass) && (target === null || target === open.target)) {
+      // ("They're going to the Grundschule" after "changed my mind about the school": a line keyed by the
+      // same name as the opened one is that change's too.)
+      const namedAlike = target !== null && open?.target != null && firstWord(target.key) === firstWord(open.target.key) && replacesNamedChoice(open.target, claim);
+      if (open !== null && claim.values.length > 0 && (opened === null || holdsOpenedClass) && (target === null || target === open.target || namedAlike)) {
         target = open.target;
         const opened = open.claim;
         open = null;
+        // (A new named choice in place of the one the line is keyed by: every line keyed by that name goes.)
+        if (target !== null && replacesNamedChoice(target, claim)) {
+          for (const line of [target, ...document.linesNamed(firstWord(target.key))]) document.remove(line, claim);
+          target = null;
+        }
         if (target !== null) {
           document.update(target, { ...claim, correction: true, weight: Math.max(claim.weight, opened.weight) + 1 });
           continue;
@@ -239,6 +247,8 @@ function peopleCountIn(text: string): string | null {
  * The specifics of the claim's sentence and of the sentence before it, times of day aside: a claim's
  * values never include one, so none is a value it replaces ("rang at 8:30" is no day "from tonight" moves).
  */
+const firstWord = (key: string): string => key.split(' ')[0] ?? '';
+
 /** Words that open a clause of reason, result or comment after what a change states. */
 const COMMENT_CLAUSE = /[,;]\s*(?:so|because|since|which|although|though|while|but)\b/iu;
 

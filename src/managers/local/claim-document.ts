@@ -317,6 +317,11 @@ export class TurnDocument {
     return [...this.known.values()].filter((entry) => entry.id !== target.id && (suffix.test(entry.key) || (thing.test(entry.key) && names(entry))));
   }
 
+  /** The known lines keyed by a name first ("isarhaus", "isarhaus admissions", "isarhaus international school cost"). */
+  linesNamed(name: string): Known[] {
+    return this.known.withWords('subject', subjectWords(name)).filter((entry) => entry.key.split(' ')[0] === name);
+  }
+
   /** Drop a known fact, with the claim's sentence as the reason. */
   remove(target: Known, claim: Claim): void {
     this.known.delete(target.id);

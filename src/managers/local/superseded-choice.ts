@@ -58,3 +58,17 @@ export function namedBySetAside(target: Known, claim: Claim): boolean {
   if (claim.key !== null && claim.key.split(' ').some((word) => keyWords.has(word))) return false;
   return claim.oldValues.some((item) => item.type === 'name' && normalizeText(item.text).split(' ').every((word) => keyWords.has(word)));
 }
+
+/**
+ * Whether a change completed later in its message puts a new named choice in place of the one a line is
+ * keyed by: "I've changed my mind about the school … They're going to the Grundschule" of "isarhaus
+ * international school: looking at Isarhaus International School". The line is keyed by a name its text
+ * writes capitalised, which the claim's sentence never says, and the claim gives a name of its own.
+ */
+export function replacesNamedChoice(target: Known, claim: Claim): boolean {
+  const named = target.key.split(' ')[0] ?? '';
+  if (named.length < 3 || !new RegExp(`\\b${escapeRegExp(named)}`, 'iu').test(target.text)) return false;
+  if (!new RegExp(`(?:^|[^\\p{L}])\\p{Lu}${escapeRegExp(named.slice(1))}`, 'u').test(target.text)) return false;
+  if (claim.sentence.text.toLowerCase().includes(named)) return false;
+  return claim.values.some((item) => item.type === 'name' && item.entity !== 'person' && !target.text.toLowerCase().includes(item.text.toLowerCase()));
+}

@@ -42,3 +42,23 @@ describe('a change someone else made', () => {
     expect(texts).not.toContain('Monday, Wednesday, Friday and Sunday');
   });
 });
+
+describe('a named choice replaced', () => {
+  it('"I\'ve changed my mind about the school … They\'re going to the Grundschule" drops every line about the school chosen before, its fees too', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user: "We have two kids, Anika and Vihaan. I've been looking at Isarhaus International School. It's €14,900 a year per child. I think I'm going with Isarhaus.",
+      assistant: 'Noted.',
+    });
+    expect(conversation.facts.filter((fact) => fact.key.startsWith('isarhaus')).length).toBeGreaterThanOrEqual(2);
+    await conversation.say({
+      user: "And I've changed my mind about the school again, and this time I mean it. Isarhaus replied: no place in Year 3 until January at the earliest. No. They're going to the Grundschule in Trudering with Markus's kids.",
+      assistant: 'That sounds like the right call.',
+    });
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).toContain('Grundschule');
+    expect(texts).not.toContain('14,900');
+    expect(conversation.facts.filter((fact) => fact.key.startsWith('isarhaus'))).toEqual([]);
+    expect(texts).toContain('Anika and Vihaan');
+  });
+});
