@@ -4,7 +4,6 @@
  * caches, queues and sessions), `turn-work.ts` (store, derive, resume and retry turns), `session-handle.ts`
  * (a session's methods), `session-chat.ts` (the chat loop) and `import-conversation.ts` (imports).
  */
-import { randomUUID } from 'node:crypto';
 import { StrataError } from '../core/errors.js';
 import { checkTenantId } from '../core/tenant-id.js';
 import type { ChatModel } from '../providers/chat-model/chat-model.js';
@@ -19,6 +18,7 @@ import type { Memory, MemoryOptions, TenantMemory } from './memory-api.js';
 import { createMemoryLogger } from './memory-logger.js';
 import type { SharedParts } from './engine-parts.js';
 import { createTenantRuntime, type TenantRuntime } from './tenant-memory.js';
+import { timeOrderedIds } from './time-ordered-ids.js';
 
 export type {
   ChatOptions,
@@ -66,7 +66,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const store = options.store ?? createSqliteStore({ path: settings.path, busyTimeoutMs: settings.busyTimeoutMs, durability: settings.durability });
   const clock = options.clock ?? (() => new Date());
   const now = (): string => clock().toISOString();
-  const newId = options.newId ?? randomUUID;
+  const newId = options.newId ?? timeOrderedIds(clock);
   const environment = options.env ?? process.env;
   // Read once, when first needed (at once unless a manager is given).
   let modelSettings: ModelSettingsByRole | undefined;

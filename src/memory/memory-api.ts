@@ -56,7 +56,10 @@ export interface MemoryOptions {
   manager?: MemoryManager;
   /** Time source (default: the system clock). */
   clock?: () => Date;
-  /** Id source (default: random UUIDs). */
+  /**
+   * Id source (default: UUIDs of version 7, which sort in the order they were made). Facts of one turn are
+   * listed in id order, so ids that do not grow make that order, and the local manager's tie-breaks, arbitrary.
+   */
   newId?: () => string;
   /**
    * The chat model `session.chat()` answers with (default: an OpenAI-compatible model from
