@@ -50,6 +50,21 @@ function writtenNameWords(claim: Claim): ReadonlySet<string> {
   return words;
 }
 
+/** The last word of a key, stemmed: the thing it names ("school project" → "project"). */
+const headOf = (key: string): string => [...subjectWords(key.split(' ').at(-1) ?? '')][0] ?? '';
+
+/**
+ * Whether every word of the known key stands before the claim key's head, which the known key lacks:
+ * "school" of "anika school project", "kitchen" of "kitchen tap". Not "budget" of "kitchen budget".
+ */
+function describesOnly(knownKey: string, claimKey: string): boolean {
+  const head = headOf(claimKey);
+  const knownWords = subjectWords(knownKey);
+  if (head === '' || knownWords.has(head) || knownWords.size === 0) return false;
+  const before = subjectWords(claimKey.split(' ').slice(0, -1).join(' '));
+  return [...knownWords].every((word) => before.has(word));
+}
+
 /**
  * How surely a claim is about a known fact: 10 an old value it holds, 8 the same key, 4+ a shared subject
  * word; 0 none. A subject is a thing and, in keys about people, a person: "anna office" and "tom office"
@@ -83,6 +98,9 @@ export function targetScore(claim: Claim, key: string, words: ReadonlySet<string
   const ownThings = [...words].filter((word) => !knownWords.has(word) && !isName(word));
   if (shared === 0 && claim.correction && fit === true && ownThings.length === 0 && people.some((word) => knownWords.has(word))) return 4;
   if (shared === 0 || fit === false) return 0;
+  // "anika school project" is about a project, not the school: a key that only describes the claim's own
+  // head noun names another thing.
+  if (describesOnly(known.key, key)) return 0;
   // "quarterly report" and "report deadline" each name something the other does not: two attributes of
   // one thing, unless a change is said outright.
   const ownWords = [...words].filter((word) => !knownWords.has(word) && !names.has(word));

@@ -62,3 +62,15 @@ describe('a named choice replaced', () => {
     expect(texts).toContain('Anika and Vihaan');
   });
 });
+
+describe('a key that only describes another thing', () => {
+  it('"Anika has a school project …" is a project, not a change of the school chosen', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "Anika and Vihaan are 8 and 6. I've changed my mind about the school. They're going to the Grundschule in Trudering.", assistant: 'Good.' });
+    const school = conversation.facts.find((fact) => fact.text.includes('Grundschule'));
+    expect(school).toBeDefined();
+    await conversation.say({ user: "Anika has a school project on 'a famous scientist from another country' and wants a German one.", assistant: 'Fun!' });
+    expect(conversation.facts.find((fact) => fact.id === school?.id)?.text).toContain('Grundschule');
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('school project'));
+  });
+});
