@@ -112,7 +112,21 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     if (tied.length === 1 || fact.order > (best?.fact.order ?? -1)) best = { fact, score };
   }
   if (best === null) return null;
-  return tied.length === 1 ? best.fact : toldApartBySiblings(tied, all, keyStems);
+  return tied.length === 1 ? best.fact : (toldApartBySentence(tied, claim) ?? toldApartBySiblings(tied, all, keyStems));
+}
+
+/**
+ * Of facts a claim fits equally, the only one holding a value its sentence names besides the claim's
+ * own, by its words or the day it resolves to: "they're shut tomorrow, so his INR is next Wednesday
+ * instead" of "janet recheck: … (20 March 2026)", said on the 19th. Null when none or several do.
+ */
+function toldApartBySentence(tied: readonly Known[], claim: Claim): Known | null {
+  const own = new Set(claim.values);
+  const named = claim.sentence.specifics.filter((item) => !own.has(item) && COMPETING_CLASSES.has(classOfSpecific(item)));
+  if (named.length === 0) return null;
+  const holds = (fact: Known): boolean => named.some((item) => factHolds(fact.text, item) || (item.resolved !== null && fact.text.includes(item.resolved)));
+  const told = tied.filter(holds);
+  return told.length === 1 ? (told[0] ?? null) : null;
 }
 
 /**

@@ -74,3 +74,24 @@ describe('a key that only describes another thing', () => {
     expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('school project'));
   });
 });
+
+describe('a change that names the old day another way', () => {
+  it('"they\'re shut tomorrow, so his INR is next Wednesday instead" may replace the recheck booked for tomorrow, not the INR result of last Wednesday', async () => {
+    const conversation = new Conversation();
+    await conversation.say(
+      {
+        user: "Janet, the anticoag nurse, rang at 8:30 to say Wednesday's INR came back at 3.8, which is too high. Anyway she's knocked the warfarin down to 2.5 mg from tonight. She wants to recheck him in two weeks, Friday the 20th, same place.",
+        assistant: 'Noted.',
+      },
+      '2026-03-06T09:00:00Z',
+    );
+    const recheck = conversation.facts.find((fact) => fact.text.includes('20 March 2026'));
+    expect(recheck).toBeDefined();
+    await conversation.say(
+      { user: "Then the clinic rang to say they're shut tomorrow for staff training, so his INR is next Wednesday instead, 10:20 with Janet.", assistant: 'Noted.' },
+      '2026-03-19T18:00:00Z',
+    );
+    const moved = conversation.facts.find((fact) => fact.text.includes('25 March 2026'));
+    expect(moved?.mayReplace).toBe(recheck?.id);
+  });
+});
