@@ -8,6 +8,7 @@
 import { liftedLimit } from './lifted-limit.js';
 import { namedBySetAside, replacesNamedChoice, supersededChoice } from './superseded-choice.js';
 import { keysLeftOut, workingFacts } from './working-facts.js';
+import { lineOfClaim, withdrawnClaim } from './withdrawn-report.js';
 import type { BaseLinesCache } from './known-lines.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
 import type { Fact } from '../../core/types.js';
@@ -82,13 +83,24 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
   };
 
   for (const { message, claims } of input.messages) {
+    // "I said Finance wanted annual upfront, but they've changed their minds": the line that said it goes,
+    // and what the sentence says instead is a change ("quarterly invoicing is better").
+    const withdrawing = new Set<AnalysedSentence>();
+    for (const sentence of message.sentences) {
+      const withdrawn = withdrawnClaim(sentence);
+      const line = withdrawn === null ? null : lineOfClaim(withdrawn, document.knownLines());
+      if (line === null) continue;
+      document.removeFor(line, sentence.text, message.message.id);
+      withdrawing.add(sentence);
+    }
     const chitChat = task && CHIT_CHAT_MARKERS.test(message.prose);
     let open: OpenChange | null = null;
     const finish = (): void => {
       if (open?.target !== null && open !== null && open.claim.oldValues.length > 0) document.remove(open.target, open.claim);
       open = null;
     };
-    for (const claim of claims) {
+    for (const said of claims) {
+      const claim = withdrawing.has(said.sentence) ? { ...said, correction: true } : said;
       // (A proposal changes the document only once accepted, as a decision.)
       if (claim.act === 'proposal') continue;
       // "Ravi cleared me to go above 35 km": the 35 km cap goes, whatever else the claim says.

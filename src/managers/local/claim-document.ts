@@ -324,11 +324,16 @@ export class TurnDocument {
 
   /** Drop a known fact, with the claim's sentence as the reason. */
   remove(target: Known, claim: Claim): void {
+    this.removeFor(target, claim.sentence.text, claim.messageId);
+  }
+
+  /** Drop a known fact, with `sentence` (of message `messageId`) as the reason. */
+  removeFor(target: Known, sentence: string, messageId: string): void {
     this.known.delete(target.id);
     this.pending.delete(target.key);
     if (target.factId === null) return;
-    const reason = quoted(claim.sentence.text, REASON_CHARACTERS);
-    if (!this.removed.some((entry) => entry.key === target.key)) this.removed.push({ key: target.key, reason, sourceMessageIds: [claim.messageId] });
+    const reason = quoted(sentence, REASON_CHARACTERS);
+    if (!this.removed.some((entry) => entry.key === target.key)) this.removed.push({ key: target.key, reason, sourceMessageIds: [messageId] });
   }
 
   /** The known facts other than `target`. */

@@ -95,3 +95,31 @@ describe('a change that names the old day another way', () => {
     expect(moved?.mayReplace).toBe(recheck?.id);
   });
 });
+
+describe('a statement the speaker takes back', () => {
+  it('"I said Finance wanted annual upfront, but they\'ve changed their minds: quarterly invoicing …" removes the upfront line and keeps the new one', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user: 'Deskwise confirmed SSO with Entra is included in Professional. Also, Finance would like to pay annually upfront. And our CFO, Martin de Vries, has to sign off on anything above €15,000 a year.',
+      assistant: 'Noted.',
+    });
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('annually upfront'));
+    const { events } = await conversation.say({
+      user: "Can we revisit invoicing? I said Finance wanted annual upfront, but they've changed their minds: quarterly invoicing is better for cash flow this year.",
+      assistant: 'Sure, quarterly it is.',
+    });
+    const texts = conversation.facts.map((fact) => fact.text);
+    expect(texts.join('\n')).not.toContain('upfront');
+    expect(texts).toContainEqual(expect.stringContaining('quarterly invoicing'));
+    expect(texts).toContainEqual(expect.stringContaining('€15,000'));
+    expect(events.find((event) => event.op === 'remove')?.reason).toContain('changed their minds');
+  });
+
+  it('"I said …, but" without a change of mind takes nothing back', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Also, Finance would like to pay annually upfront.', assistant: 'Noted.' });
+    const before = conversation.facts.map((fact) => fact.text);
+    await conversation.say({ user: 'I said Finance wanted annual upfront, but they also want a discount for it.', assistant: 'Noted.' });
+    expect(conversation.facts.map((fact) => fact.text)).toEqual(expect.arrayContaining(before));
+  });
+});
