@@ -6,7 +6,7 @@
  * it names. Proposals, questions and requests change nothing.
  */
 import { liftedLimit } from './lifted-limit.js';
-import { namedBySetAside, replacesNamedChoice, supersededChoice } from './superseded-choice.js';
+import { namedBySetAside, replacesNamedChoice, supersededChoice, talksOfNamedChoice } from './superseded-choice.js';
 import { keysLeftOut, workingFacts } from './working-facts.js';
 import { lineOfClaim, withdrawnClaim } from './withdrawn-report.js';
 import type { BaseLinesCache } from './known-lines.js';
@@ -140,7 +140,9 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // ("They're going to the Grundschule" after "changed my mind about the school": a line keyed by the
       // same name as the opened one is that change's too.)
       const namedAlike = target !== null && open?.target != null && firstWord(target.key) === firstWord(open.target.key) && replacesNamedChoice(open.target, claim);
-      if (open !== null && claim.values.length > 0 && (opened === null || holdsOpenedClass) && (target === null || target === open.target || namedAlike)) {
+      // (Not a clause about the choice being left: "Isarhaus replied: no place until January" tells why.)
+      const aboutOld = open?.target != null && talksOfNamedChoice(open.target, claim);
+      if (open !== null && claim.values.length > 0 && !aboutOld && (opened === null || holdsOpenedClass) && (target === null || target === open.target || namedAlike)) {
         target = open.target;
         const opened = open.claim;
         open = null;

@@ -34,7 +34,10 @@ function compatible(claim: Claim, text: string, ignoreNames = false): boolean | 
 
 /** Whether the claim's sentence writes its key as a name ("Osian", "Hartwell Barn"). */
 function isWrittenName(claim: Claim, key: string): boolean {
-  return claim.sentence.specifics.some((item) => item.type === 'name' && normalizeText(item.text) === key);
+  if (claim.sentence.specifics.some((item) => item.type === 'name' && normalizeText(item.text) === key)) return true;
+  // ("Deskwise says …": a name opening the sentence is no name specific, but the tagger knows it for one.)
+  const first = claim.sentence.tokens[0];
+  return first?.pos === 'proper' && first.lower === key;
 }
 
 /** The words of the names each sentence writes, by sentence: a claim is compared with every fact. */

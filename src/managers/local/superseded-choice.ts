@@ -66,9 +66,20 @@ export function namedBySetAside(target: Known, claim: Claim): boolean {
  * writes capitalised, which the claim's sentence never says, and the claim gives a name of its own.
  */
 export function replacesNamedChoice(target: Known, claim: Claim): boolean {
-  const named = target.key.split(' ')[0] ?? '';
-  if (named.length < 3 || !new RegExp(`\\b${escapeRegExp(named)}`, 'iu').test(target.text)) return false;
-  if (!new RegExp(`(?:^|[^\\p{L}])\\p{Lu}${escapeRegExp(named.slice(1))}`, 'u').test(target.text)) return false;
-  if (claim.sentence.text.toLowerCase().includes(named)) return false;
+  const named = choiceName(target);
+  if (named === null || claim.sentence.text.toLowerCase().includes(named)) return false;
   return claim.values.some((item) => item.type === 'name' && item.entity !== 'person' && !target.text.toLowerCase().includes(item.text.toLowerCase()));
+}
+
+/** Whether the claim's sentence names the choice a line is keyed by: "Isarhaus replied: no place …" tells why, it chooses nothing new. */
+export function talksOfNamedChoice(target: Known, claim: Claim): boolean {
+  const named = choiceName(target);
+  return named !== null && new RegExp(`\\b${escapeRegExp(named)}\\b`, 'iu').test(claim.sentence.text);
+}
+
+/** The name a line is keyed by: its key's first word, written capitalised in its text ("isarhaus"); null when none. */
+function choiceName(target: Known): string | null {
+  const named = target.key.split(' ')[0] ?? '';
+  if (named.length < 3) return null;
+  return new RegExp(`(?:^|[^\\p{L}])\\p{Lu}${escapeRegExp(named.slice(1))}`, 'u').test(target.text) ? named : null;
 }

@@ -149,7 +149,21 @@ export function fixDescribedNouns(tokens: TaggedToken[]): void {
   }
 }
 
+/**
+ * "Deskwise says they can route …": a capitalised word opening the sentence that no word list knows, in
+ * any number, is a name, as it would be mid-sentence (a known word there is only capitalised).
+ */
+export function fixOpeningName(tokens: TaggedToken[]): void {
+  const first = tokens[0];
+  if (first === undefined || !first.capitalised || first.pos !== 'noun' || first.hasDigit || !/^\p{Lu}\p{Ll}+$/u.test(first.text)) return;
+  const lower = first.lower;
+  const forms = [lower, lower.replace(/(?:es|s)$/u, ''), lower.replace(/ies$/u, 'y')];
+  if (forms.some((form) => lexiconTag(form) !== undefined)) return;
+  first.pos = 'proper';
+}
+
 export function fixByNeighbours(tokens: TaggedToken[]): void {
+  fixOpeningName(tokens);
   fixFamilyNames(tokens);
   fixBareAdjectives(tokens);
   fixDescribedNouns(tokens);

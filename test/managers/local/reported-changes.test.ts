@@ -123,3 +123,14 @@ describe('a statement the speaker takes back', () => {
     expect(conversation.facts.map((fact) => fact.text)).toEqual(expect.arrayContaining(before));
   });
 });
+
+describe('a name opening the sentence', () => {
+  it('"Deskwise says they can route outbound email through their EU relay" is news about Deskwise beside its SSO line, not a new value of it', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Deskwise confirmed SSO with Entra is included in Professional. Also, Finance would like to pay annually upfront.', assistant: 'Noted.' });
+    await conversation.say({ user: 'Deskwise says they can route outbound email through their EU relay in Amsterdam, and they will write that into the DPA.', assistant: 'Good news.' });
+    const texts = conversation.facts.map((fact) => fact.text);
+    expect(texts).toContainEqual(expect.stringContaining('SSO with Entra'));
+    expect(texts).toContainEqual(expect.stringContaining('EU relay in Amsterdam'));
+  });
+});
