@@ -61,6 +61,22 @@ function namedValues(claim: Claim): Specific[] {
   return [...claim.oldValues, ...claim.sentence.specifics.filter((item) => item.start >= from && item.end <= to && !given.has(item) && !claim.oldValues.includes(item))];
 }
 
+/** A range of two numbers: "2010–2022", "65-85", "12–14". */
+const RANGE = /(?<![\d.,])(\d[\d,.]*)\s*[–—-]\s*(\d[\d,.]*)(?![\d.,])/gu;
+
+const rangesIn = (text: string): Array<[string, string]> => [...text.matchAll(RANGE)].map((match) => [match[1] ?? '', match[2] ?? '']);
+
+/**
+ * Whether a new value revises a range a line holds: one end kept, the other moved ("the study period is
+ * now 2012–2022" of "… Dundee, 2010–2022"). A range is a value of its own shape; one end in common is
+ * the same range said again with a change, not another number that happens to match.
+ */
+function revisesRange(value: string, line: string): boolean {
+  const held = rangesIn(line);
+  if (held.length === 0) return false;
+  return rangesIn(value).some(([from, to]) => held.some(([heldFrom, heldTo]) => (from === heldFrom) !== (to === heldTo)));
+}
+
 /** Words that open a clause of reason, result or comment after what a claim states. */
 const SUBORDINATE = /\b(?:because|since|so|which|although|though|while|as|but)\b/iu;
 
@@ -71,7 +87,9 @@ const SUBORDINATE = /\b(?:because|since|so|which|although|though|while|as|but)\b
  * named on both sides must be the same. The strongest match wins; a tie names none.
  */
 export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: ReadonlySet<string>): Known | null {
-  const classes = claim.classes.filter((value) => COMPETING_CLASSES.has(value));
+  // (Bare numbers compete only as a range said again: "the study period is now 2012–2022".)
+  const ranged = claim.correction && rangesIn(claim.value).length > 0;
+  const classes = claim.classes.filter((value) => COMPETING_CLASSES.has(value) || (ranged && value === 'number'));
   if (claim.key === null || classes.length === 0 || claim.act === 'removal') return null;
   const keyStems = contentStems(claim.key);
   // What the claim says, not why: "slid to June because a commercial job ran long" is about the start.
@@ -92,7 +110,11 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     // A rule never replaces a plain fact: "nothing on a Sunday before 1pm" is no new studio.
     if (KIND_STRENGTH[claim.kind] >= KIND_STRENGTH.constraint && KIND_STRENGTH[fact.kind] < KIND_STRENGTH.constraint) continue;
     if (!competes(claim, classes, fact.text)) continue;
-    if (claim.values.some((item) => factHolds(fact.text, item))) continue;
+    // (A range revised keeps one end: "2012–2022" of "2010–2022" holds 2022 and is still a change.)
+    const revisedRange = ranged && revisesRange(claim.value, fact.text);
+    // (A line holding bare numbers competes only as the range revised, not as any line with a number.)
+    if (!revisedRange && !competes(claim, classes.filter((value) => COMPETING_CLASSES.has(value)), fact.text)) continue;
+    if (!revisedRange && claim.values.some((item) => factHolds(fact.text, item))) continue;
     if (named.length > 0 && !named.some((item) => factHolds(fact.text, item))) continue;
     const factStems = contentStems(fact.text);
     const theirPeople = [...factStems].filter((word) => names.has(word));
@@ -106,7 +128,7 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     const twoSubjects = [...keyStems].some((word) => !theirKey.has(word)) && [...theirKey].some((word) => !keyStems.has(word));
     const byKeyAlone = byKey > 0 && !twoSubjects;
     const byContext = byKey === 0 && byLine === 0 && [...theirKey].some((word) => contextStems.has(word) && !names.has(word));
-    if (!byKeyAlone && !(claim.correction && byLine >= 1) && !byContext) continue;
+    if (!byKeyAlone && !(claim.correction && byLine >= 1) && !byContext && !revisedRange) continue;
     if (best !== null && score < best.score) continue;
     tied = best !== null && score === best.score ? [...tied, fact] : [fact];
     if (tied.length === 1 || fact.order > (best?.fact.order ?? -1)) best = { fact, score };

@@ -134,3 +134,25 @@ describe('a name opening the sentence', () => {
     expect(texts).toContainEqual(expect.stringContaining('EU relay in Amsterdam'));
   });
 });
+
+describe('a range said again with one end moved', () => {
+  it('"The study period is now 2012–2022" may replace the line that gave 2010–2022, not a line that only holds a number', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user: 'Our paper looks at hot days and emergency hospital admissions among people aged 65 and over in Edinburgh, Glasgow, Aberdeen and Dundee, 2010–2022. Femi checked, and there are only 11 days above 28 °C in the whole period across all four cities.',
+      assistant: 'Noted.',
+    });
+    const paper = conversation.facts.find((fact) => fact.text.includes('2010–2022'));
+    expect(paper).toBeDefined();
+    await conversation.say({ user: 'Public Health Scotland confirmed a coding change in 2012. We are dropping those years. The study period is now 2012–2022.', assistant: 'Noted.' });
+    const period = conversation.facts.find((fact) => fact.text.includes('2012–2022'));
+    expect(period?.mayReplace).toBe(paper?.id);
+  });
+
+  it('a range that keeps neither end is another range', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'The survey covers people aged 65–85 in four cities.', assistant: 'Noted.' });
+    await conversation.say({ user: 'The pilot now runs 12–14 June.', assistant: 'Noted.' });
+    expect(conversation.facts.filter((fact) => fact.mayReplace !== undefined)).toEqual([]);
+  });
+});
