@@ -158,7 +158,9 @@ export class TurnDocument {
    */
   onlyNaming(claim: Claim): Known | null {
     const [from, to] = [claim.sentence.tokens[claim.span[0]]?.start ?? 0, claim.sentence.tokens[claim.span[1] - 1]?.end ?? 0];
-    const named = claim.sentence.specifics.filter((item) => item.type === 'name' && item.start >= from && item.end <= to && item.entity !== 'person');
+    // (A person counts when the claim is about that person alone: "forget Jess" drops the walker plan naming her.)
+    const alone = (item: Specific): boolean => claim.key !== null && normalizeText(item.text) === claim.key;
+    const named = claim.sentence.specifics.filter((item) => item.type === 'name' && item.start >= from && item.end <= to && (item.entity !== 'person' || alone(item)));
     for (const item of named) {
       const naming = [...this.known.values()].filter((entry) => entry.factId !== null && factHolds(entry.text, item));
       if (naming.length === 1) return naming[0] ?? null;

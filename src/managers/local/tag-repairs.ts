@@ -4,6 +4,7 @@
  * is an imperative.
  */
 import { lexiconTag } from './compromise-lexicon.js';
+import { ROLE_NOUNS } from './function-words.js';
 import { endsClause, type PartOfSpeech, type TaggedToken } from './tokens.js';
 
 const NOUN_MAKERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'some', 'any', 'no', 'every', 'each']);
@@ -92,6 +93,20 @@ export function fixParticles(tokens: TaggedToken[]): void {
 /** Family words used as names: "Mum", "Dad", "Grandma" (capitalised, no "the" or "my" before). */
 const FAMILY_NAMES = new Set(['mum', 'mom', 'mam', 'mummy', 'mommy', 'dad', 'daddy', 'grandma', 'grandpa', 'granny', 'grandad', 'granddad', 'gran', 'nan', 'nana', 'nanna', 'papa', 'mama', 'grandmother', 'grandfather']);
 
+/** Words for people a name may stand beside: "my mum, Halina", "our CFO, Martin", "my friend, Jess". */
+const NOT_PEOPLE = new Set(['venue', 'school', 'bank', 'insurer', 'pharmacy', 'client', 'customer', 'vendor', 'supplier', 'contact', 'mover', 'movers', 'caterer', 'builder']);
+const PERSON_WORDS = new Set([...[...ROLE_NOUNS].filter((word) => !NOT_PEOPLE.has(word)), ...FAMILY_NAMES, 'wife', 'husband', 'partner', 'brother', 'sister', 'son', 'daughter', 'friend', 'neighbour', 'neighbor', 'aunt', 'uncle', 'cousin', 'niece', 'nephew', 'boyfriend', 'girlfriend', 'fiance', 'fiancé', 'fiancee', 'fiancée', 'flatmate', 'roommate']);
+
+/** "My mum, Halina, heard …": a name set off by a comma after a word for a person names a person. */
+export function fixAppositiveNames(tokens: TaggedToken[]): void {
+  for (let index = 1; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    const before = tokens[index - 1];
+    if (token === undefined || before === undefined || token.pos !== 'proper' || token.entity !== null) continue;
+    if (before.trailing.includes(',') && PERSON_WORDS.has(before.lower)) token.entity = 'person';
+  }
+}
+
 /** "Dad has the dentist on Friday": a family word written as a name names a person, like "Caroline" would. */
 export function fixFamilyNames(tokens: TaggedToken[]): void {
   for (let index = 0; index < tokens.length; index += 1) {
@@ -165,6 +180,7 @@ export function fixOpeningName(tokens: TaggedToken[]): void {
 export function fixByNeighbours(tokens: TaggedToken[]): void {
   fixOpeningName(tokens);
   fixFamilyNames(tokens);
+  fixAppositiveNames(tokens);
   fixBareAdjectives(tokens);
   fixDescribedNouns(tokens);
   fixNounChains(tokens);

@@ -156,3 +156,18 @@ describe('a range said again with one end moved', () => {
     expect(conversation.facts.filter((fact) => fact.mayReplace !== undefined)).toEqual([]);
   });
 });
+
+describe('a person set aside', () => {
+  it('"And forget Jess. My mum, Halina, … She\'s retired" drops the walker naming Jess and files what follows under Halina', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'I found a walker, though, Jess from Paws on the Downs, lovely reviews, £14 a walk.', assistant: 'Lovely.' });
+    await conversation.say({
+      user: "And forget Jess. My mum, Halina, heard we were going to pay a stranger to walk her granddog and was genuinely offended. She's retired, lives ten minutes away on Gloucester Road, walks miles every day anyway.",
+      assistant: 'That is a lovely solution.',
+    });
+    const lines = conversation.facts.map((fact) => `${fact.key}: ${fact.text}`).join('\n');
+    expect(lines).not.toContain('Jess');
+    expect(lines).not.toMatch(/^jess/mu);
+    expect(conversation.facts.find((fact) => fact.text.includes('Gloucester Road'))?.key).toMatch(/^halina/u);
+  });
+});
