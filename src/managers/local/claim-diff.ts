@@ -6,7 +6,7 @@
  * it names. Proposals, questions and requests change nothing.
  */
 import { liftedLimit } from './lifted-limit.js';
-import { namedBySetAside, replacesNamedChoice, supersededChoice, talksOfNamedChoice } from './superseded-choice.js';
+import { namedBySetAside, replacesNamedChoice, supersededChoice, talksOfNamedChoice, unavailableChoice } from './superseded-choice.js';
 import { keysLeftOut, workingFacts } from './working-facts.js';
 import { lineOfClaim, withdrawnClaim } from './withdrawn-report.js';
 import type { BaseLinesCache } from './known-lines.js';
@@ -170,6 +170,11 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // "… cancelled, and went with Kestrel in the end": the choice the message sets aside goes.
       const superseded = target === null ? supersededChoice(() => document.withClass('name'), message, claim) : null;
       if (superseded !== null) document.remove(superseded, claim);
+      // "… so she's out for the revision. I went with Petra Holm instead": the role Annika filled gets the
+      // new choice; a line keyed by the name set aside goes.
+      const unavailable = target === null && superseded === null ? unavailableChoice(() => document.withClass('name'), message, claim) : null;
+      if (unavailable?.keyedByName === true) document.remove(unavailable.line, claim);
+      else if (unavailable !== null) target = unavailable.line;
 
       // "We went with Hartwell instead of Halcombe" of "halcombe hall: holding the date": the fact named by
       // what the claim sets aside goes, and the new choice is a line under its own name.

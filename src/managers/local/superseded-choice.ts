@@ -7,6 +7,7 @@
 import { escapeRegExp, normalizeText } from '../../core/text.js';
 import type { AnalysedMessage } from './analysis.js';
 import type { Claim } from './claims.js';
+import { factHolds } from './corrections.js';
 import type { Known } from './known-line.js';
 
 /** "went with Kestrel", "gone with Harbourline", "switched to Octopus": the phrase and the name chosen. */
@@ -82,4 +83,37 @@ function choiceName(target: Known): string | null {
   const named = target.key.split(' ')[0] ?? '';
   if (named.length < 3) return null;
   return new RegExp(`(?:^|[^\\p{L}])\\p{Lu}${escapeRegExp(named.slice(1))}`, 'u').test(target.text) ? named : null;
+}
+
+/** Words saying someone or something chosen can no longer be: "she's out", "pulled out", "retired", "can't do it". */
+const UNAVAILABLE =
+  /\b(?:(?:is|are|was|were)\s+(?:now\s+)?(?:out|off|unavailable|away|on leave)|(?:she|he|they|it)['’](?:s|re)\s+(?:out|off|unavailable|away|on leave)|can['’]t|cannot|can no longer|pulled out|dropped out|backed out|retired|retiring|quit|fell through|(?:has|have)\s+left)\b/iu;
+
+/**
+ * The one known line holding a name that a sentence of the message says is no longer available, when
+ * the claim chooses something else instead: "Annika's baby arrived, so she's out for the revision. I
+ * went with Petra Holm instead" of "usual reviser: Annika Strand, €0.04 a word". With it, whether the
+ * line is keyed by that name ("halcombe hall") rather than by the role the name fills ("usual reviser").
+ * Null when none or several lines hold such a name.
+ */
+export function unavailableChoice(lines: () => readonly Known[], message: AnalysedMessage, claim: Claim): { line: Known; keyedByName: boolean } | null {
+  // (The clause that chooses, not another clause of its sentence: "…; she revised pharma for years".)
+  if (chosen(claim.value) === null || !/\binstead\b/iu.test(claim.sentence.text)) return null;
+  const chosenNow = claim.values.map((item) => item.text.toLowerCase());
+  const named = message.sentences
+    .filter((sentence) => UNAVAILABLE.test(sentence.text))
+    .flatMap((sentence) => sentence.specifics.filter((item) => item.type === 'name' && !chosenNow.includes(item.text.toLowerCase())));
+  // (The people it names first: "Annika's baby arrived … she's out for the CSR revision" sets Annika aside, not the CSR.)
+  const people = named.filter((item) => item.entity === 'person');
+  const gone = people.length > 0 ? people : named;
+  if (gone.length === 0) return null;
+  const all = lines().filter((line) => line.factId !== null && gone.some((item) => factHolds(line.text, item)));
+  // (Of several, the one whose value is the name: "usual reviser: Annika Strand", not "… before Annika even sees it".)
+  const valueIs = (line: Known): boolean => gone.some((item) => line.text.slice(line.key.length + 1).trim().toLowerCase().startsWith(item.text.replace(/[’']s$/u, '').toLowerCase()));
+  const holding = all.length > 1 ? all.filter(valueIs) : all;
+  const [line] = holding;
+  if (line === undefined || holding.length > 1) return null;
+  const keyWords = line.key.split(' ');
+  const keyedByName = gone.some((item) => factHolds(line.text, item) && normalizeText(item.text).split(' ').some((word) => keyWords.includes(word)));
+  return { line, keyedByName };
 }

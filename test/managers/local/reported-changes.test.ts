@@ -171,3 +171,19 @@ describe('a person set aside', () => {
     expect(conversation.facts.find((fact) => fact.text.includes('Gloucester Road'))?.key).toMatch(/^halina/u);
   });
 });
+
+describe('someone chosen who can no longer do it', () => {
+  it('"… so she\'s out for the revision. I went with Petra Holm instead" gives the reviser line the new choice, and leaves other lines naming Annika', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Kestrel requires revision by a second linguist, and my usual reviser is Annika Strand, €0.04 a word.', assistant: 'Noted.' });
+    await conversation.say({ user: 'So the CSR is around 17 working days of translation before Annika even sees it.', assistant: 'Noted.' });
+    await conversation.say({
+      user: "Other news: Annika's baby arrived three weeks early, so obviously she's out for the CSR revision. I went with Petra Holm instead; she revised pharma for one of the big agencies for years, and charges €0.045 a word.",
+      assistant: 'Congratulations to Annika!',
+    });
+    const reviser = conversation.facts.find((fact) => fact.key === 'usual reviser');
+    expect(reviser?.text).toContain('Petra Holm');
+    expect(reviser?.text).not.toContain('Annika');
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('before Annika even sees it'));
+  });
+});
