@@ -120,9 +120,11 @@ function noteMentions(tokens: readonly TaggedToken[], from: number, to: number, 
 }
 
 /** The subject of a rule, a requirement or a removal: what it forbids, requires or drops (see `ruleKey`). */
-function ruleSubject(tokens: readonly TaggedToken[], from: number, to: number, cue: Cue): Subject | null {
+function ruleSubject(tokens: readonly TaggedToken[], from: number, to: number, cue: Cue, discourse: Discourse): Subject | null {
   const found = ruleKey(tokens, from, to, cue);
   if (found === null) return null;
+  // ("We no longer need the Hetzner box … Keep it for 14 days": what a rule or a removal is about is the topic.)
+  discourse.topic = found.key;
   // "We must never deploy on Fridays" reads "deploy: must never deploy on Fridays".
   const speaking = SPEAKERS.has(tokens[from]?.lower ?? '') && ['modal', 'negation', 'verb', 'auxiliary', 'copula'].includes(tokens[from + 1]?.pos ?? '');
   return { key: found.key, valueFrom: found.valueFrom ?? (speaking ? from + 1 : from), pronoun: false };
@@ -293,9 +295,19 @@ export function subjectOf(sentence: AnalysedSentence, span: Span, act: ClauseAct
   // A rule is about what it forbids or requires: "walnut is off the table", "never paying anyone in cash".
   // "…, and that has to stay as it is": a rule about what the clause before said.
   const pointsBack = POINTING.has(tokens[from]?.lower ?? '') && ['modal', 'auxiliary', 'copula', 'verb', 'negation'].includes(tokens[from + 1]?.pos ?? '');
-  if (pointsBack && discourse.topic === null && act !== 'rule') return { key: null, valueFrom: from, pronoun: true };
+  if (pointsBack && discourse.topic === null && act !== 'rule') {
+    // "They log in with Google Workspace SSO": with no topic yet, a verb's object names it.
+    // ("It made me think how much work …" names nothing: only "they" doing something with a thing named.)
+    const object = tokens[from]?.lower === 'they' && tokens[from + 1]?.pos === 'verb' ? firstKey(tokens, from + 2, to) : null;
+    const named = object !== null && tokens.slice(object.phrase.start, object.phrase.end).some((token) => token.pos === 'proper');
+    if (object !== null && named && !isPersonPhrase(tokens, object.phrase)) {
+      discourse.topic = object.key;
+      return { key: object.key, valueFrom: from, pronoun: false };
+    }
+    return { key: null, valueFrom: from, pronoun: true };
+  }
   if ((act === 'rule' || act === 'constraint' || act === 'removal') && cue !== null && !cue.keyword && !pointsBack) {
-    const rule = ruleSubject(tokens, from, to, cue);
+    const rule = ruleSubject(tokens, from, to, cue, discourse);
     if (rule !== null) return rule;
   }
   const attribute = openingAttribute(tokens, from, to);

@@ -187,3 +187,22 @@ describe('someone chosen who can no longer do it', () => {
     expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('before Annika even sees it'));
   });
 });
+
+describe('what a clause points back to', () => {
+  it('"We no longer need the Hetzner box as a standby. Keep it for 14 days after cutover" keeps the 14 days under the Hetzner box', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "I'd like to keep the old Hetzner box running as a warm standby for 3 months after cutover, just in case.", assistant: 'Noted.' });
+    await conversation.say({ user: 'And Jonas says we no longer need the Hetzner box as a 3-month standby. Keep it for 14 days after cutover, then decommission it.', assistant: 'Noted.' });
+    const kept = conversation.facts.find((fact) => fact.text.includes('14 days'));
+    expect(kept?.key).toContain('hetzner');
+    expect(conversation.facts.map((fact) => fact.text).join('\n')).not.toContain('3 months');
+  });
+
+  it('"They log in with Google Workspace SSO, and that has to stay exactly as it is" is a requirement about the SSO, said first thing', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "They log in with Google Workspace SSO, and that has to stay exactly as it is. Priya won't accept any new password flow for the agents.", assistant: 'Understood.' });
+    const sso = conversation.facts.find((fact) => fact.text.includes('Google Workspace SSO'));
+    expect(sso?.key).toBe('google workspace sso');
+    expect(sso?.kind).toBe('constraint');
+  });
+});
