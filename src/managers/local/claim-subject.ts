@@ -54,7 +54,9 @@ const SPEAKERS = new Set(['i', "i'm", "i've", "i'd", "i'll", 'we', "we're", "we'
 /** Where the clause's own words start, after openers ("And", "Oh,", "So"). */
 export function skipOpeners(tokens: readonly TaggedToken[], span: Span): number {
   let index = span[0];
-  while (index < span[1] - 1 && OPENERS.has(tokens[index]?.lower ?? '')) index += 1;
+  // ("Oh wait, it's Thursday": "wait" set off by a comma is an interjection, not an instruction.)
+  const opener = (token: TaggedToken | undefined): boolean => OPENERS.has(token?.lower ?? '') || (token?.lower === 'wait' && token.trailing.includes(','));
+  while (index < span[1] - 1 && opener(tokens[index])) index += 1;
   if (tokens[index]?.lower === 'by' && tokens[index + 1]?.lower === 'the' && tokens[index + 2]?.lower === 'way') index += 3;
   return index;
 }

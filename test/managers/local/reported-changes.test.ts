@@ -206,3 +206,12 @@ describe('what a clause points back to', () => {
     expect(sso?.kind).toBe('constraint');
   });
 });
+
+describe('an interjection', () => {
+  it('"Oh wait, it\'s Thursday." makes no fact keyed "wait"', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Our budget is $900 a month.', assistant: 'Noted.' });
+    await conversation.say({ user: "Will do. Happy Friday! Oh wait, it's Thursday. Long week. Talk soon!", assistant: 'Ha, almost.' });
+    expect(conversation.facts.map((fact) => fact.key)).toEqual(['budget']);
+  });
+});
