@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
+/** The largest time a UUID version 7 holds: 48 bits of milliseconds. */
+const MAX_MS = 2 ** 48 - 1;
+
 /**
  * Ids that sort in the order they were made: UUID version 7 (RFC 9562), the clock's milliseconds first,
  * then a counter for ids made within one millisecond, then random bits. A session's facts are listed by
@@ -13,7 +16,9 @@ export function timeOrderedIds(clock: () => Date = () => new Date()): () => stri
   let lastMs = -1;
   let counter = 0;
   return () => {
-    let ms = clock().getTime();
+    // (A time outside what 48 bits hold, or no time at all, counts on from the last id.)
+    const now = clock().getTime();
+    let ms = Number.isFinite(now) && now >= 0 ? Math.min(now, MAX_MS) : Math.max(lastMs, 0);
     if (ms <= lastMs) {
       // The same millisecond, or a clock that stepped back: count on from the last id.
       ms = lastMs;

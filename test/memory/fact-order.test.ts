@@ -21,10 +21,21 @@ describe('ids that sort in the order they were made', () => {
     expect(ids[4]?.startsWith('00000000-07d0')).toBe(true);
   });
 
-  it('keep more than 4,096 ids of one millisecond in order', () => {
+  it('keep more than 4,096 ids of one millisecond in order, each once', () => {
     const newId = timeOrderedIds(() => new Date(5_000));
     const ids = Array.from({ length: 5_000 }, () => newId());
     expect(ids).toEqual([...ids].sort());
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.at(-1)).toMatch(/^00000000-1389-7/u);
+  });
+
+  it('count on from the last id when the clock gives no time or one before 1970', () => {
+    const times = [new Date(7_000), new Date(Number.NaN), new Date(-5), new Date(7_000)];
+    let call = 0;
+    const newId = timeOrderedIds(() => times[call++] ?? new Date(7_000));
+    const ids = times.map(() => newId());
+    expect(ids).toEqual([...ids].sort());
+    expect(new Set(ids).size).toBe(4);
   });
 });
 

@@ -6,9 +6,10 @@
  * it names. Proposals, questions and requests change nothing.
  */
 import { liftedLimit } from './lifted-limit.js';
-import { namedBySetAside, replacesNamedChoice, supersededChoice, talksOfNamedChoice, unavailableChoice } from './superseded-choice.js';
+import { firstWord, namedBySetAside, replacesNamedChoice, supersededChoice, talksOfNamedChoice, unavailableChoice } from './superseded-choice.js';
 import { keysLeftOut, workingFacts } from './working-facts.js';
 import { lineOfClaim, withdrawnClaim } from './withdrawn-report.js';
+import { COMMENT_CLAUSE } from './claim-doubt.js';
 import type { BaseLinesCache } from './known-lines.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
 import type { Fact } from '../../core/types.js';
@@ -148,7 +149,7 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
         open = null;
         // (A new named choice in place of the one the line is keyed by: every line keyed by that name goes.)
         if (target !== null && replacesNamedChoice(target, claim)) {
-          for (const line of [target, ...document.linesNamed(firstWord(target.key))]) document.remove(line, claim);
+          for (const line of [target, ...document.linesAboutChoice(target)]) document.remove(line, claim);
           target = null;
         }
         if (target !== null) {
@@ -266,11 +267,6 @@ function peopleCountIn(text: string): string | null {
  * The specifics of the claim's sentence and of the sentence before it, times of day aside: a claim's
  * values never include one, so none is a value it replaces ("rang at 8:30" is no day "from tonight" moves).
  */
-const firstWord = (key: string): string => key.split(' ')[0] ?? '';
-
-/** Words that open a clause of reason, result or comment after what a change states. */
-const COMMENT_CLAUSE = /[,;]\s*(?:so|because|since|which|although|though|while|but)\b/iu;
-
 function nearby(message: AnalysedMessage, claim: Claim): Specific[] {
   const index = message.sentences.indexOf(claim.sentence);
   // (Of its own sentence, not what a clause of reason or comment after the value adds: "moved the due

@@ -6,7 +6,7 @@
  */
 import { KIND_STRENGTH, type RemoveEntry } from '../../core/diff.js';
 import { escapeRegExp, normalizeText, quoted } from '../../core/text.js';
-import { talksAboutChoice } from './superseded-choice.js';
+import { aboutNamedChoice, firstWord, talksAboutChoice } from './superseded-choice.js';
 import type { Fact, FactKind } from '../../core/types.js';
 import type { Claim } from './claims.js';
 import { factHolds } from './corrections.js';
@@ -158,9 +158,8 @@ export class TurnDocument {
    */
   onlyNaming(claim: Claim): Known | null {
     const [from, to] = [claim.sentence.tokens[claim.span[0]]?.start ?? 0, claim.sentence.tokens[claim.span[1] - 1]?.end ?? 0];
-    // (A person counts when the claim is about that person alone: "forget Jess" drops the walker plan naming her.)
-    const alone = (item: Specific): boolean => claim.key !== null && normalizeText(item.text) === claim.key;
-    const named = claim.sentence.specifics.filter((item) => item.type === 'name' && item.start >= from && item.end <= to && (item.entity !== 'person' || alone(item)));
+    // (Not a person: "Forget Tom, he's not invited" says nothing of Tom as project lead.)
+    const named = claim.sentence.specifics.filter((item) => item.type === 'name' && item.start >= from && item.end <= to && item.entity !== 'person');
     for (const item of named) {
       const naming = [...this.known.values()].filter((entry) => entry.factId !== null && factHolds(entry.text, item));
       if (naming.length === 1) return naming[0] ?? null;
@@ -309,19 +308,27 @@ export class TurnDocument {
   /**
    * The other lines of the fact's subject: facts under its key with the suffix a second line of a
    * subject is given ("porto fact", "dev cost", "dev cost second"), and lines about a thing of that
-   * subject its own line names ("porto guesthouse: sort out the Porto guesthouse myself"): a dropped
-   * trip takes its guesthouse with it.
+   * subject its own line names, said in a message one of those lines was read from ("porto guesthouse:
+   * sort out the Porto guesthouse myself", said with the Porto train): a dropped trip takes its
+   * guesthouse with it, not the London office a skipped London trip never mentioned.
    */
   sameSubjectLines(target: Known): Known[] {
     const suffix = new RegExp(`^${escapeRegExp(target.key)} (?:${SUFFIX_WORDS.join('|')})(?: (?:${ORDINALS.join('|')})(?: again)*)?$`, 'u');
     const thing = new RegExp(`^${escapeRegExp(target.key)}(?: \\p{L}+){1,2}$`, 'u');
-    const names = (entry: Known): boolean => entry.text.slice(entry.key.length).toLowerCase().includes(entry.key);
-    return [...this.known.values()].filter((entry) => entry.id !== target.id && (suffix.test(entry.key) || (thing.test(entry.key) && names(entry))));
+    const others = [...this.known.values()].filter((entry) => entry.id !== target.id);
+    const lines = others.filter((entry) => suffix.test(entry.key));
+    const said = new Set([target, ...lines].flatMap((entry) => entry.sources ?? []));
+    const names = (entry: Known): boolean => entry.text.slice(entry.key.length).toLowerCase().includes(entry.key.split(' ')[0] ?? entry.key);
+    const things = others.filter((entry) => !suffix.test(entry.key) && thing.test(entry.key) && names(entry) && (entry.sources ?? []).some((source) => said.has(source)));
+    return [...lines, ...things];
   }
 
-  /** The known lines keyed by a name first ("isarhaus", "isarhaus admissions", "isarhaus international school cost"). */
-  linesNamed(name: string): Known[] {
-    return this.known.withWords('subject', subjectWords(name)).filter((entry) => entry.key.split(' ')[0] === name);
+  /**
+   * The other known lines about the named choice a line is keyed by ("isarhaus", "isarhaus admissions" of
+   * "isarhaus international school"; not "kings cross" of "kings college school").
+   */
+  linesAboutChoice(target: Known): Known[] {
+    return this.known.withWords('subject', subjectWords(firstWord(target.key))).filter((entry) => entry.id !== target.id && aboutNamedChoice(entry, target));
   }
 
   /** Drop a known fact, with the claim's sentence as the reason. */

@@ -61,15 +61,16 @@ function namedValues(claim: Claim): Specific[] {
   return [...claim.oldValues, ...claim.sentence.specifics.filter((item) => item.start >= from && item.end <= to && !given.has(item) && !claim.oldValues.includes(item))];
 }
 
-/** A range of two numbers: "2010–2022", "65-85", "12–14". */
-const RANGE = /(?<![\d.,])(\d[\d,.]*)\s*[–—-]\s*(\d[\d,.]*)(?![\d.,])/gu;
+/** A range of two years: "2010–2022", "2010-22" is not one; a date "2026-03-20" or a phone number is not one either. */
+const YEAR_RANGE = /(?<![\d.,:-])((?:19|20)\d\d)\s*[–—-]\s*((?:19|20)\d\d)(?![\d:-]|[.,]\d)/gu;
 
-const rangesIn = (text: string): Array<[string, string]> => [...text.matchAll(RANGE)].map((match) => [match[1] ?? '', match[2] ?? '']);
+const rangesIn = (text: string): Array<[string, string]> => [...text.matchAll(YEAR_RANGE)].map((match) => [match[1] ?? '', match[2] ?? '']);
 
 /**
- * Whether a new value revises a range a line holds: one end kept, the other moved ("the study period is
- * now 2012–2022" of "… Dundee, 2010–2022"). A range is a value of its own shape; one end in common is
- * the same range said again with a change, not another number that happens to match.
+ * Whether a new value revises a range of years a line holds: one end kept, the other moved ("the study
+ * period is now 2012–2022" of "… Dundee, 2010–2022"). A span of years is a value of its own shape; one
+ * end in common is the same span said again with a change. (Small numbers, "ages 8–12" and "runs
+ * 10–12", share ends by chance.)
  */
 function revisesRange(value: string, line: string): boolean {
   const held = rangesIn(line);
@@ -78,7 +79,11 @@ function revisesRange(value: string, line: string): boolean {
 }
 
 /** Words that open a clause of reason, result or comment after what a claim states. */
-const SUBORDINATE = /\b(?:because|since|so|which|although|though|while|as|but)\b/iu;
+const COMMENT_WORDS = ['because', 'since', 'so', 'which', 'although', 'though', 'while', 'but'];
+const SUBORDINATE = new RegExp(`\\b(?:${[...COMMENT_WORDS, 'as'].join('|')})\\b`, 'iu');
+
+/** Such a clause set off by a comma after a value: "23 January, so even more breathing room before February". */
+export const COMMENT_CLAUSE = new RegExp(`[,;]\\s*(?:${COMMENT_WORDS.join('|')})\\b`, 'iu');
 
 /**
  * The document fact the claim's new line may replace, or null: a fact holding a value of a competing
@@ -87,10 +92,10 @@ const SUBORDINATE = /\b(?:because|since|so|which|although|though|while|as|but)\b
  * named on both sides must be the same. The strongest match wins; a tie names none.
  */
 export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: ReadonlySet<string>): Known | null {
-  // (Bare numbers compete only as a range said again: "the study period is now 2012–2022".)
+  const classes = claim.classes.filter((value) => COMPETING_CLASSES.has(value));
+  // (Bare numbers compete only as a span of years said again: "the study period is now 2012–2022".)
   const ranged = claim.correction && rangesIn(claim.value).length > 0;
-  const classes = claim.classes.filter((value) => COMPETING_CLASSES.has(value) || (ranged && value === 'number'));
-  if (claim.key === null || classes.length === 0 || claim.act === 'removal') return null;
+  if (claim.key === null || (classes.length === 0 && !ranged) || claim.act === 'removal') return null;
   const keyStems = contentStems(claim.key);
   // What the claim says, not why: "slid to June because a commercial job ran long" is about the start.
   const clauseStems = contentStems(`${claim.key} ${claim.value.split(SUBORDINATE)[0] ?? ''}`);
@@ -109,12 +114,9 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     if (fact.factId === null || fact.kind === 'exception') continue;
     // A rule never replaces a plain fact: "nothing on a Sunday before 1pm" is no new studio.
     if (KIND_STRENGTH[claim.kind] >= KIND_STRENGTH.constraint && KIND_STRENGTH[fact.kind] < KIND_STRENGTH.constraint) continue;
-    if (!competes(claim, classes, fact.text)) continue;
-    // (A range revised keeps one end: "2012–2022" of "2010–2022" holds 2022 and is still a change.)
+    // (A span of years revised keeps one end: "2012–2022" of "2010–2022" holds 2022 and is still a change.)
     const revisedRange = ranged && revisesRange(claim.value, fact.text);
-    // (A line holding bare numbers competes only as the range revised, not as any line with a number.)
-    if (!revisedRange && !competes(claim, classes.filter((value) => COMPETING_CLASSES.has(value)), fact.text)) continue;
-    if (!revisedRange && claim.values.some((item) => factHolds(fact.text, item))) continue;
+    if (!revisedRange && (!competes(claim, classes, fact.text) || claim.values.some((item) => factHolds(fact.text, item)))) continue;
     if (named.length > 0 && !named.some((item) => factHolds(fact.text, item))) continue;
     const factStems = contentStems(fact.text);
     const theirPeople = [...factStems].filter((word) => names.has(word));

@@ -8,7 +8,7 @@ import type { AnalysedSentence } from './analysis.js';
 import { carriesIs, isPredicate, type Span } from './clauses.js';
 import type { ClauseAct } from './clause-acts.js';
 import type { Cue } from './cues.js';
-import { META_NOUNS } from './function-words.js';
+import { DATE_UNITS, META_NOUNS } from './function-words.js';
 import { keyFromPhrase, keyFromTokens, nounPhrases } from './noun-phrases.js';
 import {
   actionKey, firstKey, isPersonPhrase, isPersonToken, isValueToken, openingAttribute, openingTopic, REPORTING_VERBS, reportedSubject, subjectKey, usable,
@@ -243,6 +243,12 @@ function changedObject(tokens: readonly TaggedToken[], verb: number, to: number)
   if (object === null || object.phrase.start > verb + 3 || isPersonPhrase(tokens, object.phrase)) return null;
   const direction = object.phrase.end;
   if (!CHANGE_DIRECTIONS.has(tokens[direction]?.lower ?? '')) return null;
+  // (A value must follow at once: "moved the due date to 23 January", "cut the budget by 10%", "pushed the
+  // inspection back a week"; not "brought the kids to the Grundschule on 3 May", people moved to a place.)
+  let next = direction + 1;
+  while (next < to && ['to', 'a', 'an', 'the', 'by', 'until', 'till'].includes(tokens[next]?.lower ?? '')) next += 1;
+  const landing = tokens[next];
+  if (landing === undefined || !(landing.hasDigit || landing.pos === 'date' || landing.pos === 'value' || DATE_UNITS.has(landing.lower.replace(/s$/u, '')))) return null;
   // The line gives where the value went: "brightwater due date: 23 January" ("back a week" stays as said).
   const lands = tokens[direction]?.lower === 'to' ? direction + 1 : tokens[direction + 1]?.lower === 'to' ? direction + 2 : direction;
   return { key: object.key, valueFrom: lands < to ? lands : direction };

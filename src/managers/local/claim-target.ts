@@ -103,7 +103,8 @@ export function targetScore(claim: Claim, key: string, words: ReadonlySet<string
   if (shared === 0 || fit === false) return 0;
   // "anika school project" is about a project, not the school: a key that only describes the claim's own
   // head noun names another thing.
-  if (describesOnly(known.key, key)) return 0;
+  // (A change said outright may still be the same attribute: "the kitchen budget is now £9,500" of "kitchen: £8,000".)
+  if (!claim.correction && describesOnly(known.key, key)) return 0;
   // "quarterly report" and "report deadline" each name something the other does not: two attributes of
   // one thing, unless a change is said outright.
   const ownWords = [...words].filter((word) => !knownWords.has(word) && !names.has(word));

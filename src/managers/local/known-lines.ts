@@ -33,8 +33,13 @@ class LineIndexes {
 
 const lineOf = (fact: Fact): Known => ({ id: `fact:${fact.id}`, key: fact.key, text: fact.text, kind: fact.kind, factId: fact.id, order: fact.updatedTurn, sources: fact.sourceMessageIds });
 
+const sameSources = (line: Known, fact: Fact): boolean => {
+  const sources = line.sources ?? [];
+  return sources === fact.sourceMessageIds || (sources.length === fact.sourceMessageIds.length && sources.every((source, index) => source === fact.sourceMessageIds[index]));
+};
+
 const same = (line: Known, fact: Fact): boolean =>
-  line.key === fact.key && line.text === fact.text && line.kind === fact.kind && line.order === fact.updatedTurn && line.sources === fact.sourceMessageIds;
+  line.key === fact.key && line.text === fact.text && line.kind === fact.kind && line.order === fact.updatedTurn && sameSources(line, fact);
 
 /** A document's facts as lines, indexed; kept for a session and brought up to date each turn. */
 export class BaseLines {

@@ -68,21 +68,50 @@ export function namedBySetAside(target: Known, claim: Claim): boolean {
  */
 export function replacesNamedChoice(target: Known, claim: Claim): boolean {
   const named = choiceName(target);
-  if (named === null || claim.sentence.text.toLowerCase().includes(named)) return false;
+  if (named === null || namesWord(claim.sentence.text, named)) return false;
   return claim.values.some((item) => item.type === 'name' && item.entity !== 'person' && !target.text.toLowerCase().includes(item.text.toLowerCase()));
 }
 
 /** Whether the claim's sentence names the choice a line is keyed by: "Isarhaus replied: no place …" tells why, it chooses nothing new. */
 export function talksOfNamedChoice(target: Known, claim: Claim): boolean {
   const named = choiceName(target);
-  return named !== null && new RegExp(`\\b${escapeRegExp(named)}\\b`, 'iu').test(claim.sentence.text);
+  return named !== null && namesWord(claim.sentence.text, named);
 }
+
+const namesWord = (text: string, word: string): boolean => new RegExp(`(?<![\\p{L}])${escapeRegExp(word)}(?![\\p{L}])`, 'iu').test(text);
+
+/** The first word of a key: the name a line about a named choice is keyed by ("isarhaus"). */
+export const firstWord = (key: string): string => key.split(' ')[0] ?? '';
 
 /** The name a line is keyed by: its key's first word, written capitalised in its text ("isarhaus"); null when none. */
 function choiceName(target: Known): string | null {
-  const named = target.key.split(' ')[0] ?? '';
+  const named = firstWord(target.key);
   if (named.length < 3) return null;
-  return new RegExp(`(?:^|[^\\p{L}])\\p{Lu}${escapeRegExp(named.slice(1))}`, 'u').test(target.text) ? named : null;
+  return writtenRun(target.text, named) === null ? null : named;
+}
+
+/**
+ * The capitalised words a text writes starting with `word` ("Isarhaus International School" for
+ * "isarhaus"), lower-cased; null when the text never writes it capitalised.
+ */
+export function writtenRun(text: string, word: string): string | null {
+  const run = new RegExp(`(?<![\\p{L}])${escapeRegExp(word.charAt(0).toUpperCase())}${escapeRegExp(word.slice(1))}(?![\\p{L}])(?:\\s+\\p{Lu}[\\p{L}'’-]*)*`, 'u').exec(text);
+  return run === null ? null : run[0].toLowerCase().replace(/\s+/gu, ' ');
+}
+
+/**
+ * Whether a line is about the named choice `target` is keyed by: its key extends the choice's key, or
+ * starts with the name and the name it writes is the choice's or a shorter form of it ("Isarhaus" of
+ * "Isarhaus International School", not "Kings Cross" of "Kings College").
+ */
+export function aboutNamedChoice(line: Known, target: Known): boolean {
+  const named = firstWord(target.key);
+  if (firstWord(line.key) !== named) return false;
+  // ("isarhaus international school cost" is a thing of the choice by its key alone.)
+  if (line.key.startsWith(`${target.key} `)) return true;
+  const choice = writtenRun(target.text, named);
+  const written = writtenRun(line.text, named);
+  return choice !== null && written !== null && (choice === written || choice.startsWith(`${written} `));
 }
 
 /** Words saying someone or something chosen can no longer be: "she's out", "pulled out", "retired", "can't do it". */
@@ -115,5 +144,14 @@ export function unavailableChoice(lines: () => readonly Known[], message: Analys
   if (line === undefined || holding.length > 1) return null;
   const keyWords = line.key.split(' ');
   const keyedByName = gone.some((item) => factHolds(line.text, item) && normalizeText(item.text).split(' ').some((word) => keyWords.includes(word)));
+  // (A role must be what the message speaks of: "out for the CSR revision" of the "reviser"; "Maria is away"
+  // says nothing of the party Green Kitchen now caters.)
+  if (!keyedByName && !namesRole(line.key, [claim.sentence.text, ...message.sentences.filter((sentence) => UNAVAILABLE.test(sentence.text)).map((sentence) => sentence.text)])) return null;
   return { line, keyedByName };
+}
+
+/** Whether one of the texts has a word of the same root as a word of the key ("revision" of "reviser"): five letters in common at the start. */
+function namesRole(key: string, texts: readonly string[]): boolean {
+  const roots = new Set(key.split(' ').filter((word) => word.length >= 5).map((word) => word.slice(0, 5)));
+  return texts.some((text) => (text.toLowerCase().match(/\p{L}{5,}/gu) ?? []).some((word) => roots.has(word.slice(0, 5))));
 }

@@ -10,14 +10,17 @@ import type { Known } from './known-line.js';
 /** "I said …, but …", "I mentioned that …, but …", "I told you …, but …": what was said, and what follows. */
 const SELF_REPORT = /^(?:(?:and|but|so|oh|ok|okay|well|also|sorry)[,\s]+)*i\s+(?:said|mentioned|told\s+you)\s+(?:that\s+)?(.+?)[,;]?\s+but\s+(.+)$/isu;
 
-/** Words saying what was said no longer holds. */
-const REVERSAL =
-  /\b(?:(?:has|have|'ve|’ve)\s+changed\s+(?:their|his|her|my|our)\s+minds?|changed\s+(?:their|his|her|my|our)\s+minds?|that(?:'s|’s| has)\s+changed|not\s+any\s?more|no\s+longer|scratch\s+that|(?:i|that)\s+was\s+wrong|(?:that's|it's|that’s|it’s)\s+off)\b/iu;
+/**
+ * Words opening the clause after "but" that say what was said no longer holds: "they've changed their
+ * minds", "that's changed", "not any more", "scratch that", "I was wrong". Only at its start: in "but TAP
+ * no longer flies direct" the change is TAP's, not the speaker's claim.
+ */
+const REVERSAL = /^(?:\S+\s+){0,2}?changed\s+(?:their|his|her|my|our)\s+minds?\b|^(?:that|this|it)(?:['’]s|\s+has|\s+is)\s+(?:changed|off)\b|^not\s+any\s?more\b|^scratch\s+that\b|^(?:i|that)\s+was\s+wrong\b/iu;
 
 /** The claim a sentence takes back, or null when it takes nothing back. */
 export function withdrawnClaim(sentence: AnalysedSentence): string | null {
   const match = SELF_REPORT.exec(sentence.text.trim());
-  if (match === null || !REVERSAL.test(match[2] ?? '')) return null;
+  if (match === null || !REVERSAL.test((match[2] ?? '').trim())) return null;
   return match[1] ?? null;
 }
 
