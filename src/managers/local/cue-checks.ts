@@ -54,6 +54,17 @@ export function startsSaying(tokens: readonly Token[], from: number): boolean {
   return false;
 }
 
+const EXPERIENCE_PREPOSITIONS = new Set(['for', 'with', 'at', 'in', 'on', 'to', 'since', 'before', 'about', 'from']);
+const PERFECT_AUXILIARIES = /^(?:have|has|had|i['’]ve|we['’]ve|you['’]ve|they['’]ve|i['’]d|we['’]d|she['’]s|he['’]s)$/u;
+
+/** Whether a perfect tense ("I've written", "we have run") comes before token `start`. */
+function hasPerfectBefore(tokens: readonly Token[], start: number): boolean {
+  for (let index = 0; index < start - 1; index += 1) {
+    if (PERFECT_AUXILIARIES.test(lowerAt(tokens, index)) && /(?:ed|en|wn|ne|un|ught|ght)$/u.test(lowerAt(tokens, index + 1))) return true;
+  }
+  return false;
+}
+
 /** "never" is a rule ("we never deploy on Fridays"), not a memory ("I've never been to Paris") or a saying. */
 export const acceptNever: Accept = (tokens, start, end) => {
   const previous = lowerAt(tokens, start - 1);
@@ -65,6 +76,8 @@ export const acceptNever: Accept = (tokens, start, end) => {
   if (next === '' || NEVER_PAST.has(next) || /ed$/u.test(next) || startsSaying(tokens, end)) return false;
   // ("… never match the sales — never the same difference twice" says how things go, not what to do.)
   if (start > 0 && DETERMINERS.has(next)) return false;
+  // ("I've written plenty of grants, but never for a foundation this size": what the speaker has done so far.)
+  if (EXPERIENCE_PREPOSITIONS.has(next) && hasPerfectBefore(tokens, start)) return false;
   // "I would never be able to …": a conjecture.
   return !(previous === 'would' || previous === "i'd" || previous === "we'd");
 };

@@ -94,6 +94,7 @@ describe('figures of speech', () => {
     'Without this I would never be able to beat my competition.',
     'You should never give up on your dreams.',
     'You must never lose hope.',
+    "I've written plenty of grants, but never for a foundation this size.",
   ])('are not rules: %s', async (text) => {
     const found = await factsOf({ user: text, assistant: 'Ha, I know.' });
     expect(found.filter((entry) => entry.kind === 'exception' || entry.kind === 'constraint')).toEqual([]);
