@@ -73,7 +73,7 @@ export function clauseText(sentence: AnalysedSentence, from: number, to: number,
     if (text.slice(at, at + item.text.length) !== item.text) continue;
     text = `${text.slice(0, at + item.text.length)} (${item.resolved ?? ''})${text.slice(at + item.text.length)}`;
   }
-  return tidy(text, maxWords + resolved.length * 3);
+  return tidy(withoutAside(text), maxWords + resolved.length * 3);
 }
 
 /** "no longer host staging in Dublin but in Stockholm" → "host staging in Stockholm". */
@@ -113,4 +113,17 @@ export function lineValue(sentence: AnalysedSentence, from: number, to: number, 
   if (['copula', 'auxiliary'].includes(auxiliary?.pos ?? '') && !isNegated(auxiliary?.lower ?? '') && tokens[start + 1]?.pos === 'verb' && start + 1 < to) start += 1;
   const value = clauseText(sentence, start, to, maxWords);
   return oldValues === null ? value : correctedValue(value, oldValues);
+}
+
+/**
+ * Words at the end of a line that tell how the speaker feels about it, or only hold the conversation
+ * together: ", which made me well up a bit on the phone", ", which I think is a cry for help", ", by the
+ * way", ", honestly". They cost room in every package and state nothing the line is about.
+ */
+const ASIDE = /(?:,\s*(?:which|that)\s+(?:made|makes|make)\s+(?:me|us)\b.*|,\s*which\s+(?:i|we)\s+(?:think|thought|guess|suppose|reckon|feel)\b.*|,?\s+(?:by the way|honestly|to be honest|to be fair|as it happens|if i'm honest|i think|i guess|lol|haha))\s*[.!]?$/iu;
+
+/** The line without an aside at its end (unless nothing else would be left). */
+export function withoutAside(value: string): string {
+  const trimmed = value.replace(ASIDE, '').trim();
+  return trimmed.length >= 3 ? trimmed : value;
 }

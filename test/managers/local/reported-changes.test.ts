@@ -279,3 +279,17 @@ describe('rules that must not reach unrelated facts', () => {
     expect(conversation.facts.map((fact) => fact.key)).not.toContainEqual(expect.stringMatching(/^kids/u));
   });
 });
+
+describe('asides at the end of a line', () => {
+  it.each([
+    ["The head chef said she will make the whole kitchen sesame-free for the day, not just Tola's plate, which made me well up a bit on the phone.", 'sesame-free for the day', 'well up'],
+    ['We went with Hartwell in the end, by the way.', 'went with Hartwell in the end', 'by the way'],
+    ['Joel is doing 18 miles in the rain today, which I think is a cry for help.', '18 miles', 'cry for help'],
+  ])('"%s" keeps what it states and drops how the speaker feels about it', async (said, kept, dropped) => {
+    const conversation = new Conversation();
+    await conversation.say({ user: said, assistant: 'Noted.' });
+    const texts = conversation.facts.map((fact) => fact.text).join('\n');
+    expect(texts).toContain(kept);
+    expect(texts).not.toContain(dropped);
+  });
+});
