@@ -262,8 +262,10 @@ export class TurnDocument {
     const moved = days === null ? null : shiftedDay(target.text, days, claim.sentAt);
     const text = swapped ?? `${shownKey(target)}: ${claim.value}${moved === null ? '' : ` (now ${moved})`}${keptParts(target, claim)}`;
     // A change of a value the target did not hold ("moved the Brightwater due date" of "brightwater: my
-    // biggest client") may be the change of another fact holding one.
-    const doubted = claim.correction && !claim.classes.some((wanted) => lineHoldsClass(target.text, wanted)) ? doubtedFact(claim, this.others(target), this.names) : null;
+    // biggest client", "Kit's first shift was yesterday … the £13.10 we settled on" of his start day) may be
+    // the change of another fact holding one ("kit barraclough cost: offering £12.80").
+    const unheld = claim.classes.filter((wanted) => !lineHoldsClass(target.text, wanted));
+    const doubted = claim.correction && unheld.length > 0 ? doubtedFact({ ...claim, classes: unheld }, this.others(target), this.names) : null;
     this.write(target.id, {
       key: target.key,
       text,

@@ -293,3 +293,18 @@ describe('asides at the end of a line', () => {
     expect(texts).not.toContain(dropped);
   });
 });
+
+describe('a change that gives two values', () => {
+  it('"Kit\'s first shift was yesterday … the £13.10 we settled on in the end" changes his start and marks the £12.80 offer as possibly replaced', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "Kit Barraclough starts this Friday. I'm offering £12.80 an hour.", assistant: 'Noted.' }, '2026-04-14T09:00:00Z');
+    const offer = conversation.facts.find((fact) => fact.text.includes('£12.80'));
+    expect(offer).toBeDefined();
+    await conversation.say(
+      { user: "Kit's first shift was yesterday, by the way, and he was brilliant, worth every penny of the £13.10 we settled on in the end.", assistant: 'Great!' },
+      '2026-04-18T09:00:00Z',
+    );
+    const settled = conversation.facts.find((fact) => fact.text.includes('£13.10'));
+    expect(settled?.mayReplace).toBe(offer?.id);
+  });
+});
