@@ -12,6 +12,7 @@ import { lineOfClaim, withdrawnClaim } from './withdrawn-report.js';
 import { COMMENT_CLAUSE } from './claim-doubt.js';
 import type { BaseLinesCache } from './known-lines.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
+import { escapeRegExp } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import { TurnDocument, type Known } from './claim-document.js';
@@ -197,6 +198,11 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
  * when it does none of these (it may still change a fact: "… but in Stockholm").
  */
 function applyRemoval(document: TurnDocument, claim: Claim): boolean {
+  // 'So "guarantee" is out': a word ruled out is a rule about wording (pinned like any rule); it drops no fact.
+  if (claim.key !== null && BANS.test(claim.value) && new RegExp(`["“]${escapeRegExp(claim.key)}["”]`, 'iu').test(claim.sentence.text)) {
+    document.add({ ...claim, act: 'rule', kind: 'exception' });
+    return true;
+  }
   // (Only the fact under its key, or the one its clause describes: sharing one word is not enough to drop a fact.)
   const target = (claim.key === null ? null : (document.sameKey(claim.key) ?? document.onlyKeyNaming(claim.key))) ?? document.describedBy(claim) ?? document.onlyNaming(claim);
   // "Under no circumstances another diesel. … So diesel is out.": ruling out what a rule forbids says

@@ -84,6 +84,19 @@ export function labelOf(tokens: readonly TaggedToken[], span: Span): string | nu
  * What a rule is about: an allergy by what it is to ("tree nut allergy", "penicillin allergy"); a thing
  * named before the cue ("walnut is off the table"); else the thing after it ("never paying anyone in cash").
  */
+/**
+ * A word in quotes just before a cue ('So "guarantee" is out'), lower-cased; null when none. (Tokens keep
+ * what follows them, so the closing quote right after one word, with only the verb between it and the
+ * cue, tells it.)
+ */
+function quotedTerm(tokens: readonly TaggedToken[], from: number, to: number): string | null {
+  for (let index = Math.max(from, to - 2); index < to; index += 1) {
+    const token = tokens[index];
+    if (token !== undefined && /^["”’]/u.test(token.trailing) && /^\p{L}[\p{L}-]*$/u.test(token.text)) return token.lower;
+  }
+  return null;
+}
+
 function ruleKey(tokens: readonly TaggedToken[], from: number, to: number, cue: Cue): { key: string; valueFrom: number | null } | null {
   if (/^(?:allerg|intoleran)/u.test(cue.phrase)) {
     const noun = cue.phrase.startsWith('intoleran') ? 'intolerance' : 'allergy';
@@ -95,6 +108,9 @@ function ruleKey(tokens: readonly TaggedToken[], from: number, to: number, cue: 
   }
   // "we no longer need the Hetzner box": a removal is about what it drops; "the X thing, forget it" about X.
   if (cue.kind === 'removal') {
+    // ('So "guarantee" is out': a term in quotes before the cue is what goes.)
+    const quoted = quotedTerm(tokens, from, cue.start);
+    if (quoted !== null) return { key: quoted, valueFrom: null };
     const object = POINTING.has(tokens[cue.end]?.lower ?? '') ? null : firstKey(tokens, cue.end, to);
     if (object !== null) return { key: object.key, valueFrom: null };
     const dislocated = firstKey(tokens, from, cue.start);

@@ -76,6 +76,9 @@ const ACT_STRENGTH: Readonly<Record<ClauseAct, number>> = {
   rule: 6, constraint: 5, removal: 4, decision: 4, goal: 3, preference: 3, fact: 2, proposal: 1, question: 0, request: 0, chatter: 0,
 };
 
+/** Words before a colon that call what follows a rule: "One more rule from the guidelines page:", "Hard requirement:". */
+const RULE_HEADING = /\b(?:rule|rules|requirement|requirements|non-negotiable|red line)\b[^:.!?]{0,40}:\s*$/iu;
+
 /** "Same with PayPal", "same goes for naproxen": the rule before holds for this too. */
 const SAME_WITH = /^(?:and\s+)?(?:the\s+)?same\s+(?:with|for|goes\s+for|applies\s+to)\s+/iu;
 
@@ -207,9 +210,15 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
     return;
   }
   if (act === 'chatter' && place.alone && isStatedChoice(sentence)) act = 'fact';
+  // "One more rule from the guidelines page: they don't want outcome promises": what a heading calls a rule is one.
+  if (RULE_HEADING.test(sentence.text.slice(0, clause.startOffset)) && ['preference', 'goal', 'fact', 'constraint'].includes(act)) act = 'rule';
   // "Another quick question about tiles, number 8": talk about the talk, whatever number it carries.
   if (act === 'fact' && !hasPredicate(tokens, from, span[1]) && tokens.slice(from, span[1]).some((token) => META_NOUNS.has(token.lower) && token.pos !== 'proper')) return;
-  const cue = primaryCue(cues) ?? cues.find((item) => item.kind === 'removal') ?? null;
+  // (A removal said first is read around what removes: 'So "guarantee" is out, and so is anything like "will
+  // ensure …"'; "Dana doesn't want exceptions … anymore" is read around what she doesn't want.)
+  const primary = primaryCue(cues);
+  const removing = act === 'removal' ? cues.find((item) => item.kind === 'removal' && (primary === null || item.start < primary.start)) : undefined;
+  const cue = removing ?? primary ?? cues.find((item) => item.kind === 'removal') ?? null;
   // Every clause keeps the discourse up to date, so later pronouns find what they point back to.
   const subject = subjectOf(sentence, span, act, cue, discourse);
   const changeOnly = act === 'chatter' && !subject.pronoun && subject.key !== null && tokens.slice(from, span[1]).some((token) => CHANGE_WORDS.has(token.lower));

@@ -308,3 +308,25 @@ describe('a change that gives two values', () => {
     expect(settled?.mayReplace).toBe(offer?.id);
   });
 });
+
+describe('rules said as rules', () => {
+  it('"One more rule from the guidelines page: they don\'t want outcome promises … So "guarantee" is out" pins both', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user: 'One more rule from the same guidelines page: they don\'t want outcome promises. Dana said they especially hate the word "guarantee". So "guarantee" is out, and so is anything like "will ensure every child."',
+      assistant: 'Understood.',
+    });
+    const rules = conversation.facts.filter((fact) => fact.kind === 'exception').map((fact) => fact.text);
+    expect(rules).toContainEqual(expect.stringContaining('outcome promises'));
+    expect(rules).toContainEqual(expect.stringMatching(/guarantee.*is out/u));
+  });
+
+  it('"Dana doesn\'t want exceptions on malformed lines anymore" drops nothing said about Dana', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Signature change from Dana, our tech lead: she wants parse_events(stream, since=None).', assistant: 'Noted.' });
+    const dana = conversation.facts.find((fact) => fact.text.includes('parse_events'));
+    expect(dana).toBeDefined();
+    await conversation.say({ user: "Next: Dana doesn't want exceptions on malformed lines anymore. Skip them and count them.", assistant: 'Noted.' });
+    expect(conversation.facts.find((fact) => fact.id === dana?.id)).toBeDefined();
+  });
+});
