@@ -76,6 +76,19 @@ const ACT_STRENGTH: Readonly<Record<ClauseAct, number>> = {
   rule: 6, constraint: 5, removal: 4, decision: 4, goal: 3, preference: 3, fact: 2, proposal: 1, question: 0, request: 0, chatter: 0,
 };
 
+/** Words that call what follows them, after a colon, a firm rule: "was very firm:", "is adamant:", "was clear:". */
+const FIRM_WORDS = new Set(['firm', 'strict', 'adamant', 'clear', 'categorical', 'emphatic', 'insistent']);
+const BANNING_WORDS = new Set(['no', 'never', 'not', 'nothing', "don't", 'none']);
+
+/** Where a ban starts after "firm:" in the clause ("very firm: no sedatives"), or -1. */
+function firmBan(tokens: AnalysedSentence['tokens'], from: number, to: number): number {
+  for (let index = from; index < to - 1; index += 1) {
+    const token = tokens[index];
+    if (token !== undefined && FIRM_WORDS.has(token.lower) && token.trailing.includes(':') && BANNING_WORDS.has(tokens[index + 1]?.lower ?? '')) return index + 1;
+  }
+  return -1;
+}
+
 /** Words before a colon that call what follows a rule: "One more rule from the guidelines page:", "Hard requirement:". */
 const RULE_HEADING = /\b(?:rule|rules|requirement|requirements|non-negotiable|red line)\b[^:.!?]{0,40}:\s*$/iu;
 
@@ -212,6 +225,9 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   if (act === 'chatter' && place.alone && isStatedChoice(sentence)) act = 'fact';
   // "One more rule from the guidelines page: they don't want outcome promises": what a heading calls a rule is one.
   if (RULE_HEADING.test(sentence.text.slice(0, clause.startOffset)) && ['preference', 'goal', 'fact', 'constraint'].includes(act)) act = 'rule';
+  // "Dr. Kulkarni was very firm: no sedatives": a ban said after the words that call it firm is a rule about what it bans.
+  const firm = act === 'fact' ? firmBan(tokens, from, span[1]) : -1;
+  if (firm >= 0) act = 'rule';
   // "Another quick question about tiles, number 8": talk about the talk, whatever number it carries.
   if (act === 'fact' && !hasPredicate(tokens, from, span[1]) && tokens.slice(from, span[1]).some((token) => META_NOUNS.has(token.lower) && token.pos !== 'proper')) return;
   // (A removal said first is read around what removes: 'So "guarantee" is out, and so is anything like "will
@@ -220,7 +236,9 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   const removing = act === 'removal' ? cues.find((item) => item.kind === 'removal' && (primary === null || item.start < primary.start)) : undefined;
   const cue = removing ?? primary ?? cues.find((item) => item.kind === 'removal') ?? null;
   // Every clause keeps the discourse up to date, so later pronouns find what they point back to.
-  const subject = subjectOf(sentence, span, act, cue, discourse);
+  const read = subjectOf(sentence, firm >= 0 ? [firm, span[1]] : span, act, cue, discourse);
+  // (The ban keeps its "no": "sedatives: no sedatives".)
+  const subject = firm >= 0 ? { ...read, valueFrom: firm } : read;
   const changeOnly = act === 'chatter' && !subject.pronoun && subject.key !== null && tokens.slice(from, span[1]).some((token) => CHANGE_WORDS.has(token.lower));
   const kind = changeOnly ? 'fact' : KIND_OF_ACT[act];
   if (kind === undefined) return;

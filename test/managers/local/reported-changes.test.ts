@@ -330,3 +330,16 @@ describe('rules said as rules', () => {
     expect(conversation.facts.find((fact) => fact.id === dana?.id)).toBeDefined();
   });
 });
+
+describe('a ban said firmly', () => {
+  it('"Dr. Kulkarni was very firm: no sedatives. Not the acepromazine …, nothing." pins the ban, spelled out', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user: "I took Pepper in today for her booster and asked about the flight, and Dr. Kulkarni was very firm: no sedatives. Not the acepromazine our old vet gave her for the Goa road trip, not a 'mild calming tablet', nothing.",
+      assistant: 'Understood, no sedatives.',
+    });
+    const ban = conversation.facts.find((fact) => fact.kind === 'exception');
+    expect(ban?.text).toMatch(/no sedatives.*acepromazine/u);
+    expect(ban?.pinned).toBe(true);
+  });
+});
