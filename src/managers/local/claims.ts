@@ -76,6 +76,12 @@ const ACT_STRENGTH: Readonly<Record<ClauseAct, number>> = {
   rule: 6, constraint: 5, removal: 4, decision: 4, goal: 3, preference: 3, fact: 2, proposal: 1, question: 0, request: 0, chatter: 0,
 };
 
+/** The first word of the last name the sentence writes before `offset`, lower case; null when none. */
+function namedBefore(sentence: AnalysedSentence, offset: number): string | null {
+  const named = sentence.specifics.filter((item) => item.type === 'name' && item.end <= offset).at(-1);
+  return named === undefined ? null : (named.text.toLowerCase().split(/\s+/u)[0] ?? null);
+}
+
 /** Words that call what follows them, after a colon, a firm rule: "was very firm:", "is adamant:", "was clear:". */
 const FIRM_WORDS = new Set(['firm', 'strict', 'adamant', 'clear', 'categorical', 'emphatic', 'insistent']);
 const BANNING_WORDS = new Set(['no', 'never', 'not', 'nothing', "don't", 'none']);
@@ -237,8 +243,10 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   const cue = removing ?? primary ?? cues.find((item) => item.kind === 'removal') ?? null;
   // Every clause keeps the discourse up to date, so later pronouns find what they point back to.
   const read = subjectOf(sentence, firm >= 0 ? [firm, span[1]] : span, act, cue, discourse);
-  // (The ban keeps its "no": "sedatives: no sedatives".)
-  const subject = firm >= 0 ? { ...read, valueFrom: firm } : read;
+  // (The ban keeps its "no", and names whom it is for when the sentence named them before the clause:
+  // "I took Pepper in … and Dr. Kulkarni was very firm: no sedatives" reads "pepper sedatives: no sedatives".)
+  const owner = firm >= 0 ? namedBefore(sentence, clause.startOffset) : null;
+  const subject = firm >= 0 ? { ...read, key: owner === null || read.key === null ? read.key : `${owner} ${read.key}`, valueFrom: firm } : read;
   const changeOnly = act === 'chatter' && !subject.pronoun && subject.key !== null && tokens.slice(from, span[1]).some((token) => CHANGE_WORDS.has(token.lower));
   const kind = changeOnly ? 'fact' : KIND_OF_ACT[act];
   if (kind === undefined) return;

@@ -341,5 +341,7 @@ describe('a ban said firmly', () => {
     const ban = conversation.facts.find((fact) => fact.kind === 'exception');
     expect(ban?.text).toMatch(/no sedatives.*acepromazine/u);
     expect(ban?.pinned).toBe(true);
+    // Whose rule it is: the one the sentence named before the firm words, not the vet who was firm.
+    expect(ban?.key).toBe('pepper sedatives');
   });
 });
