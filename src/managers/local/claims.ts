@@ -16,6 +16,7 @@ import { primaryCue, type Cue } from './cues.js';
 import { META_NOUNS, ROLE_NOUNS, STOP_WORDS } from './function-words.js';
 import type { Specific } from './specifics.js';
 import { classOfSpecific, PEOPLE_NOUNS, type ValueClass } from './value-classes.js';
+import { firmBan, namedBefore, RULE_HEADING } from './stated-rules.js';
 
 export interface Claim {
   act: ClauseAct;
@@ -75,28 +76,6 @@ const WEIGHT_OF_KIND: Readonly<Record<FactKind, number>> = { exception: 6, const
 const ACT_STRENGTH: Readonly<Record<ClauseAct, number>> = {
   rule: 6, constraint: 5, removal: 4, decision: 4, goal: 3, preference: 3, fact: 2, proposal: 1, question: 0, request: 0, chatter: 0,
 };
-
-/** The first word of the last name the sentence writes before `offset`, lower case; null when none. */
-function namedBefore(sentence: AnalysedSentence, offset: number): string | null {
-  const named = sentence.specifics.filter((item) => item.type === 'name' && item.end <= offset).at(-1);
-  return named === undefined ? null : (named.text.toLowerCase().split(/\s+/u)[0] ?? null);
-}
-
-/** Words that call what follows them, after a colon, a firm rule: "was very firm:", "is adamant:", "was clear:". */
-const FIRM_WORDS = new Set(['firm', 'strict', 'adamant', 'clear', 'categorical', 'emphatic', 'insistent']);
-const BANNING_WORDS = new Set(['no', 'never', 'not', 'nothing', "don't", 'none']);
-
-/** Where a ban starts after "firm:" in the clause ("very firm: no sedatives"), or -1. */
-function firmBan(tokens: AnalysedSentence['tokens'], from: number, to: number): number {
-  for (let index = from; index < to - 1; index += 1) {
-    const token = tokens[index];
-    if (token !== undefined && FIRM_WORDS.has(token.lower) && token.trailing.includes(':') && BANNING_WORDS.has(tokens[index + 1]?.lower ?? '')) return index + 1;
-  }
-  return -1;
-}
-
-/** Words before a colon that call what follows a rule: "One more rule from the guidelines page:", "Hard requirement:". */
-const RULE_HEADING = /\b(?:rule|rules|requirement|requirements|non-negotiable|red line)\b[^:.!?]{0,40}:\s*$/iu;
 
 /** "Same with PayPal", "same goes for naproxen": the rule before holds for this too. */
 const SAME_WITH = /^(?:and\s+)?(?:the\s+)?same\s+(?:with|for|goes\s+for|applies\s+to)\s+/iu;
