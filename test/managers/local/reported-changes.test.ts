@@ -345,3 +345,17 @@ describe('a ban said firmly', () => {
     expect(ban?.key).toBe('pepper sedatives');
   });
 });
+
+describe('what someone is doing this minute', () => {
+  it.each(['Emailing Hartwell now.', "I'm off to stand in 40-degree drizzle for my son's soccer game."])('"%s" makes no fact', async (said) => {
+    const conversation = new Conversation();
+    await conversation.say({ user: said, assistant: 'Good luck!' });
+    expect(conversation.facts).toEqual([]);
+  });
+
+  it('"I\'m off to Lisbon on 3 May for the conference" is a plan with a day, kept', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "I'm off to Lisbon on 3 May for the conference.", assistant: 'Lovely.' });
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('3 May'));
+  });
+});
