@@ -57,9 +57,12 @@ const RESOLVED_DATE = /\((?:now )?(?:(\d{1,2}) )?(January|February|March|April|M
 /** How far from the message's time a resolved date may lie: "in two weeks", "next spring", "last year". */
 const RESOLUTION_WINDOW_MS = 400 * 86_400_000;
 
-/** A relative date the parenthesized day resolves: "tomorrow", "next Thursday", "in two weeks", "last weekend". */
+/**
+ * A relative date the parenthesized day resolves: "tomorrow", "next Thursday", "in two weeks", "last
+ * weekend", with the time of day it may give ("next Tuesday at noon", "tomorrow at 10:30").
+ */
 const RELATIVE_BEFORE =
-  /\b(?:today|tonight|tomorrow|yesterday|next|last|this|coming|ago|later|earlier|weekend|weeks?|months?|fortnight|days?|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|night)\W*$/iu;
+  /\b(?:today|tonight|tomorrow|yesterday|next|last|this|coming|ago|later|earlier|weekend|weeks?|months?|fortnight|days?|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|night)(?:,?\s+at\s+(?:noon|midday|midnight|\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?))?\W*$/iu;
 
 /**
  * The line without the resolved dates it may carry: a date in parentheses right after a relative date

@@ -35,5 +35,9 @@ describe('grounding', () => {
     // A day in parentheses after no relative date is a date the exchange must give.
     expect(checkGrounding('deadline: launch (3 February 2027)', 'The launch is on track.', sent).grounded).toBe(false);
     expect(checkGrounding('review: next Thursday (7 May 2026)', 'Review next Thursday.', sent).grounded).toBe(true);
+    // The time of day a relative date gives stands between it and the day it resolves to.
+    expect(checkGrounding('committee: they meet next Tuesday at noon (12 May 2026)', 'They meet next Tuesday at noon.', sent).grounded).toBe(true);
+    expect(checkGrounding('call: tomorrow at 10:30 (5 May 2026)', 'Call tomorrow at 10:30.', sent).grounded).toBe(true);
+    expect(checkGrounding('launch: at noon (12 May 2026)', 'Launch at noon.', sent).grounded).toBe(false);
   });
 });
