@@ -39,7 +39,8 @@ const SENTENCE_START = /(?:^\s*|[.!?\n]\s+)$/u;
 /** Capitalised words that are not the first word of a sentence. */
 export function properNamesIn(text: string): string[] {
   const names: string[] = [];
-  for (const match of text.normalize('NFKC').matchAll(/\p{Lu}[\p{L}\p{N}'’&.-]*/gu)) {
+  // (A capital inside a word starts no name: "eDRIS", "iPhone".)
+  for (const match of text.normalize('NFKC').matchAll(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'’&.-]*/gu)) {
     const before = text.slice(0, match.index);
     if (SENTENCE_START.test(before)) continue;
     const name = match[0].replace(/[.'’-]+$/u, '');

@@ -20,6 +20,10 @@ describe('grounding', () => {
     expect(checkGrounding('budget: $50,000 approved by Oracle', exchange)).toEqual({ grounded: false, missing: ['50000', 'Oracle'] });
   });
 
+  it('takes no name from a capital inside a word: "eDRIS" is grounded by "eDRIS"', () => {
+    expect(checkGrounding('admissions: ask eDRIS about coding changes in SMR01', 'Ask Public Health Scotland or eDRIS about coding changes in SMR01.').grounded).toBe(true);
+  });
+
   it('matches numbers as whole values: 200 is not 2000', () => {
     expect(checkGrounding('limit: 200 requests', 'we allow 2000 requests').grounded).toBe(false);
   });
