@@ -207,6 +207,13 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
     previous.value = spelledOutRule(previous, clause, options.maxValueWords);
     return;
   }
+  // "Direct flight for Pepper, no layovers. Not via Dubai, not via Frankfurt, nowhere.": a list of what is
+  // refused, closed by "nowhere" or "nothing", makes the sentence before it a rule it spells out.
+  const refused = act !== 'question' && EMPHATIC_REFUSAL.test(text) ? ruleBefore(reading, sentence, clause) : null;
+  if (refused !== null) {
+    claims.push(refused);
+    return;
+  }
   if (act === 'chatter' && place.alone && isStatedChoice(sentence)) act = 'fact';
   // "One more rule from the guidelines page: they don't want outcome promises": what a heading calls a rule is one.
   if (RULE_HEADING.test(sentence.text.slice(0, clause.startOffset)) && ['preference', 'goal', 'fact', 'constraint'].includes(act)) act = 'rule';
@@ -267,6 +274,24 @@ function ownStart(claim: Claim): number {
 }
 
 /** The rule's value with the clause that spells it out ("No walnut cabinets, no walnut butcher block …"). */
+/** "Not via Dubai, not via Frankfurt, nowhere": two refusals or more, closed by a word for none at all. */
+const EMPHATIC_REFUSAL = /^(?:not|no)\b[^.!?]*,\s*(?:not|no)\b[^.!?]*,\s*(?:nowhere|nothing|never|none|nobody|no one|at all|ever)\b/iu;
+
+/**
+ * The sentence before a refusal list, read as the rule the list spells out, or null when it made a claim
+ * of its own or names nothing.
+ */
+function ruleBefore(reading: Reading, sentence: AnalysedSentence, clause: ClauseWords): Claim | null {
+  const sentences = reading.message.sentences;
+  const before = sentences[sentences.indexOf(sentence) - 1];
+  if (before === undefined || reading.claims.some((claim) => claim.sentence === before)) return null;
+  const span: Span = [0, before.tokens.length];
+  const subject = subjectOf(before, span, 'rule', null, reading.discourse);
+  if (subject.key === null) return null;
+  const stated = statedClaim(reading, clauseWords(reading, before, span, true), { act: 'rule', kind: 'exception', subject: { ...subject, valueFrom: 0 }, changeOnly: false, correcting: false });
+  return stated === null ? null : { ...stated, value: spelledOutRule(stated, clause, reading.options.maxValueWords) };
+}
+
 function spelledOutRule(rule: Claim, clause: ClauseWords, maxWords: number): string {
   const { sentence, span } = clause;
   return rule.sentence === sentence

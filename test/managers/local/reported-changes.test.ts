@@ -359,3 +359,18 @@ describe('what someone is doing this minute', () => {
     expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('3 May'));
   });
 });
+
+describe('a list of what is refused', () => {
+  it('"Direct flight for Pepper, no layovers. Not via Dubai, not via Frankfurt, nowhere." pins the sentence before as the rule it spells out', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Short journey, that was her other point. Direct flight for Pepper, no layovers. Not via Dubai, not via Frankfurt, nowhere.', assistant: 'Got it.' });
+    const rule = conversation.facts.find((fact) => fact.kind === 'exception');
+    expect(rule?.text).toMatch(/Direct flight for Pepper, no layovers; Not via Dubai, not via Frankfurt, nowhere/u);
+  });
+
+  it('a list that follows a sentence with a claim of its own adds no rule', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'We fly Lufthansa on 25 July. Not via Dubai, not via Frankfurt, nowhere.', assistant: 'Got it.' });
+    expect(conversation.facts.filter((fact) => fact.kind === 'exception')).toEqual([]);
+  });
+});
