@@ -16,7 +16,7 @@ import { primaryCue, type Cue } from './cues.js';
 import { META_NOUNS, ROLE_NOUNS, STOP_WORDS } from './function-words.js';
 import type { Specific } from './specifics.js';
 import { classOfSpecific, PEOPLE_NOUNS, type ValueClass } from './value-classes.js';
-import { firmBan, namedBefore, RULE_HEADING } from './stated-rules.js';
+import { EMPHATIC_REFUSAL, firmBan, namedBefore, RULE_HEADING } from './stated-rules.js';
 
 export interface Claim {
   act: ClauseAct;
@@ -274,9 +274,6 @@ function ownStart(claim: Claim): number {
 }
 
 /** The rule's value with the clause that spells it out ("No walnut cabinets, no walnut butcher block …"). */
-/** "Not via Dubai, not via Frankfurt, nowhere": two refusals or more, closed by a word for none at all. */
-const EMPHATIC_REFUSAL = /^(?:not|no)\b[^.!?]*,\s*(?:not|no)\b[^.!?]*,\s*(?:nowhere|nothing|never|none|nobody|no one|at all|ever)\b/iu;
-
 /**
  * The sentence before a refusal list, read as the rule the list spells out, or null when it made a claim
  * of its own or names nothing.

@@ -1,7 +1,8 @@
 /**
  * Rules said as rules, whatever cue they carry: a clause after a heading that calls it a rule ("One more
  * rule from the guidelines page: they don't want outcome promises") and a ban after words that call it
- * firm ("Dr. Kulkarni was very firm: no sedatives"), with whom the ban is for.
+ * firm ("Dr. Kulkarni was very firm: no sedatives"), with whom the ban is for, and a list of what is
+ * refused that spells out the sentence before it ("Not via Dubai, not via Frankfurt, nowhere").
  */
 import type { AnalysedSentence } from './analysis.js';
 
@@ -27,3 +28,6 @@ export function firmBan(tokens: AnalysedSentence['tokens'], from: number, to: nu
 /** Words before a colon that call what follows a rule: "One more rule from the guidelines page:", "Hard requirement:". */
 export const RULE_HEADING = /\b(?:rule|rules|requirement|requirements|non-negotiable|red line)\b[^:.!?]{0,40}:\s*$/iu;
 
+
+/** "Not via Dubai, not via Frankfurt, nowhere": two refusals or more, closed by a word for none at all. */
+export const EMPHATIC_REFUSAL = /^(?:not|no)\b[^.!?]*,\s*(?:not|no)\b[^.!?]*,\s*(?:nowhere|nothing|never|none|nobody|no one|at all|ever)\b/iu;
