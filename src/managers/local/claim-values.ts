@@ -107,6 +107,8 @@ function isNegated(word: string): boolean {
 export function lineValue(sentence: AnalysedSentence, from: number, to: number, oldValues: readonly Specific[] | null, maxWords: number): string {
   const tokens = sentence.tokens;
   let start = from;
+  // ("the Square payouts never match the sales" reads "never match the sales": a value never loses its negation.)
+  while (start > 0 && tokens[start - 1]?.pos === 'negation' && !/[,;:.!?]/u.test(tokens[start - 1]?.trailing ?? '')) start -= 1;
   // "are going with Temporal" reads "going with Temporal".
   // ("I don't take meetings before 10:00" keeps its "don't": a value never loses its negation.)
   const auxiliary = tokens[start];

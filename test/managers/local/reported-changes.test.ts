@@ -374,3 +374,12 @@ describe('a list of what is refused', () => {
     expect(conversation.facts.filter((fact) => fact.kind === 'exception')).toEqual([]);
   });
 });
+
+describe('a negation before the verb', () => {
+  it('"the Square payouts never match the sales" keeps its "never"', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "I've got March to reconcile in Xero and the Square payouts never match the sales.", assistant: 'Let us look.' });
+    const line = conversation.facts.find((fact) => fact.text.includes('match the sales'));
+    expect(line?.text).toContain('never match the sales');
+  });
+});
