@@ -306,10 +306,18 @@ function nounSubject(sentence: AnalysedSentence, from: number, to: number, found
  * `discourse` gives what pronouns point back to, and is updated with what this clause is about.
  */
 export function subjectOf(sentence: AnalysedSentence, span: Span, act: ClauseAct, cue: Cue | null, discourse: Discourse): Subject {
+  // ("She's been doing the books since Gerald retired. She charges £90 an hour": "she" is who was named
+  // before, and stays the one spoken of; Gerald, named after her, is not.)
+  const pronoun = sentence.tokens.findIndex((token, index) => index >= span[0] && index < span[1] && PERSONAL.has(token.lower));
+  return clauseSubject(sentence, pronoun < 0 ? span : [span[0], pronoun], span, act, cue, discourse);
+}
+
+/** The subject of the clause `span`, with the mentions of `noted` (the clause up to its first "he" or "she") in the discourse first. */
+function clauseSubject(sentence: AnalysedSentence, noted: Span, span: Span, act: ClauseAct, cue: Cue | null, discourse: Discourse): Subject {
   const tokens = sentence.tokens;
   const from = skipOpeners(tokens, span);
   const to = span[1];
-  noteMentions(tokens, from, to, discourse);
+  noteMentions(tokens, from, Math.max(from, noted[1]), discourse);
   if (discourse.label !== null) {
     const key = discourse.label;
     discourse.label = null;

@@ -383,3 +383,15 @@ describe('a negation before the verb', () => {
     expect(line?.text).toContain('never match the sales');
   });
 });
+
+describe('who "she" is', () => {
+  it('"She has been doing the books since Gerald retired. She charges £90 an hour" is about Sunita, named before, not Gerald', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user: 'Our accountant is Sunita Mehra at Ledgerwell. She has been doing the books since Gerald retired to Filey. She charges £90 an hour.',
+      assistant: 'Noted.',
+    });
+    expect(conversation.facts.find((fact) => fact.text.includes('£90'))?.key).toMatch(/^sunita/u);
+    expect(conversation.facts.find((fact) => fact.text.includes('doing the books'))?.key).toMatch(/^sunita/u);
+  });
+});
