@@ -39,8 +39,7 @@ const SENTENCE_START = /(?:^\s*|[.!?\n]\s+)$/u;
 /** Capitalised words that are not the first word of a sentence. */
 export function properNamesIn(text: string): string[] {
   const names: string[] = [];
-  // (A capital inside a word starts no name: "eDRIS", "iPhone".)
-  for (const match of text.normalize('NFKC').matchAll(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'’&.-]*/gu)) {
+  for (const match of text.normalize('NFKC').matchAll(/\p{Lu}[\p{L}\p{N}'’&.-]*/gu)) {
     const before = text.slice(0, match.index);
     if (SENTENCE_START.test(before)) continue;
     const name = match[0].replace(/[.'’-]+$/u, '');
@@ -63,7 +62,7 @@ const RESOLUTION_WINDOW_MS = 400 * 86_400_000;
  * weekend", with the time of day it may give ("next Tuesday at noon", "tomorrow at 10:30").
  */
 const RELATIVE_BEFORE =
-  /\b(?:today|tonight|tomorrow|yesterday|next|last|this|coming|ago|later|earlier|weekend|weeks?|months?|fortnight|days?|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|night)(?:,?\s+at\s+(?:noon|midday|midnight|\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?))?\W*$/iu;
+  /\b(?:today|tonight|tomorrow|yesterday|next|last|this|coming|ago|later|earlier|weekend|weeks?|months?|fortnight|days?|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|night)(?:,?\s+at\s+(?:noon|midday|midnight|\d{1,2}[:.]\d{2}\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)))?\W*$/iu;
 
 /**
  * The line without the resolved dates it may carry: a date in parentheses right after a relative date
@@ -81,6 +80,11 @@ function withoutResolvedDates(line: string, times: readonly string[]): string {
   });
 }
 
+/** Whether the source writes `name` inside a word, as the line does ("eDRIS"): case and all. */
+function sourceHasInside(source: string, name: string): boolean {
+  return new RegExp(`\\p{Ll}${name.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}`, 'u').test(source.normalize('NFKC'));
+}
+
 /**
  * Check that the numbers and proper names of `line` appear in `source`. `times` are the ISO times the
  * source's messages were sent: a relative date resolved against one of them ("(16 April 2026)") is grounded.
@@ -95,7 +99,8 @@ export function checkGrounding(line: string, source: string, times: readonly str
   }
   for (const name of properNamesIn(line)) {
     const normalized = normalizeText(name);
-    if (normalized !== '' && !sourceWords.includes(` ${normalized} `)) missing.push(name);
+    // (A name read from inside a word, "DRIS" of "eDRIS", is grounded by that word.)
+    if (normalized !== '' && !sourceWords.includes(` ${normalized} `) && !sourceHasInside(source, name)) missing.push(name);
   }
   return { grounded: missing.length === 0, missing: [...new Set(missing)] };
 }

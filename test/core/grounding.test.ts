@@ -22,6 +22,8 @@ describe('grounding', () => {
 
   it('takes no name from a capital inside a word: "eDRIS" is grounded by "eDRIS"', () => {
     expect(checkGrounding('admissions: ask eDRIS about coding changes in SMR01', 'Ask Public Health Scotland or eDRIS about coding changes in SMR01.').grounded).toBe(true);
+    // (Only by that word: a name the exchange never writes stays missing, inside a word or not.)
+    expect(checkGrounding('client: the deVries account', 'The account is ours now.')).toEqual({ grounded: false, missing: ['Vries'] });
   });
 
   it('matches numbers as whole values: 200 is not 2000', () => {
@@ -43,5 +45,7 @@ describe('grounding', () => {
     expect(checkGrounding('committee: they meet next Tuesday at noon (12 May 2026)', 'They meet next Tuesday at noon.', sent).grounded).toBe(true);
     expect(checkGrounding('call: tomorrow at 10:30 (5 May 2026)', 'Call tomorrow at 10:30.', sent).grounded).toBe(true);
     expect(checkGrounding('launch: at noon (12 May 2026)', 'Launch at noon.', sent).grounded).toBe(false);
+    // ("at 40" is no time of day.)
+    expect(checkGrounding('heat: three days at 40 (2 May 2026)', 'Three days at 40.', sent).grounded).toBe(false);
   });
 });

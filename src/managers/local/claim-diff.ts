@@ -199,7 +199,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
  */
 function applyRemoval(document: TurnDocument, claim: Claim): boolean {
   // 'So "guarantee" is out': a word ruled out is a rule about wording (pinned like any rule); it drops no fact.
-  if (claim.key !== null && BANS.test(claim.value) && new RegExp(`["“]${escapeRegExp(claim.key)}["”]`, 'iu').test(claim.sentence.text)) {
+  // (Written in lower case: 'The "Hillside" is out' drops a booking, it bans no word.)
+  if (claim.key !== null && BANS.test(claim.value) && new RegExp(`["“]${escapeRegExp(claim.key)}["”]`, 'u').test(claim.sentence.text)) {
     document.add({ ...claim, act: 'rule', kind: 'exception' });
     return true;
   }

@@ -264,7 +264,9 @@ export class TurnDocument {
     // A change of a value the target did not hold ("moved the Brightwater due date" of "brightwater: my
     // biggest client", "Kit's first shift was yesterday … the £13.10 we settled on" of his start day) may be
     // the change of another fact holding one ("kit barraclough cost: offering £12.80").
-    const unheld = claim.classes.filter((wanted) => !lineHoldsClass(target.text, wanted));
+    // (Not a day that only says from when: "the rent is now £1,250 from 1 May" moves no meeting.)
+    const held = claim.classes.some((wanted) => lineHoldsClass(target.text, wanted));
+    const unheld = claim.classes.filter((wanted) => !lineHoldsClass(target.text, wanted) && !(held && wanted === 'date'));
     const doubted = claim.correction && unheld.length > 0 ? doubtedFact({ ...claim, classes: unheld }, this.others(target), this.names) : null;
     this.write(target.id, {
       key: target.key,

@@ -81,22 +81,18 @@ export function labelOf(tokens: readonly TaggedToken[], span: Span): string | nu
 }
 
 /**
+ * A word in quotes right before a cue ('So "guarantee" is out'), lower-cased; null when none. (Tokens keep
+ * what follows them, so a closing double quote right after one word tells it.)
+ */
+function quotedTerm(tokens: readonly TaggedToken[], from: number, to: number): string | null {
+  const token = to - 1 >= from ? tokens[to - 1] : undefined;
+  return token !== undefined && /^["”]/u.test(token.trailing) && /^\p{L}[\p{L}-]*$/u.test(token.text) ? token.lower : null;
+}
+
+/**
  * What a rule is about: an allergy by what it is to ("tree nut allergy", "penicillin allergy"); a thing
  * named before the cue ("walnut is off the table"); else the thing after it ("never paying anyone in cash").
  */
-/**
- * A word in quotes just before a cue ('So "guarantee" is out'), lower-cased; null when none. (Tokens keep
- * what follows them, so the closing quote right after one word, with only the verb between it and the
- * cue, tells it.)
- */
-function quotedTerm(tokens: readonly TaggedToken[], from: number, to: number): string | null {
-  for (let index = Math.max(from, to - 2); index < to; index += 1) {
-    const token = tokens[index];
-    if (token !== undefined && /^["”’]/u.test(token.trailing) && /^\p{L}[\p{L}-]*$/u.test(token.text)) return token.lower;
-  }
-  return null;
-}
-
 function ruleKey(tokens: readonly TaggedToken[], from: number, to: number, cue: Cue): { key: string; valueFrom: number | null } | null {
   if (/^(?:allerg|intoleran)/u.test(cue.phrase)) {
     const noun = cue.phrase.startsWith('intoleran') ? 'intolerance' : 'allergy';
@@ -306,11 +302,20 @@ function nounSubject(sentence: AnalysedSentence, from: number, to: number, found
  * `discourse` gives what pronouns point back to, and is updated with what this clause is about.
  */
 export function subjectOf(sentence: AnalysedSentence, span: Span, act: ClauseAct, cue: Cue | null, discourse: Discourse): Subject {
-  // ("She's been doing the books since Gerald retired. She charges £90 an hour": "she" is who was named
-  // before, and stays the one spoken of; Gerald, named after her, is not.)
-  const pronoun = sentence.tokens.findIndex((token, index) => index >= span[0] && index < span[1] && PERSONAL.has(token.lower));
-  return clauseSubject(sentence, pronoun < 0 ? span : [span[0], pronoun], span, act, cue, discourse);
+  // ("She's been doing the books since Gerald retired. She charges £90 an hour": "she" opening the clause
+  // is who was named before; a name after it is noted once the subject is read, unless a clause of its own
+  // holds it: Gerald "since … retired" is not the one spoken of, Marcus in "She hired Marcus" is.)
+  const tokens = sentence.tokens;
+  const from = skipOpeners(tokens, span);
+  if (!SUBJECT_PRONOUNS.has(tokens[from]?.lower ?? '')) return clauseSubject(sentence, span, span, act, cue, discourse);
+  const subject = clauseSubject(sentence, [span[0], from], span, act, cue, discourse);
+  const named = tokens.slice(from + 1, span[1]).findLast((token, index) => isPersonToken(token) && !SUBORDINATORS.has(tokens[from + index]?.lower ?? ''));
+  if (named !== undefined) discourse.person = named.lower.replace(/[’']s$/u, '');
+  return subject;
 }
+
+const SUBJECT_PRONOUNS = new Set(['he', "he's", 'she', "she's"]);
+const SUBORDINATORS = new Set(['since', 'because', 'when', 'after', 'before', 'until', 'while', 'as', 'like']);
 
 /** The subject of the clause `span`, with the mentions of `noted` (the clause up to its first "he" or "she") in the discourse first. */
 function clauseSubject(sentence: AnalysedSentence, noted: Span, span: Span, act: ClauseAct, cue: Cue | null, discourse: Discourse): Subject {

@@ -16,7 +16,7 @@ import { primaryCue, type Cue } from './cues.js';
 import { META_NOUNS, ROLE_NOUNS, STOP_WORDS } from './function-words.js';
 import type { Specific } from './specifics.js';
 import { classOfSpecific, PEOPLE_NOUNS, type ValueClass } from './value-classes.js';
-import { EMPHATIC_REFUSAL, firmBan, namedBefore, RULE_HEADING } from './stated-rules.js';
+import { banFor, EMPHATIC_REFUSAL, firmBan, namedBefore, REFUSED_RULE, RULE_HEADING } from './stated-rules.js';
 
 export interface Claim {
   act: ClauseAct;
@@ -231,7 +231,7 @@ function readClause(reading: Reading, sentence: AnalysedSentence, span: Span, pl
   const read = subjectOf(sentence, firm >= 0 ? [firm, span[1]] : span, act, cue, discourse);
   // (The ban keeps its "no", and names whom it is for when the sentence named them before the clause:
   // "I took Pepper in … and Dr. Kulkarni was very firm: no sedatives" reads "pepper sedatives: no sedatives".)
-  const owner = firm >= 0 ? namedBefore(sentence, clause.startOffset) : null;
+  const owner = firm >= 0 ? (banFor(text) ?? namedBefore(sentence, clause.startOffset)) : null;
   const subject = firm >= 0 ? { ...read, key: owner === null || read.key === null ? read.key : `${owner} ${read.key}`, valueFrom: firm } : read;
   const changeOnly = act === 'chatter' && !subject.pronoun && subject.key !== null && tokens.slice(from, span[1]).some((token) => CHANGE_WORDS.has(token.lower));
   const kind = changeOnly ? 'fact' : KIND_OF_ACT[act];
@@ -273,7 +273,6 @@ function ownStart(claim: Claim): number {
   return Math.max(claim.span[0], skipOpeners(claim.sentence.tokens, claim.span));
 }
 
-/** The rule's value with the clause that spells it out ("No walnut cabinets, no walnut butcher block …"). */
 /**
  * The sentence before a refusal list, read as the rule the list spells out, or null when it made a claim
  * of its own or names nothing.
@@ -281,7 +280,7 @@ function ownStart(claim: Claim): number {
 function ruleBefore(reading: Reading, sentence: AnalysedSentence, clause: ClauseWords): Claim | null {
   const sentences = reading.message.sentences;
   const before = sentences[sentences.indexOf(sentence) - 1];
-  if (before === undefined || reading.claims.some((claim) => claim.sentence === before)) return null;
+  if (before === undefined || before.question || !REFUSED_RULE.test(before.text) || reading.claims.some((claim) => claim.sentence === before)) return null;
   const span: Span = [0, before.tokens.length];
   const subject = subjectOf(before, span, 'rule', null, reading.discourse);
   if (subject.key === null) return null;
@@ -289,6 +288,7 @@ function ruleBefore(reading: Reading, sentence: AnalysedSentence, clause: Clause
   return stated === null ? null : { ...stated, value: spelledOutRule(stated, clause, reading.options.maxValueWords) };
 }
 
+/** The rule's value with the clause that spells it out ("No walnut cabinets, no walnut butcher block …"). */
 function spelledOutRule(rule: Claim, clause: ClauseWords, maxWords: number): string {
   const { sentence, span } = clause;
   return rule.sentence === sentence

@@ -158,15 +158,17 @@ function givesImpression(tokens: readonly TaggedToken[], from: number, to: numbe
   return false;
 }
 
-/** Words that say an activity is under way this minute. */
-const UNDER_WAY = /\b(?:right now|as we speak|at the moment)\b|^\s*(?:i'm|i am|we're|we are|he's|she's|they're) off to\b/u;
+/** Words that say an activity is under way this minute (not "at the moment", which also tells lasting states). */
+const UNDER_WAY = /\b(?:right now|as we speak)\b/u;
 
-/** Whether the clause tells what someone is doing this minute: an "-ing" verb under way ("Emailing Hartwell now"). */
+/** Things done in a sitting: "emailing", "running 18 miles"; not "renting", "teaching", "studying", which last. */
+const MOMENTARY = new Set(['emailing', 'calling', 'ringing', 'phoning', 'texting', 'messaging', 'writing', 'sending', 'booking', 'cooking', 'eating', 'packing', 'heading', 'driving', 'walking', 'running', 'doing', 'making', 'watching', 'reading', 'sorting', 'checking', 'typing', 'queuing', 'queueing', 'waiting']);
+
+/** Whether the clause tells what someone is doing this minute: "Emailing Hartwell now", "out right now doing 18 miles". */
 function doingNow(tokens: readonly TaggedToken[], from: number, to: number, words: string): boolean {
   const first = tokens[from];
-  const opensDoing = first !== undefined && first.pos === 'verb' && /ing$/u.test(first.lower) && tokens[to - 1]?.lower === 'now';
-  const doing = tokens.slice(from, to).some((token) => token.pos === 'verb' && /ing$/u.test(token.lower));
-  return opensDoing || (UNDER_WAY.test(words) && (doing || /off to/u.test(words)));
+  const opensDoing = first !== undefined && MOMENTARY.has(first.lower) && tokens[to - 1]?.lower === 'now';
+  return opensDoing || (UNDER_WAY.test(words) && tokens.slice(from, to).some((token) => MOMENTARY.has(token.lower)));
 }
 
 /** What the clause does (see `ClauseAct`). */
@@ -215,8 +217,8 @@ export function clauseAct(input: ActInput): ClauseAct {
   // "1:55 feels ambitious", "that sounds expensive": an impression, not a fact.
   if (givesImpression(tokens, from, to)) return 'chatter';
   if (words.includes(' you ') && !input.hasValue) return 'request';
-  // "Emailing Hartwell now", "out right now doing 18 miles in the rain", "I'm off to stand in the drizzle":
-  // what someone is doing this minute, with no amount or day to keep, is over by the next turn.
+  // "Emailing Hartwell now", "out right now doing 18 miles in the rain": what someone is doing this minute,
+  // with no amount or day to keep, is over by the next turn.
   if (!input.people && doingNow(tokens, from, to, words) && !tokens.slice(from, to).some((token) => token.pos === 'date' || /[$€£¥%]/u.test(token.text))) return 'chatter';
   // In a task conversation a past event of the day is news ("the grinder broke this afternoon"), and "I was
   // at my friend Jen's house last night" an outing; between people, such events are what they tell each other.

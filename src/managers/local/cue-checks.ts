@@ -55,12 +55,14 @@ export function startsSaying(tokens: readonly Token[], from: number): boolean {
 }
 
 const EXPERIENCE_PREPOSITIONS = new Set(['for', 'with', 'at', 'in', 'on', 'to', 'since', 'before', 'about', 'from']);
-const PERFECT_AUXILIARIES = /^(?:have|has|had|i['’]ve|we['’]ve|you['’]ve|they['’]ve|i['’]d|we['’]d|she['’]s|he['’]s)$/u;
+const PERFECT_AUXILIARIES = /^(?:have|has|i['’]ve|we['’]ve|you['’]ve|they['’]ve)$/u;
+const NOT_PARTICIPLES = new Set(['children', 'ten', 'often', 'seven', 'eleven', 'kitchen', 'garden', 'need', 'seed', 'right', 'night', 'eight']);
 
-/** Whether a perfect tense ("I've written", "we have run") comes before token `start`. */
+/** Whether "I've written", "we have run" … comes before token `start`: an auxiliary of the perfect and a past participle. */
 function hasPerfectBefore(tokens: readonly Token[], start: number): boolean {
   for (let index = 0; index < start - 1; index += 1) {
-    if (PERFECT_AUXILIARIES.test(lowerAt(tokens, index)) && /(?:ed|en|wn|ne|un|ught|ght)$/u.test(lowerAt(tokens, index + 1))) return true;
+    const participle = lowerAt(tokens, index + 1);
+    if (PERFECT_AUXILIARIES.test(lowerAt(tokens, index)) && /(?:ed|en|wn|ne|un|ught)$/u.test(participle) && !NOT_PARTICIPLES.has(participle)) return true;
   }
   return false;
 }
@@ -77,7 +79,7 @@ export const acceptNever: Accept = (tokens, start, end) => {
   // ("… never match the sales — never the same difference twice" says how things go, not what to do.)
   if (start > 0 && DETERMINERS.has(next)) return false;
   // ("I've written plenty of grants, but never for a foundation this size": what the speaker has done so far.)
-  if (EXPERIENCE_PREPOSITIONS.has(next) && hasPerfectBefore(tokens, start)) return false;
+  if (['but', 'though'].includes(previous) && EXPERIENCE_PREPOSITIONS.has(next) && hasPerfectBefore(tokens, start)) return false;
   // "I would never be able to …": a conjecture.
   return !(previous === 'would' || previous === "i'd" || previous === "we'd");
 };

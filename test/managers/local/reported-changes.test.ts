@@ -347,10 +347,16 @@ describe('a ban said firmly', () => {
 });
 
 describe('what someone is doing this minute', () => {
-  it.each(['Emailing Hartwell now.', "I'm off to stand in 40-degree drizzle for my son's soccer game."])('"%s" makes no fact', async (said) => {
+  it.each(['Emailing Hartwell now.', 'Joel is out right now doing 18 miles in the rain.'])('"%s" makes no fact', async (said) => {
     const conversation = new Conversation();
     await conversation.say({ user: said, assistant: 'Good luck!' });
     expect(conversation.facts).toEqual([]);
+  });
+
+  it.each(['We are renting a two-bed flat in Hackney at the moment.', 'I am working as a locum GP in Sheffield at the moment.', 'Renting in Hackney now.'])('"%s" is a lasting state, kept', async (said) => {
+    const conversation = new Conversation();
+    await conversation.say({ user: said, assistant: 'Noted.' });
+    expect(conversation.facts.length).toBeGreaterThan(0);
   });
 
   it('"I\'m off to Lisbon on 3 May for the conference" is a plan with a day, kept', async () => {
