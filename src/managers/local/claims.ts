@@ -334,7 +334,10 @@ function statedClaim(reading: Reading, clause: ClauseWords, sense: ClauseSense):
   const correction = sense.correcting || oldValues.length > 0;
   // "Our budget is $45,000": a value of a limit the task sets ("budget", "deadline") is a requirement.
   const limit = act === 'fact' && key !== null && cues.some((item) => item.keyword && key.split(' ').includes(item.phrase));
-  const value = lineValue(sentence, Math.max(from, Math.min(subject.valueFrom, span[1] - 1)), span[1], correction ? oldValues : null, reading.options.maxValueWords);
+  // ("Not a single invoice from Brennan has been paid on time" keeps its opening: without it the line says the opposite.)
+  const negatedSubject = NEGATING_OPENERS.has(tokens[from]?.lower ?? '') && !/[,;:]/u.test(tokens[from]?.trailing ?? '');
+  const valueStart = negatedSubject ? from : Math.max(from, Math.min(subject.valueFrom, span[1] - 1));
+  const value = lineValue(sentence, valueStart, span[1], correction ? oldValues : null, reading.options.maxValueWords);
   if (value === '' || (telling.length === 0 && !correction && !isRule(act) && saysNothingMore(value, key))) return null;
   return {
     act: sense.changeOnly ? 'fact' : act,
@@ -358,6 +361,9 @@ function statedClaim(reading: Reading, clause: ClauseWords, sense: ClauseSense):
     weight: WEIGHT_OF_KIND[kind] + Math.min(2, values.length * 0.5) + (correction ? 1 : 0) + (act === 'decision' ? 1 : 0),
   };
 }
+
+/** Words that, opening a clause's subject, deny it: "Not a single invoice …", "No supplier …", "None of the quotes …". */
+const NEGATING_OPENERS = new Set(['not', 'no', 'none', 'neither', 'nobody', 'nothing']);
 
 /** Acts that hold without a value of their own: "never again", "the Ashgrove thing is off". */
 const isRule = (act: ClauseAct): boolean => act === 'rule' || act === 'removal';

@@ -61,3 +61,12 @@ describe('a change that gives a day it holds from', () => {
     expect(lines).toContainEqual(expect.stringContaining('meeting is on 20 March'));
   });
 });
+
+describe('a subject that denies', () => {
+  it.each([
+    ['Not a single invoice from Brennan has been paid on time.', 'Not a single invoice'],
+    ['None of the quotes include VAT.', 'None of the quotes'],
+  ])('"%s" keeps its opening', async (said, opening) => {
+    expect(await factsAfter(said)).toContainEqual(expect.stringContaining(opening));
+  });
+});
