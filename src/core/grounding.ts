@@ -1,4 +1,4 @@
-import { normalizeText } from './text.js';
+import { escapeRegExp, normalizeText } from './text.js';
 
 /**
  * Grounding: a memory line is supported by the exchange it came from when every number
@@ -80,9 +80,9 @@ function withoutResolvedDates(line: string, times: readonly string[]): string {
   });
 }
 
-/** Whether the source writes `name` inside a word, as the line does ("eDRIS"): case and all. */
-function sourceHasInside(source: string, name: string): boolean {
-  return new RegExp(`\\p{Ll}${name.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}`, 'u').test(source.normalize('NFKC'));
+/** Whether the (normalised) source writes `name` inside a word, as the line does ("eDRIS"): case and all. */
+function sourceHasInside(normalizedSource: string, name: string): boolean {
+  return new RegExp(`\\p{Ll}${escapeRegExp(name)}`, 'u').test(normalizedSource);
 }
 
 /**
@@ -93,6 +93,7 @@ export function checkGrounding(line: string, source: string, times: readonly str
   line = withoutResolvedDates(line, times);
   const sourceNumbers = new Set(numbersIn(source));
   const sourceWords = ` ${normalizeText(source)} `;
+  const normalizedSource = source.normalize('NFKC');
   const missing: string[] = [];
   for (const number of numbersIn(line)) {
     if (!sourceNumbers.has(number)) missing.push(number);
@@ -100,7 +101,7 @@ export function checkGrounding(line: string, source: string, times: readonly str
   for (const name of properNamesIn(line)) {
     const normalized = normalizeText(name);
     // (A name read from inside a word, "DRIS" of "eDRIS", is grounded by that word.)
-    if (normalized !== '' && !sourceWords.includes(` ${normalized} `) && !sourceHasInside(source, name)) missing.push(name);
+    if (normalized !== '' && !sourceWords.includes(` ${normalized} `) && !sourceHasInside(normalizedSource, name)) missing.push(name);
   }
   return { grounded: missing.length === 0, missing: [...new Set(missing)] };
 }

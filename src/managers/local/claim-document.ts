@@ -319,12 +319,15 @@ export class TurnDocument {
   sameSubjectLines(target: Known): Known[] {
     const suffix = new RegExp(`^${escapeRegExp(target.key)} (?:${SUFFIX_WORDS.join('|')})(?: (?:${ORDINALS.join('|')})(?: again)*)?$`, 'u');
     const thing = new RegExp(`^${escapeRegExp(target.key)}(?: \\p{L}+){1,2}$`, 'u');
-    const others = [...this.known.values()].filter((entry) => entry.id !== target.id);
-    const lines = others.filter((entry) => suffix.test(entry.key));
+    const lines: Known[] = [];
+    const candidates: Known[] = [];
+    for (const entry of this.known.values()) {
+      if (entry.id === target.id) continue;
+      if (suffix.test(entry.key)) lines.push(entry);
+      else if (thing.test(entry.key) && entry.text.slice(entry.key.length).toLowerCase().includes(firstWord(entry.key))) candidates.push(entry);
+    }
     const said = new Set([target, ...lines].flatMap((entry) => entry.sources ?? []));
-    const names = (entry: Known): boolean => entry.text.slice(entry.key.length).toLowerCase().includes(entry.key.split(' ')[0] ?? entry.key);
-    const things = others.filter((entry) => !suffix.test(entry.key) && thing.test(entry.key) && names(entry) && (entry.sources ?? []).some((source) => said.has(source)));
-    return [...lines, ...things];
+    return [...lines, ...candidates.filter((entry) => (entry.sources ?? []).some((source) => said.has(source)))];
   }
 
   /**

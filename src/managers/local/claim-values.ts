@@ -125,7 +125,7 @@ export function lineValue(sentence: AnalysedSentence, from: number, to: number, 
 const ASIDE = /(?:,\s*(?:which|that)\s+(?:made|makes|make)\s+(?:me|us)\s+(?:well up|cry|laugh|smile|feel|so happy|happy|sad|nervous|anxious|want to)\b.*|,\s*which\s+(?:i|we)\s+(?:think|thought|guess|suppose|reckon|feel)\b.*|,?\s+(?:by the way|honestly|to be honest|to be fair|as it happens|if i'm honest|i think|i guess|lol|haha))\s*[.!]?$/iu;
 
 /** The line without an aside at its end (unless nothing else would be left). */
-export function withoutAside(value: string): string {
+function withoutAside(value: string): string {
   const trimmed = value.replace(ASIDE, '').trim();
   return trimmed.length >= 3 ? trimmed : value;
 }

@@ -67,8 +67,7 @@ export function namedBySetAside(target: Known, claim: Claim): boolean {
  * writes capitalised, which the claim's sentence never says, and the claim gives a name of its own.
  */
 export function replacesNamedChoice(target: Known, claim: Claim): boolean {
-  const named = choiceName(target);
-  if (named === null || namesWord(claim.sentence.text, named)) return false;
+  if (choiceName(target) === null || talksOfNamedChoice(target, claim)) return false;
   return claim.values.some((item) => item.type === 'name' && item.entity !== 'person' && !target.text.toLowerCase().includes(item.text.toLowerCase()));
 }
 
@@ -94,7 +93,7 @@ function choiceName(target: Known): string | null {
  * The capitalised words a text writes starting with `word` ("Isarhaus International School" for
  * "isarhaus"), lower-cased; null when the text never writes it capitalised.
  */
-export function writtenRun(text: string, word: string): string | null {
+function writtenRun(text: string, word: string): string | null {
   const run = new RegExp(`(?<![\\p{L}])${escapeRegExp(word.charAt(0).toUpperCase())}${escapeRegExp(word.slice(1))}(?![\\p{L}])(?:\\s+\\p{Lu}[\\p{L}'’-]*)*`, 'u').exec(text);
   return run === null ? null : run[0].toLowerCase().replace(/\s+/gu, ' ');
 }
@@ -129,9 +128,8 @@ export function unavailableChoice(lines: () => readonly Known[], message: Analys
   // (The clause that chooses, not another clause of its sentence: "…; she revised pharma for years".)
   if (chosen(claim.value) === null || !/\binstead\b/iu.test(claim.sentence.text)) return null;
   const chosenNow = claim.values.map((item) => item.text.toLowerCase());
-  const named = message.sentences
-    .filter((sentence) => UNAVAILABLE.test(sentence.text))
-    .flatMap((sentence) => sentence.specifics.filter((item) => item.type === 'name' && !chosenNow.includes(item.text.toLowerCase())));
+  const unavailable = message.sentences.filter((sentence) => UNAVAILABLE.test(sentence.text));
+  const named = unavailable.flatMap((sentence) => sentence.specifics.filter((item) => item.type === 'name' && !chosenNow.includes(item.text.toLowerCase())));
   // (The people it names first: "Annika's baby arrived … she's out for the CSR revision" sets Annika aside, not the CSR.)
   const people = named.filter((item) => item.entity === 'person');
   const gone = people.length > 0 ? people : named;
@@ -146,7 +144,7 @@ export function unavailableChoice(lines: () => readonly Known[], message: Analys
   const keyedByName = gone.some((item) => factHolds(line.text, item) && normalizeText(item.text).split(' ').some((word) => keyWords.includes(word)));
   // (A role must be what the message speaks of: "out for the CSR revision" of the "reviser"; "Maria is away"
   // says nothing of the party Green Kitchen now caters.)
-  if (!keyedByName && !namesRole(line.key, [claim.sentence.text, ...message.sentences.filter((sentence) => UNAVAILABLE.test(sentence.text)).map((sentence) => sentence.text)])) return null;
+  if (!keyedByName && !namesRole(line.key, [claim.sentence.text, ...unavailable.map((sentence) => sentence.text)])) return null;
   return { line, keyedByName };
 }
 

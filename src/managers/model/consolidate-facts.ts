@@ -3,7 +3,7 @@ import { consolidationProposalSchema, CONSOLIDATION_SCHEMA } from './consolidati
 import { parseJsonReply } from './json-reply.js';
 import type { ModelManagerStats } from './model-stats.js';
 import { consolidateFactsPrompt } from './prompts/consolidate-facts-prompt.js';
-import { requestJson } from './request-json.js';
+import { requestWithSettings } from './request-json.js';
 import type { ResolvedModelSettings } from './settings.js';
 import { validateConsolidation } from './validate-consolidation.js';
 
@@ -11,14 +11,10 @@ import { validateConsolidation } from './validate-consolidation.js';
 export async function consolidateFacts(options: ConsolidateOptions, settings: ResolvedModelSettings, stats: ModelManagerStats): Promise<ConsolidationResult> {
   // One fact or none: nothing can be redundant, and no call is made.
   if (options.facts.length < 2) return { outcome: 'accepted', changes: [] };
-  const answer = await requestJson({
-    model: settings.model,
+  const answer = await requestWithSettings(settings, stats, {
     messages: consolidateFactsPrompt({ facts: options.facts, turn: options.turn }),
     schema: CONSOLIDATION_SCHEMA,
     check: (text) => parseJsonReply(text, consolidationProposalSchema),
-    timeoutMs: settings.timeoutMs,
-    temperature: settings.temperature,
-    stats,
     purpose: `the consolidation at turn ${options.turn}`,
   });
   if (!answer.ok) return { outcome: 'failed', error: answer.error };

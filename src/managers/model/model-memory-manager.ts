@@ -14,7 +14,7 @@ import { addStats, emptyStats, type ModelManagerStats } from './model-stats.js';
 import { parseTurnOutput, type ParsedTurnOutput } from './parse-turn-output.js';
 import { planCalls } from './plan-calls.js';
 import { summarizeTurnPrompt, type PromptMessage } from './prompts/summarize-turn-prompt.js';
-import { requestJson } from './request-json.js';
+import { requestWithSettings } from './request-json.js';
 import { titleSession } from './session-title.js';
 import { resolveModelSettings, type ModelManagerSettings, type ResolvedModelSettings } from './settings.js';
 import { fallbackFor, fallbackMemory } from './turn-fallback.js';
@@ -100,7 +100,7 @@ function modelMemory(local: TurnMemory, merged: ParsedTurnOutput): TurnMemory {
  */
 export function createModelMemoryManager(settings: ModelManagerSettings): ModelMemoryManager {
   const resolved = resolveModelSettings(settings);
-  const { model, tokenizer } = resolved;
+  const { tokenizer } = resolved;
   const stats = emptyStats();
   const schemaTokens = tokenizer.count(JSON.stringify(TURN_OUTPUT_SCHEMA.jsonSchema));
 
@@ -110,14 +110,10 @@ export function createModelMemoryManager(settings: ModelManagerSettings): ModelM
     const turn = `turn ${options.turn} of session ${options.sessionId}`;
     const parts: ParsedTurnOutput[] = [];
     for (const [index, call] of calls.entries()) {
-      const answer = await requestJson({
-        model,
+      const answer = await requestWithSettings(resolved, turnStats, {
         messages: summarizeTurnPrompt({ messages: call, facts: options.facts, artifacts: options.artifacts, limits }),
         schema: TURN_OUTPUT_SCHEMA,
         check: (text) => parseTurnOutput(text, { messages: call.map((message) => ({ id: message.id, role: message.role, words: countWords(message.content) })), limits }),
-        timeoutMs: resolved.timeoutMs,
-        temperature: resolved.temperature,
-        stats: turnStats,
         purpose: calls.length === 1 ? turn : `part ${index + 1} of ${calls.length} of ${turn}`,
       });
       // A failed part fails the turn: the remaining parts are not asked for.

@@ -75,3 +75,11 @@ export async function requestJson<T>(request: JsonRequest<T>): Promise<JsonAnswe
   }
   return { ok: false, error: last ?? malformed('no answer', request) };
 }
+
+/** What every memory-model call takes from the manager's settings: its model, timeout and temperature. */
+export type CallSettings = Pick<JsonRequest<unknown>, 'model' | 'timeoutMs' | 'temperature'>;
+
+/** `requestJson` with the model, timeout and temperature of the manager's settings. Never throws. */
+export function requestWithSettings<T>(settings: CallSettings, stats: ModelManagerStats, request: Pick<JsonRequest<T>, 'messages' | 'schema' | 'check' | 'purpose'>): Promise<JsonAnswer<T>> {
+  return requestJson({ ...request, model: settings.model, timeoutMs: settings.timeoutMs, temperature: settings.temperature, stats });
+}

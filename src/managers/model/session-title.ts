@@ -5,7 +5,7 @@ import { outputSchema } from './json-schema.js';
 import { parseJsonReply } from './json-reply.js';
 import type { ModelManagerStats } from './model-stats.js';
 import { sessionTitlePrompt } from './prompts/session-title-prompt.js';
-import { requestJson } from './request-json.js';
+import { requestWithSettings } from './request-json.js';
 import type { ResolvedModelSettings } from './settings.js';
 
 const titleSchema = z.object({
@@ -19,14 +19,10 @@ const TITLE_SCHEMA = outputSchema('session_title', titleSchema);
 
 /** The title the model gives the exchange; throws the call's failure (a model error, or a reply that was not a title twice). */
 export async function titleSession(options: TitleOptions, settings: ResolvedModelSettings, stats: ModelManagerStats): Promise<string> {
-  const answer = await requestJson({
-    model: settings.model,
+  const answer = await requestWithSettings(settings, stats, {
     messages: sessionTitlePrompt({ user: options.user, assistant: options.assistant }),
     schema: TITLE_SCHEMA,
     check: (text) => parseJsonReply(text, titleSchema),
-    timeoutMs: settings.timeoutMs,
-    temperature: settings.temperature,
-    stats,
     purpose: `the title of session ${options.sessionId}`,
   });
   if (!answer.ok) throw answer.error;
