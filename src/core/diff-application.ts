@@ -26,7 +26,8 @@ export interface DiffApplication {
 }
 
 export function startDiffApplication(options: ApplyDiffOptions): DiffApplication {
-  const facts = new Map(options.facts.map((fact) => [fact.id, { ...fact }]));
+  // Facts are never changed in place (a change makes a new fact), so the caller's are shared, not copied.
+  const facts = new Map(options.facts.map((fact) => [fact.id, fact]));
   const events: FactEvent[] = [];
   const upserted = new Map<string, Fact>();
   const removedIds: string[] = [];

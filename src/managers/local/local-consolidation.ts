@@ -3,32 +3,44 @@
  * other one holds whole, or that shares nearly all its words with it, leaves the document as a
  * `consolidate` event naming the line that stays. The newer line stays (it is what was said last), a
  * pinned exception always stays, and two pinned exceptions are both kept.
+ *
+ * A manager's `LocalConsolidator` remembers, per session, the lines its last consolidation left: they were
+ * all compared with each other then, and two lines compared once decide the same way again while neither
+ * changed (its text, turn and pinning decide). So the next consolidation compares only the pairs holding a
+ * line added or changed since, and merges exactly what comparing every pair again would.
  */
 import { boundedMemo } from '../../core/bounded-memo.js';
 import { inStoreOrder } from '../../core/diff.js';
 import { normalizeText, quoted } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
-import type { ConsolidateOptions, ConsolidationResult } from '../memory-manager.js';
+import type { ConsolidateOptions, ConsolidationChange, ConsolidationResult } from '../consolidation.js';
 import { STOP_WORDS } from './function-words.js';
 
 /** Least share of words (Sørensen–Dice) two lines must have in common to be one fact said twice. */
 const NEAR_DUPLICATE = 0.8;
 
-/** A fact's value as compared: normalised and padded with spaces, and its words without stop words. */
+/**
+ * A fact's value as compared: normalised and padded with spaces, its words without stop words, and those
+ * words ranked by the line alone (the longest first), for finding the lines a changed line may repeat.
+ */
 interface Compared {
   padded: string;
   words: ReadonlySet<string>;
+  ranked: readonly string[];
 }
 
-/**
- * A fact's value as compared, remembered by text: a document's lines recur from one consolidation to the
- * next. Room for a document of a few thousand lines, no more: a larger one is compared afresh each time.
- */
-const compared = boundedMemo((text: string): Compared => {
+function compareForm(text: string): Compared {
   const colon = text.indexOf(':');
   const value = normalizeText(colon > 0 ? text.slice(colon + 1) : text);
-  return { padded: value === '' ? '' : ` ${value} `, words: new Set(value.split(' ').filter((word) => word !== '' && !STOP_WORDS.has(word))) };
-}, 4_000);
+  const words = new Set(value.split(' ').filter((word) => word !== '' && !STOP_WORDS.has(word)));
+  const ranked = [...words].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+  return { padded: value === '' ? '' : ` ${value} `, words, ranked };
+}
+
+/** The first words of a ranking two lines sharing 80 % of their words must have one of in common (see `likelyRepeats`). */
+function prefixOf(ranked: readonly string[]): readonly string[] {
+  return ranked.slice(0, ranked.length - Math.ceil((2 * ranked.length) / 3) + 1);
+}
 
 /** Sørensen–Dice coefficient of two word sets. */
 function dice(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
@@ -59,7 +71,7 @@ function likelyRepeats(forms: readonly Compared[]): (index: number) => number[] 
   for (const form of forms) for (const word of form.words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   const rarestFirst = (a: string, b: string): number => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0);
   const ranked = forms.map((form) => (form.padded === '' ? [] : [...form.words].sort(rarestFirst)));
-  const prefixes = ranked.map((words) => words.slice(0, words.length - Math.ceil((2 * words.length) / 3) + 1));
+  const prefixes = ranked.map(prefixOf);
   const byWord = new Map<string, number[]>();
   const byRarest = new Map<string, number[]>();
   const byPrefix = new Map<string, number[]>();
@@ -99,15 +111,72 @@ function keeper(a: Fact, b: Fact): Fact {
   return b.text.length > a.text.length ? b : a;
 }
 
-/** Merge the document's duplicates and near-duplicates (see the module comment). Never fails. */
-export function consolidateLocally(options: ConsolidateOptions): ConsolidationResult {
+/** Append `at` to the list of `key`. */
+function addTo(index: Map<string, number[]>, key: string, at: number): void {
+  const list = index.get(key);
+  if (list === undefined) index.set(key, [at]);
+  else list.push(at);
+}
+
+/**
+ * The later lines each line may repeat or be repeated by, among the pairs holding at least one `fresh`
+ * line. As in `likelyRepeats`, with each line's own ranking (any ranking shared by all lines will do):
+ * the lines holding a fresh line's first word, those whose first word it holds, those sharing a prefix
+ * word with it, and the lines of stop words only.
+ */
+function freshPartners(forms: readonly Compared[], fresh: readonly boolean[]): (index: number) => number[] {
+  const freshForms = forms.filter((form, index) => fresh[index] === true && form.padded !== '');
+  const firsts = new Set(freshForms.flatMap((form) => form.ranked.slice(0, 1)));
+  const words = new Set(freshForms.flatMap((form) => form.ranked));
+  const prefixWords = new Set(freshForms.flatMap((form) => prefixOf(form.ranked)));
+  const holding = new Map<string, number[]>();
+  const byFirst = new Map<string, number[]>();
+  const byPrefix = new Map<string, number[]>();
+  const wordless: number[] = [];
+  forms.forEach((form, at) => {
+    if (form.padded === '') return;
+    if (form.words.size === 0) wordless.push(at);
+    for (const word of form.ranked) if (firsts.has(word)) addTo(holding, word, at);
+    const first = form.ranked[0];
+    if (first !== undefined && words.has(first)) addTo(byFirst, first, at);
+    for (const word of prefixOf(form.ranked)) if (prefixWords.has(word)) addTo(byPrefix, word, at);
+  });
+  const later = new Map<number, Set<number>>();
+  forms.forEach((form, index) => {
+    if (fresh[index] !== true || form.padded === '') return;
+    const others =
+      form.words.size === 0
+        ? forms.keys()
+        : [holding.get(form.ranked[0] ?? '') ?? [], ...form.ranked.map((word) => byFirst.get(word) ?? []), ...prefixOf(form.ranked).map((word) => byPrefix.get(word) ?? []), wordless].flat();
+    for (const at of others) {
+      if (at === index || forms[at]?.padded === '') continue;
+      const [first, second] = at < index ? [at, index] : [index, at];
+      const set = later.get(first);
+      if (set === undefined) later.set(first, new Set([second]));
+      else set.add(second);
+    }
+  });
+  return (index) => [...(later.get(index) ?? [])].sort((a, b) => a - b);
+}
+
+/** What decides how a line compares (its turn, pinning and text), as a 53-bit hash. */
+function signature(fact: Fact): number {
+  const text = `${fact.updatedTurn}\u0000${fact.pinned ? 1 : 0}\u0000${fact.text}`;
+  let low = 0x811c9dc5;
+  let high = 0x9e3779b9 ^ text.length;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    low = Math.imul(low ^ code, 0x01000193);
+    high = Math.imul(high ^ code, 0x85ebca6b);
+    high ^= high >>> 13;
+  }
+  return (low >>> 0) * 0x200000 + ((high >>> 0) & 0x1fffff);
+}
+
+/** Merge the duplicates of `facts`, comparing only the pairs `partners` gives, in store order (see the module comment). */
+function merge(facts: readonly Fact[], form: (fact: Fact) => Compared, partners: (index: number) => number[]): { gone: Set<string>; changes: ConsolidationChange[] } {
   const gone = new Set<string>();
-  const changes: Array<Extract<ConsolidationResult, { outcome: 'accepted' }>['changes'][number]> = [];
-  const facts = inStoreOrder(options.facts);
-  // Each line is normalised once, not once per pair.
-  const forms = new Map(facts.map((fact) => [fact.id, compared(fact.text)]));
-  const form = (fact: Fact): Compared => forms.get(fact.id) ?? compared(fact.text);
-  const partners = likelyRepeats(facts.map(form));
+  const changes: ConsolidationChange[] = [];
   for (const [index, fact] of facts.entries()) {
     if (gone.has(fact.id)) continue;
     for (const otherIndex of partners(index)) {
@@ -131,5 +200,44 @@ export function consolidateLocally(options: ConsolidateOptions): ConsolidationRe
       });
     }
   }
-  return { outcome: 'accepted', changes };
+  return { gone, changes };
+}
+
+/**
+ * Consolidation for one manager: what each session's last consolidation left (up to `maxSessions`
+ * sessions, the least recently consolidated forgotten first), and the compared form of each line by its
+ * text (room for a document of a few thousand lines; a larger one is compared afresh each time).
+ */
+export class LocalConsolidator {
+  private readonly left = new Map<string, Map<string, number>>();
+  private readonly compared = boundedMemo(compareForm, 4_000);
+
+  constructor(private readonly maxSessions = 16) {}
+
+  /** Merge the document's duplicates and near-duplicates (see the module comment). Never fails. */
+  consolidate(options: ConsolidateOptions): ConsolidationResult {
+    const facts = inStoreOrder(options.facts);
+    const sessionId = facts[0]?.sessionId;
+    // Each line is normalised once, not once per pair.
+    const forms = new Map(facts.map((fact) => [fact.id, this.compared(fact.text)]));
+    const form = (fact: Fact): Compared => forms.get(fact.id) ?? this.compared(fact.text);
+    const signatures = facts.map(signature);
+    const before = sessionId === undefined ? undefined : this.left.get(sessionId);
+    const fresh = facts.map((fact, index) => before?.get(fact.id) !== signatures[index]);
+    const freshCount = fresh.filter(Boolean).length;
+    // Many new lines are compared faster through the word index over the whole document.
+    const partners = freshCount * 4 > facts.length ? likelyRepeats(facts.map(form)) : freshPartners(facts.map(form), fresh);
+    const { gone, changes } = merge(facts, form, partners);
+    if (sessionId !== undefined) {
+      this.left.delete(sessionId);
+      if (this.left.size >= this.maxSessions) this.left.delete(this.left.keys().next().value ?? '');
+      this.left.set(sessionId, new Map(facts.flatMap((fact, index) => (gone.has(fact.id) ? [] : [[fact.id, signatures[index] ?? 0] as const]))));
+    }
+    return { outcome: 'accepted', changes };
+  }
+}
+
+/** Merge the document's duplicates and near-duplicates, comparing every pair that may merge (see the module comment). */
+export function consolidateLocally(options: ConsolidateOptions): ConsolidationResult {
+  return new LocalConsolidator().consolidate(options);
 }

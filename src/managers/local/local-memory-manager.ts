@@ -5,7 +5,7 @@
 import { mapPacked } from '../../core/packed-map.js';
 import { routeTurn } from '../../core/routing.js';
 import type { ConsolidateOptions, ConsolidationResult, MemoryManager, MessageMemory, PrepareMessageOptions, ProcessTurnOptions, TurnMemory, TurnMessageInput } from '../memory-manager.js';
-import { consolidateLocally } from './local-consolidation.js';
+import { LocalConsolidator } from './local-consolidation.js';
 import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
 import { allowsFacts } from './assistant-facts.js';
@@ -218,6 +218,7 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
   setImmediate(() => warmUp(resolved.tagger)).unref();
   const prepared = new PreparedMessages(PREPARED_LIMITS);
   const bases = new BaseLinesCache();
+  const consolidator = new LocalConsolidator();
   return {
     name: 'local',
     async processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
@@ -233,7 +234,7 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
       }
     },
     async consolidate(options: ConsolidateOptions): Promise<ConsolidationResult> {
-      return consolidateLocally(options);
+      return consolidator.consolidate(options);
     },
     prepare(options: PrepareMessageOptions): void {
       warmUp(resolved.tagger);

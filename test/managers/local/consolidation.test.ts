@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fact } from '../../../src/core/types.js';
-import { consolidateLocally } from '../../../src/managers/local/local-consolidation.js';
+import { consolidateLocally, LocalConsolidator } from '../../../src/managers/local/local-consolidation.js';
 import { testMemory } from '../../support/memory-fixtures.js';
 
 function fact(id: string, text: string, turn: number, pinned = false): Fact {
@@ -45,6 +45,57 @@ describe('local consolidation', () => {
       }),
       { numRuns: 600, seed: 11 },
     );
+  });
+
+  it('merges what a fresh comparison of every pair would, when it compares only the lines added or changed since its last consolidation', () => {
+    const word = fc.constantFrom('budget', 'venue', 'is', 'the', '$900', 'hall', 'friday', 'deposit', 'paid', 'june', 'guests', '40', 'booked');
+    const line = fc.record({ words: fc.array(word, { maxLength: 6 }), turn: fc.integer({ min: 1, max: 4 }), pinned: fc.boolean() });
+    // (Documents of up to 24 lines with a few changes: mostly compared through the changed lines alone.)
+    // What changes between two consolidations: lines added, a line's text or turn changed, a line gone.
+    const change = fc.record({ at: fc.nat(), kind: fc.constantFrom('add', 'text', 'turn', 'remove'), line });
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 24 }), fc.array(change, { maxLength: 5 }), (drawn, changes) => {
+        const consolidator = new LocalConsolidator();
+        let facts = drawn.map((item, index) => fact(`f${String(index).padStart(2, '0')}`, `k${index}: ${item.words.join(' ')}`, item.turn, item.pinned));
+        const first = consolidator.consolidate({ facts, turn: 5 });
+        if (first.outcome !== 'accepted') throw new Error('consolidation failed');
+        const left = new Set(first.changes.map((item) => item.factId));
+        facts = facts.filter((item) => !left.has(item.id));
+        changes.forEach((next, step) => {
+          const target = facts[next.at % Math.max(1, facts.length)];
+          const text = `n${step}: ${next.line.words.join(' ')}`;
+          if (next.kind === 'add' || target === undefined) facts.push(fact(`g${step}`, text, next.line.turn + 4, next.line.pinned));
+          else if (next.kind === 'remove') facts = facts.filter((item) => item !== target);
+          else facts = facts.map((item) => (item !== target ? item : next.kind === 'text' ? { ...item, text } : { ...item, updatedTurn: item.updatedTurn + 3 }));
+        });
+        expect(consolidator.consolidate({ facts, turn: 9 })).toEqual(consolidateLocally({ facts, turn: 9 }));
+      }),
+      { numRuns: 1500, seed: 5 },
+    );
+  });
+
+  it('compares a line again when it is established anew: the newer line stays, so the pair may now merge', () => {
+    const consolidator = new LocalConsolidator();
+    const others = Array.from({ length: 12 }, (_, index) => fact(`o${index}`, `other ${index}: line number ${index} about thing${index}`, 1));
+    const full = fact('t', 'venue: Hartwell Barn booked for June, deposit paid', 1);
+    const short = fact('x', 'barn: Hartwell Barn', 2);
+    // The shorter line is newer and does not hold the longer one whole: both stay.
+    expect(consolidator.consolidate({ facts: [full, short, ...others], turn: 3 })).toEqual({ outcome: 'accepted', changes: [] });
+    // The longer line said again at turn 6 is the newer: it holds the shorter one whole, which leaves.
+    const again = { ...full, updatedTurn: 6 };
+    const result = consolidator.consolidate({ facts: [again, short, ...others], turn: 6 });
+    if (result.outcome !== 'accepted') throw new Error('consolidation failed');
+    expect(result.changes.map((change) => change.factId)).toEqual(['x']);
+  });
+
+  it('finds a new line that shares four of five words with an older one, though neither holds the other', () => {
+    const consolidator = new LocalConsolidator();
+    const others = Array.from({ length: 8 }, (_, index) => fact(`o${index}`, `other ${index}: line number ${index} about thing${index}`, 1));
+    const older = fact('old', 'plan: booked guests venue hall friday', 1);
+    expect(consolidator.consolidate({ facts: [older, ...others], turn: 2 })).toEqual({ outcome: 'accepted', changes: [] });
+    const result = consolidator.consolidate({ facts: [older, ...others, fact('new', 'plan again: deposit guests venue hall friday', 3)], turn: 3 });
+    if (result.outcome !== 'accepted') throw new Error('consolidation failed');
+    expect(result.changes.map((change) => change.factId)).toEqual(['old']);
   });
 
   it('keeps a fact said twice once: the newer line stays, the older leaves with the line that says it', () => {
