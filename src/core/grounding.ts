@@ -59,10 +59,10 @@ const RESOLUTION_WINDOW_MS = 400 * 86_400_000;
 
 /**
  * A relative date the parenthesized day resolves: "tomorrow", "next Thursday", "in two weeks", "last
- * weekend", with the time of day it may give ("next Tuesday at noon", "tomorrow at 10:30").
+ * weekend", "Saturday the 16th", with the time of day it may give ("next Tuesday at noon", "tomorrow at 10:30").
  */
 const RELATIVE_BEFORE =
-  /\b(?:today|tonight|tomorrow|yesterday|next|last|this|coming|ago|later|earlier|weekend|weeks?|months?|fortnight|days?|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|night)(?:,?\s+at\s+(?:noon|midday|midnight|\d{1,2}[:.]\d{2}\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)))?\W*$/iu;
+  /\b(?:today|tonight|tomorrow|yesterday|next|last|this|coming|ago|later|earlier|weekend|weeks?|months?|fortnight|days?|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th))?|morning|afternoon|evening|night)(?:,?\s+at\s+(?:noon|midday|midnight|\d{1,2}[:.]\d{2}\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)))?\W*$/iu;
 
 /**
  * The line without the resolved dates it may carry: a date in parentheses right after a relative date

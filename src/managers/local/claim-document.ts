@@ -62,6 +62,15 @@ const ORDINALS: readonly string[] = ['second', 'third', 'fourth', 'fifth', 'sixt
 /** The words a second line of a subject takes after its key. */
 const SUFFIX_WORDS: readonly string[] = [...new Set([...Object.values(CLASS_NOUN), 'fact', 'constraint', 'goal', 'preference', 'exception'])];
 
+/** Words that tell a line made a choice of what follows them: "found a walker, though, Jess", "we hired Tom". */
+const CHOSEN = /\b(?:found|booked|hired|chose|picked|went with|going with|signed|got)\b/u;
+
+/** Whether `line` names `name` after a word of choosing. */
+function chosenIn(line: string, name: string): boolean {
+  const at = line.toLowerCase().indexOf(name.toLowerCase());
+  return at > 0 && CHOSEN.test(line.slice(0, at).toLowerCase());
+}
+
 export class TurnDocument {
   /** The document's facts and the lines of the turn, found by the words of their keys. */
   private readonly known: KnownLines;
@@ -158,10 +167,12 @@ export class TurnDocument {
    */
   onlyNaming(claim: Claim): Known | null {
     const [from, to] = [claim.sentence.tokens[claim.span[0]]?.start ?? 0, claim.sentence.tokens[claim.span[1] - 1]?.end ?? 0];
-    // (Not a person: "Forget Tom, he's not invited" says nothing of Tom as project lead.)
-    const named = claim.sentence.specifics.filter((item) => item.type === 'name' && item.start >= from && item.end <= to && item.entity !== 'person');
+    const named = claim.sentence.specifics.filter((item) => item.type === 'name' && item.start >= from && item.end <= to);
     for (const item of named) {
-      const naming = [...this.known.values()].filter((entry) => entry.factId !== null && factHolds(entry.text, item));
+      // A person only as someone chosen ("forget Jess" of "found a walker, Jess from Paws on the Downs"):
+      // "Forget Tom, he's not invited" says nothing of Tom as project lead.
+      const person = item.entity === 'person';
+      const naming = [...this.known.values()].filter((entry) => entry.factId !== null && factHolds(entry.text, item) && (!person || chosenIn(entry.text, item.text)));
       if (naming.length === 1) return naming[0] ?? null;
     }
     return null;

@@ -32,6 +32,16 @@ export const contentStems: (text: string) => ReadonlySet<string> = boundedMemo((
   return new Set(content.map(stemWord));
 }, 20_000);
 
+/** Endings that make a noun of a verb: "collection" of "collect", "payment" of "pay", "arrival" of "arrive". */
+const NOUN_ENDINGS = /^(?:ion|ions|ment|ments|al|als|ance|ence|ery)$/u;
+
+/** Whether `word` is a noun made of `stem` ("collection" of "collect", "delivery" of "deliver"), or the other way round. */
+function derivedFrom(word: string, stem: string): boolean {
+  const [shorter, longer] = word.length < stem.length ? [word, stem] : [stem, word];
+  const base = shorter.endsWith('e') ? shorter.slice(0, -1) : shorter;
+  return base.length >= 4 && longer.startsWith(base) && NOUN_ENDINGS.test(longer.slice(base.length));
+}
+
 /** The unit word after a measure ("10 seconds" → "second"), stemmed; '' when none. */
 function unitOf(text: string): string {
   return stem(/^[\d.,\s-]+(\p{L}+)/u.exec(text)?.[1]?.toLowerCase() ?? '');
@@ -124,7 +134,7 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     const theirKey = contentStems(fact.key);
     const byKey = [...theirKey].filter((word) => keyStems.has(word) && !names.has(word)).length;
     // (A person both lines name counts too: "his INR is next Wednesday instead, with Janet" of "Janet wants to recheck him on the 20th".)
-    const byLine = [...factStems].filter((word) => clauseStems.has(word)).length;
+    const byLine = [...factStems].filter((word) => clauseStems.has(word) || [...clauseStems].some((said) => derivedFrom(said, word))).length;
     const score = byKey * 2 + byLine;
     // "flat fee deadline" and "final artwork deadline" each name something the other does not: two subjects.
     const twoSubjects = [...keyStems].some((word) => !theirKey.has(word)) && [...theirKey].some((word) => !keyStems.has(word));

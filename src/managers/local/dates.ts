@@ -5,6 +5,7 @@
 import type * as ChronoModule from 'chrono-node';
 import type { ParsedResult } from 'chrono-node';
 
+import { dayPhrase, dayText, MONTH_NAMES } from './day-phrases.js';
 import { COUNT_WORDS, DATE_UNITS, DATE_WORDS, MONTHS, RELATIVE_DATE_WORDS, WEEKDAYS } from './function-words.js';
 import { specific, type Specific } from './specifics.js';
 import type { Token } from './tokens.js';
@@ -17,7 +18,6 @@ export interface DateReference {
   resolvable: boolean;
 }
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** Build the reference for relative dates from the turn's ISO timestamp. */
 export function dateReference(timestamp: string): DateReference {
@@ -93,8 +93,7 @@ const SIMPLE_DAYS: ReadonlyMap<string, number> = new Map([
 ]);
 
 function calendarDay(reference: DateReference, days: number): string {
-  const local = new Date(reference.instant.getTime() + reference.timezone * 60_000 + days * 86_400_000);
-  return `${local.getUTCDate()} ${MONTH_NAMES[local.getUTCMonth()] ?? ''} ${local.getUTCFullYear()}`;
+  return dayText(new Date(reference.instant.getTime() + reference.timezone * 60_000 + days * 86_400_000));
 }
 
 /** A window whose only date word is "today", "tonight", "yesterday" or "tomorrow" is resolved without the parser. */
@@ -259,26 +258,42 @@ export function dateSpecifics(sentence: string, tokens: readonly Token[], refere
       found.push(counted);
       continue;
     }
+    const offset = tokens[from]?.start ?? 0;
+    const piece = sentence.slice(offset, tokens[to]?.end ?? sentence.length);
+    // "Saturday the 16th", "the Sunday after next": read here; the rest of the window as usual.
+    const named = dayPhrase(piece, reference.resolvable ? reference.instant : null, reference.timezone);
+    if (named !== null) {
+      found.push(specific('date', named.text, offset + named.index, { resolved: named.resolved }));
+      const [start, end] = [offset + named.index, offset + named.index + named.text.length];
+      const rest = tokens.slice(from, to + 1).filter((token) => token.end <= start || token.start >= end);
+      if (mayHaveDate(rest)) found.push(...parsedDates(piece.slice(0, named.index) + ' '.repeat(named.text.length) + piece.slice(named.index + named.text.length), offset, reference));
+      continue;
+    }
     const simple = simpleDate(tokens, from, to, reference);
     if (simple !== null) {
       found.push(simple);
       continue;
     }
-    const offset = tokens[from]?.start ?? 0;
-    const piece = sentence.slice(offset, tokens[to]?.end ?? sentence.length);
     const weekdays = weekdayDates(piece, offset, tokens, from, to);
     if (weekdays !== null) {
       found.push(...weekdays);
       continue;
     }
-    if (dateParser === null) throw new DateParserNeeded();
-    for (const result of dateParser.parse(piece, { instant: reference.instant, timezone: reference.timezone })) {
-      const lead = LEADING_PREPOSITION.exec(result.text)?.[0].length ?? 0;
-      const text = result.text.slice(lead).replace(/[\s,;:.]+$/u, '');
-      const lower = text.toLowerCase();
-      if (lower === 'now' || /^\d{1,2}$/u.test(lower) || (lower.length <= 3 && !/\d/u.test(lower))) continue;
-      found.push(specific('date', text, offset + result.index + lead, { resolved: reference.resolvable ? resolveDate(result, result.text.replace(/[\s,;:.]+$/u, '').toLowerCase()) : null }));
-    }
+    found.push(...parsedDates(piece, offset, reference));
+  }
+  return found;
+}
+
+/** The dates the parser reads in `piece` (which starts at `offset` of its sentence). */
+function parsedDates(piece: string, offset: number, reference: DateReference): Specific[] {
+  if (dateParser === null) throw new DateParserNeeded();
+  const found: Specific[] = [];
+  for (const result of dateParser.parse(piece, { instant: reference.instant, timezone: reference.timezone })) {
+    const lead = LEADING_PREPOSITION.exec(result.text)?.[0].length ?? 0;
+    const text = result.text.slice(lead).replace(/[\s,;:.]+$/u, '');
+    const lower = text.toLowerCase();
+    if (lower === 'now' || /^\d{1,2}$/u.test(lower) || (lower.length <= 3 && !/\d/u.test(lower))) continue;
+    found.push(specific('date', text, offset + result.index + lead, { resolved: reference.resolvable ? resolveDate(result, result.text.replace(/[\s,;:.]+$/u, '').toLowerCase()) : null }));
   }
   return found;
 }

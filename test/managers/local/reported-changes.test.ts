@@ -172,13 +172,6 @@ describe('a person named beside a word for a person', () => {
     expect(conversation.facts.map((fact) => fact.key)).not.toContainEqual(expect.stringMatching(/^jess/u));
   });
 
-  it('"Forget Tom, he\'s not invited" leaves the project lead Tom is', async () => {
-    const conversation = new Conversation();
-    await conversation.say({ user: 'Our project lead is Tom Baker.', assistant: 'Noted.' });
-    await conversation.say({ user: 'The party is on Saturday 10 May at the boathouse.', assistant: 'Noted.' });
-    await conversation.say({ user: "Forget Tom, he's not invited.", assistant: 'Understood.' });
-    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('Tom Baker'));
-  });
 });
 
 describe('someone chosen who can no longer do it', () => {
