@@ -6,7 +6,7 @@
  * it names. Proposals, questions and requests change nothing.
  */
 import { liftedLimit } from './lifted-limit.js';
-import { firstWord, namedBySetAside, replacesNamedChoice, supersededChoice, talksOfNamedChoice, unavailableChoice } from './superseded-choice.js';
+import { firstWord, namedBySetAside, replacesNamedChoice, supersededChoice, talksOfNamedChoice, unavailableChoice, weighedAlternative } from './superseded-choice.js';
 import { keysLeftOut, workingFacts } from './working-facts.js';
 import { lineOfClaim, withdrawnClaim } from './withdrawn-report.js';
 import { COMMENT_CLAUSE } from './claim-doubt.js';
@@ -172,6 +172,9 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       // "… cancelled, and went with Kestrel in the end": the choice the message sets aside goes.
       const superseded = target === null ? supersededChoice(() => document.withClass('name'), message, claim) : null;
       if (superseded !== null) document.remove(superseded, claim);
+      // "… went with Soar Valley Skips in the end, they were £30 cheaper than Hurst": the quote it beat goes.
+      const beaten = target === null && superseded === null ? weighedAlternative(() => document.withClass('name'), claim) : null;
+      if (beaten !== null) document.remove(beaten, claim);
       // "… so she's out for the revision. I went with Petra Holm instead": the role Annika filled gets the
       // new choice; a line keyed by the name set aside goes.
       const unavailable = target === null && superseded === null ? unavailableChoice(() => document.withClass('name'), message, claim) : null;
@@ -205,7 +208,11 @@ function applyRemoval(document: TurnDocument, claim: Claim): boolean {
     return true;
   }
   // (Only the fact under its key, or the one its clause describes: sharing one word is not enough to drop a fact.)
-  const target = (claim.key === null ? null : (document.sameKey(claim.key) ?? document.onlyKeyNaming(claim.key))) ?? document.describedBy(claim) ?? document.onlyNaming(claim);
+  const target =
+    (claim.key === null ? null : (document.sameKey(claim.key) ?? document.onlyKeyNaming(claim.key))) ??
+    document.describedBy(claim) ??
+    document.onlyNaming(claim) ??
+    (claim.key === null ? null : document.onlyKeyEnding(claim.key));
   // "Under no circumstances another diesel. … So diesel is out.": ruling out what a rule forbids says
   // the rule again; it drops nothing.
   if (target !== null && prohibits(target)) {

@@ -186,6 +186,13 @@ export class TurnDocument {
     return best;
   }
 
+  /** "Scrap the part-ex" of "brenton part-ex: matched the £1,100 part-ex": the one known fact whose key ends with the whole key; null when none or several. */
+  onlyKeyEnding(key: string): Known | null {
+    const normalized = normalizeText(key);
+    const found = this.known.withWords('subject', subjectWords(normalized)).filter((entry) => entry.factId !== null && entry.key.endsWith(` ${normalized}`));
+    return found.length === 1 ? (found[0] ?? null) : null;
+  }
+
   /**
    * "Jonas is out": for a key that is one person's name, the one fact whose key names that person
    * ("colleague jonas meier"); null when none or several do.

@@ -53,6 +53,27 @@ export function supersededChoice(lines: () => readonly Known[], message: Analyse
   return earlier.length === 1 ? (earlier[0] ?? null) : null;
 }
 
+/** A name a choice is weighed against: "they were £30 cheaper than Hurst", "picked them over Brightline". */
+const WEIGHED_AGAINST = /\b(?:than|over)\s+(\p{Lu}[\p{L}\p{N}'’&-]*(?:\s+\p{Lu}[\p{L}\p{N}'’&-]*)*)/gu;
+
+/**
+ * The one known line naming what a choice made in the end was weighed against, and not the choice itself:
+ * "We went with Soar Valley Skips in the end, they were £30 cheaper than Hurst" of "quote: got a quote from
+ * Hurst Skips for a 6-yard one at £240". Null without a choice and a word of change, or when no line or
+ * several name it.
+ */
+export function weighedAlternative(lines: () => readonly Known[], claim: Claim): Known | null {
+  const sentence = claim.sentence.text;
+  const choice = chosen(sentence);
+  if (choice === null || (claim.act !== 'decision' && !claim.correction) || !CHANGE.test(sentence) || KEPT.test(sentence)) return null;
+  const others = [...sentence.matchAll(WEIGHED_AGAINST)].map((match) => (match[1] ?? '').toLowerCase()).filter((name) => name !== '' && !choice.includes(name));
+  for (const other of others) {
+    const naming = lines().filter((line) => line.factId !== null && namesWord(line.text, other) && !line.text.toLowerCase().includes(choice));
+    if (naming.length === 1) return naming[0] ?? null;
+  }
+  return null;
+}
+
 /** Whether the target's key is a value the claim sets aside ("halcombe hall" of "… instead of Halcombe"), and not the claim's own subject. */
 export function namedBySetAside(target: Known, claim: Claim): boolean {
   const keyWords = new Set(target.key.split(' '));

@@ -177,8 +177,23 @@ export function fixOpeningName(tokens: TaggedToken[]): void {
   first.pos = 'proper';
 }
 
+/**
+ * "We went with Soar Valley Skips": a capitalised word after a preposition or a determiner that opens a
+ * run of names is the name's first word, whatever the lexicon makes of it ("soar" the verb).
+ */
+export function fixNameRuns(tokens: TaggedToken[]): void {
+  for (let index = 1; index + 1 < tokens.length; index += 1) {
+    const token = tokens[index];
+    const before = tokens[index - 1];
+    if (token === undefined || before === undefined || !token.capitalised || token.hasDigit || token.pos === 'proper' || endsClause(before)) continue;
+    if (!['verb', 'noun', 'adjective'].includes(token.pos) || tokens[index + 1]?.pos !== 'proper') continue;
+    if (before.pos === 'preposition' || NOUN_MAKERS.has(before.lower)) token.pos = 'proper';
+  }
+}
+
 export function fixByNeighbours(tokens: TaggedToken[]): void {
   fixOpeningName(tokens);
+  fixNameRuns(tokens);
   fixFamilyNames(tokens);
   fixAppositiveNames(tokens);
   fixBareAdjectives(tokens);

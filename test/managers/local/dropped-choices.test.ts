@@ -38,4 +38,34 @@ describe('a choice dropped in passing', () => {
     await conversation.say({ user: 'The team lunch has been cancelled.', assistant: 'Noted.' });
     expect(conversation.facts.map((fact) => fact.text)).not.toContainEqual(expect.stringContaining('Dishoom'));
   });
+
+  it('"So scrap the part-ex" drops the one line whose key ends with it', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Brenton also matched the £1,100 part-ex on the Focus, so that is still the plan.', assistant: 'Good.' });
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('£1,100 part-ex'));
+    const { events } = await conversation.say({ user: "Ryan has offered £1,500 for it, which is £400 more than Brenton were giving. So scrap the part-ex, we're selling it to Ryan.", assistant: 'Nice.' });
+    expect(conversation.facts.map((fact) => fact.text)).not.toContainEqual(expect.stringContaining('£1,100 part-ex'));
+    expect(events.find((event) => event.op === 'remove')?.reason).toContain('scrap the part-ex');
+  });
+
+  it('"We went with Soar Valley Skips in the end, they were £30 cheaper than Hurst" drops the Hurst quote, and another Soar is no subject in common', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user: "Fola found the Soar Community Chest form and it's up to £300 for community green spaces. Also the brambles will need a skip, and I've got a quote from Hurst Skips for a 6-yard one at £240.",
+      assistant: 'Noted.',
+    });
+    const grant = conversation.facts.find((fact) => fact.text.includes('Soar Community Chest'));
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('Hurst Skips'));
+    await conversation.say({ user: 'We went with Soar Valley Skips in the end, they were £30 cheaper than Hurst and can do a bigger one.', assistant: 'Great.' });
+    expect(conversation.facts.map((fact) => fact.text)).not.toContainEqual(expect.stringContaining('Hurst Skips'));
+    expect(conversation.facts.find((fact) => fact.id === grant?.id)?.text).toContain('£300');
+    expect(conversation.facts.filter((fact) => fact.mayReplace !== undefined)).toEqual([]);
+  });
+
+  it('a choice weighed against another it keeps ("still cheaper than Hurst") drops nothing', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: "I've got a quote from Hurst Skips for a 6-yard one at £240.", assistant: 'Noted.' });
+    await conversation.say({ user: 'We went with Soar Valley Skips for the hedge waste, and we are still keeping Hurst for the big clearance, they were cheaper than Hurst for small loads.', assistant: 'Noted.' });
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('Hurst Skips'));
+  });
 });
