@@ -208,11 +208,7 @@ function applyRemoval(document: TurnDocument, claim: Claim): boolean {
     return true;
   }
   // (Only the fact under its key, or the one its clause describes: sharing one word is not enough to drop a fact.)
-  const target =
-    (claim.key === null ? null : (document.sameKey(claim.key) ?? document.onlyKeyNaming(claim.key))) ??
-    document.describedBy(claim) ??
-    document.onlyNaming(claim) ??
-    (claim.key === null ? null : document.onlyKeyEnding(claim.key));
+  const target = document.removalTarget(claim);
   // "Under no circumstances another diesel. … So diesel is out.": ruling out what a rule forbids says
   // the rule again; it drops nothing.
   if (target !== null && prohibits(target)) {

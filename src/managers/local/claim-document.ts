@@ -16,6 +16,7 @@ import { shiftDays, shiftedDay } from './date-shift.js';
 import { keptParts, shownKey, swappedPart, swappedValue } from './line-edits.js';
 import { contentStems, doubtedFact } from './claim-doubt.js';
 import { BaseLines, KnownLines } from './known-lines.js';
+import { removalTarget } from './removal-target.js';
 import type { Known } from './known-line.js';
 import { subjectWords, targetScore } from './claim-target.js';
 
@@ -62,14 +63,6 @@ const ORDINALS: readonly string[] = ['second', 'third', 'fourth', 'fifth', 'sixt
 /** The words a second line of a subject takes after its key. */
 const SUFFIX_WORDS: readonly string[] = [...new Set([...Object.values(CLASS_NOUN), 'fact', 'constraint', 'goal', 'preference', 'exception'])];
 
-/** Words that tell a line made a choice of what follows them: "found a walker, though, Jess", "we hired Tom". */
-const CHOSEN = /\b(?:found|booked|hired|chose|picked|went with|going with|signed|got)\b/u;
-
-/** Whether `line` names `name` after a word of choosing. */
-function chosenIn(line: string, name: string): boolean {
-  const at = line.toLowerCase().indexOf(name.toLowerCase());
-  return at > 0 && CHOSEN.test(line.slice(0, at).toLowerCase());
-}
 
 export class TurnDocument {
   /** The document's facts and the lines of the turn, found by the words of their keys. */
@@ -141,67 +134,9 @@ export class TurnDocument {
     return found.score >= 5 || (found.score >= 4 && claim.correction) ? found.entry : null;
   }
 
-  /**
-   * The fact a removal describes rather than keys: "we don't need to migrate the socket.io chat widget"
-   * drops "widget: the live chat widget … has to be migrated". The clause must share a word with the
-   * fact's key and at least two with its line; the fact sharing most wins, and a tie names none.
-   */
-  describedBy(claim: Claim): Known | null {
-    const words = subjectWords(claim.value);
-    let best: { entry: Known; shared: number } | null = null;
-    let tied = false;
-    for (const entry of this.known.withWords('subject', words)) {
-      if (![...subjectWords(entry.key)].some((word) => words.has(word) && !this.names.has(word))) continue;
-      let shared = 0;
-      for (const word of subjectWords(entry.text)) if (words.has(word)) shared += 1;
-      if (shared < 2 || (best !== null && shared < best.shared)) continue;
-      tied = best !== null && shared === best.shared;
-      if (!tied || entry.order > (best?.entry.order ?? -1)) best = { entry, shared };
-    }
-    return best === null || tied ? null : best.entry;
-  }
-
-  /**
-   * "Forget the Skoda": the one fact whose line names a thing the removal names by its proper name
-   * (a name of the clause that no other fact mentions); null when none or several do.
-   */
-  onlyNaming(claim: Claim): Known | null {
-    const [from, to] = [claim.sentence.tokens[claim.span[0]]?.start ?? 0, claim.sentence.tokens[claim.span[1] - 1]?.end ?? 0];
-    const named = claim.sentence.specifics.filter((item) => item.type === 'name' && item.start >= from && item.end <= to);
-    for (const item of named) {
-      // A person only as someone chosen ("forget Jess" of "found a walker, Jess from Paws on the Downs"):
-      // "Forget Tom, he's not invited" says nothing of Tom as project lead.
-      const person = item.entity === 'person';
-      const naming = [...this.known.values()].filter((entry) => entry.factId !== null && factHolds(entry.text, item) && (!person || chosenIn(entry.text, item.text)));
-      if (naming.length === 1) return naming[0] ?? null;
-    }
-    return null;
-  }
-
-  /** The newest known fact under exactly this key. */
-  sameKey(key: string): Known | null {
-    const normalized = normalizeText(key);
-    let best: Known | null = null;
-    for (const entry of this.known.withWords('key', [normalized])) if (best === null || entry.order > best.order) best = entry;
-    return best;
-  }
-
-  /** "Scrap the part-ex" of "brenton part-ex: matched the £1,100 part-ex": the one known fact whose key ends with the whole key; null when none or several. */
-  onlyKeyEnding(key: string): Known | null {
-    const normalized = normalizeText(key);
-    const found = this.known.withWords('subject', subjectWords(normalized)).filter((entry) => entry.factId !== null && entry.key.endsWith(` ${normalized}`));
-    return found.length === 1 ? (found[0] ?? null) : null;
-  }
-
-  /**
-   * "Jonas is out": for a key that is one person's name, the one fact whose key names that person
-   * ("colleague jonas meier"); null when none or several do.
-   */
-  onlyKeyNaming(key: string): Known | null {
-    const name = normalizeText(key);
-    if (name.includes(' ') || !this.names.has(name)) return null;
-    const naming = [...this.known.values()].filter((entry) => entry.key.split(' ').includes(name));
-    return naming.length === 1 ? (naming[0] ?? null) : null;
+  /** The one known fact a removal drops, or null (see `removal-target.ts`). */
+  removalTarget(claim: Claim): Known | null {
+    return removalTarget(this.known, this.names, claim);
   }
 
   /** Whether a known fact holds the value (its number, or its words). */
