@@ -8,7 +8,7 @@ import type { AnalysedSentence } from './analysis.js';
 import { carriesIs, isPredicate, type Span } from './clauses.js';
 import type { ClauseAct } from './clause-acts.js';
 import type { Cue } from './cues.js';
-import { DATE_UNITS, META_NOUNS } from './function-words.js';
+import { COUNT_WORDS, DATE_UNITS, META_NOUNS } from './function-words.js';
 import { keyFromPhrase, keyFromTokens, nounPhrases } from './noun-phrases.js';
 import {
   actionKey, firstKey, isPersonPhrase, isPersonToken, isValueToken, openingAttribute, openingTopic, REPORTING_VERBS, reportedSubject, subjectKey, usable,
@@ -178,6 +178,14 @@ function personalSubject(tokens: readonly TaggedToken[], from: number, to: numbe
 /** A subject that points back ("it", "that", "she", "keep it"): what the discourse holds, unless the clause names its object; null for any other subject. */
 function pointingSubject(tokens: readonly TaggedToken[], from: number, to: number, verb: number, discourse: Discourse): Subject | null {
   const first = tokens[from];
+  if (first !== undefined && POINTING.has(first.lower)) {
+    // "that's a crew of six", "it's a total of £400": what the count is of names it.
+    const counted = countedThing(tokens, verb === from ? from + 1 : verb + 1, to);
+    if (counted !== null) {
+      discourse.topic = counted;
+      return { key: counted, valueFrom: from, pronoun: false };
+    }
+  }
   // "it's 7 feet now", "that's twelve on the books": the topic so far.
   if (verb === from && first !== undefined && POINTING.has(first.lower)) return { key: discourse.topic, valueFrom: from, pronoun: true };
   if (first !== undefined && PERSONAL.has(first.lower) && verb <= from + 1) return personalSubject(tokens, from, to, verb, discourse);
@@ -190,6 +198,15 @@ function pointingSubject(tokens: readonly TaggedToken[], from: number, to: numbe
   // "Keep it for 14 days": an instruction about the topic.
   if (verb === from && POINTING.has(tokens[verb + 1]?.lower ?? '') && discourse.topic !== null) return { key: discourse.topic, valueFrom: from, pronoun: true };
   return null;
+}
+
+/** "a crew of six" at `at`: the thing a count is of ("crew"); null when the words there are not "a … of" and a number. */
+function countedThing(tokens: readonly TaggedToken[], at: number, to: number): string | null {
+  if (!['a', 'an'].includes(tokens[at]?.lower ?? '')) return null;
+  const found = firstKey(tokens, at + 1, Math.min(to, at + 4), 2);
+  if (found === null || found.phrase.start !== at + 1 || tokens[found.phrase.end]?.lower !== 'of') return null;
+  const count = tokens[found.phrase.end + 1];
+  return isValueToken(count) || COUNT_WORDS[count?.lower ?? ''] !== undefined ? found.key : null;
 }
 
 /** "I've got 11 staff", "we went with Luis": when the speakers are the subject, the object names it. */
@@ -241,6 +258,12 @@ const CHANGING_VERBS = new Set([
   'reduced', 'extended', 'brought', 'knocked', 'upped', 'halved', 'doubled', 'trimmed', 'capped',
 ]);
 
+/** The same verbs after "to": "agreed to bring the rent down to £48", "decided to push the launch back". */
+const CHANGING_BASES = new Set([
+  'move', 'change', 'shift', 'push', 'postpone', 'reschedule', 'delay', 'bump', 'raise', 'lower', 'cut', 'increase', 'reduce', 'extend',
+  'bring', 'knock', 'up', 'halve', 'double', 'trim', 'cap',
+]);
+
 /** Words after the changed thing that say where its value went ("to", "back", "up", "down", "forward", "by"). */
 const CHANGE_DIRECTIONS = new Set(['to', 'back', 'up', 'down', 'forward', 'forwards', 'from', 'by', 'until', 'till']);
 
@@ -249,8 +272,11 @@ const CHANGE_DIRECTIONS = new Set(['to', 'back', 'up', 'down', 'forward', 'forwa
  * week": the thing changed is what the line is about, not the one who changed it. Null unless the
  * verb changes a value and the phrase after it is followed by where the value went.
  */
-function changedObject(tokens: readonly TaggedToken[], verb: number, to: number): { key: string; valueFrom: number } | null {
-  if (!CHANGING_VERBS.has(tokens[verb]?.lower ?? '')) return null;
+function changedObject(tokens: readonly TaggedToken[], found: number, to: number): { key: string; valueFrom: number } | null {
+  // ("The committee has agreed to bring the full-plot rent down to £48": the change is the verb after "to".)
+  const first = tokens[found]?.pos === 'auxiliary' && tokens[found + 1]?.pos === 'verb' ? found + 1 : found;
+  const verb = tokens[first + 1]?.lower === 'to' && CHANGING_BASES.has(tokens[first + 2]?.lower ?? '') ? first + 2 : first;
+  if (verb === first && !CHANGING_VERBS.has(tokens[verb]?.lower ?? '')) return null;
   const object = firstKey(tokens, verb + 1, to);
   if (object === null || object.phrase.start > verb + 3 || isPersonPhrase(tokens, object.phrase)) return null;
   const direction = object.phrase.end;

@@ -14,7 +14,7 @@ import {
   WEEKDAYS,
 } from './function-words.js';
 import { lexiconTag, nlp } from './compromise-lexicon.js';
-import { fixByNeighbours, fixCopulaSubjects, fixFamilyNames, fixImperatives, fixParticles } from './tag-repairs.js';
+import { fixByNeighbours, fixCopulaSubjects, fixDescribedNouns, fixFamilyNames, fixImperatives, fixParticles } from './tag-repairs.js';
 import type { EntityType, PartOfSpeech, TaggedToken, Token } from './tokens.js';
 
 export type { EntityType, PartOfSpeech, TaggedToken } from './tokens.js';
@@ -274,6 +274,7 @@ export function tagWithCompromise(sentence: string, lexical: readonly TaggedToke
     return tagged(token, pos, entity, isPastTags(found) || token.past);
   });
   fixFamilyNames(result);
+  fixDescribedNouns(result);
   fixImperatives(result);
   fixCopulaSubjects(result);
   fixParticles(result);
