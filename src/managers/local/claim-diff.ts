@@ -12,7 +12,7 @@ import { lineOfClaim, withdrawnClaim } from './withdrawn-report.js';
 import { COMMENT_CLAUSE } from './claim-doubt.js';
 import type { BaseLinesCache } from './known-lines.js';
 import { KIND_STRENGTH, type DiffEntry, type FactDiff } from '../../core/diff.js';
-import { escapeRegExp } from '../../core/text.js';
+import { escapeRegExp, normalizeText } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import { TurnDocument, type Known } from './claim-document.js';
@@ -132,6 +132,15 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
       if (claim.act === 'removal' && applyRemoval(document, claim)) continue;
       // ("… to 2,400 instead of 2,600?" names no subject, but the value it sets aside names the fact.)
       let target = claim.key === null ? (claim.oldValues.length > 0 ? document.holderOf(claim.oldValues) : null) : document.sure(claim, claim.key);
+      // ("… so it's 104 now", "it" guessed as Beth's friend Mia and matched to "uni friend kez", whose line holds
+      // no number: a change said of "it" that only a look-alike key takes goes where such a value changes.)
+      const guessed = target;
+      const lookAlike = guessed !== null && claim.key !== null && guessed.key !== normalizeText(claim.key);
+      if (guessed !== null && lookAlike && claim.pronoun && claim.correction && !claim.classes.some((wanted) => document.holdsClass(guessed, wanted))) {
+        const placed = placeChange(document, message, claim);
+        if (placed === 'applied') continue;
+        if (placed !== null) target = placed;
+      }
       // "March 15 is off": only the old value is named; it goes, unless a later clause gives the new one.
       if (target !== null && claim.values.length === 0 && claim.oldValues.length > 0) {
         if (open === null) open = { target, claim };
@@ -298,6 +307,9 @@ function wantedClass(claim: Claim): ValueClass | undefined {
  * earlier in the message ("5:30 is too fast … aim for 5:45 instead"), or, for a short correction that
  * names nothing ("Actually, make that $45k."), the newest fact holding an amount or a date like it.
  */
+/** A count said as a change: "down to 96 now", "back up to 12", "up to 40 again". */
+const COUNT_CHANGED = /\b(?:down|up|back) to \d[\d,]*\b|\b\d[\d,]* (?:now|again)\b/u;
+
 function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnDocument): Known | null {
   const [first] = claim.values;
   const wanted = wantedClass(claim);
@@ -313,6 +325,12 @@ function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnD
   if (wanted === 'count' && (claim.correction || countsPeople(claim))) {
     const counts = document.withClass('count');
     if (counts.length === 1) return counts[0] ?? null;
+  }
+  // "The numbers have crept back up … so it's 104 now" of "guest list: down to 96 now": a bare number
+  // said as a change of what "it" is changes the only line whose bare number was said as a change too.
+  if ((wanted === 'count' || wanted === 'number') && claim.pronoun && claim.correction) {
+    const changed = document.withClass(wanted).filter((line) => COUNT_CHANGED.test(line.text));
+    if (changed.length === 1) return changed[0] ?? null;
   }
   if (claim.key !== null && !claim.pronoun) return null;
   if (claim.sentence.tokens.length > 12 || wanted === 'person' || wanted === 'name' || wanted === 'number') return null;

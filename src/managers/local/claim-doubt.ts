@@ -148,8 +148,34 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     tied = best !== null && score === best.score ? [...tied, fact] : [fact];
     if (tied.length === 1 || fact.order > (best?.fact.order ?? -1)) best = { fact, score };
   }
-  if (best === null) return null;
+  if (best === null) return claim.correction ? nearAmount(claim, all) : null;
   return tied.length === 1 ? best.fact : (toldApartBySentence(tied, claim) ?? toldApartBySiblings(tied, all, keyStems));
+}
+
+/** Amounts of money a text writes in full ("$47,900", "£1,200"), as numbers. */
+function amountsIn(text: string): number[] {
+  return [...text.matchAll(/[$€£¥]\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.,]*\s*(?:k|m|bn)\b)/giu)].map((match) => Number((match[1] ?? '').replace(/,/gu, '')));
+}
+
+/** How far apart two amounts may be, as a share of the larger, and still be one price revised ("$47,900" → "$49,300"). */
+const REVISED_SHARE = 0.05;
+
+/**
+ * "the contract's $49,300 all-in now" of "casa nueva: $47,900, about 6 weeks": a new amount said as a
+ * change, with no subject in common with any line, may replace the one line holding a single amount of
+ * a hundred or more within 5 % of it. Null when no line or several do.
+ */
+function nearAmount(claim: Claim, lines: readonly Known[]): Known | null {
+  const given = amountsIn(claim.value);
+  const [amount] = given;
+  if (given.length !== 1 || amount === undefined || amount < 100) return null;
+  const near = lines.filter((line) => {
+    if (line.factId === null || line.kind === 'exception') return false;
+    const held = amountsIn(line.text);
+    const [old] = held;
+    return held.length === 1 && old !== undefined && old !== amount && Math.abs(old - amount) <= REVISED_SHARE * Math.max(old, amount);
+  });
+  return near.length === 1 ? (near[0] ?? null) : null;
 }
 
 /**

@@ -25,4 +25,37 @@ describe('a value changed by someone, said in passing', () => {
     });
     expect(conversation.facts.find((fact) => fact.text.includes('crew of six'))?.key).toBe('crew');
   });
+
+  it('"The numbers have crept back up … so it\'s 104 now" changes the guest list said as "down to 96 now", not a look-alike key', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'The guest list is about 120 at the moment. My grandma Ivy is 91 and uses a wheelchair.', assistant: 'Noted.' });
+    await conversation.say({ user: 'And the list is down to 96 now, because we finally had The Conversation with both mums.', assistant: 'Great.' });
+    await conversation.say({ user: 'My uni friend Kez has been seeing someone for three months and I can feel a message coming.', assistant: 'Noted.' });
+    const { events } = await conversation.say({
+      user: "Invitations! Beth's friend Mia is designing them. The numbers have crept back up, by the way. Joel put his foot down about his team at work, so it's 104 now, which finished off the band.",
+      assistant: 'Noted.',
+    });
+    const update = events.find((event) => event.op === 'update' && event.newText?.includes('104'));
+    expect(update?.oldText).toContain('down to 96 now');
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('three months'));
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('91'));
+  });
+
+  it('"the contract\'s $49,300 all-in now" may replace the one quote within 5 % of it, and leaves the budget', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Casa Nueva: $47,900, about 6 weeks, and Luis could start as soon as the 30th.', assistant: 'Noted.' });
+    await conversation.say({ user: 'The kitchen budget is $54,000 all in.', assistant: 'Noted.' });
+    await conversation.say({ user: "We added a pantry wall. Luis sent the change order yesterday, so the contract's $49,300 all-in now.", assistant: 'Noted.' });
+    const quote = conversation.facts.find((fact) => fact.text.includes('$47,900'));
+    const contract = conversation.facts.find((fact) => fact.text.includes('$49,300'));
+    expect(contract?.mayReplace).toBe(quote?.id);
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('$54,000'));
+  });
+
+  it('an amount said as a change far from every other amount may replace none of them', async () => {
+    const conversation = new Conversation();
+    await conversation.say({ user: 'Casa Nueva: $47,900, about 6 weeks.', assistant: 'Noted.' });
+    await conversation.say({ user: 'The appliances are $3,700 now.', assistant: 'Noted.' });
+    expect(conversation.facts.filter((fact) => fact.mayReplace !== undefined)).toEqual([]);
+  });
 });
