@@ -4,6 +4,12 @@ import type { ContextItem, Omission, SectionName } from './context-package.js';
 import { dayHeading, dayOf } from './provenance-marks.js';
 import { DATED_SECTIONS, KIND_HEADERS, SECTION_HEADERS } from './render.js';
 
+/** The run of lines one day heading stands over: a dated section, or one kind's block of facts; null for a section without day headings. */
+function dayBlock(section: SectionName, factKind: FactKind | null): string | null {
+  if (section === 'facts') return factKind === null ? null : `facts:${factKind}`;
+  return DATED_SECTIONS.has(section) ? section : null;
+}
+
 const SYSTEM_SECTIONS: ReadonlySet<SectionName> = new Set(['instructions', 'pinned', 'artifacts', 'facts', 'history', 'recalled']);
 /** A blank line between blocks of the system message costs at most this much. */
 const BLOCK_SEPARATOR = 2;
@@ -18,8 +24,8 @@ export class Assembly {
   /** Sections whose header (and separator) have been paid for. */
   private readonly opened = new Set<SectionName>();
   private readonly omissions = new Map<string, Array<readonly string[]>>();
-  /** Days whose heading each dated section has paid for. */
-  private readonly days = new Map<SectionName, Set<string>>();
+  /** Days whose heading each dated section (and each kind's block of facts) has paid for. */
+  private readonly days = new Map<string, Set<string>>();
   private readonly dayNames = new Map<string, string | null>();
   private spent = 0;
 
@@ -88,20 +94,22 @@ export class Assembly {
    * of that day is there yet. A line of unknown time is charged nothing; it gets a heading only after
    * dated lines, which the exact count at the end catches.
    */
-  dayCost(section: SectionName, time: string | null): number {
-    if (!DATED_SECTIONS.has(section)) return 0;
+  dayCost(section: SectionName, time: string | null, factKind: FactKind | null = null): number {
+    const block = dayBlock(section, factKind);
+    if (block === null) return 0;
     const day = this.day(time);
-    if (day === null || this.days.get(section)?.has(day) === true) return 0;
-    return this.countShort(dayHeading(day)) + 1;
+    if (day === null || this.days.get(block)?.has(day) === true) return 0;
+    return this.countShort(dayHeading(day, section === 'facts' ? 'facts' : 'messages')) + 1;
   }
 
   /** Record that `section` shows a line sent at `time` (its day heading is paid for). */
-  noteDay(section: SectionName, time: string | null): void {
+  noteDay(section: SectionName, time: string | null, factKind: FactKind | null = null): void {
+    const block = dayBlock(section, factKind);
     const day = this.day(time);
-    if (day === null || !DATED_SECTIONS.has(section)) return;
-    const days = this.days.get(section) ?? new Set<string>();
+    if (day === null || block === null) return;
+    const days = this.days.get(block) ?? new Set<string>();
     days.add(day);
-    this.days.set(section, days);
+    this.days.set(block, days);
   }
 
   private day(time: string | null): string | null {
@@ -122,7 +130,7 @@ export class Assembly {
   /** Add the items if they fit; returns whether they were added. */
   tryAdd(section: SectionName, items: readonly ContextItem[], itemCost: number): boolean {
     const factKind = items[0]?.factKind ?? null;
-    const cost = this.costOf(section, itemCost, factKind) + this.dayCost(section, items[0]?.date ?? null);
+    const cost = this.costOf(section, itemCost, factKind) + this.dayCost(section, items[0]?.date ?? null, factKind);
     if (!this.fits(cost)) return false;
     this.add(section, items, cost);
     return true;
@@ -141,7 +149,7 @@ export class Assembly {
     this.sections.set(section, list);
     for (const item of items) {
       if (item.factKind !== null) this.kinds.add(item.factKind);
-      this.noteDay(section, item.date);
+      this.noteDay(section, item.date, item.factKind);
     }
   }
 

@@ -2,7 +2,7 @@
  * The lines of the base-truth document in a package. A fact kept beside a newer fact that may replace
  * it (`Fact.mayReplace`: its manager could not tell whether the two are about the same subject) is never
  * shown alone as if it still held: it is shown inside the newer fact's line, `- cutover: April 12
- * [may replace turn 3: "deadline: March 15"] (turn 14, 2 Apr 2026)`. A pinned exception is never folded
+ * [may replace turn 3: "deadline: March 15"] (turn 14)`. A pinned exception is never folded
  * away: it keeps its own line and names the fact that may supersede it.
  */
 import type { Fact } from '../core/types.js';
@@ -35,7 +35,8 @@ export function factItem(fact: Fact, tokenizer: Tokenizer, times: ReadonlyMap<nu
   const line = withDoubts(fact, doubts, new Set());
   const text = newer === undefined ? line.text : `${fact.text} [possibly superseded at turn ${newer.createdTurn}: ${quoted(newer.text, 400)}]`;
   const fields = { text: `- ${text}`, turn: fact.updatedTurn, date: times.get(fact.updatedTurn) ?? null };
-  const rendered = factLine(fields);
+  // (A pinned line stands alone with its date; a listed one sits under its day's heading, paid for by the assembly.)
+  const rendered = factLine(fields, fact.pinned);
   const tokens = tokenizer.count(rendered);
   return {
     ...fields,

@@ -49,7 +49,7 @@ export function addFacts(assembly: Assembly, options: FactSourceOptions): AddedF
   const deferred: Line[] = [];
   for (const fact of rankFacts(view.listed, relevance)) {
     const item = view.line(fact);
-    const cost = assembly.costOf('facts', item.cost, fact.kind);
+    const cost = assembly.costOf('facts', item.cost, fact.kind) + assembly.dayCost('facts', item.date, fact.kind);
     if (assembly.used + cost <= limit && assembly.fits(cost)) assembly.add('facts', [item], cost);
     else if (relevance !== null) deferred.push(item);
     else assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');

@@ -1,9 +1,10 @@
 /**
- * How a package shows when each line is true as of. Fact lines end with `(turn 14, 3 Mar 2026)`. Message
- * lines start with `[turn 12]` and sit under a heading of the day they were said (`### 3 Mar 2026`), one
- * heading wherever the day changes, so a dozen recalled lines do not repeat the date a dozen
- * times. The day is the UTC day the line's message was sent; a message whose time is unknown (imported
- * without one) shows its turn alone.
+ * How a package shows when each line is true as of. Lines sit under a heading of the day they were said,
+ * one heading wherever the day changes, so a dozen lines do not repeat the date a dozen times: message
+ * lines (history, recalled) start with `[turn 12]` under `### 3 Mar 2026`; fact lines end with
+ * `(turn 14)` under `#### 3 Mar 2026` within their kind's block. A pinned exception stands alone and
+ * ends with `(turn 14, 3 Mar 2026)`. The day is the UTC day the line's message was sent; a line whose
+ * time is unknown (imported without one) shows its turn alone.
  */
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -16,9 +17,12 @@ export function dayOf(time: string | null): string | null {
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;
 }
 
-/** ` (turn 14, 3 Mar 2026)`: appended to a fact line, the turn it was last established in. */
-export function factMark(turn: number, time: string | null): string {
-  const day = dayOf(time);
+/**
+ * ` (turn 14)`: appended to a fact line, the turn it was last established in; ` (turn 14, 3 Mar 2026)`
+ * with `dated`, for a line that no day heading stands over.
+ */
+export function factMark(turn: number, time: string | null, dated: boolean): string {
+  const day = dated ? dayOf(time) : null;
   return day === null ? ` (turn ${turn})` : ` (turn ${turn}, ${day})`;
 }
 
@@ -27,22 +31,25 @@ export function turnMark(turn: number): string {
   return `[turn ${turn}]`;
 }
 
-/** The heading over message lines of one day: `### 3 Mar 2026`. */
-export function dayHeading(day: string): string {
-  return `### ${day}`;
+/** Heading levels of a day: over message lines, and over fact lines inside their kind's `###` block. */
+export type DayLevel = 'messages' | 'facts';
+
+/** The heading over the lines of one day: `### 3 Mar 2026` over messages, `#### 3 Mar 2026` over facts. */
+export function dayHeading(day: string, level: DayLevel = 'messages'): string {
+  return `${level === 'facts' ? '####' : '###'} ${day}`;
 }
 
 /**
  * The day headings a run of lines needs, by the index of the line each goes before: one wherever the
  * day changes. A line whose time is unknown neither starts nor ends a day's run (it shows its turn).
  */
-export function dayHeadings(times: ReadonlyArray<string | null>): Map<number, string> {
+export function dayHeadings(times: ReadonlyArray<string | null>, level: DayLevel = 'messages'): Map<number, string> {
   const headings = new Map<number, string>();
   let previous: string | null = null;
   times.forEach((time, index) => {
     const day = dayOf(time);
     if (day === null) return;
-    if (day !== previous) headings.set(index, dayHeading(day));
+    if (day !== previous) headings.set(index, dayHeading(day, level));
     previous = day;
   });
   return headings;

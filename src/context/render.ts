@@ -43,7 +43,7 @@ export function renderSections(sections: readonly ContextSection[]): ChatMessage
     section.items.forEach((item, index) => {
       const heading = headings?.get(index);
       if (heading !== undefined) lines.push(heading);
-      lines.push(item.kind === 'fact' ? factLine(item) : item.text);
+      lines.push(item.kind === 'fact' ? factLine(item, true) : item.text);
     });
   }
   return lines.length > 0 ? [{ role: 'system', content: lines.join('\n') }, ...window] : window;
@@ -55,9 +55,12 @@ export function measureSections(sections: readonly ContextSection[], tokenizer: 
   return { messages, tokens: tokenizer.countMessages(messages) };
 }
 
-/** A fact line as rendered: its text and the turn (and date) it was last established. */
-export function factLine(item: Pick<ContextItem, 'text' | 'turn' | 'date'>): string {
-  return item.turn === null ? item.text : `${item.text}${factMark(item.turn, item.date)}`;
+/**
+ * A fact line as rendered: its text and the turn it was last established, with the date when `dated`
+ * (a pinned line; in the facts section the date is its day heading's).
+ */
+export function factLine(item: Pick<ContextItem, 'text' | 'turn' | 'date'>, dated: boolean): string {
+  return item.turn === null ? item.text : `${item.text}${factMark(item.turn, item.date, dated)}`;
 }
 
 function addFactLines(lines: string[], items: readonly ContextItem[]): void {
@@ -66,6 +69,11 @@ function addFactLines(lines: string[], items: readonly ContextItem[]): void {
     const ofKind = items.filter((item) => item.factKind === kind);
     if (ofKind.length === 0) continue;
     lines.push(KIND_HEADERS[kind]);
-    for (const item of ofKind) lines.push(factLine(item));
+    const headings = dayHeadings(ofKind.map((item) => item.date), 'facts');
+    ofKind.forEach((item, index) => {
+      const heading = headings.get(index);
+      if (heading !== undefined) lines.push(heading);
+      lines.push(factLine(item, false));
+    });
   }
 }

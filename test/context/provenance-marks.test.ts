@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { dayHeadings, factMark, turnMark } from '../../src/context/provenance-marks.js';
 
 describe('provenance marks', () => {
-  it('marks facts with turn and day, messages with their turn', () => {
-    expect(factMark(14, '2026-03-03T09:00:00Z')).toBe(' (turn 14, 3 Mar 2026)');
-    expect(factMark(14, null)).toBe(' (turn 14)');
+  it('marks facts with their turn (and day when no heading gives it), messages with their turn', () => {
+    expect(factMark(14, '2026-03-03T09:00:00Z', true)).toBe(' (turn 14, 3 Mar 2026)');
+    expect(factMark(14, '2026-03-03T09:00:00Z', false)).toBe(' (turn 14)');
+    expect(factMark(14, null, true)).toBe(' (turn 14)');
     expect(turnMark(12)).toBe('[turn 12]');
   });
 
@@ -21,5 +22,10 @@ describe('provenance marks', () => {
       [4, '### 5 Mar 2026'],
     ]);
     expect([...dayHeadings([null, null])]).toEqual([]);
+    // Over fact lines, a level below their kind's heading.
+    expect([...dayHeadings([march3, march5], 'facts')]).toEqual([
+      [0, '#### 3 Mar 2026'],
+      [1, '#### 5 Mar 2026'],
+    ]);
   });
 });

@@ -74,7 +74,7 @@ describe('the time of each message', () => {
     expect(pkg.render()[0]?.content ?? '').toMatch(/€4,000.* \(turn 2\)$/mu);
   });
 
-  it('marks every fact with the turn and day it was last established, and every older message with its turn and day', async () => {
+  it('marks every fact with the turn it was last established under a heading of its day, and every older message with its turn and day', async () => {
     const { memory } = fixture();
     const session = await memory.sessions.create({ title: 'Kitchen' });
     await session.record({ user: 'The budget for the kitchen is $54,000, all in.', assistant: 'Noted: $54,000 all in.', timestamp: '2026-03-14T10:00:00Z' });
@@ -83,7 +83,8 @@ describe('the time of each message', () => {
     }
     const pkg = await session.context({ budget: 3000 });
     const system = pkg.render()[0]?.content ?? '';
-    expect(system).toMatch(/- kitchen budget: .*\$54,000.* \(turn 1, 14 Mar 2026\)$/mu);
+    // Fact lines sit under a heading of their day inside their kind's block; the line gives its turn.
+    expect(system).toMatch(/^#### 14 Mar 2026\n- kitchen budget: .*\$54,000.* \(turn 1\)$/mu);
     // Older turns start with their turn and sit under a heading of their day, one heading per day.
     expect(system).toMatch(/^### 14 Mar 2026\n\[turn 1\] user: The budget/mu);
     expect(system).toMatch(/^### 17 Mar 2026\n\[turn 2\] user: /mu);
@@ -93,5 +94,28 @@ describe('the time of each message', () => {
     expect(fact).toMatchObject({ turn: 1, date: '2026-03-14T10:00:00.000Z' });
     expect(fact?.text).not.toContain('turn 1');
     expect(memory.tokenizer.countMessages(pkg.render())).toBe(pkg.tokens);
+  });
+
+  it('pays for the day headings of fact lines while choosing them, so the exact count never has to drop a fact', async () => {
+    const { memory } = fixture();
+    const session = await memory.sessions.create({ title: 'Move' });
+    const said = [
+      ['The budget for the move is £4,000 all in.', '2026-03-02T09:00:00Z'],
+      ['Our flights to Lisbon are on Friday 17 April.', '2026-03-05T09:00:00Z'],
+      ['The movers are Atlas Removals, £1,850 for the whole flat.', '2026-03-05T10:00:00Z'],
+      ['My passport expires in June 2031.', '2026-03-09T09:00:00Z'],
+      ['Never book anything through Expedia again.', '2026-03-12T09:00:00Z'],
+      ['The new flat is on Rua das Flores, rent €1,400 a month.', '2026-03-15T09:00:00Z'],
+    ] as const;
+    for (const [user, timestamp] of said) await session.record({ user, assistant: 'Noted.', timestamp });
+    const full = await session.context({ budget: 20_000 });
+    const factItems = full.sections.find((section) => section.name === 'facts')?.items.length ?? 0;
+    expect(factItems).toBeGreaterThan(3);
+    for (let budget = 120; budget <= full.tokens; budget += 7) {
+      const pkg = await session.context({ budget });
+      expect(pkg.tokens).toBeLessThanOrEqual(budget);
+      expect(memory.tokenizer.countMessages(pkg.render())).toBe(pkg.tokens);
+      expect(pkg.omitted.map((omission) => omission.reason)).not.toContain('budget: trimmed to fit the exact token count');
+    }
   });
 });
