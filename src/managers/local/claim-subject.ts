@@ -5,6 +5,7 @@
  * about what it forbids ("never paying anyone in cash" is about cash).
  */
 import type { AnalysedSentence } from './analysis.js';
+import { appositiveStart, type NamedPeople } from './appositives.js';
 import { carriesIs, isPredicate, type Span } from './clauses.js';
 import type { ClauseAct } from './clause-acts.js';
 import type { Cue } from './cues.js';
@@ -16,7 +17,7 @@ import {
 import type { TaggedToken } from './tagging.js';
 
 /** What earlier clauses of the message established, for the clauses that point back. */
-export interface Discourse {
+export interface Discourse extends NamedPeople {
   /** The last thing (not a person) a clause was about. */
   topic: string | null;
   /** The last person named. */
@@ -236,22 +237,6 @@ function speakerSubject(first: TaggedToken, tokens: readonly TaggedToken[], from
 }
 
 /** Words that may stand between an appositive's closing comma and the verb ("…, near Bakewell, is now holding"). */
-const BEFORE_VERB = new Set(['copula', 'auxiliary', 'modal', 'adverb', 'negation']);
-
-/**
- * Where an appositive between the subject and its verb starts: "Halcombe Hall, near Bakewell, is holding
- * the date" is about Halcombe Hall, not Bakewell. Null unless two commas enclose it, the second just before the verb.
- */
-function appositiveStart(sentence: AnalysedSentence, from: number, verb: number): number | null {
-  const tokens = sentence.tokens;
-  const commaBefore = (index: number): boolean => sentence.text.slice(tokens[index - 1]?.end ?? 0, tokens[index]?.start ?? 0).includes(',');
-  let closing = verb;
-  while (closing > from + 1 && !commaBefore(closing) && BEFORE_VERB.has(tokens[closing - 1]?.pos ?? '')) closing -= 1;
-  if (closing <= from + 1 || !commaBefore(closing)) return null;
-  for (let index = closing - 1; index > from; index -= 1) if (commaBefore(index)) return index;
-  return null;
-}
-
 /** Verbs by which someone changes a thing's value ("moved the due date to 23 January", "cut the budget by 10%"). */
 const CHANGING_VERBS = new Set([
   'moved', 'changed', 'shifted', 'pushed', 'postponed', 'rescheduled', 'delayed', 'bumped', 'raised', 'lowered', 'cut', 'increased',
@@ -299,7 +284,8 @@ function changedObject(tokens: readonly TaggedToken[], found: number, to: number
 function nounSubject(sentence: AnalysedSentence, from: number, to: number, found: { verb: number; carried: boolean }, discourse: Discourse): Subject | null {
   const tokens = sentence.tokens;
   const { verb, carried } = found;
-  const phrases = nounPhrases(tokens, from, appositiveStart(sentence, from, verb) ?? verb + 1);
+  const appositive = appositiveStart(sentence, from, verb);
+  const phrases = nounPhrases(tokens, from, appositive ?? verb + 1);
   const subject = phrases.at(-1) ?? null;
   if (subject === null) return null;
   const head = phrases[0];

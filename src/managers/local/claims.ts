@@ -6,6 +6,7 @@
  */
 import type { FactKind } from '../../core/types.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
+import { noteNamedPeople, withNamedPeople } from './appositives.js';
 import { claimKey, quotedTerms } from './claim-key.js';
 import { headsNext } from './claim-headings.js';
 import { skipOpeners, subjectOf, type Discourse, type Subject } from './claim-subject.js';
@@ -126,6 +127,7 @@ export function messageClaims(message: AnalysedMessage, options: ClaimOptions): 
   const reading: Reading = { message, options, discourse: { topic: null, person: null, label: null }, claims: [], quotes: new Map(), people: message.message.speaker !== null };
   for (const sentence of message.sentences) {
     if (sentence.smallTalk || sentence.tokens.length === 0) continue;
+    noteNamedPeople(sentence, reading.discourse);
     const spans = clauseSpans(sentence.tokens, 0, sentence.tokens.length, sentence.text);
     // A label heads clauses of its own sentence only.
     reading.discourse.label = null;
@@ -337,7 +339,7 @@ function statedClaim(reading: Reading, clause: ClauseWords, sense: ClauseSense):
   // ("Not a single invoice from Brennan has been paid on time" keeps its opening: without it the line says the opposite.)
   const negatedSubject = NEGATING_OPENERS.has(tokens[from]?.lower ?? '') && !/[,;:]/u.test(tokens[from]?.trailing ?? '');
   const valueStart = negatedSubject ? from : Math.max(from, Math.min(subject.valueFrom, span[1] - 1));
-  const value = lineValue(sentence, valueStart, span[1], correction ? oldValues : null, reading.options.maxValueWords);
+  const value = withNamedPeople(lineValue(sentence, valueStart, span[1], correction ? oldValues : null, reading.options.maxValueWords), key, reading.discourse);
   if (value === '' || (telling.length === 0 && !correction && !isRule(act) && saysNothingMore(value, key))) return null;
   return {
     act: sense.changeOnly ? 'fact' : act,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { analyseMessage } from '../../../src/managers/local/analysis.js';
+import { noteNamedPeople, withNamedPeople, type NamedPeople } from '../../../src/managers/local/appositives.js';
+import { dateReference } from '../../../src/managers/local/dates.js';
 import { Conversation } from './conversation.js';
 
 describe('a value changed by someone, said in passing', () => {
@@ -57,5 +60,35 @@ describe('a value changed by someone, said in passing', () => {
     await conversation.say({ user: 'Casa Nueva: $47,900, about 6 weeks.', assistant: 'Noted.' });
     await conversation.say({ user: 'The appliances are $3,700 now.', assistant: 'Noted.' });
     expect(conversation.facts.filter((fact) => fact.mayReplace !== undefined)).toEqual([]);
+  });
+});
+
+describe('people named beside the words for them', () => {
+  it('"Joel\'s parents, Femi and Carol, … they cannot be put at the same table" names them in the rule', async () => {
+    const conversation = new Conversation();
+    await conversation.say({
+      user: "Joel's parents, Femi and Carol, split up when he was fourteen and it was not friendly. They will both come and they will both behave, but they cannot be put at the same table.",
+      assistant: 'Understood.',
+    });
+    expect(conversation.facts.map((fact) => fact.text)).toContainEqual(expect.stringContaining('Femi and Carol cannot be put at the same table'));
+  });
+
+  it('only an aside of nothing but names names the people a key stands for', () => {
+    const named = (text: string): NamedPeople['named'] => {
+      const analysed = analyseMessage(
+        { id: 'm1', role: 'user', speaker: null, content: text, sentAt: null },
+        { maxAnalysedWords: 1500, maxReadWords: 5000, taggingBudget: { sentences: 6 }, tagger: 'fast', reference: dateReference('2026-03-01T10:00:00Z') },
+      );
+      const discourse: NamedPeople = {};
+      for (const sentence of analysed.sentences) noteNamedPeople(sentence, discourse);
+      return discourse.named;
+    };
+    expect(named("Joel's parents, Femi and Carol, split up when he was fourteen.")).toEqual({ key: 'joel parents', names: 'Femi and Carol' });
+    expect(named("Joel's parents, who live in Leeds, split up years ago.")).toBeUndefined();
+    expect(named('The venue, near Bakewell, is holding the date.')).toBeUndefined();
+    expect(withNamedPeople('they cannot be put at the same table', 'joel parents', { named: { key: 'joel parents', names: 'Femi and Carol' } })).toBe('Femi and Carol cannot be put at the same table');
+    // Only a line of that key, and only "they" opening it.
+    expect(withNamedPeople('they cannot come', 'venue', { named: { key: 'joel parents', names: 'Femi and Carol' } })).toBe('they cannot come');
+    expect(withNamedPeople('theyre late', 'joel parents', { named: { key: 'joel parents', names: 'Femi and Carol' } })).toBe('theyre late');
   });
 });
