@@ -130,7 +130,9 @@ export class Assembly {
   /** Add the items if they fit; returns whether they were added. */
   tryAdd(section: SectionName, items: readonly ContextItem[], itemCost: number): boolean {
     const factKind = items[0]?.factKind ?? null;
-    const cost = this.costOf(section, itemCost, factKind) + this.dayCost(section, items[0]?.date ?? null, factKind);
+    const itemsCost = this.costOf(section, itemCost, factKind);
+    if (!this.fits(itemsCost)) return false;
+    const cost = itemsCost + this.dayCost(section, items[0]?.date ?? null, factKind);
     if (!this.fits(cost)) return false;
     this.add(section, items, cost);
     return true;

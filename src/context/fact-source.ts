@@ -49,8 +49,11 @@ export function addFacts(assembly: Assembly, options: FactSourceOptions): AddedF
   const deferred: Line[] = [];
   for (const fact of rankFacts(view.listed, relevance)) {
     const item = view.line(fact);
-    const cost = assembly.costOf('facts', item.cost, fact.kind) + assembly.dayCost('facts', item.date, fact.kind);
-    if (assembly.used + cost <= limit && assembly.fits(cost)) assembly.add('facts', [item], cost);
+    const lineCost = assembly.costOf('facts', item.cost, fact.kind);
+    // (A line that does not fit without its day's heading is not charged for one.)
+    const fits = (cost: number): boolean => assembly.used + cost <= limit && assembly.fits(cost);
+    const cost = fits(lineCost) ? lineCost + assembly.dayCost('facts', item.date, fact.kind) : lineCost;
+    if (fits(cost)) assembly.add('facts', [item], cost);
     else if (relevance !== null) deferred.push(item);
     else assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
   }

@@ -9,9 +9,15 @@
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
+/** A time stored as UTC ISO-8601 ("2026-03-03T09:00:00.000Z"): its day is read from its digits. */
+const STORED_UTC = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z$/u;
+
 /** "3 Mar 2026" for an ISO-8601 time (its UTC day), or null when there is no valid time. */
 export function dayOf(time: string | null): string | null {
   if (time === null) return null;
+  const stored = STORED_UTC.exec(time);
+  const month = stored === null ? undefined : MONTHS[Number(stored[2]) - 1];
+  if (stored !== null && month !== undefined && Number(stored[3]) >= 1 && Number(stored[3]) <= 31) return `${Number(stored[3])} ${month} ${stored[1]}`;
   const date = new Date(time);
   if (Number.isNaN(date.getTime())) return null;
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayHeadings, factMark, turnMark } from '../../src/context/provenance-marks.js';
+import { dayHeadings, dayOf, factMark, turnMark } from '../../src/context/provenance-marks.js';
 
 describe('provenance marks', () => {
   it('marks facts with their turn (and day when no heading gives it), messages with their turn', () => {
@@ -27,5 +27,20 @@ describe('provenance marks', () => {
       [0, '#### 3 Mar 2026'],
       [1, '#### 5 Mar 2026'],
     ]);
+  });
+
+  it('reads the UTC day of any ISO time, stored times by their digits', () => {
+    expect(dayOf('2026-03-03T09:00:00.000Z')).toBe('3 Mar 2026');
+    expect(dayOf('2026-03-03T23:30:00+02:00')).toBe('3 Mar 2026');
+    expect(dayOf('2026-03-04T01:30:00+02:00')).toBe('3 Mar 2026');
+    expect(dayOf('2026-13-01T00:00:00Z')).toBeNull();
+    expect(dayOf('not a time')).toBeNull();
+    expect(dayOf(null)).toBeNull();
+    // Every stored time reads as its Date does.
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    for (let day = 0; day < 800; day += 7) {
+      const date = new Date(Date.UTC(2025, 0, 1) + day * 86_400_000 + (day % 24) * 3_600_000);
+      expect(dayOf(date.toISOString())).toBe(`${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`);
+    }
   });
 });
