@@ -37,8 +37,10 @@ function sortSections(assembly: Assembly): ContextSection[] {
   return mapPacked(order.filter((name) => name !== 'artifacts' || assembly.items(name).length > 0), (name) => {
     // The assembly's own items, which cached turn options may share: the caller gets copies (see finish).
     const items = assembly.items(name).slice();
-    // Facts were chosen freshest first; they read better in the order they were established.
-    if (name === 'history' || name === 'recalled' || name === 'facts') items.sort(byTurn);
+    // Facts were chosen freshest first; they read better in the order they were established, by the day
+    // they were said first, so each day's lines sit under one heading (turns imported out of time order too).
+    if (name === 'history' || name === 'recalled') items.sort(byTurn);
+    if (name === 'facts') items.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? '') || byTurn(a, b));
     if (name === 'window') items.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
     return { name, tokens: items.reduce((sum, item) => sum + item.tokens, 0), items };
   });

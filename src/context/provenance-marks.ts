@@ -16,8 +16,12 @@ const STORED_UTC = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z$/
 export function dayOf(time: string | null): string | null {
   if (time === null) return null;
   const stored = STORED_UTC.exec(time);
-  const month = stored === null ? undefined : MONTHS[Number(stored[2]) - 1];
-  if (stored !== null && month !== undefined && Number(stored[3]) >= 1 && Number(stored[3]) <= 31) return `${Number(stored[3])} ${month} ${stored[1]}`;
+  if (stored !== null) {
+    const [year, month, day] = [Number(stored[1]), Number(stored[2]), Number(stored[3])];
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+    return days === undefined || day < 1 || day > days ? null : `${day} ${MONTHS[month - 1] ?? ''} ${stored[1]}`;
+  }
   const date = new Date(time);
   if (Number.isNaN(date.getTime())) return null;
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;

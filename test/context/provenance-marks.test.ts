@@ -34,6 +34,8 @@ describe('provenance marks', () => {
     expect(dayOf('2026-03-03T23:30:00+02:00')).toBe('3 Mar 2026');
     expect(dayOf('2026-03-04T01:30:00+02:00')).toBe('3 Mar 2026');
     expect(dayOf('2026-13-01T00:00:00Z')).toBeNull();
+    expect(dayOf('2026-02-31T00:00:00Z')).toBeNull();
+    expect(dayOf('2028-02-29T00:00:00Z')).toBe('29 Feb 2028');
     expect(dayOf('not a time')).toBeNull();
     expect(dayOf(null)).toBeNull();
     // Every stored time reads as its Date does.

@@ -96,18 +96,22 @@ describe('the time of each message', () => {
     expect(memory.tokenizer.countMessages(pkg.render())).toBe(pkg.tokens);
   });
 
-  it('pays for the day headings of fact lines while choosing them, so the exact count never has to drop a fact', async () => {
+  it.each([
+    ['in time order', ['2026-03-02T09:00:00Z', '2026-03-05T09:00:00Z', '2026-03-05T10:00:00Z', '2026-03-09T09:00:00Z', '2026-03-12T09:00:00Z', '2026-03-15T09:00:00Z']],
+    // (Backfilled records: one heading per day all the same, since fact lines are ordered by the day first.)
+    ['out of time order', ['2026-03-05T09:00:00Z', '2026-03-03T09:00:00Z', '2026-03-05T10:00:00Z', '2026-03-03T10:00:00Z', '2026-03-05T11:00:00Z', '2026-03-03T11:00:00Z']],
+  ])('pays for the day headings of fact lines while choosing them, so the exact count never has to drop a fact (turns %s)', async (_, times) => {
     const { memory } = fixture();
     const session = await memory.sessions.create({ title: 'Move' });
     const said = [
-      ['The budget for the move is £4,000 all in.', '2026-03-02T09:00:00Z'],
-      ['Our flights to Lisbon are on Friday 17 April.', '2026-03-05T09:00:00Z'],
-      ['The movers are Atlas Removals, £1,850 for the whole flat.', '2026-03-05T10:00:00Z'],
-      ['My passport expires in June 2031.', '2026-03-09T09:00:00Z'],
-      ['Never book anything through Expedia again.', '2026-03-12T09:00:00Z'],
-      ['The new flat is on Rua das Flores, rent €1,400 a month.', '2026-03-15T09:00:00Z'],
-    ] as const;
-    for (const [user, timestamp] of said) await session.record({ user, assistant: 'Noted.', timestamp });
+      'Our flights to Lisbon are on Friday 17 April.',
+      'My passport expires in June 2031.',
+      'The movers are Atlas Removals from Leeds.',
+      'The new flat is on Rua das Flores in Porto.',
+      'Our dentist is Dr Okafor at Moortown.',
+      'The piano goes to my sister Ana in Bristol.',
+    ];
+    for (const [index, user] of said.entries()) await session.record({ user, assistant: 'Noted.', timestamp: times[index] ?? '' });
     const full = await session.context({ budget: 20_000 });
     const factItems = full.sections.find((section) => section.name === 'facts')?.items.length ?? 0;
     expect(factItems).toBeGreaterThan(3);
@@ -117,5 +121,10 @@ describe('the time of each message', () => {
       expect(memory.tokenizer.countMessages(pkg.render())).toBe(pkg.tokens);
       expect(pkg.omitted.map((omission) => omission.reason)).not.toContain('budget: trimmed to fit the exact token count');
     }
+    // Each day heads its lines once within a kind.
+    const system = full.render()[0]?.content ?? '';
+    const facts = system.slice(system.indexOf('### Facts')).split('\n');
+    expect(facts.filter((line) => line.startsWith('- ')).length).toBeGreaterThan(3);
+    for (const day of new Set(facts.filter((line) => line.startsWith('#### ')))) expect(facts.filter((line) => line === day)).toHaveLength(1);
   });
 });

@@ -12,6 +12,7 @@ export interface NamedPeople {
   named?: { key: string; names: string } | null;
 }
 
+/** Words that may stand between an appositive's closing comma and the verb ("…, near Bakewell, is now holding"). */
 const BEFORE_VERB = new Set(['copula', 'auxiliary', 'modal', 'adverb', 'negation']);
 
 /**

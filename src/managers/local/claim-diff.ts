@@ -302,14 +302,23 @@ function wantedClass(claim: Claim): ValueClass | undefined {
   return claim.classes.includes('count') ? 'count' : claim.classes[0];
 }
 
+/** A count said as a change: "down to 96 now", "back up to 12", "up to 40 again". */
+const COUNT_CHANGED = /\b(?:down|up|back) to (\d[\d,]*)\b|\b(\d[\d,]*) (?:now|again)\b/u;
+
+/** Whether a line's count was said as a change and is within half again of `said` ("96" of "104"). */
+function changedCountNear(line: string, said: string): boolean {
+  const match = COUNT_CHANGED.exec(line);
+  const old = Number((match?.[1] ?? match?.[2] ?? '').replace(/,/gu, ''));
+  const now = Number(said.replace(/[^\d.]/gu, ''));
+  if (match === null || !(old > 0) || !(now > 0)) return false;
+  return Math.max(old, now) / Math.min(old, now) <= 1.5;
+}
+
 /**
  * The fact a correction with no sure target points at: one holding a value of the same class said
  * earlier in the message ("5:30 is too fast … aim for 5:45 instead"), or, for a short correction that
  * names nothing ("Actually, make that $45k."), the newest fact holding an amount or a date like it.
  */
-/** A count said as a change: "down to 96 now", "back up to 12", "up to 40 again". */
-const COUNT_CHANGED = /\b(?:down|up|back) to \d[\d,]*\b|\b\d[\d,]* (?:now|again)\b/u;
-
 function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnDocument): Known | null {
   const [first] = claim.values;
   const wanted = wantedClass(claim);
@@ -327,9 +336,10 @@ function pointedAt(claim: Claim, mentioned: readonly Specific[], document: TurnD
     if (counts.length === 1) return counts[0] ?? null;
   }
   // "The numbers have crept back up … so it's 104 now" of "guest list: down to 96 now": a bare number
-  // said as a change of what "it" is changes the only line whose bare number was said as a change too.
+  // said as a change of what "it" is changes the only line whose bare number, of about the same size,
+  // was said as a change too ("it's 450 now" is no new count of 3 volunteers).
   if ((wanted === 'count' || wanted === 'number') && claim.pronoun && claim.correction) {
-    const changed = document.withClass(wanted).filter((line) => COUNT_CHANGED.test(line.text));
+    const changed = document.withClass(wanted).filter((line) => changedCountNear(line.text, first.text));
     if (changed.length === 1) return changed[0] ?? null;
   }
   if (claim.key !== null && !claim.pronoun) return null;

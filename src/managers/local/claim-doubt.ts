@@ -32,14 +32,17 @@ export const contentStems: (text: string) => ReadonlySet<string> = boundedMemo((
   return new Set(content.map(stemWord));
 }, 20_000);
 
-/** Endings that make a noun of a verb: "collection" of "collect", "payment" of "pay", "arrival" of "arrive". */
-const NOUN_ENDINGS = /^(?:ion|ions|ment|ments|al|als|ance|ence|ery)$/u;
+/** Endings that make a noun of a verb: "collection" of "collect", "reservation" of "reserve". */
+const NOUN_ENDINGS = /^(?:ion|ions|ation|ations)$/u;
 
-/** Whether `word` is a noun made of `stem` ("collection" of "collect", "delivery" of "deliver"), or the other way round. */
+/**
+ * Whether `word` is a noun made of `stem` ("collection" of "collect", "inspection" of "inspect"), or the
+ * other way round; the verb has six letters at least ("station" is not of "state").
+ */
 function derivedFrom(word: string, stem: string): boolean {
   const [shorter, longer] = word.length < stem.length ? [word, stem] : [stem, word];
   const base = shorter.endsWith('e') ? shorter.slice(0, -1) : shorter;
-  return base.length >= 4 && longer.startsWith(base) && NOUN_ENDINGS.test(longer.slice(base.length));
+  return base.length >= 6 && longer.startsWith(base) && NOUN_ENDINGS.test(longer.slice(base.length));
 }
 
 /** The unit word after a measure ("10 seconds" → "second"), stemmed; '' when none. */
@@ -159,16 +162,18 @@ function amountsIn(text: string): number[] {
 
 /** How far apart two amounts may be, as a share of the larger, and still be one price revised ("$47,900" → "$49,300"). */
 const REVISED_SHARE = 0.05;
+/** The least amount read as a price revised: below it, close amounts are too common to tie ("pay £1,500" and "rent £1,450"). */
+const REVISED_LEAST = 5_000;
 
 /**
  * "the contract's $49,300 all-in now" of "casa nueva: $47,900, about 6 weeks": a new amount said as a
  * change, with no subject in common with any line, may replace the one line holding a single amount of
- * a hundred or more within 5 % of it. Null when no line or several do.
+ * 5,000 or more within 5 % of it. Null when no line or several do.
  */
 function nearAmount(claim: Claim, lines: readonly Known[]): Known | null {
   const given = amountsIn(claim.value);
   const [amount] = given;
-  if (given.length !== 1 || amount === undefined || amount < 100) return null;
+  if (given.length !== 1 || amount === undefined || amount < REVISED_LEAST) return null;
   const near = lines.filter((line) => {
     if (line.factId === null || line.kind === 'exception') return false;
     const held = amountsIn(line.text);

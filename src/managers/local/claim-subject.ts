@@ -236,7 +236,6 @@ function speakerSubject(first: TaggedToken, tokens: readonly TaggedToken[], from
   return { key: object.key, valueFrom, pronoun: false };
 }
 
-/** Words that may stand between an appositive's closing comma and the verb ("…, near Bakewell, is now holding"). */
 /** Verbs by which someone changes a thing's value ("moved the due date to 23 January", "cut the budget by 10%"). */
 const CHANGING_VERBS = new Set([
   'moved', 'changed', 'shifted', 'pushed', 'postponed', 'rescheduled', 'delayed', 'bumped', 'raised', 'lowered', 'cut', 'increased',

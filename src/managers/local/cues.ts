@@ -197,8 +197,9 @@ const GROUPS: readonly PatternGroup[] = [
   { kind: 'removal', phrases: 'drop|scrap|cancel|ditch|skip|remove|delete', accept: acceptDecision },
   // "Scratch the Redis cache" drops it; "Scratch that, …" only opens a correction.
   { kind: 'removal', phrases: 'scratch', accept: (tokens, start, end) => acceptDecision(tokens, start, end) && lowerAt(tokens, end) !== 'that' },
-  // "The meet-and-greet is cancelled", "I've cancelled the meet-and-greet".
-  { kind: 'removal', phrases: 'cancelled|canceled|dropped|scrapped|removed', accept: (tokens, start) => ['is', 'are', 'was', 'were', 'been', 'got', 'be', "i've", "we've", 'have'].includes(lowerAt(tokens, start - 1)) },
+  { kind: 'removal', phrases: 'cancelled|canceled|dropped|scrapped|removed', accept: (tokens, start) => ['is', 'are', 'was', 'were', 'been', 'got', 'be'].includes(lowerAt(tokens, start - 1)) },
+  // "I've cancelled the meet-and-greet" (not "I've dropped Sam a message", "I should have cancelled it ages ago").
+  { kind: 'removal', phrases: 'cancelled|canceled', accept: (tokens, start) => ["i've", "we've", "they've"].includes(lowerAt(tokens, start - 1)) },
   { kind: 'removal', phrases: 'anymore|any more', accept: acceptAnymoreRemoval },
 ];
 

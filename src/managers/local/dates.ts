@@ -5,7 +5,7 @@
 import type * as ChronoModule from 'chrono-node';
 import type { ParsedResult } from 'chrono-node';
 
-import { dayPhrase, dayText, MONTH_NAMES } from './day-phrases.js';
+import { dayPhrases, dayText, MONTH_NAMES } from './day-phrases.js';
 import { COUNT_WORDS, DATE_UNITS, DATE_WORDS, MONTHS, RELATIVE_DATE_WORDS, WEEKDAYS } from './function-words.js';
 import { specific, type Specific } from './specifics.js';
 import type { Token } from './tokens.js';
@@ -261,12 +261,15 @@ export function dateSpecifics(sentence: string, tokens: readonly Token[], refere
     const offset = tokens[from]?.start ?? 0;
     const piece = sentence.slice(offset, tokens[to]?.end ?? sentence.length);
     // "Saturday the 16th", "the Sunday after next": read here; the rest of the window as usual.
-    const named = dayPhrase(piece, reference.resolvable ? reference.instant : null, reference.timezone);
-    if (named !== null) {
-      found.push(specific('date', named.text, offset + named.index, { resolved: named.resolved }));
-      const [start, end] = [offset + named.index, offset + named.index + named.text.length];
-      const rest = tokens.slice(from, to + 1).filter((token) => token.end <= start || token.start >= end);
-      if (mayHaveDate(rest)) found.push(...parsedDates(piece.slice(0, named.index) + ' '.repeat(named.text.length) + piece.slice(named.index + named.text.length), offset, reference));
+    const named = dayPhrases(piece, reference.resolvable ? reference.instant : null, reference.timezone);
+    if (named.length > 0) {
+      let rest = piece;
+      for (const phrase of named) {
+        found.push(specific('date', phrase.text, offset + phrase.index, { resolved: phrase.resolved }));
+        rest = rest.slice(0, phrase.index) + ' '.repeat(phrase.text.length) + rest.slice(phrase.index + phrase.text.length);
+      }
+      const inPhrase = (token: Token): boolean => named.some((phrase) => token.start < offset + phrase.index + phrase.text.length && token.end > offset + phrase.index);
+      if (mayHaveDate(tokens.slice(from, to + 1).filter((token) => !inPhrase(token)))) found.push(...parsedDates(rest, offset, reference));
       continue;
     }
     const simple = simpleDate(tokens, from, to, reference);

@@ -1,8 +1,10 @@
 /**
  * Two ways people name a day that the date parser leaves as a bare weekday: "Saturday the 16th" (a
  * weekday with its day of the month) and "the Sunday after next" (that weekday a week after the next
- * one). Both resolve against the day the message was sent, in its own UTC offset; "Saturday the 16th" is
- * the first 16th from that day on that falls on a Saturday (within a year), else it stays unresolved.
+ * one). Both resolve against the UTC day the message was sent. "Saturday the 16th" is the 16th nearest
+ * that day, before or after it, that falls on a Saturday, within two months of it; else it stays
+ * unresolved (a weekday that does not fit the date is a slip, not a day months away). A day followed by
+ * its month ("Saturday the 12th of September 2027") is left to the parser.
  */
 
 const WEEKDAY_INDEX: ReadonlyMap<string, number> = new Map([
@@ -18,8 +20,12 @@ const WEEKDAY_INDEX: ReadonlyMap<string, number> = new Map([
 export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 const WEEKDAY = '(sunday|monday|tuesday|wednesday|thursday|friday|saturday)';
-const WITH_DAY_OF_MONTH = new RegExp(`\\b${WEEKDAY},?\\s+(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)\\b`, 'iu');
-const AFTER_NEXT = new RegExp(`\\b(?:the\\s+)?${WEEKDAY}\\s+after\\s+next\\b`, 'iu');
+const MONTH_AFTER = '(?!,?\\s+(?:of\\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\b)';
+const WITH_DAY_OF_MONTH = new RegExp(`\\b${WEEKDAY},?\\s+(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)\\b${MONTH_AFTER}`, 'giu');
+const AFTER_NEXT = new RegExp(`\\b(?:the\\s+)?${WEEKDAY}\\s+after\\s+next\\b`, 'giu');
+
+/** How far from the message's day "Saturday the 16th" may lie. */
+const NEAR_DAYS = 62;
 
 /** A day phrase found in a piece of a sentence: its text, where it starts in the piece, and the day it names (null when none fits). */
 export interface DayPhrase {
@@ -39,38 +45,43 @@ export function dayText(date: Date): string {
   return `${date.getUTCDate()} ${MONTH_NAMES[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;
 }
 
-/** The first day from `from` on that is the `dayOfMonth` of its month and falls on `weekday`, within twelve months. */
-function nextMatchingDay(from: Date, weekday: number, dayOfMonth: number): Date | null {
-  for (let months = 0; months <= 12; months += 1) {
+/** The day nearest `from` (within `NEAR_DAYS`) that is the `dayOfMonth` of its month and falls on `weekday`, or null. */
+function nearestMatchingDay(from: Date, weekday: number, dayOfMonth: number): Date | null {
+  let best: Date | null = null;
+  for (let months = -2; months <= 2; months += 1) {
     const candidate = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + months, dayOfMonth));
     // (A 31st that month does not have rolls over into the next: not that day.)
-    if (candidate.getUTCDate() !== dayOfMonth || candidate < from) continue;
-    if (candidate.getUTCDay() === weekday) return candidate;
+    if (candidate.getUTCDate() !== dayOfMonth || candidate.getUTCDay() !== weekday) continue;
+    const distance = Math.abs(candidate.getTime() - from.getTime());
+    if (distance > NEAR_DAYS * 86_400_000) continue;
+    if (best === null || distance < Math.abs(best.getTime() - from.getTime())) best = candidate;
   }
-  return null;
+  return best;
 }
 
 /**
- * "Saturday the 16th" or "the Sunday after next" in `piece`, resolved against the message's time when
- * `instant` is given; null when the piece holds neither.
+ * Every "Saturday the 16th" and "the Sunday after next" in `piece`, in order, resolved against the
+ * message's time when `instant` is given.
  */
-export function dayPhrase(piece: string, instant: Date | null, timezone: number): DayPhrase | null {
-  const dated = WITH_DAY_OF_MONTH.exec(piece);
-  if (dated !== null) {
+export function dayPhrases(piece: string, instant: Date | null, timezone: number): DayPhrase[] {
+  const today = instant === null ? null : messageDay(instant, timezone);
+  const found: DayPhrase[] = [];
+  for (const dated of piece.matchAll(WITH_DAY_OF_MONTH)) {
     const weekday = WEEKDAY_INDEX.get((dated[1] ?? '').toLowerCase()) ?? -1;
     const dayOfMonth = Number(dated[2]);
-    const day = instant === null || dayOfMonth < 1 || dayOfMonth > 31 ? null : nextMatchingDay(messageDay(instant, timezone), weekday, dayOfMonth);
-    return { text: dated[0], index: dated.index, resolved: day === null ? null : dayText(day) };
+    const day = today === null || dayOfMonth < 1 || dayOfMonth > 31 ? null : nearestMatchingDay(today, weekday, dayOfMonth);
+    found.push({ text: dated[0], index: dated.index, resolved: day === null ? null : dayText(day) });
   }
-  const later = AFTER_NEXT.exec(piece);
-  if (later === null) return null;
-  let resolved: string | null = null;
-  if (instant !== null) {
-    const today = messageDay(instant, timezone);
-    const weekday = WEEKDAY_INDEX.get((later[1] ?? '').toLowerCase()) ?? 0;
-    // The next such weekday after today, then a week on.
-    const ahead = ((weekday - today.getUTCDay() + 7) % 7 || 7) + 7;
-    resolved = dayText(new Date(today.getTime() + ahead * 86_400_000));
+  for (const later of piece.matchAll(AFTER_NEXT)) {
+    let resolved: string | null = null;
+    if (today !== null) {
+      const weekday = WEEKDAY_INDEX.get((later[1] ?? '').toLowerCase()) ?? 0;
+      // The next such weekday after today, then a week on.
+      const ahead = ((weekday - today.getUTCDay() + 7) % 7 || 7) + 7;
+      resolved = dayText(new Date(today.getTime() + ahead * 86_400_000));
+    }
+    const lead = /^the\s+/iu.exec(later[0])?.[0].length ?? 0;
+    found.push({ text: later[0].slice(lead), index: later.index + lead, resolved });
   }
-  return { text: later[0].replace(/^the\s+/iu, ''), index: later.index + (/^the\s+/iu.exec(later[0])?.[0].length ?? 0), resolved };
+  return found.sort((a, b) => a.index - b.index);
 }

@@ -10,10 +10,10 @@ import { factHolds } from './corrections.js';
 import type { Known } from './known-line.js';
 import type { KnownLines } from './known-lines.js';
 
-/** Words that tell a line made a choice of what follows them: "found a walker, though, Jess", "we hired Tom". */
-const CHOSEN = /\b(?:found|booked|hired|chose|picked|went with|going with|signed|got)\b/u;
+/** A word of choosing at most five words before the end: "found a walker, though, " (Jess), "we hired " (Tom). */
+const CHOSEN = /\b(?:found|booked|hired|chose|picked|went with|going with)\b(?:[\s,]+[\p{L}'’-]+){0,5}[\s,]*$/u;
 
-/** Whether `line` names `name` after a word of choosing. */
+/** Whether `line` names `name` just after a word of choosing ("got sign-off from Tom" chose no Tom). */
 function chosenIn(line: string, name: string): boolean {
   const at = line.toLowerCase().indexOf(name.toLowerCase());
   return at > 0 && CHOSEN.test(line.slice(0, at).toLowerCase());

@@ -53,20 +53,25 @@ export function supersededChoice(lines: () => readonly Known[], message: Analyse
   return earlier.length === 1 ? (earlier[0] ?? null) : null;
 }
 
-/** A name a choice is weighed against: "they were £30 cheaper than Hurst", "picked them over Brightline". */
-const WEIGHED_AGAINST = /\b(?:than|over)\s+(\p{Lu}[\p{L}\p{N}'’&-]*(?:\s+\p{Lu}[\p{L}\p{N}'’&-]*)*)/gu;
+/** A name a choice is weighed against: "they were £30 cheaper than Hurst" ("over" is too often a time or a medium: "over Zoom", "over Easter"). */
+const WEIGHED_AGAINST = /\bthan\s+(\p{Lu}[\p{L}\p{N}'’&-]*(?:\s+\p{Lu}[\p{L}\p{N}'’&-]*)*)/gu;
+
+/** Capitalised words after "than" that name nothing set aside: "better than I expected". */
+const NOT_NAMES = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it', 'expected', 'planned', 'usual', 'last']);
 
 /**
- * The one known line naming what a choice made in the end was weighed against, and not the choice itself:
- * "We went with Soar Valley Skips in the end, they were £30 cheaper than Hurst" of "quote: got a quote from
- * Hurst Skips for a 6-yard one at £240". Null without a choice and a word of change, or when no line or
- * several name it.
+ * The one known line naming what a choice made in the end was weighed against ("than …"), and not the
+ * choice itself: "We went with Soar Valley Skips in the end, they were £30 cheaper than Hurst" of "quote:
+ * got a quote from Hurst Skips for a 6-yard one at £240". Null without a choice and a word of change, or
+ * when no line or several name it.
  */
 export function weighedAlternative(lines: () => readonly Known[], claim: Claim): Known | null {
   const sentence = claim.sentence.text;
   const choice = chosen(sentence);
   if (choice === null || (claim.act !== 'decision' && !claim.correction) || !CHANGE.test(sentence) || KEPT.test(sentence)) return null;
-  const others = [...sentence.matchAll(WEIGHED_AGAINST)].map((match) => (match[1] ?? '').toLowerCase()).filter((name) => name !== '' && !choice.includes(name));
+  const others = [...sentence.matchAll(WEIGHED_AGAINST)]
+    .map((match) => (match[1] ?? '').toLowerCase())
+    .filter((name) => name.length >= 3 && !NOT_NAMES.has(name.split(' ')[0] ?? '') && !choice.includes(name));
   for (const other of others) {
     const naming = lines().filter((line) => line.factId !== null && namesWord(line.text, other) && !line.text.toLowerCase().includes(choice));
     if (naming.length === 1) return naming[0] ?? null;

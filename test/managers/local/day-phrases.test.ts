@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkGrounding } from '../../../src/core/grounding.js';
 import { analyseMessage } from '../../../src/managers/local/analysis.js';
 import { dateReference, loadDateParser } from '../../../src/managers/local/dates.js';
-import { dayPhrase } from '../../../src/managers/local/day-phrases.js';
+import { dayPhrases } from '../../../src/managers/local/day-phrases.js';
 import { Conversation } from './conversation.js';
 
 /** The dates of a one-message text sent at `sentAt`, as "text → resolved". */
@@ -20,27 +20,35 @@ describe('days named by a weekday', () => {
     await loadDateParser();
   });
 
-  it('"Saturday the 16th" is the first 16th from the message on that is a Saturday', () => {
+  it('"Saturday the 16th" is the 16th nearest the message, before or after it, that is a Saturday', () => {
+    const resolved = (text: string, at: string | null): Array<string | null> => dayPhrases(text, at === null ? null : new Date(at), 0).map((phrase) => phrase.resolved);
     // Sent on Tuesday 28 April 2026: Saturday 16 May.
     expect(datesOf('The home check is Thursday next week and if that goes fine we can collect him on Saturday the 16th.', '2026-04-28T20:31:00Z')).toEqual([
       'Thursday next week → 7 May 2026',
       'Saturday the 16th → 16 May 2026',
     ]);
-    // No 16th falls on a Monday within the month: the next one that does (16 November 2026).
-    expect(dayPhrase('on Monday the 16th', new Date('2026-05-01T10:00:00Z'), 0)?.resolved).toBe('16 November 2026');
+    // Said after it, of a day gone: that day, not one a year on.
+    expect(resolved('We collected him on Saturday the 16th.', '2026-05-20T09:00:00Z')).toEqual(['16 May 2026']);
     // Said on the day itself, it is that day.
-    expect(dayPhrase('Saturday the 16th', new Date('2026-05-16T08:00:00Z'), 0)?.resolved).toBe('16 May 2026');
-    // Without the message's time it is found but not resolved.
-    expect(dayPhrase('Saturday the 16th', null, 0)).toEqual({ text: 'Saturday the 16th', index: 0, resolved: null });
+    expect(resolved('Saturday the 16th', '2026-05-16T08:00:00Z')).toEqual(['16 May 2026']);
+    // A weekday that fits no 16th within two months is a slip: no day months away.
+    expect(resolved('on Saturday the 17th', '2026-05-01T10:00:00Z')).toEqual([null]);
+    // Every phrase of a run, each its own day.
+    expect(resolved('Friday the 15th and then Saturday the 16th', '2026-05-01T10:00:00Z')).toEqual(['15 May 2026', '16 May 2026']);
+    // Without the message's time they are found but not resolved.
+    expect(dayPhrases('Saturday the 16th', null, 0)).toEqual([{ text: 'Saturday the 16th', index: 0, resolved: null }]);
+    // A day with its month is the parser's: "Saturday the 12th of September 2027".
+    expect(dayPhrases('on Saturday the 12th of September 2027', new Date('2026-05-01T10:00:00Z'), 0)).toEqual([]);
+    expect(datesOf('The wedding is on Saturday the 12th of September 2027.', '2026-05-01T10:00:00Z').join(' ')).toContain('12th of September 2027');
   });
 
-  it('"the Sunday after next" is a week after the next Sunday, in the message\'s own offset', () => {
+  it('"the Sunday after next" is a week after the next Sunday', () => {
     // Wednesday 13 May 2026: next Sunday is the 17th, the one after the 24th.
     expect(datesOf('So collection has been pushed to the Sunday after next, a week and a day later than we planned.', '2026-05-13T18:40:00Z')).toEqual(['Sunday after next → 24 May 2026']);
     // Said on a Sunday: not that day, but two Sundays on.
-    expect(dayPhrase('the Sunday after next', new Date('2026-05-17T09:00:00Z'), 0)?.resolved).toBe('31 May 2026');
-    // 23:30 UTC on Saturday is already Sunday at UTC+02:00.
-    expect(dayPhrase('the Sunday after next', new Date('2026-05-16T23:30:00Z'), 120)?.resolved).toBe('31 May 2026');
+    expect(dayPhrases('the Sunday after next', new Date('2026-05-17T09:00:00Z'), 0)[0]?.resolved).toBe('31 May 2026');
+    // Said on a Saturday: the next Sunday is tomorrow, the one after a week on.
+    expect(dayPhrases('the Sunday after next', new Date('2026-05-16T09:00:00Z'), 0)[0]?.resolved).toBe('24 May 2026');
   });
 
   it('a line giving the day "Saturday the 16th" resolves to is grounded by the message\'s time', () => {
