@@ -47,11 +47,11 @@ export function addFacts(assembly: Assembly, options: FactSourceOptions): AddedF
   const relevance = options.query === '' ? null : view.terms().relevance(options.query);
   const limit = relevance === null ? assembly.budget : assembly.used + Math.floor(assembly.budget * options.share);
   const deferred: Line[] = [];
+  const fits = (cost: number): boolean => assembly.used + cost <= limit && assembly.fits(cost);
   for (const fact of rankFacts(view.listed, relevance)) {
     const item = view.line(fact);
     const lineCost = assembly.costOf('facts', item.cost, fact.kind);
     // (A line that does not fit without its day's heading is not charged for one.)
-    const fits = (cost: number): boolean => assembly.used + cost <= limit && assembly.fits(cost);
     const cost = fits(lineCost) ? lineCost + assembly.dayCost('facts', item.date, fact.kind) : lineCost;
     if (fits(cost)) assembly.add('facts', [item], cost);
     else if (relevance !== null) deferred.push(item);

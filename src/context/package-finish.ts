@@ -3,6 +3,7 @@
  * important until the rendering fits the budget, and handed out as a package.
  */
 import { mapPacked } from '../core/packed-map.js';
+import { compareText } from '../core/text.js';
 import type { FactKind } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { Assembly } from './assembly.js';
@@ -40,7 +41,7 @@ function sortSections(assembly: Assembly): ContextSection[] {
     // Facts were chosen freshest first; they read better in the order they were established, by the day
     // they were said first, so each day's lines sit under one heading (turns imported out of time order too).
     if (name === 'history' || name === 'recalled') items.sort(byTurn);
-    if (name === 'facts') items.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? '') || byTurn(a, b));
+    if (name === 'facts') items.sort((a, b) => compareText(a.date ?? '', b.date ?? '') || byTurn(a, b));
     if (name === 'window') items.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
     return { name, tokens: items.reduce((sum, item) => sum + item.tokens, 0), items };
   });

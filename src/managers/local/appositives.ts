@@ -38,6 +38,7 @@ const JOINING = new Set(['and', '&']);
  * commas are names of people and the words joining them.
  */
 export function noteNamedPeople(sentence: AnalysedSentence, discourse: NamedPeople): void {
+  if (!sentence.text.includes(',')) return;
   const tokens = sentence.tokens;
   const commaAfter = (index: number): boolean => sentence.text.slice(tokens[index]?.end ?? 0, tokens[index + 1]?.start ?? sentence.text.length).includes(',');
   const first = tokens.findIndex((_, index) => commaAfter(index));

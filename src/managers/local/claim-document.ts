@@ -63,7 +63,6 @@ const ORDINALS: readonly string[] = ['second', 'third', 'fourth', 'fifth', 'sixt
 /** The words a second line of a subject takes after its key. */
 const SUFFIX_WORDS: readonly string[] = [...new Set([...Object.values(CLASS_NOUN), 'fact', 'constraint', 'goal', 'preference', 'exception'])];
 
-
 export class TurnDocument {
   /** The document's facts and the lines of the turn, found by the words of their keys. */
   private readonly known: KnownLines;

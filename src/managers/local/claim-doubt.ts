@@ -115,7 +115,9 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
   const people = [...clauseStems].filter((word) => names.has(word));
   // "his mid-April start slid to June" names the value it changes: only a fact holding it can be the one.
   const named = namedValues(claim).filter((item) => COMPETING_CLASSES.has(classOfSpecific(item)));
-  const claimNames = claim.sentence.specifics.filter((item) => item.type === 'name');
+  // (With the words of each, for telling a fact's words that belong to another thing's name.)
+  const claimNames = claim.sentence.specifics.filter((item) => item.type === 'name').map((item) => ({ item, stems: contentStems(item.text) }));
+  const said = [...clauseStems];
 
   // "We got to VFS at 8:30 … Our new slot is next Tuesday": a change that names no subject is about what
   // the sentence before it named.
@@ -139,8 +141,10 @@ export function doubtedFact(claim: Claim, facts: Iterable<Known>, names: Readonl
     const byKey = [...theirKey].filter((word) => keyStems.has(word) && !names.has(word)).length;
     // (A person both lines name counts too: "his INR is next Wednesday instead, with Janet" of "Janet wants to recheck him on the 20th".)
     // (A word of a name the fact does not hold whole is another thing's: "Soar Valley Skips" is not "Soar Community Chest".)
-    const otherNames = new Set(claimNames.filter((item) => !factHolds(fact.text, item)).flatMap((item) => [...contentStems(item.text)]));
-    const byLine = [...factStems].filter((word) => !otherNames.has(word) && (clauseStems.has(word) || [...clauseStems].some((said) => derivedFrom(said, word)))).length;
+    const otherNames = claimNames.filter(({ item }) => !factHolds(fact.text, item));
+    const byLine = [...factStems].filter(
+      (word) => !otherNames.some(({ stems }) => stems.has(word)) && (clauseStems.has(word) || said.some((clauseWord) => derivedFrom(clauseWord, word))),
+    ).length;
     const score = byKey * 2 + byLine;
     // "flat fee deadline" and "final artwork deadline" each name something the other does not: two subjects.
     const twoSubjects = [...keyStems].some((word) => !theirKey.has(word)) && [...theirKey].some((word) => !keyStems.has(word));

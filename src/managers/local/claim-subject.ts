@@ -236,17 +236,18 @@ function speakerSubject(first: TaggedToken, tokens: readonly TaggedToken[], from
   return { key: object.key, valueFrom, pronoun: false };
 }
 
-/** Verbs by which someone changes a thing's value ("moved the due date to 23 January", "cut the budget by 10%"). */
-const CHANGING_VERBS = new Set([
-  'moved', 'changed', 'shifted', 'pushed', 'postponed', 'rescheduled', 'delayed', 'bumped', 'raised', 'lowered', 'cut', 'increased',
-  'reduced', 'extended', 'brought', 'knocked', 'upped', 'halved', 'doubled', 'trimmed', 'capped',
-]);
-
-/** The same verbs after "to": "agreed to bring the rent down to £48", "decided to push the launch back". */
-const CHANGING_BASES = new Set([
-  'move', 'change', 'shift', 'push', 'postpone', 'reschedule', 'delay', 'bump', 'raise', 'lower', 'cut', 'increase', 'reduce', 'extend',
-  'bring', 'knock', 'up', 'halve', 'double', 'trim', 'cap',
-]);
+/**
+ * Verbs by which someone changes a thing's value, as said after "to" and in the past: "agreed to bring the
+ * rent down to £48", "moved the due date to 23 January", "cut the budget by 10%".
+ */
+const CHANGING: ReadonlyArray<readonly [string, string]> = [
+  ['move', 'moved'], ['change', 'changed'], ['shift', 'shifted'], ['push', 'pushed'], ['postpone', 'postponed'], ['reschedule', 'rescheduled'],
+  ['delay', 'delayed'], ['bump', 'bumped'], ['raise', 'raised'], ['lower', 'lowered'], ['cut', 'cut'], ['increase', 'increased'],
+  ['reduce', 'reduced'], ['extend', 'extended'], ['bring', 'brought'], ['knock', 'knocked'], ['up', 'upped'], ['halve', 'halved'],
+  ['double', 'doubled'], ['trim', 'trimmed'], ['cap', 'capped'],
+];
+const CHANGING_BASES: ReadonlySet<string> = new Set(CHANGING.map(([base]) => base));
+const CHANGING_VERBS: ReadonlySet<string> = new Set(CHANGING.map(([, past]) => past));
 
 /** Words after the changed thing that say where its value went ("to", "back", "up", "down", "forward", "by"). */
 const CHANGE_DIRECTIONS = new Set(['to', 'back', 'up', 'down', 'forward', 'forwards', 'from', 'by', 'until', 'till']);
@@ -283,8 +284,7 @@ function changedObject(tokens: readonly TaggedToken[], found: number, to: number
 function nounSubject(sentence: AnalysedSentence, from: number, to: number, found: { verb: number; carried: boolean }, discourse: Discourse): Subject | null {
   const tokens = sentence.tokens;
   const { verb, carried } = found;
-  const appositive = appositiveStart(sentence, from, verb);
-  const phrases = nounPhrases(tokens, from, appositive ?? verb + 1);
+  const phrases = nounPhrases(tokens, from, appositiveStart(sentence, from, verb) ?? verb + 1);
   const subject = phrases.at(-1) ?? null;
   if (subject === null) return null;
   const head = phrases[0];

@@ -11,7 +11,7 @@
  */
 import { boundedMemo } from '../../core/bounded-memo.js';
 import { inStoreOrder } from '../../core/diff.js';
-import { normalizeText, quoted } from '../../core/text.js';
+import { compareText, normalizeText, quoted } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
 import type { ConsolidateOptions, ConsolidationChange, ConsolidationResult } from '../consolidation.js';
 import { STOP_WORDS } from './function-words.js';
@@ -33,7 +33,7 @@ function compareForm(text: string): Compared {
   const colon = text.indexOf(':');
   const value = normalizeText(colon > 0 ? text.slice(colon + 1) : text);
   const words = new Set(value.split(' ').filter((word) => word !== '' && !STOP_WORDS.has(word)));
-  const ranked = [...words].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+  const ranked = [...words].sort((a, b) => b.length - a.length || compareText(a, b));
   return { padded: value === '' ? '' : ` ${value} `, words, ranked };
 }
 
@@ -56,6 +56,13 @@ function repeats(fact: Compared, other: Compared): boolean {
   return fact.words.size > 0 && other.words.size > 0 && dice(fact.words, other.words) >= NEAR_DUPLICATE;
 }
 
+/** Append `at` to the list of `key`. */
+function addTo(index: Map<string, number[]>, key: string, at: number): void {
+  const list = index.get(key);
+  if (list === undefined) index.set(key, [at]);
+  else list.push(at);
+}
+
 /**
  * For each line, the later lines that may repeat it or that it may repeat, in order; the rest can never
  * be one fact said twice, so they are not compared (a document of thousands of lines would otherwise cost
@@ -69,24 +76,19 @@ function repeats(fact: Compared, other: Compared): boolean {
 function likelyRepeats(forms: readonly Compared[]): (index: number) => number[] {
   const frequency = new Map<string, number>();
   for (const form of forms) for (const word of form.words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-  const rarestFirst = (a: string, b: string): number => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0);
+  const rarestFirst = (a: string, b: string): number => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || compareText(a, b);
   const ranked = forms.map((form) => (form.padded === '' ? [] : [...form.words].sort(rarestFirst)));
   const prefixes = ranked.map(prefixOf);
   const byWord = new Map<string, number[]>();
   const byRarest = new Map<string, number[]>();
   const byPrefix = new Map<string, number[]>();
-  const add = (index: Map<string, number[]>, word: string, at: number): void => {
-    const list = index.get(word);
-    if (list === undefined) index.set(word, [at]);
-    else list.push(at);
-  };
   const wordless: number[] = [];
   ranked.forEach((words, at) => {
     if (forms[at]?.padded === '') return;
     if (words.length === 0) wordless.push(at);
-    for (const word of words) add(byWord, word, at);
-    if (words[0] !== undefined) add(byRarest, words[0], at);
-    for (const word of prefixes[at] ?? []) add(byPrefix, word, at);
+    for (const word of words) addTo(byWord, word, at);
+    if (words[0] !== undefined) addTo(byRarest, words[0], at);
+    for (const word of prefixes[at] ?? []) addTo(byPrefix, word, at);
   });
   return (index) => {
     const words = ranked[index];
@@ -109,13 +111,6 @@ function keeper(a: Fact, b: Fact): Fact {
   if (a.pinned !== b.pinned) return a.pinned ? a : b;
   if (a.updatedTurn !== b.updatedTurn) return a.updatedTurn > b.updatedTurn ? a : b;
   return b.text.length > a.text.length ? b : a;
-}
-
-/** Append `at` to the list of `key`. */
-function addTo(index: Map<string, number[]>, key: string, at: number): void {
-  const list = index.get(key);
-  if (list === undefined) index.set(key, [at]);
-  else list.push(at);
 }
 
 /**
