@@ -5,7 +5,8 @@
  * - import throughput, query reads and `record()` on a 10,000- and a 100,000-message session, and the
  *   first read of the large one by a memory that has read nothing yet;
  * - the 1,000-message session's query reads again once the tenant holds 300,000+ messages;
- * - heap after GC per 1,000 messages recorded (run with `--expose-gc`).
+ * - heap after GC per 1,000 turns recorded, once the caches are full and with none (run with `--expose-gc`),
+ *   and what an open session of 1,000 messages keeps.
  * `STRATA_BENCH_SCALE` (default 1) multiplies every size, for a quick look (0.1).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,18 +69,71 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed / 1024 / 1024;
 }
 
-/** Heap growth per 1,000 messages recorded one turn at a time, after the first 1,000 (caches filled). */
-async function heapPerThousand(memory: Memory, rows: Rows): Promise<void> {
-  const session = await memory.sessions.create({ title: 'Heap' });
-  const messages = realisticChat(Math.max(3000, sized(6000)), 99);
-  let first = Number.NaN;
-  for (let index = 0; index + 1 < messages.length; index += 2) {
-    await session.record({ user: messages[index]?.content ?? '', assistant: messages[index + 1]?.content ?? '' });
-    if (index + 2 === 1000) first = heapAfterGc();
+/** Messages recorded by the heap measure, and how many first fill the caches (24 MiB by default). */
+const HEAP_MESSAGES = 12_000;
+const CACHES_FULL_AT = 6_000;
+
+/**
+ * Heap after GC while one session records `HEAP_MESSAGES` messages a turn at a time, in a memory of its
+ * own with the given cache bound: growth per 1,000 turns from `from` messages on.
+ */
+async function heapGrowth(path: string, cacheMegabytes: number, from: number): Promise<{ first: number; last: number; perThousandTurns: number }> {
+  const memory = createMemory({ path, env: { ...ENV, STRATA_CACHE_MB: String(cacheMegabytes) } });
+  try {
+    const session = await memory.sessions.create({ title: `Heap, ${cacheMegabytes} MiB of caches` });
+    const messages = realisticChat(HEAP_MESSAGES, 99);
+    let first = Number.NaN;
+    for (let index = 0; index + 1 < messages.length; index += 2) {
+      await session.record({ user: messages[index]?.content ?? '', assistant: messages[index + 1]?.content ?? '' });
+      if (index + 2 === from) first = heapAfterGc();
+    }
+    const last = heapAfterGc();
+    return { first, last, perThousandTurns: (last - first) / ((messages.length - from) / 2 / 1000) };
+  } finally {
+    await memory.close();
   }
-  const last = heapAfterGc();
-  const perThousand = (last - first) / ((messages.length - 1000) / 1000);
-  rows.push(['heap after GC, recording', Number.isNaN(last) ? 'run with node --expose-gc' : `${first.toFixed(1)} MiB at 1,000 messages, ${last.toFixed(1)} MiB at ${messages.length.toLocaleString('en-US')}: ${perThousand.toFixed(2)} MiB per 1,000`]);
+}
+
+/** Heap growth beyond the caches (default bound, once full) and with no caches at all. */
+async function heapPerThousand(path: string, rows: Rows): Promise<void> {
+  if (Number.isNaN(heapAfterGc())) {
+    rows.push(['heap after GC, recording', 'run with node --expose-gc']);
+    return;
+  }
+  const count = HEAP_MESSAGES.toLocaleString('en-US');
+  const full = await heapGrowth(path, 24, CACHES_FULL_AT);
+  rows.push([`heap after GC, recording ${count} messages (24 MiB of caches)`, `${full.first.toFixed(1)} MiB at ${CACHES_FULL_AT.toLocaleString('en-US')} messages (caches full), ${full.last.toFixed(1)} at ${count}: ${full.perThousandTurns.toFixed(2)} MiB per 1,000 turns`]);
+  const none = await heapGrowth(path, 0, 1_000);
+  rows.push([`heap after GC, recording ${count} messages (no caches)`, `${none.first.toFixed(1)} MiB at 1,000 messages, ${none.last.toFixed(1)} at ${count}: ${none.perThousandTurns.toFixed(2)} MiB per 1,000 turns`]);
+}
+
+/** What an open session of 1,000 messages keeps in a memory's heap once it has been read and written. */
+async function heapPerOpenSession(path: string, rows: Rows): Promise<void> {
+  const sessions = 8;
+  const writer = createMemory({ path, env: ENV });
+  const ids: string[] = [];
+  try {
+    for (let index = 0; index < sessions; index += 1) ids.push((await timedImport(writer, realisticChat(1000, 200 + index), `Open ${index}`)).sessionId);
+  } finally {
+    await writer.close();
+  }
+  // No caches: what is measured is what each session keeps, not the engine's bounded caches filling.
+  const memory = createMemory({ path, env: { ...ENV, STRATA_CACHE_MB: '0' } });
+  const use = async (id: string, index: number): Promise<void> => {
+    const session = await memory.sessions.open(id);
+    await session.context({ budget: 8000, query: QUERIES[index % QUERIES.length] ?? '' });
+    await session.record({ user: 'One more thing: the plumber comes on Tuesday at 9 am.', assistant: 'Noted, Tuesday at 9 am.' });
+  };
+  try {
+    // One session first, so the libraries a first read and write load are not counted per session.
+    await use(ids[0] ?? '', 0);
+    const before = heapAfterGc();
+    for (const [index, id] of ids.slice(1).entries()) await use(id, index + 1);
+    const after = heapAfterGc();
+    if (!Number.isNaN(after)) rows.push(['heap per open session of 1,000 messages (read and written)', `${((after - before) / (sessions - 1)).toFixed(2)} MiB`]);
+  } finally {
+    await memory.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -120,7 +174,10 @@ async function main(): Promise<void> {
     const crowded = await queryReads(memory, probe.sessionId);
     rows.push([`1k session, tenant of ${total.toLocaleString('en-US')} messages: query read 8k`, `p50 ${ms(crowded.p50)} · p95 ${ms(crowded.p95)} (${(crowded.p95 / alone.p95).toFixed(2)}× the p95 alone)`]);
 
-    await heapPerThousand(memory, rows);
+    await memory.close();
+    await heapPerThousand(path, rows);
+    await heapPerOpenSession(path, rows);
+    memory = createMemory({ path, env: ENV });
     printTable(`Strata at scale — realistic chat text, ${total.toLocaleString('en-US')} messages in one tenant, node ${process.version}`, rows);
   } finally {
     await memory.close();

@@ -3,6 +3,7 @@
  * each session's turns in memory between calls. Older turns rarely change (only when their memory is
  * written or retried), so the memory that owns the writes tells the cache which turns to forget.
  */
+import { approximateBytes } from '../core/memo-space.js';
 import type { Message, TurnSummary } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import { TurnLines } from './turn-lines.js';
@@ -54,15 +55,37 @@ export function storeTurnReader(repositories: TenantRepositories): TurnReader {
   };
 }
 
+/** Turns between two listed turns that are read with them rather than in a read of their own. */
+const READ_GAP = 4;
+
+/** Bytes a cached turn holds, about: its messages and summary, and as much again for the lines built from them. */
+function turnBytes(material: TurnMaterial | null): number {
+  return material === null ? 16 : 2 * approximateBytes(material);
+}
+
+/** How much a turn cache keeps. */
+export interface TurnCacheLimits {
+  /** Bytes of all cached turns together, about (default 32 MiB). */
+  maxBytes?: number;
+  /** Sessions cached at once (default 16). */
+  maxSessions?: number;
+}
+
 /**
- * Keeps what `inner` read, per session, for the sessions used most recently. Call `forget` for every
- * turn whose messages, tiers or summary are written, and for a deleted session.
+ * Keeps what `inner` read, per session, for the sessions used most recently, within a bound in bytes:
+ * past it, the least recently used sessions go first, then the oldest turns of the session being read.
+ * Call `forget` for every turn whose messages, tiers or summary are written, and for a deleted session.
  */
 export class CachedTurnReader implements TurnCache {
   /** The lines of the cached turns, which live as long as the turns do. */
   readonly lines = new TurnLines();
   /** Per session: turn → material, or null for a turn known to have no messages. */
   private readonly sessions = new Map<string, Map<number, TurnMaterial | null>>();
+  /** Per session: the bytes of its cached turns. */
+  private readonly sessionBytes = new Map<string, number>();
+  private totalBytes = 0;
+  private readonly maxBytes: number;
+  private readonly maxSessions: number;
   /** Bumped by every `forget`; a read keeps nothing about a turn forgotten while it ran. */
   private generation = 0;
   /** Per session: when it was last forgotten whole, and when each turn was, while reads are in flight. */
@@ -71,8 +94,16 @@ export class CachedTurnReader implements TurnCache {
 
   constructor(
     private readonly inner: TurnReader,
-    private readonly maxSessions = 16,
-  ) {}
+    limits: TurnCacheLimits = {},
+  ) {
+    this.maxBytes = limits.maxBytes ?? 32 * 1024 * 1024;
+    this.maxSessions = limits.maxSessions ?? 16;
+  }
+
+  /** Bytes of the cached turns, about. */
+  get bytes(): number {
+    return this.totalBytes;
+  }
 
   /** The session's cached turns, marked as the most recently used. */
   private use(sessionId: string): Map<number, TurnMaterial | null> {
@@ -80,7 +111,7 @@ export class CachedTurnReader implements TurnCache {
     if (turns === undefined) {
       if (this.sessions.size >= this.maxSessions) {
         const oldest = this.sessions.keys().next().value;
-        if (oldest !== undefined) this.sessions.delete(oldest);
+        if (oldest !== undefined) this.drop(oldest);
       }
       turns = new Map();
     } else {
@@ -110,28 +141,36 @@ export class CachedTurnReader implements TurnCache {
       const material = turns.get(turn) ?? fetched.get(turn);
       if (material !== undefined && material !== null) result.push(material);
     }
+    this.trim(sessionId);
     return result;
   }
 
   /**
-   * Cached turns are looked up one by one (a scattered list would otherwise cost its whole span); when
-   * some are not cached yet, the span is read, which reads only the turns missing.
+   * Cached turns are looked up one by one; those not cached yet are read in runs of nearby turns (a gap
+   * of up to `READ_GAP` turns is read with them), never as the whole span of a scattered list.
    */
   async readTurns(options: { sessionId: string; turns: readonly number[] }): Promise<Map<number, TurnMaterial>> {
     const { sessionId } = options;
     const turns = this.use(sessionId);
     const found = new Map<number, TurnMaterial>();
-    let missing = false;
+    const missing: number[] = [];
     for (const turn of options.turns) {
       const material = turns.get(turn);
-      if (material === undefined) missing = true;
+      if (material === undefined) missing.push(turn);
       else if (material !== null) found.set(turn, material);
     }
-    if (!missing) return found;
-    const listed = new Set(options.turns);
-    const fromTurn = Math.min(...listed);
-    const toTurn = Math.max(...listed);
-    for (const material of await this.read({ sessionId, fromTurn, toTurn })) if (listed.has(material.turn)) found.set(material.turn, material);
+    if (missing.length === 0) return found;
+    const runs: Array<[number, number]> = [];
+    for (const turn of [...new Set(missing)].sort((a, b) => a - b)) {
+      const last = runs[runs.length - 1];
+      if (last !== undefined && turn - last[1] <= READ_GAP + 1) last[1] = turn;
+      else runs.push([turn, turn]);
+    }
+    const listed = new Set(missing);
+    for (const [low, high] of runs) {
+      for (const material of await this.fill(sessionId, turns, low, high)) if (listed.has(material.turn)) found.set(material.turn, material);
+    }
+    this.trim(sessionId);
     return found;
   }
 
@@ -151,8 +190,42 @@ export class CachedTurnReader implements TurnCache {
     const changed = (turn: number): boolean => (forgotten?.turns.get(turn) ?? 0) > start;
     const byTurn = new Map(read.map((material) => [material.turn, material]));
     // Turns still cached keep their objects (and what was derived from them).
-    for (let turn = fromTurn; turn <= toTurn; turn += 1) if (!changed(turn) && !turns.has(turn)) turns.set(turn, byTurn.get(turn) ?? null);
+    let added = 0;
+    for (let turn = fromTurn; turn <= toTurn; turn += 1) {
+      if (changed(turn) || turns.has(turn)) continue;
+      const material = byTurn.get(turn) ?? null;
+      turns.set(turn, material);
+      added += turnBytes(material);
+    }
+    this.count(sessionId, added);
     return read;
+  }
+
+  private count(sessionId: string, bytes: number): void {
+    this.sessionBytes.set(sessionId, (this.sessionBytes.get(sessionId) ?? 0) + bytes);
+    this.totalBytes += bytes;
+  }
+
+  /** Forget a session's turns and their bytes. */
+  private drop(sessionId: string): void {
+    this.sessions.delete(sessionId);
+    this.totalBytes -= this.sessionBytes.get(sessionId) ?? 0;
+    this.sessionBytes.delete(sessionId);
+  }
+
+  /** Within the bound again: other sessions first, least recently used first; then `sessionId`'s oldest turns. */
+  private trim(sessionId: string): void {
+    for (const other of this.sessions.keys()) {
+      if (this.totalBytes <= this.maxBytes) return;
+      if (other !== sessionId) this.drop(other);
+    }
+    const turns = this.sessions.get(sessionId);
+    if (turns === undefined || this.totalBytes <= this.maxBytes) return;
+    for (const turn of [...turns.keys()].sort((a, b) => a - b)) {
+      if (this.totalBytes <= this.maxBytes) return;
+      this.count(sessionId, -turnBytes(turns.get(turn) ?? null));
+      turns.delete(turn);
+    }
   }
 
   /** Forget one turn of a session (its memory was written), or the whole session. */
@@ -164,7 +237,13 @@ export class CachedTurnReader implements TurnCache {
       else entry.turns.set(turn, this.generation);
       this.forgotten.set(sessionId, entry);
     }
-    if (turn === undefined) this.sessions.delete(sessionId);
-    else this.sessions.get(sessionId)?.delete(turn);
+    if (turn === undefined) {
+      this.drop(sessionId);
+      return;
+    }
+    const turns = this.sessions.get(sessionId);
+    if (turns?.has(turn) !== true) return;
+    this.count(sessionId, -turnBytes(turns.get(turn) ?? null));
+    turns.delete(turn);
   }
 }

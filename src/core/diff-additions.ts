@@ -1,5 +1,5 @@
 import { mayReplaceNote } from './change-reason.js';
-import { boundedMemo } from './bounded-memo.js';
+import { scopedMemo } from './memo-space.js';
 import type { DiffApplication } from './diff-application.js';
 import { validEntry } from './diff-validation.js';
 import type { DiffEntry } from './fact-diff.js';
@@ -11,7 +11,7 @@ import type { FactKind } from './types.js';
 export const KIND_STRENGTH: Readonly<Record<FactKind, number>> = { fact: 0, preference: 1, goal: 2, constraint: 3, exception: 4 };
 
 /** Normalised fact texts, remembered: every add compares itself with the whole document. */
-const normalizedFactText = boundedMemo(normalizeText, 20_000);
+const normalizedFactText = scopedMemo(normalizeText);
 
 /**
  * Apply a diff's additions, last of its parts. A line already in the document adds nothing (but may

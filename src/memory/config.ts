@@ -40,11 +40,25 @@ export const settingsSchema = z.strictObject({
   consolidateEveryTurns: z.number().int().min(0).max(1_000_000).default(15),
   /** Write a base-truth snapshot to the log every N turns (default 15; 0 = never). Variable: STRATA_SNAPSHOT_EVERY_TURNS. */
   snapshotEveryTurns: z.number().int().min(0).max(1_000_000).default(15),
+  /**
+   * Mebibytes the engine's caches may hold, about (default 64): half for older turns read into packages
+   * (per tenant served), a quarter for the local manager's memos of text analysis, a quarter for token
+   * counts. Past it the least recently used go; 0 keeps none. Open sessions' documents are held besides
+   * (see the README). Variable: STRATA_CACHE_MB.
+   */
+  cacheMegabytes: z.number().int().min(0).max(1_000_000).default(64),
   /** Least severe log level written (default `warn`; `silent` writes nothing). Variable: STRATA_LOG_LEVEL. */
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+
+/** The bytes each cache gets of `cacheMegabytes` (see the setting). */
+export function cacheShares(settings: Pick<Settings, 'cacheMegabytes'>): { turns: number; manager: number; tokens: number } {
+  const total = settings.cacheMegabytes * 1024 * 1024;
+  const quarter = Math.floor(total / 4);
+  return { turns: total - 2 * quarter, manager: quarter, tokens: quarter };
+}
 export type SettingsInput = z.input<typeof settingsSchema>;
 
 /** Where each setting can be set, for error messages. */
@@ -62,10 +76,11 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   retryBaseMs: 'STRATA_RETRY_BASE_MS',
   consolidateEveryTurns: 'STRATA_CONSOLIDATE_EVERY_TURNS',
   snapshotEveryTurns: 'STRATA_SNAPSHOT_EVERY_TURNS',
+  cacheMegabytes: 'STRATA_CACHE_MB',
   logLevel: 'STRATA_LOG_LEVEL',
 };
 
-const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns']);
+const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns', 'cacheMegabytes']);
 const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker']);
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 

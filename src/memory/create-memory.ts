@@ -11,7 +11,7 @@ import { readModelSettings, requireModelSettings, type ModelSettingsByRole } fro
 import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { apiKeys } from './api-keys.js';
-import { resolveSettings } from './config.js';
+import { cacheShares, resolveSettings } from './config.js';
 import { inProcessSessionLock } from './keyed-mutex.js';
 import { lazyLocalManager, lazyModelManager, openAiModel } from './lazy-managers.js';
 import type { Memory, MemoryOptions, TenantMemory } from './memory-api.js';
@@ -61,7 +61,9 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       `importWorkerScript must be a file: URL of the compiled manager-worker.js (got ${String(workerScript)}); use pathToFileURL(path) from node:url.`,
     );
   }
-  const tokenizer = typeof options.tokenizer === 'object' ? options.tokenizer : createGptTokenizer({ encoding: settings.tokenizer });
+  const caches = cacheShares(settings);
+  const tokenizer = typeof options.tokenizer === 'object' ? options.tokenizer : createGptTokenizer({ encoding: settings.tokenizer, cacheBytes: caches.tokens });
+  const localSettings = { cacheBytes: caches.manager };
   const ownsStore = options.store === undefined;
   const store = options.store ?? createSqliteStore({ path: settings.path, busyTimeoutMs: settings.busyTimeoutMs, durability: settings.durability });
   const clock = options.clock ?? (() => new Date());
@@ -73,7 +75,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const models = (): ModelSettingsByRole => (modelSettings ??= readModelSettings(environment));
   // With STRATA_MEMORY_MODEL set, the model manager writes memory; otherwise the local manager does.
   const memoryModel = options.manager === undefined ? models().memory : null;
-  const manager = options.manager ?? (memoryModel === null ? lazyLocalManager() : lazyModelManager(memoryModel, tokenizer));
+  const manager = options.manager ?? (memoryModel === null ? lazyLocalManager(localSettings) : lazyModelManager(memoryModel, tokenizer, localSettings));
   let chatModel: ChatModel | null | undefined = options.chatModel;
   const requireChatModel = (): ChatModel => {
     if (chatModel === undefined) {

@@ -2,6 +2,7 @@
  * The memory managers `createMemory()` makes for itself, loaded on the first turn that needs them, and
  * the chat model it builds from settings.
  */
+import type { LocalManagerSettings } from '../managers/local/settings.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ModelMemoryManager } from '../managers/model/index.js';
 import type { ChatModel } from '../providers/chat-model/chat-model.js';
@@ -13,10 +14,10 @@ import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
  * The default local manager, loaded on the first turn: its NLP libraries take most of a second to load,
  * which commands that only read memory should not pay.
  */
-export function lazyLocalManager(): MemoryManager {
+export function lazyLocalManager(settings: LocalManagerSettings = {}): MemoryManager {
   let loaded: Promise<MemoryManager> | undefined;
   let ready: MemoryManager | undefined;
-  const load = (): Promise<MemoryManager> => (loaded ??= import('../managers/local/index.js').then((module) => (ready = module.createLocalMemoryManager())));
+  const load = (): Promise<MemoryManager> => (loaded ??= import('../managers/local/index.js').then((module) => (ready = module.createLocalMemoryManager(settings))));
   return {
     name: 'local',
     processTurn: async (turn) => (await load()).processTurn(turn),
@@ -42,13 +43,13 @@ export function openAiModel(settings: ModelSettings): ChatModel {
 }
 
 /** The model manager over the configured memory model, loaded on the first turn like the local one. */
-export function lazyModelManager(settings: ModelSettings, tokenizer: Tokenizer): MemoryManager {
+export function lazyModelManager(settings: ModelSettings, tokenizer: Tokenizer, localSettings: LocalManagerSettings = {}): MemoryManager {
   let loaded: Promise<ModelMemoryManager> | undefined;
   let ready: ModelMemoryManager | undefined;
   const load = (): Promise<ModelMemoryManager> =>
     (loaded ??= import('../managers/model/index.js').then(
       (module) =>
-        (ready = module.createModelMemoryManager({ model: openAiModel(settings), local: lazyLocalManager(), tokenizer, timeoutMs: settings.timeoutMs, name: `model:${settings.model}` })),
+        (ready = module.createModelMemoryManager({ model: openAiModel(settings), local: lazyLocalManager(localSettings), tokenizer, timeoutMs: settings.timeoutMs, name: `model:${settings.model}` })),
     ));
   return {
     name: `model:${settings.model}`,

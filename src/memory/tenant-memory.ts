@@ -9,6 +9,7 @@ import { placeholderTitle } from '../core/session-title.js';
 import type { Session } from '../core/types.js';
 import { CachedFactReader } from '../context/fact-view.js';
 import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
+import { cacheShares } from './config.js';
 import type { EngineParts, SharedParts } from './engine-parts.js';
 import { importConversation } from './import-conversation.js';
 import type { SessionHandle, Sessions, TenantMemory } from './memory-api.js';
@@ -34,7 +35,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
   const repositories = shared.store.tenant(tenant);
   const writes = new SessionWrites();
   // Older turns stay in memory between packages; every write announced tells the cache what changed.
-  const turnReader = new CachedTurnReader(storeTurnReader(repositories));
+  const turnReader = new CachedTurnReader(storeTurnReader(repositories), { maxBytes: cacheShares(shared.settings).turns });
   const states = new MemoryStateCache();
   const factReader = new CachedFactReader(repositories, shared.tokenizer, (session, sequence) => states.factsAt(session.id, sequence, session.createdAt));
   writes.listen(({ sessionId, turn }) => {

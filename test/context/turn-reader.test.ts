@@ -93,11 +93,57 @@ describe('CachedTurnReader', () => {
 
   it('keeps a bounded number of sessions, dropping the least recently used', async () => {
     const inner = countingReader(new Map([[1, 'x']]));
-    const cache = new CachedTurnReader(inner, 2);
+    const cache = new CachedTurnReader(inner, { maxSessions: 2 });
     for (const session of ['a', 'b', 'a', 'c', 'a']) await cache.read({ sessionId: session, fromTurn: 1, toTurn: 1 });
     // a, b, (a cached), c evicts b, (a cached).
     expect(inner.reads).toBe(3);
     await cache.read({ sessionId: 'b', fromTurn: 1, toTurn: 1 });
+    expect(inner.reads).toBe(4);
+  });
+
+  it('keeps its turns within its bound in bytes: other sessions go first, then the oldest turns of the one read', async () => {
+    const labels = new Map(Array.from({ length: 200 }, (_, index) => [index + 1, 'turn'] as [number, string]));
+    const inner = countingReader(labels);
+    const probe = new CachedTurnReader(countingReader(labels));
+    await probe.read({ sessionId: 'p', fromTurn: 1, toTurn: 10 });
+    const tenTurns = probe.bytes;
+    expect(tenTurns).toBeGreaterThan(0);
+    // Room for about 30 turns.
+    const cache = new CachedTurnReader(inner, { maxBytes: tenTurns * 3 });
+    await cache.read({ sessionId: 'a', fromTurn: 1, toTurn: 20 });
+    await cache.read({ sessionId: 'b', fromTurn: 1, toTurn: 20 });
+    // Session a went whole; b is still cached.
+    expect(cache.bytes).toBeLessThanOrEqual(tenTurns * 3);
+    await cache.read({ sessionId: 'b', fromTurn: 1, toTurn: 20 });
+    expect(inner.reads).toBe(2);
+    await cache.read({ sessionId: 'a', fromTurn: 1, toTurn: 1 });
+    expect(inner.reads).toBe(3);
+    // One session larger than the bound: every turn is returned, the newest are kept.
+    const all = await cache.read({ sessionId: 'c', fromTurn: 1, toTurn: 200 });
+    expect(all).toHaveLength(200);
+    expect(cache.bytes).toBeLessThanOrEqual(tenTurns * 3);
+    const reads = inner.reads;
+    await cache.read({ sessionId: 'c', fromTurn: 190, toTurn: 200 });
+    expect(inner.reads).toBe(reads);
+    await cache.read({ sessionId: 'c', fromTurn: 1, toTurn: 1 });
+    expect(inner.reads).toBe(reads + 1);
+    // Forgetting gives the bytes back.
+    cache.forget('c');
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('reads scattered listed turns near each of them, not their whole span', async () => {
+    const labels = new Map(Array.from({ length: 300 }, (_, index) => [index + 1, 'turn'] as [number, string]));
+    const inner = countingReader(labels);
+    const cache = new CachedTurnReader(inner);
+    const found = await cache.readTurns({ sessionId: 's', turns: [200, 1, 100, 103] });
+    expect([...found.keys()].sort((a, b) => a - b)).toEqual([1, 100, 103, 200]);
+    // Three runs (100 and 103 read together), and nothing between them.
+    expect(inner.reads).toBe(3);
+    const probe = new CachedTurnReader(countingReader(labels));
+    for (const [fromTurn, toTurn] of [[1, 1], [100, 103], [200, 200]] as const) await probe.read({ sessionId: 's', fromTurn, toTurn });
+    expect(cache.bytes).toBe(probe.bytes);
+    await cache.readTurns({ sessionId: 's', turns: [50] });
     expect(inner.reads).toBe(4);
   });
 

@@ -44,6 +44,7 @@ describe('settings', () => {
       retryBaseMs: 2_000,
       consolidateEveryTurns: 15,
       snapshotEveryTurns: 15,
+      cacheMegabytes: 64,
       logLevel: 'warn',
     });
   });

@@ -3,7 +3,7 @@
  * on request ("here's the cover letter") becomes a `draft`. A revision continues the known
  * artifact's name so the engine records a new version.
  */
-import { boundedMemo } from '../../core/bounded-memo.js';
+import { scopedMemo } from '../../core/memo-space.js';
 import { mapPacked } from '../../core/packed-map.js';
 import { normalizeText, words as normalizedWords } from '../../core/text.js';
 import type { ArtifactDraft, KnownArtifact } from '../memory-manager.js';
@@ -114,9 +114,8 @@ function revisionOf(candidate: Candidate, known: readonly Candidate[], threshold
 }
 
 /** Word sets and declared names of artifact contents, remembered: a session's artifacts are compared with every new block. */
-const MAX_CACHED_CONTENTS = 2_000;
-const wordsOf = boundedMemo((content: string): ReadonlySet<string> => new Set(normalizedWords(content)), MAX_CACHED_CONTENTS);
-const declaredOf = boundedMemo(declaredName, MAX_CACHED_CONTENTS);
+const wordsOf = scopedMemo((content: string): ReadonlySet<string> => new Set(normalizedWords(content)));
+const declaredOf = scopedMemo(declaredName);
 
 /** Sørensen–Dice over word sets, as `wordSimilarity` in core/text computes it. */
 function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

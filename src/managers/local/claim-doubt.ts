@@ -8,7 +8,7 @@
 import { KIND_STRENGTH } from '../../core/diff.js';
 import type { Claim } from './claims.js';
 import type { Known } from './known-line.js';
-import { boundedMemo } from '../../core/bounded-memo.js';
+import { scopedMemo } from '../../core/memo-space.js';
 import { stemWord } from '../../core/text.js';
 import { factHolds, stem } from './corrections.js';
 import { DATE_UNITS, DATE_WORDS, GENERIC_NOUNS, META_NOUNS, MONTHS, RELATIVE_DATE_WORDS, STOP_WORDS, UNIT_WORDS, WEEKDAYS } from './function-words.js';
@@ -26,11 +26,11 @@ const COUNTED: ReadonlySet<string> = new Set(['word', 'page', 'hour', 'minute', 
  * Content words of a text, stemmed: no stop words, generic nouns, calendar words, numbers or short words.
  * Remembered: every new line is compared with every fact of the document.
  */
-export const contentStems: (text: string) => ReadonlySet<string> = boundedMemo((text: string): ReadonlySet<string> => {
+export const contentStems: (text: string) => ReadonlySet<string> = scopedMemo((text: string): ReadonlySet<string> => {
   const words = text.toLowerCase().match(/\p{L}[\p{L}'’-]*/gu) ?? [];
   const content = words.filter((word) => word.length > 2 && !STOP_WORDS.has(word) && !GENERIC_NOUNS.has(word) && !META_NOUNS.has(word) && !isCalendarWord(word));
   return new Set(content.map(stemWord));
-}, 20_000);
+});
 
 /** Endings that make a noun of a verb: "collection" of "collect", "reservation" of "reserve". */
 const NOUN_ENDINGS = /^(?:ion|ions|ation|ations)$/u;

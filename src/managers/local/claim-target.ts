@@ -3,7 +3,7 @@
  * word both keys share, with the value classes agreeing. People and things named in the keys count as
  * subjects of their own: sharing a name is not sharing a subject.
  */
-import { boundedMemo } from '../../core/bounded-memo.js';
+import { scopedMemo } from '../../core/memo-space.js';
 import { normalizeText } from '../../core/text.js';
 import type { Claim } from './claims.js';
 import { stem } from './corrections.js';
@@ -16,10 +16,10 @@ import { classesOfLine, sameClass, type ValueClass } from './value-classes.js';
  * The words of a key that tell one subject from another (no stop words, no generic nouns), stemmed.
  * Remembered: every turn compares its claims with the keys and lines of the whole document.
  */
-export const subjectWords: (key: string) => ReadonlySet<string> = boundedMemo((key: string): ReadonlySet<string> => {
+export const subjectWords: (key: string) => ReadonlySet<string> = scopedMemo((key: string): ReadonlySet<string> => {
   const words = normalizeText(key).split(' ');
   return new Set(words.filter((word) => word.length > 1 && !STOP_WORDS.has(word) && !GENERIC_NOUNS.has(word) && !META_NOUNS.has(word)).map(stem));
-}, 20_000);
+});
 
 /** Whether the claim's value can stand in for a value the line holds: true, false, or null when either holds none. */
 function compatible(claim: Claim, text: string, ignoreNames = false): boolean | null {

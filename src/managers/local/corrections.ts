@@ -3,7 +3,7 @@
  * old values it sets aside ("$900 a month now, not $1,200") or the change words before it ("changed
  * to", "make it").
  */
-import { boundedMemo } from '../../core/bounded-memo.js';
+import { scopedMemo } from '../../core/memo-space.js';
 import { numbersIn } from '../../core/grounding.js';
 import { normalizeText } from '../../core/text.js';
 import type { Specific } from './specifics.js';
@@ -27,7 +27,7 @@ interface TextProfile {
 }
 
 /** Profiles by text, remembered: fact lines recur turn after turn. */
-const profileOf = boundedMemo((text: string): TextProfile => {
+const profileOf = scopedMemo((text: string): TextProfile => {
   const normalized = normalizeText(text);
   const all = normalized === '' ? [] : normalized.split(' ');
   return {
@@ -36,7 +36,7 @@ const profileOf = boundedMemo((text: string): TextProfile => {
     content: new Set(all.filter((word) => !STOP_WORDS.has(word)).map(stem)),
     numbers: new Set(/\d/u.test(text) ? numbersIn(text) : []),
   };
-}, 20_000);
+});
 
 /** Whether the fact line holds the specific (its numbers, or its words for a name or a date). */
 export function factHolds(factText: string, item: Specific): boolean {

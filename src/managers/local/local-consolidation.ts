@@ -9,7 +9,7 @@
  * changed (its text, turn and pinning decide). So the next consolidation compares only the pairs holding a
  * line added or changed since, and merges exactly what comparing every pair again would.
  */
-import { boundedMemo } from '../../core/bounded-memo.js';
+import { scopedMemo } from '../../core/memo-space.js';
 import { inStoreOrder } from '../../core/diff.js';
 import { compareText, normalizeText, quoted } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
@@ -198,14 +198,15 @@ function merge(facts: readonly Fact[], form: (fact: Fact) => Compared, partners:
   return { gone, changes };
 }
 
+/** The compared form of each line by its text, kept in the running work's memo space. */
+const compared = scopedMemo(compareForm);
+
 /**
  * Consolidation for one manager: what each session's last consolidation left (up to `maxSessions`
- * sessions, the least recently consolidated forgotten first), and the compared form of each line by its
- * text (room for a document of a few thousand lines; a larger one is compared afresh each time).
+ * sessions, the least recently consolidated forgotten first).
  */
 export class LocalConsolidator {
   private readonly left = new Map<string, Map<string, number>>();
-  private readonly compared = boundedMemo(compareForm, 4_000);
 
   constructor(private readonly maxSessions = 16) {}
 
@@ -214,8 +215,8 @@ export class LocalConsolidator {
     const facts = inStoreOrder(options.facts);
     const sessionId = facts[0]?.sessionId;
     // Each line is normalised once, not once per pair.
-    const forms = new Map(facts.map((fact) => [fact.id, this.compared(fact.text)]));
-    const form = (fact: Fact): Compared => forms.get(fact.id) ?? this.compared(fact.text);
+    const forms = new Map(facts.map((fact) => [fact.id, compared(fact.text)]));
+    const form = (fact: Fact): Compared => forms.get(fact.id) ?? compared(fact.text);
     const signatures = facts.map(signature);
     const before = sessionId === undefined ? undefined : this.left.get(sessionId);
     const fresh = facts.map((fact, index) => before?.get(fact.id) !== signatures[index]);

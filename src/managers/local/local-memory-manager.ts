@@ -2,6 +2,7 @@
  * The local memory manager: deterministic, offline, rule-based. For each turn it derives tier 1 and
  * tier 2 of every message, the turn summary, the required tiers, a base-truth diff and the artifacts.
  */
+import { MemoSpace } from '../../core/memo-space.js';
 import { mapPacked } from '../../core/packed-map.js';
 import { routeTurn } from '../../core/routing.js';
 import type { ConsolidateOptions, ConsolidationResult, MemoryManager, MessageMemory, PrepareMessageOptions, ProcessTurnOptions, TurnMemory, TurnMessageInput } from '../memory-manager.js';
@@ -197,6 +198,23 @@ interface KeptWork {
   bases?: BaseLinesCache;
 }
 
+/** Analyse a message ahead of its turn and keep the work in `prepared` (see `MemoryManager.prepare`). */
+function prepareMessage(options: PrepareMessageOptions, settings: ResolvedSettings, prepared: PreparedMessages): void {
+  warmUp(settings.tagger);
+  const context = messageContext(settings);
+  // A copy: the work refers to the message, and the caller's object may change before the turn comes.
+  const message = { ...options.message };
+  try {
+    const work = workOn(message, context);
+    prepared.keep(message, options.timestamp, { ...work, taggingLeft: context.taggingBudget.sentences });
+  } catch (error) {
+    // The message holds a date only the parser reads: start loading it, so the turn finds it ready
+    // (processTurn loads it again, and reports it, should this fail).
+    if (error instanceof DateParserNeeded) loadDateParser().catch(() => undefined);
+    else throw error;
+  }
+}
+
 /** `processTurnLocally`, or null when the turn needs the date parser and it is not loaded yet. */
 function runLocally(options: ProcessTurnOptions, settings: ResolvedSettings, kept: KeptWork): TurnMemory | null {
   try {
@@ -214,42 +232,34 @@ function runLocally(options: ProcessTurnOptions, settings: ResolvedSettings, kep
  */
 export function createLocalMemoryManager(settings?: LocalManagerSettings): MemoryManager {
   const resolved = resolveSettings(settings);
-  // Warm up when the event loop is idle (a short-lived command that records nothing never pays for it).
-  setImmediate(() => warmUp(resolved.tagger)).unref();
   const prepared = new PreparedMessages(PREPARED_LIMITS);
   const bases = new BaseLinesCache();
   const consolidator = new LocalConsolidator();
+  // The memos of text analysis this manager's work fills, bounded in bytes (core/memo-space.ts).
+  const caches = new MemoSpace(resolved.cacheBytes);
+  // Warm up when the event loop is idle (a short-lived command that records nothing never pays for it).
+  setImmediate(() => caches.run(() => warmUp(resolved.tagger))).unref();
   return {
     name: 'local',
     async processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
       try {
-        warmUp(resolved.tagger);
-        const memory = runLocally(options, resolved, { prepared, bases });
+        const memory = caches.run(() => {
+          warmUp(resolved.tagger);
+          return runLocally(options, resolved, { prepared, bases });
+        });
         if (memory !== null) return memory;
         // The turn holds a date only the parser reads: load it once, then derive the turn again.
         await loadDateParser();
-        return processTurnLocally(options, resolved, { bases });
+        return caches.run(() => processTurnLocally(options, resolved, { bases }));
       } catch (error) {
         throw error instanceof Error ? error : new Error(String(error));
       }
     },
     async consolidate(options: ConsolidateOptions): Promise<ConsolidationResult> {
-      return consolidator.consolidate(options);
+      return caches.run(() => consolidator.consolidate(options));
     },
     prepare(options: PrepareMessageOptions): void {
-      warmUp(resolved.tagger);
-      const context = messageContext(resolved);
-      // A copy: the work refers to the message, and the caller's object may change before the turn comes.
-      const message = { ...options.message };
-      try {
-        const work = workOn(message, context);
-        prepared.keep(message, options.timestamp, { ...work, taggingLeft: context.taggingBudget.sentences });
-      } catch (error) {
-        // The message holds a date only the parser reads: start loading it, so the turn finds it ready
-        // (processTurn loads it again, and reports it, should this fail).
-        if (error instanceof DateParserNeeded) loadDateParser().catch(() => undefined);
-        else throw error;
-      }
+      caches.run(() => prepareMessage(options, resolved, prepared));
     },
   };
 }

@@ -56,6 +56,11 @@ export interface LocalManagerSettings {
   revisionSimilarity?: number;
   /** Least words of an assistant prose reply, written on request, to become a `draft` artifact. Default 120. */
   draftMinWords?: number;
+  /**
+   * Bytes the manager's memos of text analysis may hold together (word classes, the key words and values
+   * of fact lines, which recur turn after turn); past it, the oldest go. 0 keeps none. Default 16 MiB.
+   */
+  cacheBytes?: number;
 }
 
 export type ResolvedSettings = Required<LocalManagerSettings>;
@@ -74,6 +79,7 @@ export const DEFAULT_SETTINGS: ResolvedSettings = {
   verbatimMaxWords: 40,
   revisionSimilarity: 0.5,
   draftMinWords: 120,
+  cacheBytes: 16 * 1024 * 1024,
 };
 
 function checkNumber(name: keyof LocalManagerSettings, value: number, min: number, max: number, integer: boolean): void {
@@ -103,6 +109,7 @@ export function resolveSettings(settings: LocalManagerSettings = {}): ResolvedSe
   checkNumber('verbatimMaxWords', resolved.verbatimMaxWords, 0, 100_000, true);
   checkNumber('revisionSimilarity', resolved.revisionSimilarity, 0, 1, false);
   checkNumber('draftMinWords', resolved.draftMinWords, 1, 1_000_000, true);
+  checkNumber('cacheBytes', resolved.cacheBytes, 0, 2 ** 40, true);
   if (resolved.tagger !== 'fast' && resolved.tagger !== 'accurate') {
     throw new StrataError('INVALID_CONFIG', `local memory manager: tagger must be 'fast' or 'accurate'; got ${String(resolved.tagger)}`, {
       details: { option: 'tagger' },

@@ -1,4 +1,4 @@
-import { boundedMemo } from '../../core/bounded-memo.js';
+import { scopedMemo } from '../../core/memo-space.js';
 import { mapPacked } from '../../core/packed-map.js';
 import {
   AUXILIARIES,
@@ -185,7 +185,7 @@ function classify(lower: string): WordClass {
 }
 
 /** Word classes by lower-case word, remembered (the lists never change). */
-const wordClass = boundedMemo(classify, 50_000);
+const wordClass = scopedMemo(classify);
 
 /** Tag tokens from word lists only: compromise's lexicon plus shape rules. Costs about a microsecond per word. */
 export function tagWithLexicon(tokens: readonly Token[]): TaggedToken[] {

@@ -3,7 +3,7 @@
  * people, a measure, a name. An update replaces a value with one of the same class: "back to 12, not
  * 11" (a count) never touches "paid on the 11th" (a day of the month).
  */
-import { boundedMemo } from '../../core/bounded-memo.js';
+import { scopedMemo } from '../../core/memo-space.js';
 import type { Specific } from './specifics.js';
 
 export type ValueClass = 'money' | 'percent' | 'date' | 'count' | 'measure' | 'number' | 'person' | 'name';
@@ -92,7 +92,7 @@ function computeClasses(text: string): ReadonlySet<ValueClass> {
 }
 
 /** The classes of the values a fact line holds after its key, remembered (lines recur turn after turn). */
-export const classesOfLine: (text: string) => ReadonlySet<ValueClass> = boundedMemo(computeClasses, 10_000);
+export const classesOfLine: (text: string) => ReadonlySet<ValueClass> = scopedMemo(computeClasses);
 
 /** Whether a fact line holds a value of a class that can stand in for `wanted`. */
 export function lineHoldsClass(text: string, wanted: ValueClass): boolean {

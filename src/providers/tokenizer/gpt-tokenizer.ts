@@ -12,6 +12,8 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 export interface GptTokenizerSettings {
   /** Encoding (default `o200k_base`, the GPT-4o family; `cl100k_base` for GPT-4 and GPT-3.5). */
   encoding?: TokenizerName;
+  /** Bytes the cache of line counts may hold (default 8 MiB); past it the oldest counts go. */
+  cacheBytes?: number;
 }
 
 /** Tokenizer over gpt-tokenizer's bundled encodings (no download). */
@@ -25,7 +27,7 @@ export function createGptTokenizer(settings: GptTokenizerSettings = {}): Tokeniz
   const countDirectly = boundedCounter((text: string): number => (text === '' ? 0 : encoding.countTokens(text, PLAIN_TEXT)));
   // Long texts (a rendered package) are counted line by line with cached counts; the total is exact
   // for text without long runs.
-  const count = cachedLineCounter(countDirectly);
+  const count = cachedLineCounter(countDirectly, settings.cacheBytes);
   /** The longest prefix of `text` with at most `maxTokens` tokens, by encoding it (for text without long runs). */
   const truncateExactly = (text: string, maxTokens: number): string => {
     const tokens = encoding.encode(text, PLAIN_TEXT);

@@ -5,7 +5,7 @@
  * line break has exactly the tokens of its parts. A context package repeats most of its lines from
  * one call to the next, so their counts are worth keeping.
  */
-import { boundedMemo } from '../../core/bounded-memo.js';
+import { MemoSpace } from '../../core/memo-space.js';
 
 /** Texts shorter than this are looked up whole: splitting them costs more than it saves. */
 const MIN_SPLIT_LENGTH = 256;
@@ -49,11 +49,12 @@ function detached(text: string): string {
 }
 
 /**
- * A counter that remembers up to `maxEntries` counts: of short texts whole, of long texts piece by piece.
- * Facts, window messages and package lines recur from one call to the next, so most counts are lookups.
+ * A counter that remembers counts in up to `maxBytes` (default 8 MiB): of short texts whole, of long
+ * texts piece by piece. Facts, window messages and package lines recur from one call to the next, so
+ * most counts are lookups.
  */
-export function cachedLineCounter(countText: (text: string) => number, maxEntries = 50_000): (text: string) => number {
-  const countPiece = boundedMemo(countText, maxEntries, detached);
+export function cachedLineCounter(countText: (text: string) => number, maxBytes = 8 * 1024 * 1024): (text: string) => number {
+  const countPiece = new MemoSpace(maxBytes).memo(countText, { sizeOf: () => 16, storedKey: detached });
   return (text) => {
     if (text.length < MIN_SPLIT_LENGTH) return countPiece(text);
     let total = 0;

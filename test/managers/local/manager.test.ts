@@ -71,7 +71,7 @@ describe('createLocalMemoryManager', () => {
   });
 
   it('rejects invalid settings with the option name', () => {
-    for (const settings of [{ maxAnalysedWords: -1 }, { maxReadWords: 0 }, { tierTwoShare: 2 }, { tagger: 'slow' as 'fast' }, { maxFactsPerTurn: 1.5 }]) {
+    for (const settings of [{ maxAnalysedWords: -1 }, { maxReadWords: 0 }, { tierTwoShare: 2 }, { tagger: 'slow' as 'fast' }, { maxFactsPerTurn: 1.5 }, { cacheBytes: -1 }]) {
       let caught: unknown;
       try {
         createLocalMemoryManager(settings);
@@ -87,6 +87,23 @@ describe('createLocalMemoryManager', () => {
     const fast = await createLocalMemoryManager().processTurn(options(MEDIUM_USER, 'Noted.'));
     const accurate = await createLocalMemoryManager({ tagger: 'accurate' }).processTurn(options(MEDIUM_USER, 'Noted.'));
     expect(accurate.diff.add.map((entry) => entry.text)).toEqual(fast.diff.add.map((entry) => entry.text));
+  });
+
+  it('derives the same memory whatever its caches hold: none, a few kilobytes, or the default', async () => {
+    const turns = [
+      ['We must never deploy on Fridays. The budget is $40,000 and the launch is on 14 March.', 'Noted: no Friday deploys.'],
+      ['Actually the budget went up to $45,000, and Maria now leads the launch.', 'Understood.'],
+      ['I prefer Lisbon for the offsite; the venue holds 80 people.', 'Lisbon it is.'],
+    ] as const;
+    const run = async (cacheBytes?: number): Promise<string> => {
+      const manager = createLocalMemoryManager(cacheBytes === undefined ? {} : { cacheBytes });
+      const seen: unknown[] = [];
+      for (const [user, assistant] of turns) seen.push(await manager.processTurn(options(user, assistant)));
+      return JSON.stringify(seen);
+    };
+    const standard = await run();
+    expect(await run(0)).toBe(standard);
+    expect(await run(4_000)).toBe(standard);
   });
 
   it('caps the lines of one turn at maxFactsPerTurn, keeping the rules', async () => {
