@@ -156,7 +156,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     });
   }
   // Facts the query share left out fill the room recall left; then the window turns that did not fit.
-  addDeferredFacts(assembly, deferred);
+  addDeferredFacts(assembly, view, deferred);
   for (const material of waiting) addDegraded(assembly, material, { countShort, lines, queryFirst });
 
   const oldestCovered = await addHistory(assembly, {

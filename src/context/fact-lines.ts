@@ -7,7 +7,7 @@
  */
 import type { Fact } from '../core/types.js';
 import type { FactDoubts } from '../core/fact-doubts.js';
-import { quoted } from '../core/text.js';
+import { countWords, quoted } from '../core/text.js';
 import { lineBreakTokens } from '../providers/tokenizer/separator-tokens.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import { factLine } from './render.js';
@@ -27,6 +27,19 @@ function withDoubts(fact: Fact, doubts: FactDoubts, seen: ReadonlySet<string>): 
     text: `${fact.text} [may replace ${parts.join('; ')}]`,
     sources: [...new Set([...fact.sourceMessageIds, ...folded.flatMap(({ line }) => line.sources)])],
   };
+}
+
+/** The messages a fact's line cites: its own and those of the older facts folded into it. */
+export function factLineSources(fact: Fact, doubts: FactDoubts): string[] {
+  return withDoubts(fact, doubts, new Set()).sources;
+}
+
+/**
+ * Fewer tokens than the fact's line can have, found without counting: the encodings never put two runs of
+ * non-space characters in one token, and the line holds the fact's text after its "-".
+ */
+export function factLineFloor(fact: Fact): number {
+  return 1 + countWords(fact.text);
 }
 
 /** A fact's line, with the time its turn was said (when known) for its `(turn N, date)` mark. */

@@ -5,9 +5,9 @@
  */
 import type { Fact } from '../core/types.js';
 import type { Assembly } from './assembly.js';
+import { factLineFloor } from './fact-lines.js';
 import type { FactView } from './fact-view.js';
 import { KIND_RANK } from './package-finish.js';
-import type { Line } from './turn-options.js';
 
 export interface FactSourceOptions {
   query: string;
@@ -20,8 +20,8 @@ export interface FactSourceOptions {
 export interface AddedFacts {
   /** How well each fact matches the query; null without one. */
   relevance: ReadonlyMap<string, number> | null;
-  /** Fact lines waiting for the room recall leaves (with a query), most important first. */
-  deferred: Line[];
+  /** Facts waiting for the room recall leaves (with a query), most important first. */
+  deferred: Fact[];
 }
 
 /**
@@ -46,23 +46,31 @@ export function addFacts(assembly: Assembly, options: FactSourceOptions): AddedF
   const { view } = options;
   const relevance = options.query === '' ? null : view.terms().relevance(options.query);
   const limit = relevance === null ? assembly.budget : assembly.used + Math.floor(assembly.budget * options.share);
-  const deferred: Line[] = [];
+  const deferred: Fact[] = [];
   const fits = (cost: number): boolean => assembly.used + cost <= limit && assembly.fits(cost);
   for (const fact of rankFacts(view.listed, relevance)) {
+    // A line that cannot fit even at its floor is not built: a long document's lines are counted only
+    // while there is room for them.
+    if (!fits(factLineFloor(fact))) {
+      if (relevance !== null) deferred.push(fact);
+      else assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
+      continue;
+    }
     const item = view.line(fact);
     const lineCost = assembly.costOf('facts', item.cost, fact.kind);
     // (A line that does not fit without its day's heading is not charged for one.)
     const cost = fits(lineCost) ? lineCost + assembly.dayCost('facts', item.date, fact.kind) : lineCost;
     if (fits(cost)) assembly.add('facts', [item], cost);
-    else if (relevance !== null) deferred.push(item);
+    else if (relevance !== null) deferred.push(fact);
     else assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
   }
   return { relevance, deferred };
 }
 
-/** The deferred fact lines, in the room recall left, most important first. */
-export function addDeferredFacts(assembly: Assembly, deferred: readonly Line[]): void {
-  for (const item of deferred) {
-    if (!assembly.tryAdd('facts', [item], item.cost)) assembly.omit(item.sourceMessageIds, 'budget: base-truth fact did not fit');
+/** The deferred facts' lines, in the room recall left, most important first. */
+export function addDeferredFacts(assembly: Assembly, view: FactView, deferred: readonly Fact[]): void {
+  for (const fact of deferred) {
+    const added = assembly.fits(factLineFloor(fact)) && assembly.tryAdd('facts', [view.line(fact)], view.line(fact).cost);
+    if (!added) assembly.omit(view.sources(fact), 'budget: base-truth fact did not fit');
   }
 }

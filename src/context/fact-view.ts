@@ -11,7 +11,7 @@ import { compareText } from '../core/text.js';
 import type { Fact, Session } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
-import { factItem } from './fact-lines.js';
+import { factItem, factLineSources } from './fact-lines.js';
 import { contentStemsOf, FactTerms } from './fact-relevance.js';
 import { KIND_RANK } from './package-finish.js';
 import type { Line } from './turn-options.js';
@@ -32,6 +32,8 @@ export interface FactView {
   terms(): FactTerms;
   /** The fact's line (one of this view's facts), built once. */
   line(fact: Fact): Line;
+  /** The messages the fact's line cites, without building (and counting) the line. */
+  sources(fact: Fact): string[];
 }
 
 /** The session a document belongs to: its id, and when it was made (a session deleted and made again under its id is another). */
@@ -137,6 +139,7 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
       }
       return line;
     },
+    sources: (fact) => lines.get(fact.id)?.sourceMessageIds ?? factLineSources(fact, doubts),
   };
 }
 

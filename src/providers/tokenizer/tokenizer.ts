@@ -8,7 +8,11 @@ export type TokenizerName = 'o200k_base' | 'cl100k_base';
  */
 export interface Tokenizer {
   readonly name: TokenizerName;
-  /** Tokens of a plain text. Special-token strings in the text are counted as ordinary text. */
+  /**
+   * Tokens of a plain text. Special-token strings in the text are counted as ordinary text. Never fewer
+   * than the text's runs of non-space characters (the encodings never join two in one token): the
+   * assembler relies on it to skip, uncounted, lines that cannot fit.
+   */
   count(text: string): number;
   /** Tokens of rendered chat messages, including the chat format's per-message overhead. */
   countMessages(messages: readonly ChatMessage[]): number;

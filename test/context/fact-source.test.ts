@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Assembly } from '../../src/context/assembly.js';
+import { factLineFloor } from '../../src/context/fact-lines.js';
+import { addDeferredFacts, addFacts } from '../../src/context/fact-source.js';
+import type { FactView } from '../../src/context/fact-view.js';
+import type { Line } from '../../src/context/turn-options.js';
+import type { Fact } from '../../src/core/types.js';
+
+const countWords = (text: string): number => text.split(/\s+/u).filter((word) => word !== '').length;
+
+function fact(index: number, words: number): Fact {
+  return {
+    id: `f${String(index).padStart(3, '0')}`,
+    sessionId: 's',
+    key: `item ${index}`,
+    text: `item ${index}: ${Array.from({ length: words }, () => 'word').join(' ')}`,
+    kind: 'fact',
+    pinned: false,
+    sourceMessageIds: [`m${index}`],
+    createdTurn: index,
+    updatedTurn: index,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
+}
+
+/** A view whose lines cost their floor plus a fixed extra each, recording which lines were built. */
+function viewOf(facts: readonly Fact[], extra: readonly number[]): FactView & { built: Set<string> } {
+  const built = new Set<string>();
+  return {
+    facts,
+    times: new Map(),
+    doubts: { inside: new Map(), folded: new Set(), supersededBy: new Map() } as unknown as FactView['doubts'],
+    listed: facts,
+    built,
+    terms: () => ({ relevance: () => new Map(facts.filter((_, index) => index % 3 === 0).map((item) => [item.id, 1])) }) as unknown as ReturnType<FactView['terms']>,
+    line: (item): Line => {
+      built.add(item.id);
+      const tokens = factLineFloor(item) + (extra[facts.indexOf(item)] ?? 0);
+      return { text: `- ${item.text}`, tokens, cost: tokens, sourceMessageIds: item.sourceMessageIds, kind: 'fact', turn: item.updatedTurn, date: null, tier: null, factKind: item.kind, role: null };
+    },
+    sources: (item) => item.sourceMessageIds,
+  };
+}
+
+/** What an assembly chose and left out. */
+function outcome(assembly: Assembly): { shown: string[]; omitted: string[] } {
+  return {
+    shown: (assembly.sections.get('facts') ?? []).flatMap((item) => item.sourceMessageIds),
+    omitted: assembly.omitted().flatMap((omission) => omission.sourceMessageIds).sort(),
+  };
+}
+
+describe('fact lines that cannot fit are not built', () => {
+  it('chooses and leaves out exactly what building every line would, and builds none whose floor does not fit', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 12 })), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 20, max: 900 }),
+        fc.constantFrom('', 'word'),
+        (shape, budget, query) => {
+          const facts = shape.map(([words], index) => fact(index, words));
+          const extra = shape.map(([, more]) => more);
+          const run = (floors: boolean): { result: ReturnType<typeof outcome>; built: Set<string> } => {
+            const view = viewOf(facts, extra);
+            // Without floors, every line is built up front (as before), so nothing is skipped.
+            if (!floors) for (const item of facts) view.line(item);
+            const assembly = new Assembly(budget, countWords);
+            const { deferred } = addFacts(assembly, { query, view, share: 0.4 });
+            addDeferredFacts(assembly, view, deferred);
+            return { result: outcome(assembly), built: view.built };
+          };
+          const lazy = run(true);
+          expect(lazy.result).toEqual(run(false).result);
+          const shown = new Set(lazy.result.shown);
+          for (const item of facts) if (!lazy.built.has(item.id)) expect(shown.has(item.sourceMessageIds[0] ?? '')).toBe(false);
+        },
+      ),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+
+  it('builds few lines of a long document under a small budget', () => {
+    const facts = Array.from({ length: 500 }, (_, index) => fact(index, 20));
+    const view = viewOf(facts, facts.map(() => 4));
+    const assembly = new Assembly(600, countWords);
+    addFacts(assembly, { query: '', view, share: 0.4 });
+    expect(view.built.size).toBeLessThan(40);
+    expect(outcome(assembly).omitted.length).toBe(500 - outcome(assembly).shown.length);
+  });
+});
