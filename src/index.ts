@@ -11,6 +11,7 @@
  */
 export {
   createMemory,
+  type ChatEndpoint,
   type ChatOptions,
   type ContextOptions,
   type ExportOptions,
@@ -18,6 +19,7 @@ export {
   type ImportResult,
   type Memory,
   type MemoryOptions,
+  type MemoryStats,
   type RecordInput,
   type RecordResult,
   type SessionHandle,
@@ -26,6 +28,7 @@ export {
   type TenantMemory,
 } from './memory/create-memory.js';
 export type { MessageInput } from './memory/message-input.js';
+export type { MemoryCounterSet } from './memory/memory-counters.js';
 export type { ApiKeyInfo, ApiKeys, CreatedApiKey } from './memory/api-keys.js';
 export type { SearchResult } from './memory/session-search.js';
 export type { CleanupOptions, CleanupResult } from './memory/session-cleanup.js';

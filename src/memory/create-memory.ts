@@ -21,6 +21,7 @@ import { createTenantRuntime, type TenantRuntime } from './tenant-memory.js';
 import { timeOrderedIds } from './time-ordered-ids.js';
 
 export type {
+  ChatEndpoint,
   ChatOptions,
   ContextOptions,
   ExportOptions,

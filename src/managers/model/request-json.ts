@@ -38,7 +38,7 @@ function malformed(problem: string, request: JsonRequest<unknown>): StrataError 
   return new StrataError(
     'MODEL_OUTPUT_INVALID',
     `The memory model "${request.model.model}" answered ${request.purpose} with unusable JSON ${ATTEMPTS} times (last: ${problem}). ` +
-      'Use a model that follows JSON instructions, or set the chat model\'s structuredOutput to "json-schema" when the endpoint supports it.',
+      'Use a model that follows JSON instructions more closely (Strata sends a JSON schema whenever the endpoint accepts one, else puts the schema in the prompt), or let the local manager write memory by unsetting STRATA_MEMORY_MODEL.',
     { details: { model: request.model.model, problem, attempts: ATTEMPTS, retryable: false } },
   );
 }
