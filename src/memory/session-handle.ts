@@ -64,11 +64,13 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
     facts: Object.assign(
       async (factOptions: { atTurn?: number } = {}) => {
         if (!isOptions(factOptions)) throw new StrataError('INVALID_INPUT', `facts() takes { atTurn? } (got ${describeValue(factOptions)}).`);
-        await requireSession(sessionId);
+        const { turnCount } = await requireSession(sessionId);
         const atTurn = factOptions.atTurn;
         if (atTurn === undefined) return repositories.facts.list({ sessionId });
-        if (!Number.isInteger(atTurn) || atTurn < 0) {
-          throw new StrataError('INVALID_INPUT', `atTurn must be a whole turn number ≥ 0 (got ${describeValue(atTurn)}).`);
+        if (typeof atTurn !== 'number' || !Number.isInteger(atTurn) || atTurn < 0 || atTurn > turnCount) {
+          throw new StrataError('INVALID_INPUT', `atTurn must be a turn of this session, a whole number from 0 to ${turnCount} (got ${describeValue(atTurn)}).`, {
+            details: { atTurn: typeof atTurn === 'number' ? atTurn : null, turnCount },
+          });
         }
         return replayFactEvents(await repositories.facts.listEvents({ sessionId, upToTurn: atTurn }), { atTurn });
       },

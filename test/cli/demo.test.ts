@@ -28,7 +28,7 @@ describe('strata demo', () => {
       facts: unknown[];
       package: { budget: number; tokens: number; messages: unknown[] };
     };
-    expect(Object.keys(data)).toEqual(['conversation', 'originalTokens', 'budget', 'contextTokens', 'tokenReduction', 'facts', 'package']);
+    expect(Object.keys(data)).toEqual(['conversation', 'originalTokens', 'textTokens', 'budget', 'contextTokens', 'tokenReduction', 'facts', 'package']);
     expect(data.conversation).toBe('support-app-migration');
     expect(data.budget).toBe(600);
     expect(data.contextTokens).toBeLessThanOrEqual(data.budget);
@@ -41,11 +41,41 @@ describe('strata demo', () => {
   it('prints the header, memory, sections, messages, omissions and the reduction line', async () => {
     const result = await ws.run(['demo', '--budget', '800', '--query', 'database']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Conversation support-app-migration: 48 turns, 96 messages, [\d,]+ tokens\n/u);
+    expect(result.stdout).toMatch(/^Conversation support-app-migration: 48 turns, 96 messages, [\d,]+ tokens of text, [\d,]+ as chat messages\n/u);
     expect(result.stdout).toContain('Memory (');
     expect(result.stdout).toMatch(/^section\s+items\s+tokens$/mu);
     expect(result.stdout).toContain('── system ');
     expect(result.stdout).toMatch(/Token reduction: [\d,]+ → [\d,]+ tokens \(\d+\.\d % smaller\)\n$/u);
+  });
+
+  it('prints omission counts that add up: distinct messages, and the reasons with a message counted once under each', async () => {
+    const result = await ws.run(['demo']);
+    expect(result.code).toBe(0);
+    const header = /^Omitted \(([\d,]+) messages(?:; ([\d,]+) of them for more than one reason, so the reasons below count ([\d,]+))?\):$/mu.exec(result.stdout);
+    expect(header).not.toBeNull();
+    const number = (text: string | undefined): number => Number((text ?? '0').replace(/,/gu, ''));
+    const block = result.stdout.slice(result.stdout.indexOf(header?.[0] ?? '')).split('\n\n')[0] ?? '';
+    const listed = [...block.matchAll(/^ {2}([\d,]+) messages?: /gmu)].reduce((sum, match) => sum + number(match[1]), 0);
+    const distinct = number(header?.[1]);
+    if (header?.[3] === undefined) expect(listed).toBe(distinct);
+    else {
+      expect(listed).toBe(number(header[3]));
+      expect(listed).toBeGreaterThan(distinct);
+      expect(listed - distinct).toBeGreaterThanOrEqual(number(header[2]));
+    }
+    const data = JSON.parse((await ws.run(['demo', '--json'])).stdout) as { package: { omitted: Array<{ sourceMessageIds: string[] }> } };
+    expect(new Set(data.package.omitted.flatMap((omission) => omission.sourceMessageIds)).size).toBe(distinct);
+  });
+
+  it('counts the conversation\'s text as `sessions` does, and its chat messages apart', async () => {
+    const demo = await ws.run(['demo', '--keep', '--json'], { noDb: true });
+    const data = JSON.parse(demo.stdout) as { textTokens: number; originalTokens: number };
+    const kept = /Kept the demo database: (.+)\n/u.exec(demo.stderr)?.[1] ?? '';
+    const listed = JSON.parse((await ws.run(['sessions', '--db', kept, '--json'], { noDb: true })).stdout) as Array<{ tokenCount: number }>;
+    rmSync(dirname(kept), { recursive: true, force: true });
+    expect(listed.map((session) => session.tokenCount)).toEqual([data.textTokens]);
+    // Each of the 96 messages costs the chat format's overhead on top of its text.
+    expect(data.originalTokens).toBeGreaterThan(data.textTokens);
   });
 
   it('replays another file and keeps the database with --keep', async () => {

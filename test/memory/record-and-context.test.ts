@@ -135,6 +135,11 @@ describe('record() and context()', () => {
     expect(after).toContain('45,000');
     expect(await session.facts({ atTurn: 0 })).toEqual([]);
     await expect(session.facts({ atTurn: -1 })).rejects.toThrow(/atTurn/u);
+    // A turn past the last is an error naming the range, not the document as it is now.
+    const last = PLANNING_TURNS.length;
+    expect(await session.facts({ atTurn: last })).toEqual(await session.facts());
+    await expect(session.facts({ atTurn: last + 1 })).rejects.toThrow(`from 0 to ${last} (got ${last + 1})`);
+    await expect(session.facts({ atTurn: 1000 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
   it('keeps the raw turn and flags it when the memory manager fails', async () => {

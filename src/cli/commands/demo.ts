@@ -72,7 +72,13 @@ function omittedSummary(pkg: ContextPackage): string {
     byReason.set(omission.reason, ids);
   }
   const groups = [...byReason].sort((a, b) => b[1].size - a[1].size);
-  const lines = [`Omitted (${plural(new Set(pkg.omitted.flatMap((omission) => omission.sourceMessageIds)).size, 'message')}):`];
+  // A message may be left out for two reasons (its turn and a fact it gave): say so, so the lines add up.
+  const reasonsOf = new Map<string, number>();
+  for (const [, ids] of groups) for (const id of ids) reasonsOf.set(id, (reasonsOf.get(id) ?? 0) + 1);
+  const listed = groups.reduce((sum, [, ids]) => sum + ids.size, 0);
+  const several = [...reasonsOf.values()].filter((count) => count > 1).length;
+  const overlap = several === 0 ? '' : `; ${several} of them for more than one reason, so the reasons below count ${listed.toLocaleString('en-US')}`;
+  const lines = [`Omitted (${plural(reasonsOf.size, 'message')}${overlap}):`];
   for (const [reason, ids] of groups.slice(0, OMITTED_REASONS_SHOWN)) lines.push(`  ${plural(ids.size, 'message')}: ${reason}`);
   const rest = groups.slice(OMITTED_REASONS_SHOWN);
   if (rest.length > 0) {
@@ -105,12 +111,15 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
             const handle = await memory.sessions.open(imported.sessionId);
             const facts = await handle.facts();
             const pkg = await handle.context({ budget, ...(options.query === undefined ? {} : { query: options.query }) });
+            // The conversation sent whole as chat messages (what the package replaces), and its text alone (what `sessions` lists).
             const originalTokens = memory.tokenizer.countMessages(countableMessages(conversation.messages));
+            const { tokenCount } = await handle.info();
             const tokenReduction = originalTokens === 0 ? 0 : 1 - pkg.tokens / originalTokens;
             if (globals.json) {
               writeJson(io.stdout, {
                 conversation: conversation.id,
                 originalTokens,
+                textTokens: tokenCount,
                 budget,
                 contextTokens: pkg.tokens,
                 tokenReduction,
@@ -120,7 +129,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
               return;
             }
             const out = io.stdout;
-            writeLine(out, `Conversation ${conversation.id}: ${plural(imported.turns, 'turn')}, ${plural(imported.messages, 'message')}, ${formatNumber(originalTokens)} tokens`);
+            writeLine(out, `Conversation ${conversation.id}: ${plural(imported.turns, 'turn')}, ${plural(imported.messages, 'message')}, ${formatNumber(tokenCount)} tokens of text, ${formatNumber(originalTokens)} as chat messages`);
             writeLine(out);
             writeLine(out, `Memory (${plural(facts.length, 'fact')}):`);
             writeLine(out, formatFacts(facts));
