@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { isStrataError } from '../core/errors.js';
 import { registerChatCommand } from './commands/chat.js';
 import { registerContextCommand } from './commands/context.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -11,7 +12,7 @@ import { registerKeysCommand } from './commands/keys.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSessionsCommand } from './commands/sessions.js';
-import { EXIT, exitCodeFor, isInformational } from './exit-codes.js';
+import { CliError, EXIT, exitCodeFor, isInformational } from './exit-codes.js';
 import { processIo, writeLine, type CliIo } from './io.js';
 import { packageInfo } from './package-root.js';
 
@@ -52,15 +53,26 @@ export function createProgram(io: CliIo): Command {
   return program;
 }
 
-function report(error: unknown, io: CliIo, debug: boolean): void {
-  if (error instanceof CommanderError) {
-    if (isInformational(error)) return;
-    writeLine(io.stderr, `strata: ${error.message.replace(/^error: /u, '').replace(/\.$/u, '')} (see \`strata --help\`)`);
-    return;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  writeLine(io.stderr, `strata: ${message}`);
-  if (debug && error instanceof Error && error.stack !== undefined) writeLine(io.stderr, error.stack);
+/** The code an error is reported under with --json: a StrataError's own, else what kind of failure it is. */
+function codeOf(error: unknown): string {
+  if (isStrataError(error)) return error.code;
+  if (error instanceof CommanderError) return 'USAGE';
+  if (error instanceof CliError) return error.exitCode === EXIT.usage ? 'USAGE' : error.exitCode === EXIT.notFound ? 'NOT_FOUND' : 'FAILURE';
+  return 'FAILURE';
+}
+
+function report(error: unknown, io: CliIo, options: { debug: boolean; json: boolean }): void {
+  if (error instanceof CommanderError && isInformational(error)) return;
+  const message =
+    error instanceof CommanderError
+      ? `${error.message.replace(/^error: /u, '').replace(/\.$/u, '')} (see \`strata --help\`)`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  // With --json, a failure is a JSON object too (on stderr, so stdout holds only results).
+  if (options.json) writeLine(io.stderr, JSON.stringify({ error: { code: codeOf(error), message } }));
+  else writeLine(io.stderr, `strata: ${message}`);
+  if (options.debug && error instanceof Error && error.stack !== undefined) writeLine(io.stderr, error.stack);
 }
 
 /**
@@ -74,8 +86,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     await program.parseAsync(argv, { from: 'node' });
     return EXIT.ok;
   } catch (error) {
-    const debug = program?.opts<{ debug?: boolean }>().debug === true || argv.slice(2).includes('--debug');
-    report(error, io, debug);
+    const given = argv.slice(2);
+    const debug = program?.opts<{ debug?: boolean }>().debug === true || given.includes('--debug');
+    const json = program?.opts<{ json?: boolean }>().json === true || given.includes('--json');
+    report(error, io, { debug, json });
     return exitCodeFor(error);
   }
 }

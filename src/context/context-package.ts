@@ -53,6 +53,7 @@ export interface ContextPackageJson {
   messages: ChatMessage[];
   sections: Array<{ name: SectionName; tokens: number; items: Array<{ text: string; tokens: number; sourceMessageIds: string[] }> }>;
   omitted: Omission[];
+  warnings: string[];
 }
 
 /** What the assembler returns: ordered sections under a hard budget, renderable to chat messages. */

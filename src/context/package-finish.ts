@@ -108,6 +108,7 @@ export function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer,
         items: section.items.map((item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),
       })),
       omitted: omitted.map((omission) => ({ sourceMessageIds: [...omission.sourceMessageIds], reason: omission.reason })),
+      warnings: [...warnings],
     }),
   };
 }

@@ -141,6 +141,7 @@ export const ContextPackageSchema = z
       }),
     ),
     omitted: z.array(z.object({ sourceMessageIds: z.array(z.string()), reason: z.string() })),
+    warnings: z.array(z.string()),
   })
   .openapi('ContextPackage');
 

@@ -19,7 +19,7 @@ describe('strata context', () => {
     const result = await ws.run(['context', sessionId, '--budget', String(budget), '--json']);
     expect(result.code).toBe(0);
     const data = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(data)).toEqual(['budget', 'tokens', 'messages', 'sections', 'omitted']);
+    expect(Object.keys(data)).toEqual(['budget', 'tokens', 'messages', 'sections', 'omitted', 'warnings']);
     expect(data.budget).toBe(budget);
     expect(data.tokens).toBeLessThanOrEqual(budget);
 
@@ -55,10 +55,21 @@ describe('strata context', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('requires --budget', async () => {
-    const result = await ws.run(['context', sessionId]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--budget');
+  it('uses the configured context budget without --budget, and says so in its JSON', async () => {
+    const result = await ws.run(['context', sessionId, '--json']);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { budget: number }).budget).toBe(30_000);
+    const configured = await ws.run(['context', sessionId, '--json'], { env: { STRATA_CONTEXT_BUDGET: '700' } });
+    expect((JSON.parse(configured.stdout) as { budget: number; tokens: number }).budget).toBe(700);
+  });
+
+  it('carries the package warnings in its JSON (a pinned rule dropped to fit a tiny budget)', async () => {
+    const added = await ws.run(['facts', sessionId, '--add', 'card numbers: never store card numbers anywhere in the system, in logs or in backups', '--kind', 'exception', '--reason', 'compliance']);
+    expect(added.code).toBe(0);
+    const result = await ws.run(['context', sessionId, '--budget', '12', '--json']);
+    const data = JSON.parse(result.stdout) as { warnings: string[] };
+    expect(data.warnings.length).toBeGreaterThan(0);
+    expect(data.warnings[0]).toContain('card numbers: never');
   });
 
   it('exits 3 with the id for an unknown session', async () => {

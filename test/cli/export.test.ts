@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBudgetSession } from './fixtures.js';
@@ -27,6 +27,9 @@ describe('strata export', () => {
     expect(exported.code).toBe(0);
     expect(exported.stdout).toBe('');
     expect(exported.stderr).toBe('Wrote session.json\n');
+    // With --json, what was written is said on stdout as JSON.
+    const described = await ws.run(['export', sessionId, '--format', 'md', '--out', 'session.md', '--json']);
+    expect(JSON.parse(described.stdout)).toEqual({ sessionId, format: 'md', path: join(ws.dir, 'session.md'), bytes: statSync(join(ws.dir, 'session.md')).size });
     const file = join(ws.dir, 'session.json');
     expect((JSON.parse(readFileSync(file, 'utf8')) as { session: { id: string } }).session.id).toBe(sessionId);
 

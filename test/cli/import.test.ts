@@ -60,7 +60,7 @@ describe('strata import', () => {
     const result = await ws.run(['import', file, '--json']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^strata: .*truncated/u);
+    expect((JSON.parse(result.stderr) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'IMPORT_INVALID', message: expect.stringContaining('truncated') });
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
 
     const list = await ws.run(['sessions', '--json']);

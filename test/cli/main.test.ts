@@ -92,4 +92,23 @@ describe('strata main', () => {
     expect(debug.stderr.trim().split('\n').length).toBeGreaterThan(1);
     expect(debug.stderr).toMatch(/\n\s+at /u);
   });
+
+  it('reports a failure as one JSON object with --json, with the exit code unchanged and nothing on stdout', async () => {
+    const cases: Array<{ args: string[]; code: number; error: string }> = [
+      { args: ['facts', 'no-such-session', '--json'], code: 3, error: 'SESSION_NOT_FOUND' },
+      { args: ['context', 'no-such-session', '--budget', 'lots', '--json'], code: 2, error: 'USAGE' },
+      { args: ['import', join(ws.dir, 'missing.json'), '--json'], code: 2, error: 'USAGE' },
+    ];
+    for (const { args, code, error } of cases) {
+      const result = await ws.run(args);
+      expect(result.code).toBe(code);
+      expect(result.stdout).toBe('');
+      const reported = JSON.parse(result.stderr) as { error: { code: string; message: string } };
+      expect(reported.error.code).toBe(error);
+      expect(reported.error.message.length).toBeGreaterThan(10);
+    }
+    // Without --json, the same failure is a line of text.
+    const plain = await ws.run(['facts', 'no-such-session']);
+    expect(plain.stderr).toMatch(/^strata: /u);
+  });
 });

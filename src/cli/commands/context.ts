@@ -31,13 +31,13 @@ export function registerContextCommand(program: Command, io: CliIo): void {
     .command('context')
     .description('assemble the context package a model call would see, within a token budget')
     .argument('<session>', 'session id')
-    .requiredOption('--budget <tokens>', 'hard limit on the rendered tokens', integerOption(1))
+    .option('--budget <tokens>', 'hard limit on the rendered tokens (default: the contextBudget setting, STRATA_CONTEXT_BUDGET, 30,000)', integerOption(1))
     .option('--query <text>', 'what the next message is about (ranks older material)')
-    .action(async (sessionId: string, options: { budget: number; query?: string }, command: Command) => {
+    .action(async (sessionId: string, options: { budget?: number; query?: string }, command: Command) => {
       const globals = globalOptions(command);
       await withMemory(globals, io, async (memory) => {
         const handle = await memory.sessions.open(sessionId);
-        const pkg = await handle.context({ budget: options.budget, ...(options.query === undefined ? {} : { query: options.query }) });
+        const pkg = await handle.context({ budget: options.budget ?? memory.settings.contextBudget, ...(options.query === undefined ? {} : { query: options.query }) });
         if (globals.json) {
           io.stdout.write(`${JSON.stringify(pkg.toJSON())}\n`);
         } else {

@@ -29,7 +29,8 @@ export function registerExportCommand(program: Command, io: CliIo): void {
           const badPath = ['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS'].includes(code);
           throw new CliError(`Cannot write ${options.out}: ${(error as Error).message}`, badPath ? EXIT.usage : EXIT.failure, { cause: error });
         }
-        writeLine(io.stderr, `Wrote ${options.out}`);
+        if (globals.json) writeLine(io.stdout, JSON.stringify({ sessionId: handle.id, format: options.format, path: resolve(io.cwd, options.out), bytes: Buffer.byteLength(text, 'utf8') }));
+        else writeLine(io.stderr, `Wrote ${options.out}`);
       });
     });
 }
