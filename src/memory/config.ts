@@ -91,7 +91,8 @@ function fromEnvironment(env: Readonly<Record<string, string | undefined>>): Rec
     if (raw === undefined || raw.trim() === '') continue;
     // (A tenant id is exact: " acme" is refused, not read as "acme".)
     const text = key === 'tenant' ? raw : raw.trim();
-    if (NUMERIC.has(key) && /^-?\d+$/u.test(text)) values[key] = Number(text);
+    // Any number is read as one, so a wrong one ("1.5" for a whole number) is refused for what it is.
+    if (NUMERIC.has(key) && /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/iu.test(text)) values[key] = Number(text);
     else if (BOOLEAN.has(key) && BOOLEAN_WORDS[text.toLowerCase()] !== undefined) values[key] = BOOLEAN_WORDS[text.toLowerCase()];
     else values[key] = text;
   }

@@ -114,4 +114,28 @@ describe('strata sessions', () => {
       expect(result.stderr).toMatch(/^strata: .*nope-123/u);
     }
   });
+
+  it('takes the start of a session id when only one id starts so, and lists the ids when several do', async () => {
+    const first = await importSession('kitchen');
+    const second = await importSession('garden');
+    // Ids made in the same millisecond share their first characters: the shortest start that tells them apart works.
+    let length = 1;
+    while (first.slice(0, length) === second.slice(0, length)) length += 1;
+    const shown = await ws.run(['sessions', 'show', first.slice(0, length), '--json']);
+    expect(shown.code).toBe(0);
+    expect((JSON.parse(shown.stdout) as { session: { id: string } }).session.id).toBe(first);
+    const facts = await ws.run(['facts', second.slice(0, length), '--json']);
+    expect(facts.code).toBe(0);
+
+    // (Time-ordered ids made one after the other share at least their first characters.)
+    expect(length).toBeGreaterThan(1);
+    const shared = first.slice(0, length - 1);
+    const ambiguous = await ws.run(['context', shared, '--budget', '500']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain(first);
+    expect(ambiguous.stderr).toContain(second);
+    expect(ambiguous.stderr).toContain('Give more of the id');
+    // A start that names no session is an unknown session.
+    expect((await ws.run(['context', 'zzz-none', '--budget', '500'])).code).toBe(3);
+  });
 });

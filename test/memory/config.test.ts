@@ -75,6 +75,11 @@ describe('settings', () => {
       /rawWindowTurns: .*fix the "rawWindowTurns" option or STRATA_RAW_WINDOW_TURNS/u,
     );
     expect(failure(() => resolveSettings({ env: { STRATA_TOKENIZER: 'p50k' }, configFile: configFile('{}') })).message).toMatch(/STRATA_TOKENIZER/u);
+    // A number that is not whole is refused as such, not as "a string".
+    const fraction = failure(() => resolveSettings({ env: { STRATA_CONSOLIDATE_EVERY_TURNS: '1.5' }, configFile: configFile('{}') })).message;
+    expect(fraction).toMatch(/consolidateEveryTurns: .*int/iu);
+    expect(fraction).not.toContain('received string');
+    expect(resolveSettings({ env: { STRATA_CACHE_MB: '+32' }, configFile: configFile('{}') }).cacheMegabytes).toBe(32);
     expect(failure(() => resolveSettings({ env: {}, configFile: configFile('{"colour": "blue"}') })).message).toMatch(/colour|Unrecognized/u);
   });
 

@@ -79,6 +79,20 @@ describe('SQLite store', () => {
     for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('refuses a path in a folder that does not exist with an error naming the path and the folder', () => {
+    const missing = path.join(os.tmpdir(), `strata-no-such-folder-${process.pid}`, 'memory.db');
+    let thrown: unknown;
+    try {
+      createSqliteStore({ path: missing });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isStrataError(thrown, 'INVALID_CONFIG')).toBe(true);
+    expect(String((thrown as Error).message)).toContain(missing);
+    expect(String((thrown as Error).message)).toContain(`its folder ${path.dirname(missing)} does not exist`);
+    expect(fs.existsSync(path.dirname(missing))).toBe(false);
+  });
+
   it('keeps data across close and reopen', async () => {
     const file = newPath();
     const first = open(file);

@@ -5,6 +5,7 @@ import { parseJsonText, planImport, type ImportPlan } from '../../memory/session
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { formatNumber, plural } from '../format.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
+import { openNamedSession } from '../named-session.js';
 import { globalOptions, withMemory } from '../open-memory.js';
 import { integerOption } from '../parse.js';
 import { readInputFile } from '../read-input.js';
@@ -18,7 +19,7 @@ interface ChatCommandOptions {
 const EXIT_WORDS: ReadonlySet<string> = new Set(['/exit', '/quit']);
 
 async function openSession(memory: Memory, sessionId: string | undefined, title: string | undefined): Promise<SessionHandle> {
-  if (sessionId !== undefined) return memory.sessions.open(sessionId);
+  if (sessionId !== undefined) return openNamedSession(memory, sessionId);
   return memory.sessions.create(title === undefined ? {} : { title });
 }
 

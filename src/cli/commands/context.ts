@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ContextPackage, SectionName } from '../../context/context-package.js';
 import { formatChatMessages, formatNumber, plural } from '../format.js';
+import { openNamedSession } from '../named-session.js';
 import { writeLine, type CliIo } from '../io.js';
 import { globalOptions, withMemory } from '../open-memory.js';
 import { integerOption } from '../parse.js';
@@ -36,7 +37,7 @@ export function registerContextCommand(program: Command, io: CliIo): void {
     .action(async (sessionId: string, options: { budget?: number; query?: string }, command: Command) => {
       const globals = globalOptions(command);
       await withMemory(globals, io, async (memory) => {
-        const handle = await memory.sessions.open(sessionId);
+        const handle = await openNamedSession(memory, sessionId);
         const pkg = await handle.context({ budget: options.budget ?? memory.settings.contextBudget, ...(options.query === undefined ? {} : { query: options.query }) });
         if (globals.json) {
           io.stdout.write(`${JSON.stringify(pkg.toJSON())}\n`);

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { CliError, EXIT } from '../exit-codes.js';
+import { openNamedSession } from '../named-session.js';
 import { writeLine, type CliIo } from '../io.js';
 import { globalOptions, withMemory } from '../open-memory.js';
 
@@ -15,7 +16,7 @@ export function registerExportCommand(program: Command, io: CliIo): void {
     .action(async (sessionId: string, options: { format: 'json' | 'md'; out?: string }, command: Command) => {
       const globals = globalOptions(command);
       await withMemory(globals, io, async (memory) => {
-        const handle = await memory.sessions.open(sessionId);
+        const handle = await openNamedSession(memory, sessionId);
         const text = await handle.export({ format: options.format === 'md' ? 'markdown' : 'json' });
         if (options.out === undefined) {
           io.stdout.write(text);

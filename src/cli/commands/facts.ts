@@ -4,6 +4,7 @@ import type { SessionHandle } from '../../memory/create-memory.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { formatFacts, formatTable } from '../format.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
+import { openNamedSession } from '../named-session.js';
 import { globalOptions, withMemory } from '../open-memory.js';
 import { integerOption } from '../parse.js';
 
@@ -89,7 +90,7 @@ export function registerFactsCommand(program: Command, io: CliIo): void {
       const globals = globalOptions(command);
       const correction = correctionOf(options);
       await withMemory(globals, io, async (memory) => {
-        const handle = await memory.sessions.open(sessionId);
+        const handle = await openNamedSession(memory, sessionId);
         if (correction !== null) {
           const event = await applyCorrection(handle, correction);
           if (globals.json) writeJson(io.stdout, event);

@@ -3,6 +3,7 @@ import type { Session } from '../../core/types.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { clip, formatNumber, formatTable, formatTime, plural } from '../format.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
+import { openNamedSession } from '../named-session.js';
 import { globalOptions, withMemory } from '../open-memory.js';
 import { integerOption } from '../parse.js';
 
@@ -55,7 +56,7 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
     .action(async (id: string, _options: unknown, command: Command) => {
       const globals = globalOptions(command);
       await withMemory(globals, io, async (memory) => {
-        const handle = await memory.sessions.open(id);
+        const handle = await openNamedSession(memory, id);
         const [session, facts, artifacts, turns] = await Promise.all([handle.info(), handle.facts(), handle.artifacts(), handle.turns()]);
         const recentTurns = turns.slice(-5);
         if (globals.json) {
@@ -92,7 +93,7 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
     .action(async (id: string, title: string, _options: unknown, command: Command) => {
       const globals = globalOptions(command);
       await withMemory(globals, io, async (memory) => {
-        const handle = await memory.sessions.open(id);
+        const handle = await openNamedSession(memory, id);
         await handle.rename(title);
         const session = await handle.info();
         if (globals.json) writeJson(io.stdout, session);
@@ -108,13 +109,13 @@ export function registerSessionsCommand(program: Command, io: CliIo): void {
     .action(async (id: string, options: { yes?: boolean }, command: Command) => {
       const globals = globalOptions(command);
       await withMemory(globals, io, async (memory) => {
-        const handle = await memory.sessions.open(id);
+        const handle = await openNamedSession(memory, id);
         if (options.yes !== true) {
-          throw new CliError(`Not deleting session ${id}: add --yes to confirm (this cannot be undone).`, EXIT.usage);
+          throw new CliError(`Not deleting session ${handle.id}: add --yes to confirm (this cannot be undone).`, EXIT.usage);
         }
         await handle.delete();
-        if (globals.json) writeJson(io.stdout, { deleted: id });
-        else writeLine(io.stdout, `Deleted session ${id}`);
+        if (globals.json) writeJson(io.stdout, { deleted: handle.id });
+        else writeLine(io.stdout, `Deleted session ${handle.id}`);
       });
     });
 

@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StrataError, isStrataError } from '../../core/errors.js';
 import type { Store, TenantRepositories, TenantStore } from '../store.js';
@@ -30,6 +31,12 @@ export interface SqliteStoreSettings {
 
 /** Translate a driver failure into a StrataError that says what to do. */
 function wrapFailure(error: unknown, path: string): unknown {
+  if (error instanceof TypeError && /directory does not exist/iu.test(error.message)) {
+    return new StrataError('INVALID_CONFIG', `Cannot open the database ${path}: its folder ${dirname(resolve(path))} does not exist. Create the folder, or set the path (--db, STRATA_DB) to a file in one that does.`, {
+      cause: error,
+      details: { path },
+    });
+  }
   if (isStrataError(error) || !(error instanceof Database.SqliteError || (error instanceof TypeError && /database connection is not open/iu.test(error.message)))) {
     return error;
   }
