@@ -140,7 +140,8 @@ describe('strata eval retention', () => {
     const bad = await ws.run(['eval', 'retention', 'good.json', 'bad.json', '--json']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/^strata: bad\.json is not a valid key-fact conversation: keyFacts\[0\]\.tier \(fact "x"\): /u);
+    // (With --json the failure is JSON too.)
+    expect((JSON.parse(bad.stderr) as { error: { message: string } }).error.message).toMatch(/^bad\.json is not a valid key-fact conversation: keyFacts\[0\]\.tier \(fact "x"\): /u);
 
     ws.write('broken.json', '[1, 2');
     expect((await ws.run(['eval', 'retention', 'broken.json'])).code).toBe(2);
