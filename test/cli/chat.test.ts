@@ -55,8 +55,40 @@ describe('strata chat', () => {
     const result = await workspace.run(['chat', '--json'], { env: chatEnv(server.baseUrl), stdin: input('Hi') });
     expect(result.code).toBe(0);
     const line = JSON.parse(result.stdout.trim()) as Record<string, unknown>;
-    expect(Object.keys(line)).toEqual(['turn', 'reply', 'contextTokens', 'budget', 'staleMemory']);
+    expect(Object.keys(line)).toEqual(['sessionId', 'turn', 'reply', 'contextTokens', 'budget', 'staleMemory']);
     expect(line).toMatchObject({ turn: 1, reply: 'Hello!', budget: 30_000, staleMemory: false });
+    const [session] = JSON.parse((await workspace.run(['sessions', '--json'])).stdout) as Array<{ id: string }>;
+    expect(line.sessionId).toBe(session?.id);
+  });
+
+  it('answers its own commands without sending them to the model, and counts the session\'s turns at the end', async () => {
+    server = await startScriptedServer({ script: [{ reply: 'Noted, $40,000.' }, { reply: 'Still $40,000.' }] });
+    const first = await workspace.run(['chat', '--budget', '2000'], {
+      env: chatEnv(server.baseUrl),
+      stdin: input('Our budget is $40,000 and we must never store card numbers.', '/help', '/facts', '/session', '/context 500', '/export md', '/frobnicate', '/quit', 'never sent'),
+    });
+    expect(first.code).toBe(0);
+    expect(server.requests.length).toBe(1);
+    expect(first.stdout).toContain('/context [budget]');
+    expect(first.stdout).toMatch(/2 facts:\nPinned exceptions:\n {2}- card numbers[^\n]*\n[^\n]*\n {2}- budget: \$40,000/u);
+    expect(first.stdout).toMatch(/Session \S+: ".*", 1 turn, [\d,]+ tokens of text\./u);
+    expect(first.stdout).toMatch(/\/ 500 tokens/u);
+    expect(first.stdout).toContain('Our budget is $40,000');
+    expect(first.stdout).toContain('Unknown command /frobnicate');
+    const [session] = JSON.parse((await workspace.run(['sessions', '--json'])).stdout) as Array<{ id: string; messageCount: number }>;
+    expect(session?.messageCount).toBe(2);
+    // Continuing the session: the count at the end is the session's, not only this run's.
+    const second = await workspace.run(['chat', session?.id ?? ''], { env: chatEnv(server.baseUrl), stdin: input('And the budget?') });
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`1 turn stored this time; session ${session?.id} holds 2 turns.`);
+  });
+
+  it('keeps no new session when no turn could be stored', async () => {
+    server = await startScriptedServer({ script: [{ status: 400, body: { error: { message: 'bad request' } } }] });
+    const result = await workspace.run(['chat'], { env: chatEnv(server.baseUrl), stdin: input('Hello') });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the new session was not kept');
+    expect(JSON.parse((await workspace.run(['sessions', '--json'])).stdout)).toEqual([]);
   });
 
   it('keeps going after a failed call, and stores nothing for it', async () => {

@@ -6,6 +6,7 @@ import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { formatNumber, plural } from '../format.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
 import { openNamedSession } from '../named-session.js';
+import { isChatCommand, runChatCommand } from './chat-commands.js';
 import { globalOptions, withMemory } from '../open-memory.js';
 import { integerOption } from '../parse.js';
 import { readInputFile } from '../read-input.js';
@@ -15,8 +16,6 @@ interface ChatCommandOptions {
   replay?: string;
   title?: string;
 }
-
-const EXIT_WORDS: ReadonlySet<string> = new Set(['/exit', '/quit']);
 
 async function openSession(memory: Memory, sessionId: string | undefined, title: string | undefined): Promise<SessionHandle> {
   if (sessionId !== undefined) return openNamedSession(memory, sessionId);
@@ -29,7 +28,7 @@ function turnLine(result: { turn: number; contextTokens: number; budget: number;
 }
 
 /** The interactive loop: one turn per line of input until end of input or /exit. */
-async function interactive(session: SessionHandle, io: CliIo, options: { budget?: number; json: boolean }): Promise<ExitCode> {
+async function interactive(session: SessionHandle, io: CliIo, options: { budget: number; json: boolean; created: boolean }): Promise<ExitCode> {
   const input = io.stdin;
   if (input === undefined) throw new CliError('strata chat needs an input to read messages from.', EXIT.usage);
   const lines = createInterface({ input, crlfDelay: Infinity, terminal: false });
@@ -38,23 +37,36 @@ async function interactive(session: SessionHandle, io: CliIo, options: { budget?
   };
   let turns = 0;
   let failures = 0;
-  if (!options.json) writeLine(io.stderr, `Chatting in session ${session.id}; type /exit or press Ctrl-D to leave.`);
+  let remembering: Promise<void> = Promise.resolve();
+  if (!options.json) writeLine(io.stderr, `Chatting in session ${session.id}; /help lists the commands, /exit or Ctrl-D leaves.`);
   prompt();
   for await (const line of lines) {
     const text = line.trim();
-    if (EXIT_WORDS.has(text)) break;
     if (text === '') {
       prompt();
       continue;
     }
+    if (isChatCommand(line)) {
+      // What the commands show includes the last turn's memory once it has landed.
+      await remembering;
+      const outcome = await runChatCommand(line, session, options.budget).catch((error: unknown) => ({ text: `strata: ${(error as Error).message}`, quit: false }));
+      if (outcome.quit) break;
+      writeLine(options.json ? io.stderr : io.stdout, outcome.text);
+      prompt();
+      continue;
+    }
     try {
-      const stream = session.chat(text, { stream: true, ...(options.budget === undefined ? {} : { budget: options.budget }) });
+      const stream = session.chat(text, { stream: true, budget: options.budget });
       if (!options.json) io.stdout.write('assistant> ');
       for await (const piece of stream) if (!options.json) io.stdout.write(piece);
       const result = await stream.result;
+      remembering = result.memory.then(
+        () => undefined,
+        () => undefined,
+      );
       turns += 1;
       if (options.json) {
-        writeJson(io.stdout, { turn: result.turn, reply: result.reply, contextTokens: result.contextTokens, budget: result.budget, staleMemory: result.staleMemory });
+        writeJson(io.stdout, { sessionId: session.id, turn: result.turn, reply: result.reply, contextTokens: result.contextTokens, budget: result.budget, staleMemory: result.staleMemory });
       } else {
         writeLine(io.stdout);
         writeLine(io.stdout, turnLine(result));
@@ -68,7 +80,14 @@ async function interactive(session: SessionHandle, io: CliIo, options: { budget?
     prompt();
   }
   lines.close();
-  if (!options.json) writeLine(io.stderr, `${plural(turns, 'turn')} stored in session ${session.id}.`);
+  const { turnCount } = await session.info();
+  // A session this run made and nothing was stored in is not left behind empty.
+  if (options.created && turnCount === 0) {
+    await session.delete();
+    if (!options.json) writeLine(io.stderr, 'No turn was stored; the new session was not kept.');
+  } else if (!options.json) {
+    writeLine(io.stderr, `${plural(turns, 'turn')} stored this time; session ${session.id} holds ${plural(turnCount, 'turn')}.`);
+  }
   return turns === 0 && failures > 0 ? EXIT.failure : EXIT.ok;
 }
 
@@ -126,7 +145,7 @@ export function registerChatCommand(program: Command, io: CliIo): void {
         if (model !== null && !globals.json) writeLine(io.stderr, `Chat model: ${model}`);
         const session = await openSession(memory, sessionId, options.title);
         if (plan !== null) return replay(session, plan, io, globals.json);
-        return interactive(session, io, { json: globals.json, ...(options.budget === undefined ? {} : { budget: options.budget }) });
+        return interactive(session, io, { json: globals.json, budget: options.budget ?? memory.settings.contextBudget, created: sessionId === undefined });
       });
       if (code !== EXIT.ok) throw new CliError('No turn could be stored: every call to the chat model failed.', code);
     });
