@@ -5,7 +5,6 @@
  */
 import type { Fact } from '../core/types.js';
 import type { Assembly } from './assembly.js';
-import { factLineFloor } from './fact-lines.js';
 import type { FactView } from './fact-view.js';
 import { KIND_RANK } from './package-finish.js';
 
@@ -51,7 +50,7 @@ export function addFacts(assembly: Assembly, options: FactSourceOptions): AddedF
   for (const fact of rankFacts(view.listed, relevance)) {
     // A line that cannot fit even at its floor is not built: a long document's lines are counted only
     // while there is room for them.
-    if (!fits(factLineFloor(fact))) {
+    if (!fits(view.floor(fact))) {
       if (relevance !== null) deferred.push(fact);
       else assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
       continue;
@@ -70,7 +69,7 @@ export function addFacts(assembly: Assembly, options: FactSourceOptions): AddedF
 /** The deferred facts' lines, in the room recall left, most important first. */
 export function addDeferredFacts(assembly: Assembly, view: FactView, deferred: readonly Fact[]): void {
   for (const fact of deferred) {
-    const added = assembly.fits(factLineFloor(fact)) && assembly.tryAdd('facts', [view.line(fact)], view.line(fact).cost);
+    const added = assembly.fits(view.floor(fact)) && assembly.tryAdd('facts', [view.line(fact)], view.line(fact).cost);
     if (!added) assembly.omit(view.sources(fact), 'budget: base-truth fact did not fit');
   }
 }

@@ -11,7 +11,7 @@ import { compareText } from '../core/text.js';
 import type { Fact, Session } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories } from '../store/store.js';
-import { factItem, factLineSources } from './fact-lines.js';
+import { factItem, factLineFloor, factLineSources } from './fact-lines.js';
 import { contentStemsOf, FactTerms } from './fact-relevance.js';
 import { KIND_RANK } from './package-finish.js';
 import type { Line } from './turn-options.js';
@@ -34,6 +34,8 @@ export interface FactView {
   line(fact: Fact): Line;
   /** The messages the fact's line cites, without building (and counting) the line. */
   sources(fact: Fact): string[];
+  /** Fewer tokens than the fact's line can have, found without building it (`factLineFloor`), once per view. */
+  floor(fact: Fact): number;
 }
 
 /** The session a document belongs to: its id, and when it was made (a session deleted and made again under its id is another). */
@@ -124,6 +126,8 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
   const listed = facts.filter((fact) => !fact.pinned && !doubts.folded.has(fact.id)).sort(byKind);
   kept.keepOnly(facts);
   const lines = new Map<string, Line>();
+  const sources = new Map<string, string[]>();
+  const floors = new Map<string, number>();
   let terms: FactTerms | undefined;
   return {
     facts,
@@ -139,7 +143,22 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
       }
       return line;
     },
-    sources: (fact) => lines.get(fact.id)?.sourceMessageIds ?? factLineSources(fact, doubts),
+    sources: (fact) => {
+      let cited = lines.get(fact.id)?.sourceMessageIds ?? sources.get(fact.id);
+      if (cited === undefined) {
+        cited = factLineSources(fact, doubts);
+        sources.set(fact.id, cited);
+      }
+      return cited;
+    },
+    floor: (fact) => {
+      let floor = floors.get(fact.id);
+      if (floor === undefined) {
+        floor = factLineFloor(fact);
+        floors.set(fact.id, floor);
+      }
+      return floor;
+    },
   };
 }
 

@@ -41,6 +41,7 @@ function viewOf(facts: readonly Fact[], extra: readonly number[]): FactView & { 
       return { text: `- ${item.text}`, tokens, cost: tokens, sourceMessageIds: item.sourceMessageIds, kind: 'fact', turn: item.updatedTurn, date: null, tier: null, factKind: item.kind, role: null };
     },
     sources: (item) => item.sourceMessageIds,
+    floor: (item) => factLineFloor(item),
   };
 }
 
