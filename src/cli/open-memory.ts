@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { resolveSettings, type Settings } from '../memory/config.js';
 import { createMemory, type Memory, type MemoryOptions } from '../memory/create-memory.js';
 import type { CliIo } from './io.js';
+import { logDestinationFor } from './readable-logs.js';
 
 export type TokenizerOption = Settings['tokenizer'];
 
@@ -56,11 +57,12 @@ export function memoryOptions(globals: GlobalOptions, io: CliIo, path?: string):
 }
 
 /**
- * Open a memory for the globals, run `work` with it and always close it. The engine's logs go as JSON
- * lines to the CLI's stderr, at the `logLevel` setting (STRATA_LOG_LEVEL or the config file).
+ * Open a memory for the globals, run `work` with it and always close it. The engine's logs go to the
+ * CLI's stderr at the `logLevel` setting (STRATA_LOG_LEVEL or the config file): as readable lines on a
+ * terminal, as JSON lines otherwise or with --debug or --json.
  */
 export async function withMemory<T>(globals: GlobalOptions, io: CliIo, work: (memory: Memory) => Promise<T>, path?: string): Promise<T> {
-  const memory = createMemory({ ...memoryOptions(globals, io, path), logDestination: io.stderr });
+  const memory = createMemory({ ...memoryOptions(globals, io, path), logDestination: logDestinationFor(io.stderr, globals) });
   try {
     return await work(memory);
   } finally {
