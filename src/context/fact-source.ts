@@ -69,7 +69,8 @@ export function addFacts(assembly: Assembly, options: FactSourceOptions): AddedF
 /** The deferred facts' lines, in the room recall left, most important first. */
 export function addDeferredFacts(assembly: Assembly, view: FactView, deferred: readonly Fact[]): void {
   for (const fact of deferred) {
-    const added = assembly.fits(view.floor(fact)) && assembly.tryAdd('facts', [view.line(fact)], view.line(fact).cost);
-    if (!added) assembly.omit(view.sources(fact), 'budget: base-truth fact did not fit');
+    // (A line whose floor does not fit is never built.)
+    const line = assembly.fits(view.floor(fact)) ? view.line(fact) : null;
+    if (line === null || !assembly.tryAdd('facts', [line], line.cost)) assembly.omit(view.sources(fact), 'budget: base-truth fact did not fit');
   }
 }

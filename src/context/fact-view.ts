@@ -117,6 +117,16 @@ function lineSignature(fact: Fact, times: ReadonlyMap<number, string>, doubts: F
   return parts.join('\u0001');
 }
 
+/** The value under `id`, made and kept the first time it is asked for. */
+function once<V>(values: Map<string, V>, id: string, make: () => V): V {
+  let value = values.get(id);
+  if (value === undefined) {
+    value = make();
+    values.set(id, value);
+  }
+  return value;
+}
+
 /** The view of `facts` (the store's, or what the memory that wrote them holds), reusing what `kept` holds of unchanged facts. */
 async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, sessionId: string, tokenizer: Tokenizer, kept: KeptParts): Promise<FactView> {
   const times = await kept.timesOf(facts, (turns) => repositories.messages.sentTimes({ sessionId, turns }));
@@ -135,30 +145,9 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
     doubts,
     listed,
     terms: () => (terms ??= new FactTerms(listed, (fact) => kept.stemsOf(fact))),
-    line: (fact) => {
-      let line = lines.get(fact.id);
-      if (line === undefined) {
-        line = kept.line(fact, () => factItem(fact, tokenizer, times, doubts), lineSignature(fact, times, doubts));
-        lines.set(fact.id, line);
-      }
-      return line;
-    },
-    sources: (fact) => {
-      let cited = lines.get(fact.id)?.sourceMessageIds ?? sources.get(fact.id);
-      if (cited === undefined) {
-        cited = factLineSources(fact, doubts);
-        sources.set(fact.id, cited);
-      }
-      return cited;
-    },
-    floor: (fact) => {
-      let floor = floors.get(fact.id);
-      if (floor === undefined) {
-        floor = factLineFloor(fact);
-        floors.set(fact.id, floor);
-      }
-      return floor;
-    },
+    line: (fact) => once(lines, fact.id, () => kept.line(fact, () => factItem(fact, tokenizer, times, doubts), lineSignature(fact, times, doubts))),
+    sources: (fact) => lines.get(fact.id)?.sourceMessageIds ?? once(sources, fact.id, () => factLineSources(fact, doubts)),
+    floor: (fact) => once(floors, fact.id, () => factLineFloor(fact)),
   };
 }
 

@@ -92,18 +92,24 @@ export class MemoSpace {
 
   /** A memo of `compute` whose entries live in this space. */
   memo<V>(compute: (key: string) => V, options: MemoOptions<V> = {}): (key: string) => V {
-    const table = new MemoTable();
+    const table = this.table();
     return (key) => this.lookup(table, key, compute, options);
   }
 
-  /** `compute(key)`, remembered in `table` (a table of this space; added on first use). */
+  /** A new table of this space, for one memo's entries. */
+  table(): MemoTable {
+    const table = new MemoTable();
+    this.tables.push(table);
+    return table;
+  }
+
+  /** `compute(key)`, remembered in `table` (one of this space's, from `table()`). */
   lookup<V>(table: MemoTable, key: string, compute: (key: string) => V, options: MemoOptions<V>): V {
     const found = table.entries.get(key);
     if (found !== undefined) return found.value as V;
     const value = compute(key);
     const bytes = ENTRY_OVERHEAD + stringBytes(key) + (options.sizeOf ?? approximateBytes)(value);
     if (bytes > this.maxBytes) return value;
-    if (!this.tables.includes(table)) this.tables.push(table);
     table.entries.set(options.storedKey === undefined ? key : options.storedKey(key), { value, bytes });
     table.bytes += bytes;
     this.used += bytes;
@@ -152,7 +158,7 @@ export function scopedMemo<V>(compute: (key: string) => V, options: MemoOptions<
     const space = running;
     let table = tables.get(space);
     if (table === undefined) {
-      table = new MemoTable();
+      table = space.table();
       tables.set(space, table);
     }
     return space.lookup(table, key, compute, options);

@@ -52,6 +52,7 @@ export const settingsSchema = z.strictObject({
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+export type SettingsInput = z.input<typeof settingsSchema>;
 
 /** The bytes each cache gets of `cacheMegabytes` (see the setting). */
 export function cacheShares(settings: Pick<Settings, 'cacheMegabytes'>): { turns: number; manager: number; tokens: number } {
@@ -59,7 +60,6 @@ export function cacheShares(settings: Pick<Settings, 'cacheMegabytes'>): { turns
   const quarter = Math.floor(total / 4);
   return { turns: total - 2 * quarter, manager: quarter, tokens: quarter };
 }
-export type SettingsInput = z.input<typeof settingsSchema>;
 
 /** Where each setting can be set, for error messages. */
 export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
