@@ -1,17 +1,13 @@
 import { mayReplaceNote } from './change-reason.js';
-import { scopedMemo } from './memo-space.js';
 import type { DiffApplication } from './diff-application.js';
 import { validEntry } from './diff-validation.js';
 import type { DiffEntry } from './fact-diff.js';
-import { matchFact, newestFact } from './fact-match.js';
+import { newestOf } from './fact-index.js';
 import { normalizeText } from './text.js';
 import type { FactKind } from './types.js';
 
 /** How binding each kind is; restating a fact can only make it more binding. */
 export const KIND_STRENGTH: Readonly<Record<FactKind, number>> = { fact: 0, preference: 1, goal: 2, constraint: 3, exception: 4 };
-
-/** Normalised fact texts, remembered: every add compares itself with the whole document. */
-const normalizedFactText = scopedMemo(normalizeText);
 
 /**
  * Apply a diff's additions, last of its parts. A line already in the document adds nothing (but may
@@ -21,15 +17,14 @@ export function applyAdditions(application: DiffApplication, entries: readonly D
   for (const entry of entries) {
     const valid = validEntry(application, entry, '');
     if (valid === null) continue;
-    const current = application.current();
-    const normalized = normalizeText(valid.text);
-    const same = current.find((fact) => normalizedFactText(fact.text) === normalized);
+    const { facts } = application;
+    const same = facts.withText(normalizeText(valid.text));
     if (same !== undefined) {
       // Said again: nothing to add, but a stronger kind (an exception gets pinned) is taken.
       if (KIND_STRENGTH[entry.kind] > KIND_STRENGTH[same.kind]) application.update(same, same.text, entry.kind, valid.sources, `restated as ${entry.kind}`);
       continue;
     }
-    const sameKey = newestFact(current.filter((fact) => fact.key === valid.key));
+    const sameKey = newestOf(facts.withKey(valid.key));
     if (sameKey !== undefined) {
       application.record({
         factId: sameKey.id,
@@ -44,7 +39,7 @@ export function applyAdditions(application: DiffApplication, entries: readonly D
       application.update(sameKey, valid.text, entry.kind, valid.sources, 'add with an existing key');
       continue;
     }
-    const doubted = entry.mayReplace === undefined ? undefined : matchFact(current, entry.mayReplace, application.threshold);
+    const doubted = entry.mayReplace === undefined ? undefined : facts.match(entry.mayReplace, application.threshold);
     const reason = doubted === undefined ? 'added' : `added${mayReplaceNote(doubted)}`;
     application.add(valid.key, valid.text, entry.kind, valid.sources, reason, doubted);
   }

@@ -1,4 +1,5 @@
 import type { ApplyDiffOptions, ApplyDiffResult } from './fact-diff.js';
+import { giveIndex, takeIndex, type FactIndex } from './fact-index.js';
 import { addedFact, revisedFact } from './fact-revision.js';
 import type { Fact, FactEvent, FactKind } from './types.js';
 
@@ -13,8 +14,8 @@ export interface DiffApplication {
   readonly options: ApplyDiffOptions;
   /** Minimum word similarity for matching a key to a fact. */
   readonly threshold: number;
-  /** The facts as they stand after the changes so far. */
-  current(): Fact[];
+  /** The facts as they stand after the changes so far, indexed (read it; change it only through this application). */
+  readonly facts: Pick<FactIndex, 'get' | 'withText' | 'withKey' | 'match'>;
   /** Record an event that changes no fact by itself (a rejection or a warning). */
   record(fields: DiffEventFields): FactEvent;
   /** Add a fact under a new id; `mayReplace` is an older fact it may supersede. */
@@ -26,14 +27,13 @@ export interface DiffApplication {
 }
 
 export function startDiffApplication(options: ApplyDiffOptions): DiffApplication {
-  // Facts are never changed in place (a change makes a new fact), so the caller's are shared, not copied.
-  const facts = new Map(options.facts.map((fact) => [fact.id, fact]));
+  // Facts are never changed in place (a change makes a new fact), so the caller's are shared, not copied;
+  // their index (built once for a document) is changed here and goes with the facts the diff leaves.
+  const facts = takeIndex(options.facts);
   const events: FactEvent[] = [];
   const upserted = new Map<string, Fact>();
   const removedIds: string[] = [];
   let sequence = options.firstSequence;
-  /** `current()` until the next change: each entry of a diff looks its fact up in it. */
-  let snapshot: Fact[] | null = null;
 
   const record = (fields: DiffEventFields): FactEvent => {
     const event: FactEvent = {
@@ -53,32 +53,33 @@ export function startDiffApplication(options: ApplyDiffOptions): DiffApplication
   return {
     options,
     threshold: options.similarityThreshold ?? 0.6,
-    current: () => (snapshot ??= [...facts.values()]),
+    facts,
     record,
     add(key, text, kind, sources, reason, mayReplace) {
       // The fact's id is drawn before its event's, so a counting `newId` numbers a fact before the event that adds it.
       const factId = options.newId();
       const event = record({ factId, op: 'add', key, kind, oldText: null, newText: text, reason, sourceMessageIds: sources, ...doubtOf(mayReplace) });
       const fact = addedFact({ ...event, factId }, text);
-      facts.set(fact.id, fact);
+      facts.set(fact);
       upserted.set(fact.id, fact);
-      snapshot = null;
     },
     update(fact, text, kind, sources, reason, mayReplace) {
       if (fact.text === text && fact.kind === kind) return;
       const event = record({ factId: fact.id, op: 'update', key: fact.key, kind, oldText: fact.text, newText: text, reason, sourceMessageIds: sources, ...doubtOf(mayReplace) });
       const next = revisedFact(fact, event, text);
-      facts.set(fact.id, next);
+      facts.set(next);
       upserted.set(fact.id, next);
-      snapshot = null;
     },
     remove(fact, reason, sources) {
       facts.delete(fact.id);
       upserted.delete(fact.id);
-      snapshot = null;
       removedIds.push(fact.id);
       record({ factId: fact.id, op: 'remove', key: fact.key, kind: fact.kind, oldText: fact.text, newText: null, reason, sourceMessageIds: sources });
     },
-    result: () => ({ facts: [...facts.values()], events, upserted: [...upserted.values()], removedIds }),
+    result: () => {
+      const after = facts.facts();
+      giveIndex(after, facts);
+      return { facts: after, events, upserted: [...upserted.values()], removedIds };
+    },
   };
 }

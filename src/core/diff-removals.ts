@@ -2,7 +2,6 @@ import { turnReason } from './change-reason.js';
 import type { DiffApplication } from './diff-application.js';
 import { citedSources } from './diff-validation.js';
 import type { RemoveEntry } from './fact-diff.js';
-import { matchFact } from './fact-match.js';
 import { STOPWORDS } from './query-terms.js';
 import { normalizeText, words } from './text.js';
 import type { Fact } from './types.js';
@@ -22,7 +21,7 @@ export function applyRemovals(application: DiffApplication, entries: readonly Re
   };
 
   for (const entry of entries) {
-    const fact = matchFact(application.current(), entry.key, application.threshold);
+    const fact = application.facts.match(entry.key, application.threshold);
     const sources = citedSources(application, entry.sourceMessageIds);
     if (typeof sources === 'string' || fact === undefined || entry.reason.trim() === '' || !mentioned(fact)) {
       const reason =

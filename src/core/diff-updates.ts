@@ -2,7 +2,6 @@ import { mayReplaceNote, turnReason } from './change-reason.js';
 import type { DiffApplication } from './diff-application.js';
 import { validEntry } from './diff-validation.js';
 import type { DiffEntry } from './fact-diff.js';
-import { matchFact } from './fact-match.js';
 import { numbersIn } from './grounding.js';
 import { STOPWORDS } from './query-terms.js';
 import { factKey, words } from './text.js';
@@ -18,7 +17,7 @@ export function applyUpdates(application: DiffApplication, entries: readonly Dif
 
 function applyUpdate(application: DiffApplication, entry: DiffEntry): void {
   const { options, threshold } = application;
-  const target = matchFact(application.current(), entry.key ?? factKey(entry.text), threshold);
+  const target = application.facts.match(entry.key ?? factKey(entry.text), threshold);
   const valid = validEntry(application, entry, target?.text ?? '');
   if (valid === null) return;
   // An update must be about the fact's subject: a line keyed otherwise that shares only a word or a number
@@ -52,7 +51,7 @@ function applyUpdate(application: DiffApplication, entry: DiffEntry): void {
     application.add(valid.key, valid.text, entry.kind, valid.sources, 'update with no matching fact');
     return;
   }
-  const doubted = entry.mayReplace === undefined ? undefined : matchFact(application.current().filter((fact) => fact.id !== target.id), entry.mayReplace, threshold);
+  const doubted = entry.mayReplace === undefined ? undefined : application.facts.match(entry.mayReplace, threshold, target.id);
   const reason = `${turnReason(options.turn, entry.reason, valid.text)}${doubted === undefined ? '' : mayReplaceNote(doubted)}`;
   application.update(target, valid.text, entry.kind, valid.sources, reason, doubted);
 }

@@ -3,9 +3,9 @@ import { applyAdditions } from './diff-additions.js';
 import { applyRemovals } from './diff-removals.js';
 import { applyUpdates } from './diff-updates.js';
 import { StrataError } from './errors.js';
+import { knownInStoreOrder, storeOrder } from './fact-index.js';
 import type { ApplyDiffOptions, ApplyDiffResult, FactDiff } from './fact-diff.js';
 import { addedFact, revisedFact } from './fact-revision.js';
-import { compareText } from './text.js';
 import type { Fact, FactEvent } from './types.js';
 
 // The shapes of a diff and the helpers for applying one live in their own files; other modules import
@@ -13,7 +13,7 @@ import type { Fact, FactEvent } from './types.js';
 export type { ApplyDiffOptions, ApplyDiffResult, DiffEntry, FactDiff, RemoveEntry } from './fact-diff.js';
 export { KIND_STRENGTH } from './diff-additions.js';
 export { turnReason } from './change-reason.js';
-export { matchFact } from './fact-match.js';
+export { matchFact } from './fact-index.js';
 export { addedFact, revisedFact } from './fact-revision.js';
 
 export const EMPTY_DIFF: FactDiff = { add: [], update: [], remove: [] };
@@ -32,7 +32,16 @@ export function applyDiff(options: ApplyDiffOptions): ApplyDiffResult {
 
 /** Facts in the order a store lists them: by the turn they were created in, then by id. */
 export function inStoreOrder(facts: readonly Fact[]): Fact[] {
-  return [...facts].sort((a, b) => a.createdTurn - b.createdTurn || compareText(a.id, b.id));
+  return [...facts].sort(storeOrder);
+}
+
+/** `facts` itself when already in the order a store lists them (as a diff's result mostly is), else sorted. */
+export function keptInStoreOrder(facts: Fact[]): Fact[] {
+  if (knownInStoreOrder(facts)) return facts;
+  for (let index = 1; index < facts.length; index += 1) {
+    if (storeOrder(facts[index - 1] as Fact, facts[index] as Fact) > 0) return inStoreOrder(facts);
+  }
+  return facts;
 }
 
 /**

@@ -20,7 +20,7 @@ const REPLY_TURNS = 16;
 const manager = createLocalMemoryManager();
 let state: MemoryState = { facts: [], nextSequence: 1, artifacts: new Map() };
 let counter = 0;
-const newId = (): string => `worker-${++counter}`;
+const newId = (): string => `worker-${String(++counter).padStart(12, '0')}`;
 let queue: Promise<void> = Promise.resolve();
 let outcomes: TurnOutcome[] = [];
 

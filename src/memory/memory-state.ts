@@ -2,7 +2,7 @@
  * The memory state a run of turns evolves, and how one turn's memory advances it. Kept apart from
  * the write path so the import worker, which only advances its own copy, loads no schema library.
  */
-import { applyDiff, inStoreOrder } from '../core/diff.js';
+import { applyDiff, keptInStoreOrder } from '../core/diff.js';
 import { mapPacked } from '../core/packed-map.js';
 import type { Fact, Message } from '../core/types.js';
 import type { KnownArtifact, ProcessTurnOptions, TurnMemory } from '../managers/memory-manager.js';
@@ -66,8 +66,9 @@ export function advanceState(
         newId: options.newId,
         firstSequence: state.nextSequence,
       });
-  // In the order the store lists facts, so the next turn sees the document as a fresh read would give it.
-  state.facts = applied.facts === state.facts ? state.facts : inStoreOrder(applied.facts);
+  // In the order the store lists facts, so the next turn sees the document as a fresh read would give it
+  // (a diff's result mostly is already, and then keeps its index for the next turn's diff).
+  state.facts = applied.facts === state.facts ? state.facts : keptInStoreOrder(applied.facts);
   state.nextSequence += applied.events.length;
   const messageIds = new Set(raw.messages.map((message) => message.id));
   const drafts: Array<{ artifactId: string; draft: TurnMemory['artifacts'][number] }> = [];

@@ -7,7 +7,7 @@
  */
 import { liftedLimit } from './lifted-limit.js';
 import { firstWord, namedBySetAside, replacesNamedChoice, supersededChoice, talksOfNamedChoice, unavailableChoice, weighedAlternative } from './superseded-choice.js';
-import { keysLeftOut, workingFacts } from './working-facts.js';
+import { workingSet } from './working-facts.js';
 import { lineOfClaim, withdrawnClaim } from './withdrawn-report.js';
 import { COMMENT_CLAUSE } from './claim-doubt.js';
 import type { BaseLinesCache } from './known-lines.js';
@@ -65,9 +65,8 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
     // (The name, not the title: "Mr Patel" is Patel.)
     ...message.sentences.flatMap((sentence) => sentence.specifics.filter((item) => item.entity === 'person').map((item) => item.text.split(/\s+/u).find((word) => !HONORIFICS.has(word.toLowerCase().replace(/\.$/u, ''))) ?? '')),
   ]);
-  const working = workingFacts(input.facts, input.workingFacts);
   // (A new line never takes the key of a fact left out of the work.)
-  const otherKeys = working === input.facts ? new Set<string>() : keysLeftOut(input.facts, working);
+  const { working, leftOutKeys: otherKeys } = workingSet(input.facts, input.workingFacts);
   const base = input.bases?.cache.lookup(input.bases.sessionId, working);
   const document = new TurnDocument(working, names, otherKeys, base);
   // A plain fact of a task conversation must be about the task: a solid value, a subject the document

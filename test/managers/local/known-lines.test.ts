@@ -6,7 +6,7 @@ import { subjectWords } from '../../../src/managers/local/claim-target.js';
 import { BaseLines, BaseLinesCache, KnownLines } from '../../../src/managers/local/known-lines.js';
 import type { Known } from '../../../src/managers/local/known-line.js';
 import { TurnDocument } from '../../../src/managers/local/claim-document.js';
-import { keysLeftOut, workingFacts } from '../../../src/managers/local/working-facts.js';
+import { kthSmallest, workingFacts, workingSet } from '../../../src/managers/local/working-facts.js';
 
 const KEYS = ['budget', 'kitchen budget', 'deadline', 'venue', 'dev', 'dev cost', 'luna vet', 'flight date'];
 
@@ -86,6 +86,47 @@ describe('the lines a turn works on', () => {
     expect([...new KnownLines(cache.lookup('s', inserted)).values()].map((line) => line.key)).toEqual(['venue', 'kitchen budget', 'deadline']);
   });
 
+  it('a base brought up to date turn after turn holds what a base built afresh holds, in the same order', () => {
+    const change = fc.record({ op: fc.constantFrom('keep', 'rewrite', 'remove', 'add', 'same-copy'), at: fc.nat(), key: fc.constantFrom(...KEYS) });
+    fc.assert(
+      fc.property(fc.array(fc.array(change, { maxLength: 4 }), { maxLength: 12 }), (turns) => {
+        const cache = new BaseLinesCache();
+        let facts = [fact('f1', 'budget', 1), fact('f2', 'venue', 1)];
+        let next = 3;
+        cache.lookup('s', facts);
+        turns.forEach((changes, turn) => {
+          const after = [...facts];
+          for (const step of changes) {
+            const at = after.length === 0 ? 0 : step.at % after.length;
+            const target = after[at];
+            if (step.op === 'add' || target === undefined) after.push(fact(`f${next++}`, step.key, turn + 2));
+            else if (step.op === 'rewrite') after[at] = { ...fact(target.id, step.key, turn + 2), createdTurn: target.createdTurn };
+            else if (step.op === 'remove') after.splice(at, 1);
+            // (A copy that says the same: a document read again from the store.)
+            else if (step.op === 'same-copy') after[at] = { ...target };
+          }
+          facts = after;
+          const base = cache.lookup('s', facts);
+          const fresh = new BaseLines(facts);
+          expect([...base.lines.values()]).toEqual([...fresh.lines.values()]);
+          expect([...new KnownLines(base).values()]).toEqual([...new KnownLines(fresh).values()]);
+          for (const key of KEYS) expect(new KnownLines(base).withWords('subject', subjectWords(key))).toEqual(new KnownLines(fresh).withWords('subject', subjectWords(key)));
+        });
+      }),
+      { numRuns: 300, seed: 23 },
+    );
+  });
+
+  it('selects the k-th smallest number as a sort would', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 1, maxLength: 60 }), fc.nat(), (numbers, pick) => {
+        const k = pick % numbers.length;
+        expect(kthSmallest(Float64Array.from(numbers), k)).toBe([...numbers].sort((a, b) => a - b)[k]);
+      }),
+      { numRuns: 500, seed: 29 },
+    );
+  });
+
   it('works on the rules and the most recently established plain facts once there are more than the limit', () => {
     const facts = [fact('old', 'venue', 1), fact('rule', 'nuts', 2, 'exception'), fact('mid', 'budget', 3), fact('new', 'deadline', 4)];
     expect(workingFacts(facts, 4)).toBe(facts);
@@ -94,8 +135,8 @@ describe('the lines a turn works on', () => {
 
   it('still tracks the subjects of the facts left out of the work, so a remark about one is kept', () => {
     const facts = [fact('old', 'venue', 1), fact('mid', 'budget', 3), fact('new', 'deadline', 4)];
-    const working = workingFacts(facts, 2);
-    const document = new TurnDocument(working, [], keysLeftOut(facts, working));
+    const { working, leftOutKeys } = workingSet(facts, 2);
+    const document = new TurnDocument(working, [], leftOutKeys);
     expect(document.tracks('venue garden')).toBe(true);
     expect(document.tracks('parking')).toBe(false);
   });
