@@ -5,7 +5,7 @@ import { applyUpdates } from './diff-updates.js';
 import { StrataError } from './errors.js';
 import { knownInStoreOrder, storeOrder } from './fact-index.js';
 import type { ApplyDiffOptions, ApplyDiffResult, FactDiff } from './fact-diff.js';
-import { addedFact, revisedFact } from './fact-revision.js';
+import { addedFact, restoredFact, revisedFact } from './fact-revision.js';
 import type { Fact, FactEvent } from './types.js';
 
 // The shapes of a diff and the helpers for applying one live in their own files; other modules import
@@ -14,7 +14,7 @@ export type { ApplyDiffOptions, ApplyDiffResult, DiffEntry, FactDiff, RemoveEntr
 export { KIND_STRENGTH } from './diff-additions.js';
 export { turnReason } from './change-reason.js';
 export { matchFact } from './fact-index.js';
-export { addedFact, revisedFact } from './fact-revision.js';
+export { addedFact, restoredFact, revisedFact } from './fact-revision.js';
 
 export const EMPTY_DIFF: FactDiff = { add: [], update: [], remove: [] };
 
@@ -51,6 +51,12 @@ export function keptInStoreOrder(facts: Fact[]): Fact[] {
  */
 export function replayFactEvents(events: readonly FactEvent[], options: { atTurn?: number } = {}): Fact[] {
   const facts = new Map<string, Fact>();
+  /** Each event's fact as it stood before the event, for an undo of it (see `FactEvent.undoes`). */
+  const before = new Map<string, Fact | undefined>();
+  const undone = (event: FactEvent, fact: Fact): Fact => {
+    const earlier = event.undoes === undefined ? undefined : before.get(event.undoes);
+    return earlier === undefined ? fact : restoredFact(fact, earlier);
+  };
   /** Facts removed so far, so one added back keeps its creation turn. */
   const gone = new Map<string, Fact>();
   const drop = (id: string): void => {
@@ -62,12 +68,13 @@ export function replayFactEvents(events: readonly FactEvent[], options: { atTurn
   for (const event of ordered) {
     if (options.atTurn !== undefined && event.turn > options.atTurn) continue;
     if (event.factId === null) continue;
+    before.set(event.id, facts.get(event.factId));
     switch (event.op) {
       case 'add': {
         if (event.newText === null) throw new StrataError('INVALID_INPUT', `fact event ${event.id} adds no text`);
         const earlier = gone.get(event.factId);
         gone.delete(event.factId);
-        facts.set(event.factId, addedFact({ ...event, factId: event.factId }, event.newText, earlier));
+        facts.set(event.factId, undone(event, addedFact({ ...event, factId: event.factId }, event.newText, earlier)));
         break;
       }
       case 'update':
@@ -78,7 +85,7 @@ export function replayFactEvents(events: readonly FactEvent[], options: { atTurn
           drop(event.factId);
           break;
         }
-        facts.set(event.factId, revisedFact(fact, event, event.newText));
+        facts.set(event.factId, undone(event, revisedFact(fact, event, event.newText)));
         break;
       }
       case 'remove':

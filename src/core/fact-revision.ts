@@ -34,3 +34,8 @@ export function revisedFact(fact: Fact, event: FactEvent, text: string): Fact {
     ...(event.mayReplace === undefined ? {} : { mayReplace: event.mayReplace }),
   };
 }
+
+/** `fact` as an undo leaves it: established when the state it returns to was (`before`), not at the undo. */
+export function restoredFact(fact: Fact, before: Pick<Fact, 'updatedTurn' | 'updatedAt'>): Fact {
+  return { ...fact, updatedTurn: before.updatedTurn, updatedAt: before.updatedAt };
+}

@@ -2,7 +2,7 @@
  * Undoing one fact event: the compensating event that puts the fact back as it stood before that event.
  * History is never rewritten; the undo is a new event. Pure.
  */
-import { replayFactEvents, revisedFact } from './diff.js';
+import { replayFactEvents, restoredFact, revisedFact } from './diff.js';
 import { StrataError } from './errors.js';
 import { USER_ACTOR } from './fact-edit.js';
 import type { Fact, FactEvent, FactEventOp } from './types.js';
@@ -88,7 +88,7 @@ export function planUndo(options: PlanUndoOptions): UndoPlan {
 
   const before = factBefore(options.events, target, factId);
   const current = options.facts.find((fact) => fact.id === factId);
-  const base = { id: options.newId(), sessionId: target.sessionId, sequence: options.sequence, factId, turn: options.turn, actor: USER_ACTOR, reason: `undo of event ${eventId}`, createdAt: options.now };
+  const base = { id: options.newId(), sessionId: target.sessionId, sequence: options.sequence, factId, turn: options.turn, actor: USER_ACTOR, reason: `undo of event ${eventId}`, createdAt: options.now, undoes: eventId };
 
   if (before === undefined) {
     if (current === undefined) refuse(`Fact "${target.key}" of event "${eventId}" is no longer in the document; there is nothing to undo.`, eventId);
@@ -103,5 +103,5 @@ export function planUndo(options: PlanUndoOptions): UndoPlan {
     current === undefined
       ? { ...base, op: 'add', key: before.key, kind: before.kind, oldText: null, newText: before.text, sourceMessageIds: before.sourceMessageIds }
       : { ...base, op: 'update', key: current.key, kind: before.kind, oldText: current.text, newText: before.text, sourceMessageIds: before.sourceMessageIds };
-  return { event, upserts: [revisedFact(current ?? before, event, before.text)], removedIds: [] };
+  return { event, upserts: [restoredFact(revisedFact(current ?? before, event, before.text), before)], removedIds: [] };
 }

@@ -131,6 +131,11 @@ export interface FactEvent {
   createdAt: string;
   /** For an `add` or `update`: the id of an older fact the line may replace (see `Fact.mayReplace`). */
   mayReplace?: string;
+  /**
+   * For an undo: the id of the event it reverts. The fact comes back as it stood before that event,
+   * established at the turn (and time) it was then, not at the turn of the undo.
+   */
+  undoes?: string;
 }
 
 export type ArtifactKind = 'code' | 'draft';

@@ -71,6 +71,8 @@ const factEvent = z.strictObject({
   sourceMessageIds: z.array(id),
   createdAt: time,
   mayReplace: id.optional(),
+  /** The event an undo reverts (see `FactEvent.undoes`). */
+  undoes: id.optional(),
 });
 
 const artifact = z.strictObject({

@@ -159,6 +159,11 @@ function checkExport(data: SessionExport, source: string, maxBytes: number): Ses
   for (const turn of data.turns) for (const id of turn.messageIds) known(id, `turn ${turn.turn}`);
   for (const fact of data.facts) for (const id of fact.sourceMessageIds) known(id, `fact ${fact.id}`);
   for (const event of data.factEvents) for (const id of event.sourceMessageIds) known(id, `fact event ${event.id}`);
+  const sequences = new Map(data.factEvents.map((event) => [event.id, event.sequence]));
+  for (const event of data.factEvents) {
+    const undone = event.undoes === undefined ? undefined : (sequences.get(event.undoes) ?? Number.POSITIVE_INFINITY);
+    if (undone !== undefined && undone >= event.sequence) fail(`fact event ${event.id} undoes ${event.undoes ?? ''}, which is not an earlier event of the session`);
+  }
   for (const artifact of data.artifacts) {
     const duplicate = firstDuplicate(artifact.versions.map((version) => version.version));
     if (duplicate !== undefined) fail(`artifact ${artifact.name} has version ${duplicate} twice`);
@@ -224,6 +229,7 @@ export function withNewIds(data: SessionExport, newId: () => string): SessionExp
       factId: event.factId === null ? null : map(event.factId),
       sourceMessageIds: event.sourceMessageIds.map(map),
       ...(event.mayReplace === undefined ? {} : { mayReplace: map(event.mayReplace) }),
+      ...(event.undoes === undefined ? {} : { undoes: map(event.undoes) }),
     })),
     artifacts: data.artifacts.map((artifact) => {
       const artifactId = map(artifact.id);

@@ -63,6 +63,7 @@ export const FactEventSchema = z
     sourceMessageIds: z.array(z.string()),
     createdAt: z.string(),
     mayReplace: z.string().optional(),
+    undoes: z.string().optional().openapi({ description: 'For an undo: the id of the event it reverts.' }),
   })
   .openapi('FactEvent');
 

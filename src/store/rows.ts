@@ -164,6 +164,7 @@ export interface EventRow {
   source_message_ids: IdList;
   created_at: string;
   may_replace: string | null;
+  undoes: string | null;
 }
 
 export function toFact(row: FactRow): Fact {
@@ -200,6 +201,7 @@ export function toEvent(row: EventRow): FactEvent {
     sourceMessageIds: parseIdList(row.source_message_ids, 'fact_events.source_message_ids'),
     createdAt: row.created_at,
     ...(row.may_replace === null ? {} : { mayReplace: row.may_replace }),
+    ...(row.undoes === null || row.undoes === undefined ? {} : { undoes: row.undoes }),
   };
 }
 

@@ -74,7 +74,10 @@ describe('strata facts --undo', () => {
     const result = await ws.run(['facts', sessionId, '--undo', updated?.id ?? '']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^Undid event ${updated?.id ?? ''} with event \\S+ \\(update\\): monthly budget: \\$1,200 → monthly budget: \\$900`, 'u'));
-    expect((await ws.run(['facts', sessionId])).stdout).toContain('monthly budget: $900');
+    // The value is back as it was established, at turn 1, not at the turn of the undo (4).
+    expect((await ws.run(['facts', sessionId])).stdout).toContain('monthly budget: $900 (turn 1)');
+    // A fresh read of the document and the replay of its events agree.
+    expect((await ws.run(['facts', sessionId, '--at-turn', '4'])).stdout).toContain('monthly budget: $900 (turn 1)');
 
     const after = await events();
     expect(after.slice(0, 2)).toEqual([added, updated]);
@@ -90,7 +93,7 @@ describe('strata facts --undo', () => {
     // Undoing the undo brings the correction back; the add is behind two later events now.
     const redo = await ws.run(['--json', 'facts', sessionId, '--undo', (await events())[2]?.id ?? '']);
     expect(redo.code).toBe(0);
-    expect((await ws.run(['facts', sessionId])).stdout).toContain('$1,200');
+    expect((await ws.run(['facts', sessionId])).stdout).toContain('monthly budget: $1,200 (turn 3)');
     const refused = await ws.run(['facts', sessionId, '--undo', added?.id ?? '']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/changed after event .* first/u);

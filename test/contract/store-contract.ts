@@ -864,6 +864,12 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(await tenant.facts.listEvents({ sessionId: 's-f' })).toEqual(batch.events);
         expect((await tenant.facts.list({ sessionId: 's-f' })).find((fact) => fact.id === 'fact-003')?.mayReplace).toBe('fact-002');
         expect(await tenant.facts.lastSequence({ sessionId: 's-f' })).toBe(3);
+
+        // An undo names the event it reverts, and the store keeps the link.
+        const added = batch.events[2]!;
+        const undo: FactEvent = { ...added, id: 's-f-undo', sequence: 4, op: 'remove', oldText: added.newText, newText: null, actor: 'user', reason: `undo of event ${added.id}`, undoes: added.id };
+        await tenant.facts.apply({ sessionId: 's-f', events: [undo], upserts: [], removedIds: ['fact-003'] });
+        expect((await tenant.facts.listEvents({ sessionId: 's-f' })).at(-1)).toEqual(undo);
       });
 
       it('listEvents is in sequence order and honours upToTurn', async () => {

@@ -43,7 +43,7 @@ function history(): FactEvent[] {
 
 function undo(events: FactEvent[], eventId: string) {
   const facts = replayFactEvents(events);
-  const plan = planUndo({ events, facts, eventId, turn: 3, sequence: events.length + 1, now: '2026-01-09T00:00:00.000Z', newId: () => `u-${eventId}` });
+  const plan = planUndo({ events, facts, eventId, turn: 5, sequence: events.length + 1, now: '2026-01-09T00:00:00.000Z', newId: () => `u-${eventId}` });
   return { plan, after: replayFactEvents([...events, plan.event]) };
 }
 
@@ -60,15 +60,17 @@ function refusal(events: FactEvent[], eventId: string): string {
 describe('planUndo', () => {
   it('brings back a fact a consolidation merged away, with its text, sources and creation turn', () => {
     const { plan, after } = undo(history(), 'e8');
-    expect(plan.event).toMatchObject({ op: 'add', factId: 'f-db2', actor: 'user', reason: 'undo of event e8', newText: 'database version: PostgreSQL 16 with backups', sourceMessageIds: ['m2'], turn: 3, sequence: 9 });
+    expect(plan.event).toMatchObject({ op: 'add', factId: 'f-db2', actor: 'user', reason: 'undo of event e8', undoes: 'e8', newText: 'database version: PostgreSQL 16 with backups', sourceMessageIds: ['m2'], turn: 5, sequence: 9 });
     expect(plan.upserts).toEqual([after.find((fact) => fact.id === 'f-db2')]);
-    expect(after.find((fact) => fact.id === 'f-db2')).toMatchObject({ createdTurn: 1, updatedTurn: 3 });
+    // Back as it stood before the consolidation: established at turn 1, not at the undo's turn 5.
+    expect(after.find((fact) => fact.id === 'f-db2')).toMatchObject({ createdTurn: 1, updatedTurn: 1, updatedAt: '2026-01-01T00:00:00.000Z' });
   });
 
   it('restores the old text of a consolidated fact', () => {
     const { plan, after } = undo(history(), 'e7');
     expect(plan.event).toMatchObject({ op: 'update', oldText: 'database: PostgreSQL 16 with backups', newText: 'database: PostgreSQL 16', sourceMessageIds: ['m1'] });
-    expect(after.find((fact) => fact.id === 'f-db')?.text).toBe('database: PostgreSQL 16');
+    expect(after.find((fact) => fact.id === 'f-db')).toMatchObject({ text: 'database: PostgreSQL 16', updatedTurn: 1 });
+    expect(plan.upserts).toEqual([after.find((fact) => fact.id === 'f-db')]);
     expect(plan.removedIds).toEqual([]);
   });
 
@@ -94,6 +96,9 @@ describe('planUndo', () => {
     const first = undo(events, 'e7').plan.event;
     const second = undo([...events, first], first.id);
     expect(second.plan.event).toMatchObject({ op: 'update', newText: 'database: PostgreSQL 16 with backups', reason: `undo of event ${first.id}` });
+    // The consolidated text comes back as of the consolidation's turn.
+    expect(second.plan.upserts).toEqual([second.after.find((fact) => fact.id === 'f-db')]);
+    expect(second.plan.upserts[0]).toMatchObject({ updatedTurn: 3, updatedAt: '2026-01-03T00:00:00.000Z' });
   });
 
   it('refuses unknown events, rejections and facts changed since, saying what to do', () => {

@@ -43,6 +43,14 @@ describe('persistence', () => {
       user: 'Make it async.',
       assistant: 'Updated:\n```ts\nexport async function healthCheck(): Promise<boolean> {\n  return true;\n}\n```',
     });
+    // An undo: the fact comes back as of the turn it was established, and the event names what it reverts.
+    const changed = (await session.factEvents()).filter((event) => event.op === 'update').at(-1);
+    expect(changed).toBeDefined();
+    const undo = await session.undoFactEvent(changed?.id ?? '');
+    expect(undo.undoes).toBe(changed?.id);
+    const restored = (await session.facts()).find((fact) => fact.id === changed?.factId);
+    expect(restored?.updatedTurn).toBeLessThan(undo.turn);
+    expect(await session.facts()).toEqual(await session.facts({ atTurn: undo.turn }));
     const exported = await session.export({ format: 'json' });
 
     const target = testMemory();
@@ -56,6 +64,7 @@ describe('persistence', () => {
       return value;
     };
     expect(strip(await reimported.export({ format: 'json' }))).toEqual(strip(exported));
+    expect((await reimported.facts()).find((fact) => fact.id === changed?.factId)).toEqual(restored);
     expect((await reimported.artifacts()).flatMap((artifact) => artifact.versions.map((version) => version.version))).toEqual([1, 2]);
   });
 

@@ -202,7 +202,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports and API keys, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys and undo links, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -217,7 +217,7 @@ describe('SQLite store', () => {
     // Bring the file back to what the previous build (schema version 3) left behind.
     const raw = new Database(file);
     raw.exec(`DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at;
-      ALTER TABLE facts DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN may_replace;
+      ALTER TABLE facts DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
       DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys; DELETE FROM schema_migrations WHERE version > 3;`);
     // Its search index had no session column.
     const index = `search_tenant_${String(raw.prepare("SELECT rowid FROM tenants WHERE id = 'acme'").pluck().get())}`;
@@ -250,8 +250,9 @@ describe('SQLite store', () => {
         { version: 8, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 9, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 10, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 11, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(10);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(11);
     } finally {
       check.close();
     }

@@ -14,8 +14,8 @@ export function createFactRepository(db: Database.Database, tenantId: string, ru
     'SELECT max(sequence) AS sequence FROM fact_events WHERE tenant_id = ? AND session_id = ?',
   );
   const insertEvent = db.prepare(`INSERT INTO fact_events
-    (tenant_id, session_id, sequence, id, fact_id, op, key, kind, old_text, new_text, turn, actor, reason, source_message_ids, created_at, may_replace)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    (tenant_id, session_id, sequence, id, fact_id, op, key, kind, old_text, new_text, turn, actor, reason, source_message_ids, created_at, may_replace, undoes)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const upsert = db.prepare(`INSERT INTO facts
     (tenant_id, session_id, id, key, text, kind, pinned, source_message_ids, created_turn, updated_turn, created_at, updated_at, may_replace)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -50,6 +50,7 @@ export function createFactRepository(db: Database.Database, tenantId: string, ru
             JSON.stringify(event.sourceMessageIds),
             event.createdAt,
             event.mayReplace ?? null,
+            event.undoes ?? null,
           );
         }
         for (const id of removedIds) remove.run(tenantId, sessionId, id);

@@ -265,6 +265,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX api_keys_by_tenant ON api_keys (tenant_id, created_at);
     `,
   },
+  {
+    version: 11,
+    name: 'undo events name the event they revert',
+    // Events from before keep no link: their undos read as any other change.
+    change: 'ALTER TABLE fact_events ADD COLUMN undoes TEXT;',
+  },
 ];
 
 /**

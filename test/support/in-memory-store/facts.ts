@@ -4,8 +4,8 @@ import type { FactRepository } from '../../../src/store/store.js';
 import { compareText, requireSession, storeFailure, type StateAccess, type TenantState } from './state.js';
 
 function storedEvent(sessionId: string, event: FactEvent): FactEvent {
-  const { id, sequence, factId, op, key, kind, oldText, newText, turn, actor, reason, sourceMessageIds, createdAt, mayReplace } = event;
-  const doubt = mayReplace === undefined ? {} : { mayReplace };
+  const { id, sequence, factId, op, key, kind, oldText, newText, turn, actor, reason, sourceMessageIds, createdAt, mayReplace, undoes } = event;
+  const doubt = { ...(mayReplace === undefined ? {} : { mayReplace }), ...(undoes === undefined ? {} : { undoes }) };
   return { id, sessionId, sequence, factId, op, key, kind, oldText, newText, turn, actor, reason, sourceMessageIds: [...sourceMessageIds], createdAt, ...doubt };
 }
 
