@@ -205,3 +205,16 @@ export function knownInStoreOrder(facts: readonly Fact[]): boolean {
 export function matchFact(facts: readonly Fact[], key: string, threshold = 0.6): Fact | undefined {
   return new FactIndex(facts).match(key, threshold);
 }
+
+/**
+ * `facts` with some replaced (by id, in place) and some taken out, in their order; the index of `facts`
+ * goes with the result, changed the same way.
+ */
+export function withChanges(facts: readonly Fact[], upserts: readonly Fact[], removedIds: readonly string[]): Fact[] {
+  const index = takeIndex(facts);
+  for (const id of removedIds) index.delete(id);
+  for (const fact of upserts) index.set(fact);
+  const after = index.facts();
+  giveIndex(after, index);
+  return after;
+}

@@ -11,6 +11,7 @@
  *   `consolidation failed, document kept as it was: <error>`.
  */
 import { revisedFact } from '../core/diff.js';
+import { withChanges } from '../core/fact-index.js';
 import type { Fact, FactEvent } from '../core/types.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ConsolidationResult } from '../managers/consolidation.js';
@@ -91,9 +92,8 @@ function projection(facts: readonly Fact[], events: readonly FactEvent[]): { ups
 
 /** The state after a consolidation's changes are written. */
 function advance(state: MemoryState, change: { upserts: readonly Fact[]; removedIds: readonly string[]; nextSequence: number }): void {
-  const removed = new Set(change.removedIds);
-  const revised = new Map(change.upserts.map((fact) => [fact.id, fact]));
-  state.facts = state.facts.filter((fact) => !removed.has(fact.id)).map((fact) => revised.get(fact.id) ?? fact);
+  // (A consolidation only rewrites or removes facts, so an upsert replaces its fact in place.)
+  state.facts = withChanges(state.facts, change.upserts, change.removedIds);
   state.nextSequence = change.nextSequence;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Fact } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
-import { inStoreOrder } from '../core/diff.js';
+import { keptInStoreOrder } from '../core/diff.js';
 import type { MemoryState } from './memory-state.js';
 import { loadMemoryState } from './write-path.js';
 
@@ -37,10 +37,10 @@ export class MemoryStateCache {
   /**
    * Keep a state whose turn is written; the least recently kept session goes first when full. Its facts
    * are put in the order the store lists them (turn created, then id), so a turn derives the same memory
-   * from a kept state as from a fresh read.
+   * from a kept state as from a fresh read (a diff's result already is, and keeps its index).
    */
   keep(sessionId: string, state: MemoryState): void {
-    state.facts = inStoreOrder(state.facts);
+    state.facts = keptInStoreOrder(state.facts);
     this.states.delete(sessionId);
     if (this.states.size >= this.maxSessions) {
       const oldest = this.states.keys().next().value;

@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { knownInStoreOrder, withChanges } from '../../src/core/fact-index.js';
+import { advanceState } from '../../src/memory/memory-state.js';
 import { MemoryStateCache } from '../../src/memory/memory-state-cache.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { FactScript, makeSession } from '../contract/store-contract.js';
-import { PLANNING_TURNS, testMemory } from '../support/memory-fixtures.js';
+import type { TurnMemory } from '../../src/managers/memory-manager.js';
+import { FactScript, makeMessage, makeSession } from '../contract/store-contract.js';
+import { PLANNING_TURNS, sequentialIds, testMemory } from '../support/memory-fixtures.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -19,6 +22,31 @@ async function openStore(): Promise<Store> {
 }
 
 describe('the memory state kept between turns', () => {
+  it('keeps the facts a turn left, with their index, so the next turn does not index the document again', async () => {
+    const repositories = (await openStore()).tenant('t');
+    const cache = new MemoryStateCache();
+    const state = await cache.take(repositories, 's1');
+    const memory: TurnMemory = {
+      messages: [],
+      userSummary: '',
+      assistantSummary: '',
+      depth: 'short',
+      windowExtension: 0,
+      diff: { add: [{ text: 'budget: $40,000', kind: 'constraint', sourceMessageIds: ['m1'] }], update: [], remove: [] },
+      artifacts: [],
+    };
+    const raw = { turn: 1, messages: [makeMessage('s1', { id: 'm1', turn: 1, position: 0, role: 'user', content: 'Our budget is $40,000.' })] };
+    advanceState(raw, state, memory, { actor: 'local', now: '2026-01-01T00:00:00.000Z', newId: sequentialIds('x') });
+    const facts = state.facts;
+    expect(knownInStoreOrder(facts)).toBe(true);
+    cache.keep('s1', state);
+    expect(state.facts).toBe(facts);
+    // A consolidation's changes keep it too.
+    const after = withChanges(facts, [{ ...facts[0]!, text: 'budget: $40,000 in total' }], []);
+    expect(knownInStoreOrder(after)).toBe(true);
+    expect(after.map((fact) => fact.text)).toEqual(['budget: $40,000 in total']);
+  });
+
   it('hands a kept state back while no fact event was written, and reads afresh once one was', async () => {
     const repositories = (await openStore()).tenant('t');
     const cache = new MemoryStateCache();

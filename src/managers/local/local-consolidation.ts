@@ -11,6 +11,7 @@
  */
 import { scopedMemo } from '../../core/memo-space.js';
 import { inStoreOrder } from '../../core/diff.js';
+import { knownInStoreOrder } from '../../core/fact-index.js';
 import { compareText, normalizeText, quoted } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
 import type { ConsolidateOptions, ConsolidationChange, ConsolidationResult } from '../consolidation.js';
@@ -207,17 +208,23 @@ const compared = scopedMemo(compareForm);
  */
 export class LocalConsolidator {
   private readonly left = new Map<string, Map<string, number>>();
+  /** Signatures by fact: facts are never changed in place, so a fact seen before is not hashed again. */
+  private readonly signatures = new WeakMap<Fact, number>();
 
   constructor(private readonly maxSessions = 16) {}
 
   /** Merge the document's duplicates and near-duplicates (see the module comment). Never fails. */
   consolidate(options: ConsolidateOptions): ConsolidationResult {
-    const facts = inStoreOrder(options.facts);
+    const facts = knownInStoreOrder(options.facts) ? options.facts : inStoreOrder(options.facts);
     const sessionId = facts[0]?.sessionId;
     // Each line is normalised once, not once per pair.
     const forms = new Map(facts.map((fact) => [fact.id, compared(fact.text)]));
     const form = (fact: Fact): Compared => forms.get(fact.id) ?? compared(fact.text);
-    const signatures = facts.map(signature);
+    const signatures = facts.map((fact) => {
+      let known = this.signatures.get(fact);
+      if (known === undefined) this.signatures.set(fact, (known = signature(fact)));
+      return known;
+    });
     const before = sessionId === undefined ? undefined : this.left.get(sessionId);
     const fresh = facts.map((fact, index) => before?.get(fact.id) !== signatures[index]);
     const freshCount = fresh.filter(Boolean).length;
