@@ -51,7 +51,9 @@ export interface FactReader {
  * every line: each fact's line (while the fact, its date and its doubts are as they were) and its words.
  */
 export class KeptParts {
-  private lines = new Map<string, { signature: string; line: Line }>();
+  private lines = new Map<string, KeptLine>();
+  /** Floors by fact: facts are never changed in place. */
+  private readonly floors = new WeakMap<Fact, number>();
   private stems = new Map<string, { text: string; stems: ReadonlySet<string> }>();
   /** When each turn was said (null: no time known); a stored turn's time never changes. */
   private readonly times = new Map<number, string | null>();
@@ -71,13 +73,25 @@ export class KeptParts {
     return times;
   }
 
-  /** The fact's line, built again only when something it shows changed (its signature). */
-  line(fact: Fact, build: () => Line, signature: string): Line {
+  /**
+   * The fact's line, built again only when something it shows changed (its signature). A line that shows
+   * its fact alone (no fact folded into it, no newer fact over it) is kept for the very same fact and date
+   * without working the signature out.
+   */
+  line(fact: Fact, date: string | undefined, alone: boolean, build: () => Line, signature: () => string): Line {
     const kept = this.lines.get(fact.id);
-    if (kept?.signature === signature) return kept.line;
-    const line = build();
-    this.lines.set(fact.id, { signature, line });
+    if (alone && kept?.alone === true && kept.fact === fact && kept.date === date) return kept.line;
+    const text = signature();
+    const line = kept?.signature === text ? kept.line : build();
+    this.lines.set(fact.id, { signature: text, line, fact, date, alone });
     return line;
+  }
+
+  /** `factLineFloor` of the fact, worked out once per fact. */
+  floorOf(fact: Fact): number {
+    let floor = this.floors.get(fact);
+    if (floor === undefined) this.floors.set(fact, (floor = factLineFloor(fact)));
+    return floor;
   }
 
   stemsOf(fact: Fact): ReadonlySet<string> {
@@ -94,6 +108,16 @@ export class KeptParts {
     for (const id of this.lines.keys()) if (!ids.has(id)) this.lines.delete(id);
     for (const id of this.stems.keys()) if (!ids.has(id)) this.stems.delete(id);
   }
+}
+
+/** A line kept from one view to the next, with what it was built from. */
+interface KeptLine {
+  signature: string;
+  line: Line;
+  fact: Fact;
+  date: string | undefined;
+  /** The line shows its fact alone (see `KeptParts.line`). */
+  alone: boolean;
 }
 
 /** What a fact shows of itself in a line. */
@@ -137,7 +161,6 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
   kept.keepOnly(facts);
   const lines = new Map<string, Line>();
   const sources = new Map<string, string[]>();
-  const floors = new Map<string, number>();
   let terms: FactTerms | undefined;
   return {
     facts,
@@ -145,9 +168,13 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
     doubts,
     listed,
     terms: () => (terms ??= new FactTerms(listed, (fact) => kept.stemsOf(fact))),
-    line: (fact) => once(lines, fact.id, () => kept.line(fact, () => factItem(fact, tokenizer, times, doubts), lineSignature(fact, times, doubts))),
+    line: (fact) =>
+      once(lines, fact.id, () => {
+        const alone = !doubts.inside.has(fact.id) && !(fact.pinned && doubts.supersededBy.has(fact.id));
+        return kept.line(fact, times.get(fact.updatedTurn), alone, () => factItem(fact, tokenizer, times, doubts), () => lineSignature(fact, times, doubts));
+      }),
     sources: (fact) => lines.get(fact.id)?.sourceMessageIds ?? once(sources, fact.id, () => factLineSources(fact, doubts)),
-    floor: (fact) => once(floors, fact.id, () => factLineFloor(fact)),
+    floor: (fact) => kept.floorOf(fact),
   };
 }
 
