@@ -6,7 +6,7 @@
  * An import that fails deletes its session; one whose process died stays hidden and is removed once its
  * deadline has passed (`removeAbandonedImports`, on the tenant's first use and before each import).
  */
-import { StrataError } from '../core/errors.js';
+import { StrataError, isStrataError } from '../core/errors.js';
 import type { Session } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { EngineParts } from './engine-parts.js';
@@ -64,7 +64,8 @@ async function createHidden(parts: EngineParts, session: Session): Promise<Lease
   try {
     await repositories.sessions.create({ session, importUntil: deadline() });
   } catch (error) {
-    if ((await repositories.sessions.get({ sessionId: session.id })) !== null) throw error;
+    // (Only a taken id is another import's: a read-only or full database says so itself.)
+    if (!isStrataError(error, 'SESSION_EXISTS') || (await repositories.sessions.get({ sessionId: session.id })) !== null) throw error;
     throw new StrataError('SESSION_EXISTS', `Session "${session.id}" is being imported by another run (or one stopped less than ${IMPORT_LEASE_MS / 60_000} minutes ago); try again later, or import with newIds.`, { cause: error });
   }
   let renewed = Date.parse(now());

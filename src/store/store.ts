@@ -94,7 +94,7 @@ export interface TransactionOptions {
 
 export interface SessionRepository {
   /**
-   * Fails with STORE_FAILURE, changing nothing, when the tenant already has a session with this id (a
+   * Fails with SESSION_EXISTS, changing nothing, when the tenant already has a session with this id (a
    * hidden one included). With `importUntil` (a time) the session is being imported: `get` and `list` do
    * not show it until `finishImport`, and `removeAbandonedImports` deletes it once that time is past.
    */

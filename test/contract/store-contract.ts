@@ -306,7 +306,10 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
       it('rejects a second session with an existing id and keeps the first', async () => {
         const session = makeSession('s-dup', { title: 'First' });
         await tenant.sessions.create({ session });
-        await expect(tenant.sessions.create({ session: makeSession('s-dup', { title: 'Second' }) })).rejects.toThrow();
+        await expect(tenant.sessions.create({ session: makeSession('s-dup', { title: 'Second' }) })).rejects.toMatchObject({ code: 'SESSION_EXISTS' });
+        // A session still being imported holds its id too.
+        await tenant.sessions.create({ session: makeSession('s-hidden'), importUntil: at(99) });
+        await expect(tenant.sessions.create({ session: makeSession('s-hidden') })).rejects.toMatchObject({ code: 'SESSION_EXISTS' });
         expect((await tenant.sessions.get({ sessionId: 's-dup' }))?.title).toBe('First');
       });
 

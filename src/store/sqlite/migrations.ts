@@ -329,6 +329,20 @@ export function migrate(db: Database.Database, now: string): number {
   return newest;
 }
 
+/** Refuse a database opened read-only whose schema is not this build's: it cannot be migrated. */
+export function requireCurrentSchema(db: Database.Database, path: string): void {
+  const newest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+  const current = schemaVersion(db);
+  if (current === newest) return;
+  throw new StrataError(
+    'STORE_FAILURE',
+    current > newest
+      ? `The database ${path} is at schema version ${current} but this build of strata-memory knows only up to ${newest}; upgrade strata-memory to read it.`
+      : `The database ${path} is at schema version ${current} and this build needs ${newest}; it can only be read here (no write access to it or its folder), so it cannot be upgraded. Open it once with write access, then read it here.`,
+    { details: { path } },
+  );
+}
+
 /** The schema version a database records, 0 for none. */
 function schemaVersion(db: Database.Database): number {
   const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;

@@ -1,3 +1,4 @@
+import { StrataError } from '../../core/errors.js';
 import type Database from 'better-sqlite3';
 import type { SessionRepository } from '../store.js';
 import { toSession, type SessionRow } from '../rows.js';
@@ -10,6 +11,7 @@ export function createSessionRepository(db: Database.Database, tenantId: string,
     (tenant_id, id, title, instructions, created_at, updated_at, message_count, turn_count, token_count, import_until)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const get = db.prepare<[string, string], SessionRow>('SELECT * FROM sessions WHERE tenant_id = ? AND id = ? AND import_until IS NULL');
+  const taken = db.prepare<[string, string], { found: number }>('SELECT 1 AS found FROM sessions WHERE tenant_id = ? AND id = ?');
   const list = db.prepare<[string, number, number], SessionRow>(
     'SELECT * FROM sessions WHERE tenant_id = ? AND import_until IS NULL ORDER BY updated_at DESC, id LIMIT ? OFFSET ?',
   );
@@ -35,6 +37,9 @@ export function createSessionRepository(db: Database.Database, tenantId: string,
       run(() => {
         ensureTenant.run(tenantId, session.createdAt);
         index.ensure();
+        if (taken.get(tenantId, session.id) !== undefined) {
+          throw new StrataError('SESSION_EXISTS', `A session "${session.id}" exists already in this tenant (or is being imported); pick another id.`, { details: { sessionId: session.id } });
+        }
         insert.run(
           tenantId,
           session.id,

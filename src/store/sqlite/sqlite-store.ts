@@ -7,7 +7,8 @@ import { createArtifactRepository } from './artifacts.js';
 import { createFactRepository } from './facts.js';
 import { MessageIdCache } from './message-id-cache.js';
 import { createMessageRepository } from './messages.js';
-import { migrate, refuseForeign } from './migrations.js';
+import { migrate, refuseForeign, requireCurrentSchema } from './migrations.js';
+import { copyForReading, readableOnly } from './read-only-copy.js';
 import { createRetryRepository } from './retries.js';
 import type { Run } from './run.js';
 import { createArchiveSearch } from './search.js';
@@ -30,7 +31,7 @@ export interface SqliteStoreSettings {
 }
 
 /** Translate a driver failure into a StrataError that says what to do. */
-function wrapFailure(error: unknown, path: string): unknown {
+function wrapFailure(error: unknown, path: string, readOnly = false): unknown {
   if (error instanceof TypeError && /directory does not exist/iu.test(error.message)) {
     return new StrataError('INVALID_CONFIG', `Cannot open the database ${path}: its folder ${dirname(resolve(path))} does not exist. Create the folder, or set the path (--db, STRATA_DB) to a file in one that does.`, {
       cause: error,
@@ -42,6 +43,12 @@ function wrapFailure(error: unknown, path: string): unknown {
   }
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
   const message = error instanceof Error ? error.message : String(error);
+  if (readOnly && code.startsWith('SQLITE_READONLY')) {
+    return new StrataError('STORE_FAILURE', `The database ${path} can only be read here: this process cannot write it or its folder, so it was opened read-only and nothing was written. Run as a user who can write it to change it.`, {
+      cause: error,
+      details: { code, path },
+    });
+  }
   const hint =
     code === 'SQLITE_FULL'
       ? 'free disk space and retry'
@@ -73,9 +80,25 @@ function whileBusy<T>(step: () => T, timeoutMs: number): T {
   }
 }
 
-/** The zero-configuration store: one SQLite file in WAL mode, migrated on open. */
+/** Open a database this process can only read: a copy of it, read-only, whose schema must be this build's. */
+function openForReading(path: string): { db: Database.Database; wal: boolean; readOnly: true; remove: () => void } {
+  const copy = copyForReading(path);
+  let opened: Database.Database | undefined;
+  try {
+    const db = (opened = new Database(copy.path, { readonly: true, fileMustExist: true }));
+    refuseForeign(db, path);
+    requireCurrentSchema(db, path);
+    return { db, wal: false, readOnly: true, remove: copy.remove };
+  } catch (error) {
+    if (opened?.open === true) opened.close();
+    copy.remove();
+    throw wrapFailure(error, path, true);
+  }
+}
+
 /** Open the database, set its pragmas and migrate it; `wal` says whether it runs in WAL mode. */
-function openDatabase(path: string, settings: SqliteStoreSettings, fullSync: boolean): { db: Database.Database; wal: boolean } {
+function openDatabase(path: string, settings: SqliteStoreSettings, fullSync: boolean): { db: Database.Database; wal: boolean; readOnly: boolean; remove: () => void } {
+  if (readableOnly(path)) return openForReading(path);
   let opened: Database.Database | undefined;
   try {
     const db = (opened = new Database(path));
@@ -87,7 +110,7 @@ function openDatabase(path: string, settings: SqliteStoreSettings, fullSync: boo
     db.pragma(`synchronous = ${fullSync ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     migrate(db, (settings.now ?? (() => new Date().toISOString()))());
-    return { db, wal };
+    return { db, wal, readOnly: false, remove: () => undefined };
   } catch (error) {
     // Do not leak the file handle of a database we refuse to use.
     if (opened?.open === true) opened.close();
@@ -99,7 +122,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
   const path = settings.path ?? './strata.db';
   const fullSync = settings.durability !== 'normal';
   // Commits may skip their sync only in WAL mode, where such a commit is still atomic.
-  const { db, wal } = openDatabase(path, settings, fullSync);
+  const { db, wal, readOnly, remove } = openDatabase(path, settings, fullSync);
 
   let active: Promise<void> | null = null;
   let closed = false;
@@ -118,7 +141,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
     try {
       return work();
     } catch (error) {
-      throw wrapFailure(error, path);
+      throw wrapFailure(error, path, readOnly);
     }
   };
   const gated: Run = async (work) => {
@@ -174,7 +197,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
             restore();
             active = null;
             release();
-            throw wrapFailure(error, path);
+            throw wrapFailure(error, path, readOnly);
           }
           try {
             const result = await work(inside);
@@ -184,7 +207,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
             if (db.inTransaction) db.exec('ROLLBACK');
             // The rollback may have undone the creation of the search index.
             index.reset();
-            throw wrapFailure(error, path);
+            throw wrapFailure(error, path, readOnly);
           } finally {
             restore();
             active = null;
@@ -200,6 +223,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
       if (closed) return;
       closed = true;
       db.close();
+      remove();
     },
   };
 }

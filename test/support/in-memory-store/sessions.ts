@@ -1,12 +1,13 @@
 /** Sessions of the in-memory fake store; deleting one takes everything derived from it (it all lives inside). */
+import { StrataError } from '../../../src/core/errors.js';
 import type { SessionRepository } from '../../../src/store/store.js';
-import { compareText, page, storeFailure, type StateAccess } from './state.js';
+import { compareText, page, type StateAccess } from './state.js';
 
 export function createSessionRepository(access: StateAccess): SessionRepository {
   return {
     create: ({ session, importUntil }) =>
       access.write((draft) => {
-        if (draft.sessions.has(session.id)) throw storeFailure(`A session "${session.id}" already exists in this tenant; pick another id.`, { sessionId: session.id });
+        if (draft.sessions.has(session.id)) throw new StrataError('SESSION_EXISTS', `A session "${session.id}" already exists in this tenant; pick another id.`, { details: { sessionId: session.id } });
         const { id, title, instructions, createdAt, updatedAt, messageCount, turnCount, tokenCount } = session;
         draft.sessions.set(id, {
           session: { id, title, instructions, createdAt, updatedAt, messageCount, turnCount, tokenCount },
