@@ -35,13 +35,18 @@ function cell(text: string): string {
   return text.replace(/\|/gu, '\\|').replace(/\s*\n\s*/gu, ' ');
 }
 
+/** `1 turn`, `1,204 tokens`. */
+function counted(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 /** A readable Markdown export: the memory first, then the turn log, artifacts and the transcript. */
 export function toMarkdown(snapshot: SessionSnapshot): string {
   const { session } = snapshot;
   const lines: string[] = [
     `# ${session.title}`,
     '',
-    `Session \`${session.id}\` · created ${session.createdAt} · updated ${session.updatedAt} · ${session.turnCount} turns · ${session.messageCount} messages · ${session.tokenCount} tokens`,
+    `Session \`${session.id}\` · created ${session.createdAt} · updated ${session.updatedAt} · ${counted(session.turnCount, 'turn')} · ${counted(session.messageCount, 'message')} · ${counted(session.tokenCount, 'token')}`,
     '',
   ];
   if (session.instructions !== '') lines.push('## Instructions', '', session.instructions, '');

@@ -116,5 +116,11 @@ describe('persistence', () => {
     expect(markdown).toContain('## Turn log');
     expect(markdown).toContain('## Transcript');
     expect(markdown).toContain(PLANNING_TURNS[1]?.user ?? '');
+    // The header counts as the session does, in words that agree with the number.
+    const info = await session.info();
+    expect(markdown).toContain(`${info.turnCount} turns · ${info.messageCount} messages · ${info.tokenCount.toLocaleString('en-US')} tokens`);
+    const single = await fixture.memory.sessions.create({ title: 'One' });
+    await single.record({ user: 'Hi.', assistant: 'Hello.' });
+    expect(await single.export({ format: 'markdown' })).toContain(' · 1 turn · 2 messages · ');
   });
 });
