@@ -14,32 +14,65 @@ export function contentStemsOf(text: string): ReadonlySet<string> {
   return stems;
 }
 
-/** The facts' stemmed content words, indexed once, so a query looks up only the facts that hold its words. */
+/** At most this many query words are looked for in each fact; more, and each fact's words (about this many) are looked up instead. */
+const FEW_TERMS = 6;
+
+/**
+ * The facts' stemmed content words, for a query's relevance. A document changed by every turn is asked
+ * once, for one query: its facts holding the query's words are found by looking each fact's words up. A
+ * document asked again (reads with no turn between) indexes every word once, and looks the words up there.
+ */
 export class FactTerms {
-  /** Stem → the facts holding it, in the order they were given. */
-  private readonly holders = new Map<string, Fact[]>();
+  /** Stem → the facts holding it, in the order they were given; made on the second query. */
+  private index: Map<string, Fact[]> | undefined;
+  private asked = 0;
 
   /** `stemsOf` may remember the words of facts it has seen (default: reads them every time). */
   constructor(
     private readonly facts: readonly Fact[],
-    stemsOf: (fact: Fact) => ReadonlySet<string> = (fact) => contentStemsOf(fact.text),
-  ) {
-    for (const fact of facts) {
-      for (const stem of stemsOf(fact)) {
-        const holding = this.holders.get(stem);
-        if (holding === undefined) this.holders.set(stem, [fact]);
-        else holding.push(fact);
+    private readonly stemsOf: (fact: Fact) => ReadonlySet<string> = (fact) => contentStemsOf(fact.text),
+  ) {}
+
+  /** The facts holding each of `terms`, in the order they were given. */
+  private holders(terms: readonly string[]): Map<string, Fact[]> {
+    this.asked += 1;
+    if (this.index === undefined && this.asked > 1) {
+      const index = new Map<string, Fact[]>();
+      for (const fact of this.facts) {
+        for (const stem of this.stemsOf(fact)) {
+          const holding = index.get(stem);
+          if (holding === undefined) index.set(stem, [fact]);
+          else holding.push(fact);
+        }
+      }
+      this.index = index;
+    }
+    const index = this.index;
+    if (index !== undefined) return new Map(terms.map((term) => [term, index.get(term) ?? []]));
+    const found = new Map<string, Fact[]>(terms.map((term) => [term, []]));
+    if (terms.length === 0) return found;
+    // Whichever is shorter is walked: the query's words in each fact, or each fact's words in the query's.
+    const fewTerms = terms.length <= FEW_TERMS;
+    for (const fact of this.facts) {
+      const stems = this.stemsOf(fact);
+      if (fewTerms) {
+        for (const term of terms) if (stems.has(term)) found.get(term)?.push(fact);
+      } else {
+        for (const stem of stems) found.get(stem)?.push(fact);
       }
     }
+    return found;
   }
 
   /** The relevance of each fact that shares a content word with `query`, keyed by fact id (a fact sharing none is absent). */
   relevance(query: string): Map<string, number> {
     const scores = new Map<string, number>();
     const total = this.facts.length;
-    for (const term of new Set(queryTerms(query).map(stemWord))) {
-      const holding = this.holders.get(term);
-      if (holding === undefined) continue;
+    const terms = [...new Set(queryTerms(query).map(stemWord))];
+    const holders = this.holders(terms);
+    for (const term of terms) {
+      const holding = holders.get(term) ?? [];
+      if (holding.length === 0) continue;
       const weight = Math.log(1 + (total - holding.length + 0.5) / (holding.length + 0.5));
       for (const fact of holding) scores.set(fact.id, (scores.get(fact.id) ?? 0) + weight);
     }

@@ -41,6 +41,16 @@ describe('FactTerms', () => {
     expect(new FactTerms(facts).relevance('what is it and when was that').size).toBe(0);
   });
 
+  it('answers a document asked again (from its index) exactly as it answers the first query (by looking each fact up)', () => {
+    const long = 'Which supplier in Leeds makes the valves, who seals the gaskets in Lagos, and does the pump come from Malmö before the painting class?';
+    const queries = ['Which supplier makes our valves?', 'painting on Tuesdays', long, 'seals from Lagos', 'Leeds valve supplier', long, ''];
+    const reused = new FactTerms(facts);
+    for (const query of queries) {
+      const fresh = new FactTerms(facts).relevance(query);
+      expect([...reused.relevance(query)]).toEqual([...fresh]);
+    }
+  });
+
   it('gives nothing for an empty query or an empty document', () => {
     expect(new FactTerms(facts).relevance('   ').size).toBe(0);
     expect(new FactTerms([]).relevance('valves').size).toBe(0);
