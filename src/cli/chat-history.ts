@@ -42,7 +42,7 @@ export function chatHistory(databasePath: string, sessionId: string, onProblem: 
       // The file is appended to; it is cut back to what is offered once it holds twice that.
       if (lines.length > 2 * HISTORY_LINES) {
         try {
-          writeFileSync(file, `${kept.join('\n')}\n`);
+          writeFileSync(file, `${kept.join('\n')}\n`, { mode: 0o600 });
         } catch (error) {
           problem('could not be written to', error);
         }
@@ -55,8 +55,9 @@ export function chatHistory(databasePath: string, sessionId: string, onProblem: 
       const entry = line.replace(/[\r\n]+/gu, ' ').trim();
       if (entry === '') return;
       try {
-        mkdirSync(folder, { recursive: true });
-        appendFileSync(file, `${entry}\n`);
+        // What was typed is the user's to read: the folder and file are made private.
+        mkdirSync(folder, { recursive: true, mode: 0o700 });
+        appendFileSync(file, `${entry}\n`, { mode: 0o600 });
       } catch (error) {
         problem('could not be written to', error);
       }

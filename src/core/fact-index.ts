@@ -130,8 +130,6 @@ export class FactIndex {
     if (normalized === '') return undefined;
     const exact = (this.byKey.get(normalized) ?? []).filter((entry) => entry.fact.id !== except);
     if (exact.length > 0) return newestOf(exact.map((entry) => entry.fact));
-    // A fact sharing no word with the key scores 0: only a threshold of 0 or less could take one.
-    if (!(threshold > 0)) return undefined;
     const query = distinctWords(normalized);
     const shared = new Map<Entry, { key: number; text: number }>();
     const count = (postings: Map<string, Entry[]>, field: 'key' | 'text'): void => {
@@ -147,7 +145,9 @@ export class FactIndex {
     count(this.textPostings, 'text');
     let best: Entry | undefined;
     let bestScore = threshold;
-    for (const [entry, counts] of shared) {
+    // A fact sharing no word with the key scores 0: with a threshold of 0 or less every fact takes part.
+    const candidates: Iterable<[Entry, { key: number; text: number }]> = threshold > 0 ? shared : [...this.entries.values()].map((entry) => [entry, shared.get(entry) ?? { key: 0, text: 0 }]);
+    for (const [entry, counts] of candidates) {
       if (entry.fact.id === except) continue;
       // Sørensen–Dice over word sets, as `wordSimilarity` computes it.
       const score = Math.max(dice(counts.key, query.length, entry.keyWords.length), dice(counts.text, query.length, entry.textWords.length));

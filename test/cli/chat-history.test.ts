@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,9 @@ describe('the chat history kept beside the database', () => {
     expect(chatHistory(db, 'session/1', () => undefined)?.load()).toEqual(['multi line', 'first', 'second']);
     expect(chatHistory(db, 'other', () => undefined)?.load()).toEqual([]);
     expect(chatHistory(':memory:', 'session/1', () => undefined)).toBeNull();
+    // What was typed is private to the user.
+    expect(statSync(join(`${db}.chat-history`, 'session%2F1.txt')).mode & 0o777).toBe(0o600);
+    expect(statSync(`${db}.chat-history`).mode & 0o777).toBe(0o700);
   });
 
   it('cuts a long file back to the lines it offers', () => {

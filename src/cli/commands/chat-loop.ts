@@ -57,15 +57,19 @@ export async function chatLoop(session: SessionHandle, io: CliIo, options: ChatL
   const out = options.json ? io.stderr : io.stdout;
   /** The reply streaming now, stopped by Ctrl-C. */
   let streaming: AbortController | null = null;
+  /** Ctrl-C or Ctrl-D ended the input: nothing is prompted for again (a prompt would wait on the terminal). */
+  let ended = false;
+  lines.on('close', () => (ended = true));
   lines.on('SIGINT', () => {
     if (streaming !== null) streaming.abort();
     else {
-      // At the prompt, Ctrl-C leaves as Ctrl-D does.
+      // At the prompt (or while a command runs), Ctrl-C leaves as Ctrl-D does.
       io.stdout.write('\n');
       lines.close();
     }
   });
   const prompt = (): void => {
+    if (ended) return;
     if (terminal) lines.prompt();
     else if (io.stdout.isTTY === true && !options.json) io.stdout.write(PROMPT);
   };

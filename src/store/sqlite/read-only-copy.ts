@@ -3,9 +3,10 @@
  * another user's file or one on read-only media). SQLite cannot read a WAL-mode file then: it needs to
  * make the `-shm` file beside it. Such a database is read from a private copy made when it is opened
  * (the file and its `-wal`), opened read-only: every read sees the database as it was then, every write
- * fails naming the file.
+ * fails naming the file. A copy taken while another process checkpoints the file may be inconsistent;
+ * SQLite then reports it, and opening again takes a new copy.
  */
-import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -21,7 +22,10 @@ export function readableOnly(path: string): boolean {
     }
   };
   // (A file that cannot be read at all gets the driver's own error.)
-  return allowed(path, constants.R_OK) && !(allowed(path, constants.W_OK) && allowed(dirname(resolve(path)), constants.W_OK));
+  if (!allowed(path, constants.R_OK)) return false;
+  // SQLite writes beside the file itself, not beside a link to it.
+  const file = realpathSync(resolve(path));
+  return !(allowed(file, constants.W_OK) && allowed(dirname(file), constants.W_OK));
 }
 
 /** A private copy of the database at `path` (and its write-ahead log, when there is one), removed by `remove`. */

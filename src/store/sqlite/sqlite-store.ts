@@ -82,7 +82,15 @@ function whileBusy<T>(step: () => T, timeoutMs: number): T {
 
 /** Open a database this process can only read: a copy of it, read-only, whose schema must be this build's. */
 function openForReading(path: string): { db: Database.Database; wal: boolean; readOnly: true; remove: () => void } {
-  const copy = copyForReading(path);
+  let copy: ReturnType<typeof copyForReading>;
+  try {
+    copy = copyForReading(path);
+  } catch (error) {
+    throw new StrataError('STORE_FAILURE', `The database ${path} can only be read here, and copying it to read it failed: ${(error as Error).message}. Free space in the temporary folder (TMPDIR) and retry.`, {
+      cause: error,
+      details: { path },
+    });
+  }
   let opened: Database.Database | undefined;
   try {
     const db = (opened = new Database(copy.path, { readonly: true, fileMustExist: true }));
