@@ -1,7 +1,6 @@
 /**
  * A database this process may read but not write (another user's file, read-only media): it can be listed,
- * read and exported, and a write fails saying so, leaving the file as it was. Run as another user (root
- * writes any file whatever its mode), with the file and its folder read-only.
+ * read and exported, and a write fails saying so, leaving the file as it was.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -22,22 +21,34 @@ beforeAll(async () => {
   mkdirSync(FOLDER, { recursive: true });
   await bundleForNode(join(ROOT, 'test', 'store', 'read-only-child.ts'), CHILD);
   dir = mkdtempSync(join(tmpdir(), 'strata-read-only-'));
-  // (The other user must reach the folder inside it.)
-  chmodSync(dir, 0o755);
 }, 60_000);
 
 afterAll(() => {
   rmSync(FOLDER, { recursive: true, force: true });
-  if (dir !== undefined) {
-    chmodSync(dir, 0o755);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
 const digest = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 
+/**
+ * Make the file and its folder unwritable here, and hand back how to undo it; null when this machine
+ * cannot. Root writes any file whatever its mode, so for root they are made immutable (`chattr +i`).
+ */
+function makeReadOnly(folder: string, file: string): (() => void) | null {
+  if (process.getuid?.() !== 0) {
+    chmodSync(file, 0o444);
+    chmodSync(folder, 0o555);
+    return () => chmodSync(folder, 0o755);
+  }
+  const chattr = (flag: string, targets: string[]): boolean => spawnSync('chattr', [flag, ...targets], { encoding: 'utf8' }).status === 0;
+  if (!chattr('+i', [file, folder])) return null;
+  return () => {
+    chattr('-i', [folder, file]);
+  };
+}
+
 describe('a database that can only be read', () => {
-  it('is listed, read and exported from a copy, and a write fails naming the file, which stays as it was', async () => {
+  it('is listed, read and exported from a copy, and a write fails naming the file, which stays as it was', async (context) => {
     const folder = join(dir, 'shared');
     mkdirSync(folder);
     const path = join(folder, 'strata.db');
@@ -45,23 +56,26 @@ describe('a database that can only be read', () => {
     const session = await memory.sessions.create({ title: 'Kitchen' });
     await session.record({ user: 'Our budget is $4,000 for the kitchen.', assistant: 'Noted: $4,000.' });
     await memory.close();
-    chmodSync(path, 0o444);
-    chmodSync(folder, 0o555);
     const before = digest(path);
-    // As root the modes would not stop a write: the child runs as nobody then.
-    const asRoot = process.getuid?.() === 0;
-    const command = asRoot ? 'setpriv' : process.execPath;
-    const args = asRoot ? ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CHILD, path] : [CHILD, path];
-    const run = spawnSync(command, args, { encoding: 'utf8' });
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    const result = JSON.parse(run.stdout) as { titles: string[]; facts: string[]; messages: number; write: { code: string; message: string } };
-    expect(result.titles).toEqual(['Kitchen']);
-    expect(result.facts.some((fact) => fact.includes('$4,000'))).toBe(true);
-    expect(result.messages).toBe(2);
-    expect(result.write.code).toBe('STORE_FAILURE');
-    expect(result.write.message).toContain(`The database ${path} can only be read here`);
-    expect(digest(path)).toBe(before);
-    expect(readdirSync(folder)).toEqual(['strata.db']);
+    const undo = makeReadOnly(folder, path);
+    if (undo === null) {
+      context.skip('this machine cannot make a file unwritable for root here (chattr +i failed)');
+      return;
+    }
+    try {
+      const run = spawnSync(process.execPath, [CHILD, path], { encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      const result = JSON.parse(run.stdout) as { titles: string[]; facts: string[]; messages: number; write: { code: string; message: string } };
+      expect(result.titles).toEqual(['Kitchen']);
+      expect(result.facts.some((fact) => fact.includes('$4,000'))).toBe(true);
+      expect(result.messages).toBe(2);
+      expect(result.write.code).toBe('STORE_FAILURE');
+      expect(result.write.message).toContain(`The database ${path} can only be read here`);
+      expect(digest(path)).toBe(before);
+      expect(readdirSync(folder)).toEqual(['strata.db']);
+    } finally {
+      undo();
+    }
   }, 60_000);
 });
