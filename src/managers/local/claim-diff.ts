@@ -7,6 +7,7 @@
  */
 import { liftedLimit } from './lifted-limit.js';
 import { firstWord, namedBySetAside, replacesNamedChoice, supersededChoice, talksOfNamedChoice, unavailableChoice, weighedAlternative } from './superseded-choice.js';
+import { leftOutOf, NOTHING_LEFT_OUT } from './left-out.js';
 import { workingSet } from './working-facts.js';
 import { lineOfClaim, withdrawnClaim } from './withdrawn-report.js';
 import { COMMENT_CLAUSE } from './claim-doubt.js';
@@ -65,10 +66,15 @@ export function claimDiff(input: ClaimDiffInput): FactDiff {
     // (The name, not the title: "Mr Patel" is Patel.)
     ...message.sentences.flatMap((sentence) => sentence.specifics.filter((item) => item.entity === 'person').map((item) => item.text.split(/\s+/u).find((word) => !HONORIFICS.has(word.toLowerCase().replace(/\.$/u, ''))) ?? '')),
   ]);
-  // (A new line never takes the key of a fact left out of the work.)
-  const { working, leftOutKeys: otherKeys } = workingSet(input.facts, input.workingFacts);
+  const { working, partial } = workingSet(input.facts, input.workingFacts);
   const base = input.bases?.cache.lookup(input.bases.sessionId, working);
-  const document = new TurnDocument(working, names, otherKeys, base);
+  // (A new line never takes the key of a fact left out of the work, and a remark about one is kept.)
+  const leftOut = !partial
+    ? NOTHING_LEFT_OUT
+    : input.bases === undefined || base === undefined
+      ? leftOutOf(input.facts, working)
+      : input.bases.cache.documentKeys(input.bases.sessionId, input.facts).outside(base);
+  const document = new TurnDocument(working, names, leftOut, base);
   // A plain fact of a task conversation must be about the task: a solid value, a subject the document
   // already tracks, or words the reply takes up. A conversation between named people keeps them all.
   const task = input.messages.every(({ message }) => message.message.speaker === null);

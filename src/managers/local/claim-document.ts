@@ -16,6 +16,7 @@ import { shiftDays, shiftedDay } from './date-shift.js';
 import { keptParts, shownKey, swappedPart, swappedValue } from './line-edits.js';
 import { contentStems, doubtedFact } from './claim-doubt.js';
 import { BaseLines, KnownLines } from './known-lines.js';
+import { NOTHING_LEFT_OUT, type LeftOut } from './left-out.js';
 import { removalTarget } from './removal-target.js';
 import type { Known } from './known-line.js';
 import { subjectWords, targetScore } from './claim-target.js';
@@ -70,7 +71,6 @@ export class TurnDocument {
   private readonly removed: RemoveEntry[] = [];
   /** Subject words of the lines the turn wrote (the document's are in its base). */
   private readonly trackedWords = new Set<string>();
-  private leftOutWords: Set<string> | null = null;
   private order = 0;
 
   /** First names of the people of the turn: a name shared by two keys does not make them one subject. */
@@ -78,12 +78,12 @@ export class TurnDocument {
 
   /**
    * `facts` are the facts the turn works on (as `base`, when one is kept for the session: it must hold
-   * exactly them); `otherKeys` the keys of the document's other facts, which a new line never takes.
+   * exactly them); `leftOut` what it knows of the document's other facts, whose keys a new line never takes.
    */
   constructor(
     facts: readonly Fact[],
     names: Iterable<string> = [],
-    private readonly otherKeys: ReadonlySet<string> = new Set(),
+    private readonly leftOut: LeftOut = NOTHING_LEFT_OUT,
     base: BaseLines = new BaseLines(facts),
   ) {
     for (const name of names) this.names.add(name.toLowerCase());
@@ -99,17 +99,8 @@ export class TurnDocument {
 
   /** Whether a key shares a subject word with a fact of the document. */
   tracks(key: string): boolean {
-    for (const word of subjectWords(key)) if (this.trackedWords.has(word) || this.known.inBase('subject', word) || this.wordsLeftOut().has(word)) return true;
+    for (const word of subjectWords(key)) if (this.trackedWords.has(word) || this.known.inBase('subject', word) || this.leftOut.hasWord(word)) return true;
     return false;
-  }
-
-  /** Subject words of the keys of the facts left out of the turn's work (read once, when needed). */
-  private wordsLeftOut(): ReadonlySet<string> {
-    if (this.leftOutWords === null) {
-      this.leftOutWords = new Set();
-      for (const key of this.otherKeys) for (const word of subjectWords(key)) this.leftOutWords.add(word);
-    }
-    return this.leftOutWords;
   }
 
   /** Whether a key shares a subject word with `words`. */
@@ -235,7 +226,7 @@ export class TurnDocument {
   /** A new line for the claim; under a key of its own when its key holds another attribute. */
   add(claim: Claim): void {
     if (claim.key === null) return;
-    const taken = (key: string): boolean => this.known.hasWord('key', normalizeText(key)) || this.otherKeys.has(normalizeText(key));
+    const taken = (key: string): boolean => this.known.hasWord('key', normalizeText(key)) || this.leftOut.hasKey(normalizeText(key));
     // Another line of the subject takes the key and the class of its value ("dev cost"), then an ordinal
     // when that is taken too ("dev cost second"): a key already held would make the add an update of that
     // fact, and a digit in a key is a number the exchange must ground.

@@ -42,6 +42,11 @@ export class KeyWordIndex {
     return found;
   }
 
+  /** How many lines' keys hold the word. */
+  count(word: string): number {
+    return this.idsByWord.get(word)?.size ?? 0;
+  }
+
   /** Whether a line's key holds the word. */
   has(word: string): boolean {
     return (this.idsByWord.get(word)?.size ?? 0) > 0;

@@ -9,6 +9,7 @@ import { contentStems } from './claim-doubt.js';
 import { subjectWords } from './claim-target.js';
 import type { Known } from './known-line.js';
 import { KeyWordIndex } from './known-index.js';
+import { DocumentKeys } from './left-out.js';
 
 /** Which words of a key an index holds: its subject words, the whole key, or its content stems. */
 export type KeyIndexName = 'subject' | 'key' | 'stem';
@@ -211,9 +212,21 @@ export class KnownLines {
   }
 }
 
-/** The bases of the sessions a manager worked on last (a few: a base is as large as its document). */
+/** The bases of the sessions a manager worked on last (a few: a base is as large as its document), and their documents' key counts. */
 export class BaseLinesCache {
   private readonly bases = new Map<string, BaseLines>();
+  private readonly keys = new Map<string, DocumentKeys>();
+
+  /** The key counts of the session's whole document, brought up to `facts`. */
+  documentKeys(sessionId: string, facts: readonly Fact[]): DocumentKeys {
+    let kept = this.keys.get(sessionId);
+    this.keys.delete(sessionId);
+    if (kept === undefined || !kept.sync(facts)) kept = new DocumentKeys(facts);
+    this.keys.set(sessionId, kept);
+    const oldest = this.keys.size > this.maxSessions ? this.keys.keys().next().value : undefined;
+    if (oldest !== undefined) this.keys.delete(oldest);
+    return kept;
+  }
 
   constructor(private readonly maxSessions = 8) {}
 

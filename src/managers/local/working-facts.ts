@@ -8,11 +8,12 @@ import type { Fact } from '../../core/types.js';
 /** Rules and requirements: the kinds at least as binding as a constraint (see `KIND_STRENGTH`). */
 const binds = (fact: Fact): boolean => fact.kind === 'constraint' || fact.kind === 'exception';
 
-/** The facts a turn works on, and the keys of those it leaves out. */
+/** The facts a turn works on. */
 export interface WorkingFacts {
   /** In the document's order: all the facts while there are at most `limit` plain ones. */
   working: readonly Fact[];
-  leftOutKeys: Set<string>;
+  /** Whether facts were left out (see `left-out.ts` for what a turn knows of them). */
+  partial: boolean;
 }
 
 /** The `k`-th smallest of `values` (from 0), which are reordered: a selection, not a sort (this runs on every turn). */
@@ -43,33 +44,28 @@ export function kthSmallest(values: Float64Array, k: number): number {
 
 /** The rules and the `limit` most recently established plain facts (by turn, then time), in the document's order. */
 export function workingSet(facts: readonly Fact[], limit: number): WorkingFacts {
-  if (facts.length <= limit) return { working: facts, leftOutKeys: new Set() };
+  if (facts.length <= limit) return { working: facts, partial: false };
   // The turns plain facts were last established in (numbers, no map: this runs on every turn).
   const turns = new Float64Array(facts.length);
   let plain = 0;
   for (const fact of facts) if (!binds(fact)) turns[plain++] = fact.updatedTurn;
-  if (plain <= limit) return { working: facts, leftOutKeys: new Set() };
+  if (plain <= limit) return { working: facts, partial: false };
   // From the cut-off turn on, plain facts fit: it is the (limit + 1)-th latest.
   const cutoff = kthSmallest(turns.subarray(0, plain), plain - limit - 1);
   const working: Fact[] = [];
-  const leftOutKeys = new Set<string>();
   const atCutoff: Fact[] = [];
   let later = 0;
   for (const fact of facts) {
     const plainFact = !binds(fact);
-    if (plainFact && fact.updatedTurn < cutoff) {
-      leftOutKeys.add(fact.key);
-      continue;
-    }
+    if (plainFact && fact.updatedTurn < cutoff) continue;
     working.push(fact);
     if (plainFact && fact.updatedTurn === cutoff) atCutoff.push(fact);
     else if (plainFact) later += 1;
   }
-  if (later + atCutoff.length <= limit) return { working, leftOutKeys };
+  if (later + atCutoff.length <= limit) return { working, partial: true };
   // Of the facts last established in the cut-off turn, the latest changed fill the room left.
   const dropped = new Set(atCutoff.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0)).slice(limit - later));
-  for (const fact of dropped) leftOutKeys.add(fact.key);
-  return { working: working.filter((fact) => !dropped.has(fact)), leftOutKeys };
+  return { working: working.filter((fact) => !dropped.has(fact)), partial: true };
 }
 
 /** The facts a turn works on (see `workingSet`). */

@@ -6,6 +6,7 @@ import { subjectWords } from '../../../src/managers/local/claim-target.js';
 import { BaseLines, BaseLinesCache, KnownLines } from '../../../src/managers/local/known-lines.js';
 import type { Known } from '../../../src/managers/local/known-line.js';
 import { TurnDocument } from '../../../src/managers/local/claim-document.js';
+import { DocumentKeys, leftOutOf } from '../../../src/managers/local/left-out.js';
 import { kthSmallest, workingFacts, workingSet } from '../../../src/managers/local/working-facts.js';
 
 const KEYS = ['budget', 'kitchen budget', 'deadline', 'venue', 'dev', 'dev cost', 'luna vet', 'flight date'];
@@ -135,10 +136,47 @@ describe('the lines a turn works on', () => {
 
   it('still tracks the subjects of the facts left out of the work, so a remark about one is kept', () => {
     const facts = [fact('old', 'venue', 1), fact('mid', 'budget', 3), fact('new', 'deadline', 4)];
-    const { working, leftOutKeys } = workingSet(facts, 2);
-    const document = new TurnDocument(working, [], leftOutKeys);
-    expect(document.tracks('venue garden')).toBe(true);
-    expect(document.tracks('parking')).toBe(false);
+    const { working, partial } = workingSet(facts, 2);
+    expect(partial).toBe(true);
+    const base = new BaseLines(working);
+    for (const leftOut of [leftOutOf(facts, working), new DocumentKeys(facts).outside(base)]) {
+      const document = new TurnDocument(working, [], leftOut, base);
+      expect(document.tracks('venue garden')).toBe(true);
+      expect(document.tracks('parking')).toBe(false);
+      expect(leftOut.hasKey('venue')).toBe(true);
+      expect(leftOut.hasKey('budget')).toBe(false);
+    }
+  });
+
+  it('knows the left-out facts from kept key counts exactly as from listing them, turn after turn', () => {
+    const change = fc.record({ op: fc.constantFrom('rewrite', 'remove', 'add', 'same-copy'), at: fc.nat(), key: fc.constantFrom(...KEYS), turn: fc.integer({ min: 1, max: 9 }) });
+    fc.assert(
+      fc.property(fc.array(fc.array(change, { maxLength: 4 }), { maxLength: 12 }), fc.integer({ min: 1, max: 4 }), (turns, limit) => {
+        const cache = new BaseLinesCache();
+        let facts = KEYS.slice(0, 5).map((key, index) => fact(`f${index}`, key, index + 1));
+        let next = 10;
+        for (const changes of turns) {
+          const after = [...facts];
+          for (const step of changes) {
+            const at = after.length === 0 ? 0 : step.at % after.length;
+            const target = after[at];
+            if (step.op === 'add' || target === undefined) after.push(fact(`f${next++}`, step.key, step.turn));
+            else if (step.op === 'rewrite') after[at] = { ...fact(target.id, step.key, step.turn), createdTurn: target.createdTurn };
+            else if (step.op === 'remove') after.splice(at, 1);
+            else after[at] = { ...target };
+          }
+          facts = after;
+          const { working } = workingSet(facts, limit);
+          const kept = cache.documentKeys('s', facts).outside(cache.lookup('s', working));
+          const listed = leftOutOf(facts, working);
+          for (const key of KEYS) {
+            expect(kept.hasKey(key)).toBe(listed.hasKey(key));
+            for (const word of subjectWords(key)) expect(kept.hasWord(word)).toBe(listed.hasWord(word));
+          }
+        }
+      }),
+      { numRuns: 300, seed: 31 },
+    );
   });
 
   it('keeps exactly the plain facts a sort by the turn and time they were last established would', () => {
