@@ -212,32 +212,36 @@ export class KnownLines {
   }
 }
 
+/** Something kept per session and brought up to a document, or false when it must be made afresh. */
+interface Synced {
+  sync(facts: readonly Fact[]): boolean;
+}
+
+/** The session's `T` from `kept` brought up to `facts` (or made afresh), kept as the most recent of at most `max`. */
+function syncedFor<T extends Synced>(kept: Map<string, T>, sessionId: string, facts: readonly Fact[], make: (facts: readonly Fact[]) => T, max: number): T {
+  let value = kept.get(sessionId);
+  kept.delete(sessionId);
+  if (value === undefined || !value.sync(facts)) value = make(facts);
+  kept.set(sessionId, value);
+  const oldest = kept.size > max ? kept.keys().next().value : undefined;
+  if (oldest !== undefined) kept.delete(oldest);
+  return value;
+}
+
 /** The bases of the sessions a manager worked on last (a few: a base is as large as its document), and their documents' key counts. */
 export class BaseLinesCache {
   private readonly bases = new Map<string, BaseLines>();
   private readonly keys = new Map<string, DocumentKeys>();
 
-  /** The key counts of the session's whole document, brought up to `facts`. */
-  documentKeys(sessionId: string, facts: readonly Fact[]): DocumentKeys {
-    let kept = this.keys.get(sessionId);
-    this.keys.delete(sessionId);
-    if (kept === undefined || !kept.sync(facts)) kept = new DocumentKeys(facts);
-    this.keys.set(sessionId, kept);
-    const oldest = this.keys.size > this.maxSessions ? this.keys.keys().next().value : undefined;
-    if (oldest !== undefined) this.keys.delete(oldest);
-    return kept;
-  }
-
   constructor(private readonly maxSessions = 8) {}
 
   /** The session's base brought up to `facts`, or a new one when there is none or the facts were reordered. */
   lookup(sessionId: string, facts: readonly Fact[]): BaseLines {
-    let base = this.bases.get(sessionId);
-    this.bases.delete(sessionId);
-    if (base === undefined || !base.sync(facts)) base = new BaseLines(facts);
-    this.bases.set(sessionId, base);
-    const oldest = this.bases.size > this.maxSessions ? this.bases.keys().next().value : undefined;
-    if (oldest !== undefined) this.bases.delete(oldest);
-    return base;
+    return syncedFor(this.bases, sessionId, facts, (all) => new BaseLines(all), this.maxSessions);
+  }
+
+  /** The key counts of the session's whole document, brought up to `facts`. */
+  documentKeys(sessionId: string, facts: readonly Fact[]): DocumentKeys {
+    return syncedFor(this.keys, sessionId, facts, (all) => new DocumentKeys(all), this.maxSessions);
   }
 }
