@@ -35,7 +35,11 @@ export function revisedFact(fact: Fact, event: FactEvent, text: string): Fact {
   };
 }
 
-/** `fact` as an undo leaves it: established when the state it returns to was (`before`), not at the undo. */
-export function restoredFact(fact: Fact, before: Pick<Fact, 'updatedTurn' | 'updatedAt'>): Fact {
-  return { ...fact, updatedTurn: before.updatedTurn, updatedAt: before.updatedAt };
+/**
+ * `fact` as an undo leaves it: as the state it returns to (`before`) was established (its turn and time,
+ * not the undo's) and with the older fact it then may have replaced.
+ */
+export function restoredFact(fact: Fact, before: Pick<Fact, 'updatedTurn' | 'updatedAt' | 'mayReplace'>): Fact {
+  const { mayReplace: _current, ...rest } = fact;
+  return { ...rest, updatedTurn: before.updatedTurn, updatedAt: before.updatedAt, ...(before.mayReplace === undefined ? {} : { mayReplace: before.mayReplace }) };
 }

@@ -83,6 +83,16 @@ describe('planUndo', () => {
     expect(removal.after.some((fact) => fact.id === 'f-cards')).toBe(false);
   });
 
+  it('brings a removed fact back with the older fact it may replace, in the document and in the replay alike', () => {
+    const events = history();
+    events.push(event({ id: 'e9', factId: 'f-venue', op: 'add', key: 'venue', turn: 3, newText: 'venue: Leeds', sources: ['m7'] }));
+    events[events.length - 1] = { ...events[events.length - 1]!, mayReplace: 'f-db' };
+    events.push(event({ id: 'e10', factId: 'f-venue', op: 'remove', key: 'venue', turn: 4, oldText: 'venue: Leeds' }));
+    const { plan, after } = undo(events, 'e10');
+    expect(plan.upserts[0]).toMatchObject({ id: 'f-venue', mayReplace: 'f-db', updatedTurn: 3 });
+    expect(plan.upserts).toEqual([after.find((fact) => fact.id === 'f-venue')]);
+  });
+
   it('brings a removed pinned exception back pinned', () => {
     const events = history();
     events.push(event({ id: 'e9', factId: 'f-cards', op: 'remove', key: 'card numbers', turn: 3, kind: 'exception', oldText: 'card numbers: never store them' }));
