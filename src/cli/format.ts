@@ -1,21 +1,11 @@
 import { doubtNote, factDoubts } from '../core/fact-doubts.js';
 import { FACT_KINDS, type ChatMessage, type Fact, type FactKind } from '../core/types.js';
 
-const NUMBER_FORMAT = new Intl.NumberFormat('en-US');
-
-/** 12345 → "12,345". */
-export function formatNumber(value: number): string {
-  return NUMBER_FORMAT.format(value);
-}
+export { formatNumber, plural } from '../core/counted.js';
 
 /** 0.8712 → "87.1". */
 export function formatPercent(fraction: number): string {
   return (fraction * 100).toFixed(1);
-}
-
-/** "1 turn", "3 turns". */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${formatNumber(count)} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** An ISO-8601 time as "2025-04-12 07:00" (UTC). */

@@ -3,6 +3,7 @@
  * found in the fact, each weighted by how rare it is among the facts (inverse document frequency),
  * so a fact naming the query's rare words outranks one sharing only its common ones.
  */
+import { addTo } from '../core/list-map.js';
 import { queryTerms, STOPWORDS } from '../core/query-terms.js';
 import { stemWord, words } from '../core/text.js';
 import type { Fact } from '../core/types.js';
@@ -38,13 +39,7 @@ export class FactTerms {
     this.asked += 1;
     if (this.index === undefined && this.asked > 1) {
       const index = new Map<string, Fact[]>();
-      for (const fact of this.facts) {
-        for (const stem of this.stemsOf(fact)) {
-          const holding = index.get(stem);
-          if (holding === undefined) index.set(stem, [fact]);
-          else holding.push(fact);
-        }
-      }
+      for (const fact of this.facts) for (const stem of this.stemsOf(fact)) addTo(index, stem, fact);
       this.index = index;
     }
     const index = this.index;

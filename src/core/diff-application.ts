@@ -1,5 +1,5 @@
 import type { ApplyDiffOptions, ApplyDiffResult } from './fact-diff.js';
-import { giveIndex, takeIndex, type FactIndex } from './fact-index.js';
+import { listWithIndex, takeIndex, type FactIndex } from './fact-index.js';
 import { addedFact, revisedFact } from './fact-revision.js';
 import type { Fact, FactEvent, FactKind } from './types.js';
 
@@ -15,7 +15,7 @@ export interface DiffApplication {
   /** Minimum word similarity for matching a key to a fact. */
   readonly threshold: number;
   /** The facts as they stand after the changes so far, indexed (read it; change it only through this application). */
-  readonly facts: Pick<FactIndex, 'get' | 'withText' | 'withKey' | 'match'>;
+  readonly facts: Pick<FactIndex, 'withText' | 'withKey' | 'match'>;
   /** Record an event that changes no fact by itself (a rejection or a warning). */
   record(fields: DiffEventFields): FactEvent;
   /** Add a fact under a new id; `mayReplace` is an older fact it may supersede. */
@@ -76,10 +76,6 @@ export function startDiffApplication(options: ApplyDiffOptions): DiffApplication
       removedIds.push(fact.id);
       record({ factId: fact.id, op: 'remove', key: fact.key, kind: fact.kind, oldText: fact.text, newText: null, reason, sourceMessageIds: sources });
     },
-    result: () => {
-      const after = facts.facts();
-      giveIndex(after, facts);
-      return { facts: after, events, upserted: [...upserted.values()], removedIds };
-    },
+    result: () => ({ facts: listWithIndex(facts), events, upserted: [...upserted.values()], removedIds }),
   };
 }

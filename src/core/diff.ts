@@ -36,7 +36,7 @@ export function inStoreOrder(facts: readonly Fact[]): Fact[] {
 }
 
 /** `facts` itself when already in the order a store lists them (as a diff's result mostly is), else sorted. */
-export function keptInStoreOrder(facts: Fact[]): Fact[] {
+export function keptInStoreOrder<T extends readonly Fact[]>(facts: T): T | Fact[] {
   if (knownInStoreOrder(facts)) return facts;
   for (let index = 1; index < facts.length; index += 1) {
     if (storeOrder(facts[index - 1] as Fact, facts[index] as Fact) > 0) return inStoreOrder(facts);

@@ -6,6 +6,7 @@
  * and hands it, changed, to the facts it returns (`giveIndex`), so a turn's work follows its diff, not
  * the length of the document.
  */
+import { addTo, removeFrom } from './list-map.js';
 import { compareText, normalizeText, words } from './text.js';
 import type { Fact } from './types.js';
 
@@ -20,20 +21,6 @@ interface Entry {
 }
 
 const distinctWords = (text: string): string[] => [...new Set(words(text))];
-
-function addTo<T>(map: Map<string, T[]>, name: string, value: T): void {
-  const list = map.get(name);
-  if (list === undefined) map.set(name, [value]);
-  else list.push(value);
-}
-
-function removeFrom<T>(map: Map<string, T[]>, name: string, value: T): void {
-  const list = map.get(name);
-  if (list === undefined) return;
-  const at = list.indexOf(value);
-  if (at >= 0) list.splice(at, 1);
-  if (list.length === 0) map.delete(name);
-}
 
 /** The earliest of some entries in the document. */
 function earliest(entries: readonly Entry[] | undefined): Entry | undefined {
@@ -63,17 +50,9 @@ export class FactIndex {
     for (const fact of facts) this.set(fact);
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /** Whether the facts, in document order, are in the order a store lists them. */
   get inStoreOrder(): boolean {
     return this.ordered;
-  }
-
-  get(id: string): Fact | undefined {
-    return this.entries.get(id)?.fact;
   }
 
   /** The facts in document order. */
@@ -196,6 +175,13 @@ export function giveIndex(facts: readonly Fact[], index: FactIndex): void {
   indexes.set(facts, index);
 }
 
+/** The facts `index` lists, as a new list that keeps the index (see `giveIndex`). */
+export function listWithIndex(index: FactIndex): Fact[] {
+  const facts = index.facts();
+  giveIndex(facts, index);
+  return facts;
+}
+
 /** Whether `facts` are known to be in the order a store lists them, from their index (false: not known). */
 export function knownInStoreOrder(facts: readonly Fact[]): boolean {
   return indexes.get(facts)?.inStoreOrder === true;
@@ -214,7 +200,5 @@ export function withChanges(facts: readonly Fact[], upserts: readonly Fact[], re
   const index = takeIndex(facts);
   for (const id of removedIds) index.delete(id);
   for (const fact of upserts) index.set(fact);
-  const after = index.facts();
-  giveIndex(after, index);
-  return after;
+  return listWithIndex(index);
 }

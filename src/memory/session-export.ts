@@ -2,6 +2,7 @@ import { doubtNote, factDoubts } from '../core/fact-doubts.js';
 import { codeFence } from '../core/text.js';
 import { FACT_KINDS, type Artifact, type Fact, type FactEvent, type Message, type Session, type TurnSummary } from '../core/types.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, type SessionExport } from './export-schema.js';
+import { plural } from '../core/counted.js';
 
 export interface SessionSnapshot {
   session: Session;
@@ -35,18 +36,13 @@ function cell(text: string): string {
   return text.replace(/\|/gu, '\\|').replace(/\s*\n\s*/gu, ' ');
 }
 
-/** `1 turn`, `1,204 tokens`. */
-function counted(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 /** A readable Markdown export: the memory first, then the turn log, artifacts and the transcript. */
 export function toMarkdown(snapshot: SessionSnapshot): string {
   const { session } = snapshot;
   const lines: string[] = [
     `# ${session.title}`,
     '',
-    `Session \`${session.id}\` · created ${session.createdAt} · updated ${session.updatedAt} · ${counted(session.turnCount, 'turn')} · ${counted(session.messageCount, 'message')} · ${counted(session.tokenCount, 'token')}`,
+    `Session \`${session.id}\` · created ${session.createdAt} · updated ${session.updatedAt} · ${plural(session.turnCount, 'turn')} · ${plural(session.messageCount, 'message')} · ${plural(session.tokenCount, 'token')}`,
     '',
   ];
   if (session.instructions !== '') lines.push('## Instructions', '', session.instructions, '');

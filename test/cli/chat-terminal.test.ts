@@ -4,33 +4,28 @@
  * chat's own commands. What the session stores is checked afterwards through the library.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../src/memory/create-memory.js';
-import { bundleForNode } from '../support/bundle.js';
+import { bundledChild } from '../support/bundle.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// Inside node_modules, so the bundle finds the packages it leaves out.
-const FOLDER = join(ROOT, 'node_modules', '.cache', `strata-chat-pty-${process.pid}`);
-const CHILD = join(FOLDER, 'chat.mjs');
 const KEYS = { left: '\u001b[D', up: '\u001b[A', enter: '\r', ctrlC: '\u0003', ctrlD: '\u0004' };
 
 let dir: string;
+let bundled: Awaited<ReturnType<typeof bundledChild>> | undefined;
 let server: ScriptedServer | undefined;
 
 beforeAll(async () => {
-  mkdirSync(FOLDER, { recursive: true });
-  await bundleForNode(join(ROOT, 'test', 'cli', 'chat-child.ts'), CHILD);
+  bundled = await bundledChild('test/cli/chat-child.ts');
   dir = mkdtempSync(join(tmpdir(), 'strata-chat-pty-'));
 }, 60_000);
 
 afterAll(async () => {
   await server?.close();
-  rmSync(FOLDER, { recursive: true, force: true });
+  bundled?.remove();
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -41,7 +36,7 @@ class TerminalChat {
   private readonly child: ChildProcessWithoutNullStreams;
 
   constructor(args: string[], env: Record<string, string>) {
-    const command = [process.execPath, CHILD, ...args].map((part) => `'${part.replace(/'/gu, "'\\''")}'`).join(' ');
+    const command = [process.execPath, bundled?.path ?? '', ...args].map((part) => `'${part.replace(/'/gu, "'\\''")}'`).join(' ');
     this.child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, ...env, TERM: 'xterm', COLUMNS: '200' } });
     this.child.stdout.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     this.child.stderr.on('data', (chunk: Buffer) => (this.output += chunk.toString()));

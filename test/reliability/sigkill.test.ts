@@ -7,39 +7,34 @@
  */
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../src/memory/create-memory.js';
 import { seededRandom } from '../../bench/seeded-random.js';
-import { bundleForNode } from '../support/bundle.js';
+import { bundledChild } from '../support/bundle.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// Inside the project, so the bundle's package imports resolve from its node_modules.
-const FOLDER = join(ROOT, 'node_modules', '.cache', `strata-sigkill-${process.pid}`);
-const CHILD = join(FOLDER, 'crash-child.mjs');
 const ROUNDS = Number(process.env.STRATA_RELIABILITY_ROUNDS ?? 3);
 const ENV = { STRATA_LOG_LEVEL: 'silent', STRATA_IMPORT_WORKER: 'false' };
 
 let dir: string;
+let bundled: Awaited<ReturnType<typeof bundledChild>> | undefined;
 
 beforeAll(async () => {
-  mkdirSync(FOLDER, { recursive: true });
-  await bundleForNode(join(ROOT, 'test', 'reliability', 'crash-child.ts'), CHILD);
+  bundled = await bundledChild('test/reliability/crash-child.ts');
   dir = mkdtempSync(join(tmpdir(), 'strata-sigkill-'));
 }, 60_000);
 
 afterAll(() => {
-  rmSync(FOLDER, { recursive: true, force: true });
+  bundled?.remove();
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Run the child; kill it `delayMs` after its first line (or at once when it never prints); gives its lines. */
 function runAndKill(args: string[], delayMs: number): Promise<string[]> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [bundled?.path ?? '', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     let timer: NodeJS.Timeout | undefined;
     const arm = (): void => {

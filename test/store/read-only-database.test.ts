@@ -7,24 +7,20 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../src/memory/create-memory.js';
-import { bundleForNode } from '../support/bundle.js';
+import { bundledChild } from '../support/bundle.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FOLDER = join(ROOT, 'node_modules', '.cache', `strata-read-only-${process.pid}`);
-const CHILD = join(FOLDER, 'read-only-child.mjs');
 let dir: string;
+let bundled: Awaited<ReturnType<typeof bundledChild>> | undefined;
 
 beforeAll(async () => {
-  mkdirSync(FOLDER, { recursive: true });
-  await bundleForNode(join(ROOT, 'test', 'store', 'read-only-child.ts'), CHILD);
+  bundled = await bundledChild('test/store/read-only-child.ts');
   dir = mkdtempSync(join(tmpdir(), 'strata-read-only-'));
 }, 60_000);
 
 afterAll(() => {
-  rmSync(FOLDER, { recursive: true, force: true });
+  bundled?.remove();
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -63,7 +59,7 @@ describe('a database that can only be read', () => {
       return;
     }
     try {
-      const run = spawnSync(process.execPath, [CHILD, path], { encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [bundled?.path ?? '', path], { encoding: 'utf8' });
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
       const result = JSON.parse(run.stdout) as { titles: string[]; facts: string[]; messages: number; write: { code: string; message: string } };

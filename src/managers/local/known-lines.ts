@@ -9,6 +9,7 @@ import { contentStems } from './claim-doubt.js';
 import { subjectWords } from './claim-target.js';
 import type { Known } from './known-line.js';
 import { KeyWordIndex } from './known-index.js';
+import { changesFrom } from './document-walk.js';
 import { DocumentKeys } from './left-out.js';
 
 /** Which words of a key an index holds: its subject words, the whole key, or its content stems. */
@@ -66,41 +67,20 @@ export class BaseLines {
   /**
    * Make the base the lines of `facts`, in their order: unchanged lines stay, changed ones are
    * re-indexed, gone ones dropped, new ones appended. False when the facts are in another order than
-   * the base's (the caller then builds a new base). The facts of the last sync are walked beside the
-   * new ones, so a fact that is the very same object costs a comparison, not a lookup.
+   * the base's (the caller then builds a new base). See `changesFrom` for how the facts are compared.
    */
   sync(facts: readonly Fact[]): boolean {
-    const before = this.synced;
-    let at = 0;
-    let appended = false;
-    const gone: Fact[] = [];
-    const changed: Fact[] = [];
-    const added: Fact[] = [];
-    for (const fact of facts) {
-      if (before[at] === fact) {
-        at += 1;
-        if (appended) return false;
-        continue;
-      }
-      const line = this.byFact.get(fact.id);
-      if (line === undefined) {
-        appended = true;
-        added.push(fact);
-        continue;
-      }
-      // Facts of the last sync passed over are gone; one of them coming back later would be out of order.
-      while (at < before.length && before[at]?.id !== fact.id) gone.push(before[at++] as Fact);
-      if (appended || at === before.length) return false;
-      at += 1;
-      if (!same(line, fact)) changed.push(fact);
-    }
-    while (at < before.length) gone.push(before[at++] as Fact);
-    for (const fact of gone) {
+    const changes = changesFrom(this.synced, facts, (id) => this.byFact.has(id), true);
+    if (changes === null) return false;
+    for (const fact of changes.gone) {
       const line = this.byFact.get(fact.id);
       if (line !== undefined) this.remove(line.id, fact.id);
     }
-    for (const fact of changed) this.replace(lineOf(fact));
-    for (const fact of added) this.append(lineOf(fact));
+    for (const fact of changes.changed) {
+      const line = this.byFact.get(fact.id);
+      if (line === undefined || !same(line, fact)) this.replace(lineOf(fact));
+    }
+    for (const fact of changes.added) this.append(lineOf(fact));
     this.synced = facts;
     return true;
   }

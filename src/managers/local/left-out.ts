@@ -6,6 +6,7 @@
  */
 import type { Fact } from '../../core/types.js';
 import { subjectWords } from './claim-target.js';
+import { changesFrom } from './document-walk.js';
 
 /** How many of the turn's working lines have a key, or a subject word in their key (a `BaseLines`' indexes). */
 interface WorkingCounts {
@@ -51,38 +52,18 @@ export class DocumentKeys {
   private synced: readonly Fact[] = [];
 
   constructor(facts: readonly Fact[]) {
-    for (const fact of facts) this.count(fact.id, fact.key, 1);
+    for (const fact of facts) this.count(fact);
     this.synced = facts;
   }
 
-  /**
-   * Count `facts` instead: walked beside the facts of the last sync, so the very same fact costs a
-   * comparison. False when they are in another order (the caller then counts them afresh).
-   */
+  /** Count `facts` instead; false when they are in another order than before (the caller then counts them afresh). */
   sync(facts: readonly Fact[]): boolean {
-    const before = this.synced;
-    let at = 0;
-    const gone: Fact[] = [];
-    const changed: Fact[] = [];
-    for (const fact of facts) {
-      if (before[at] === fact) {
-        at += 1;
-        continue;
-      }
-      if (!this.keyOf.has(fact.id)) {
-        changed.push(fact);
-        continue;
-      }
-      while (at < before.length && before[at]?.id !== fact.id) gone.push(before[at++] as Fact);
-      if (at === before.length) return false;
-      at += 1;
-      changed.push(fact);
-    }
-    while (at < before.length) gone.push(before[at++] as Fact);
-    for (const fact of gone) this.uncount(fact.id);
-    for (const fact of changed) {
+    const changes = changesFrom(this.synced, facts, (id) => this.keyOf.has(id), false);
+    if (changes === null) return false;
+    for (const fact of changes.gone) this.uncount(fact.id);
+    for (const fact of [...changes.changed, ...changes.added]) {
       this.uncount(fact.id);
-      this.count(fact.id, fact.key, 1);
+      this.count(fact);
     }
     this.synced = facts;
     return true;
@@ -96,10 +77,10 @@ export class DocumentKeys {
     };
   }
 
-  private count(id: string, key: string, by: number): void {
-    this.keyOf.set(id, key);
-    bump(this.keys, key, by);
-    for (const word of subjectWords(key)) bump(this.words, word, by);
+  private count(fact: Fact): void {
+    this.keyOf.set(fact.id, fact.key);
+    bump(this.keys, fact.key, 1);
+    for (const word of subjectWords(fact.key)) bump(this.words, word, 1);
   }
 
   private uncount(id: string): void {

@@ -10,8 +10,8 @@
  * line added or changed since, and merges exactly what comparing every pair again would.
  */
 import { scopedMemo } from '../../core/memo-space.js';
-import { inStoreOrder } from '../../core/diff.js';
-import { knownInStoreOrder } from '../../core/fact-index.js';
+import { keptInStoreOrder } from '../../core/diff.js';
+import { addTo } from '../../core/list-map.js';
 import { compareText, normalizeText, quoted } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
 import type { ConsolidateOptions, ConsolidationChange, ConsolidationResult } from '../consolidation.js';
@@ -55,13 +55,6 @@ function repeats(fact: Compared, other: Compared): boolean {
   if (fact.padded === '' || other.padded === '') return false;
   if (other.padded.includes(fact.padded)) return true;
   return fact.words.size > 0 && other.words.size > 0 && dice(fact.words, other.words) >= NEAR_DUPLICATE;
-}
-
-/** Append `at` to the list of `key`. */
-function addTo(index: Map<string, number[]>, key: string, at: number): void {
-  const list = index.get(key);
-  if (list === undefined) index.set(key, [at]);
-  else list.push(at);
 }
 
 /**
@@ -215,7 +208,7 @@ export class LocalConsolidator {
 
   /** Merge the document's duplicates and near-duplicates (see the module comment). Never fails. */
   consolidate(options: ConsolidateOptions): ConsolidationResult {
-    const facts = knownInStoreOrder(options.facts) ? options.facts : inStoreOrder(options.facts);
+    const facts = keptInStoreOrder(options.facts);
     const sessionId = facts[0]?.sessionId;
     // Each line is normalised once, not once per pair.
     const forms = new Map(facts.map((fact) => [fact.id, compared(fact.text)]));
