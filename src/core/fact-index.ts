@@ -6,9 +6,10 @@
  * and hands it, changed, to the facts it returns (`giveIndex`), so a turn's work follows its diff, not
  * the length of the document.
  */
+import { FactRecency } from './fact-recency.js';
 import { addTo, removeFrom } from './list-map.js';
 import { compareText, normalizeText, words } from './text.js';
-import type { Fact } from './types.js';
+import type { Fact, FactKind } from './types.js';
 
 interface Entry {
   fact: Fact;
@@ -40,6 +41,7 @@ export class FactIndex {
   /** The entries whose key (or text) holds a word, by the word. */
   private readonly keyPostings = new Map<string, Entry[]>();
   private readonly textPostings = new Map<string, Entry[]>();
+  private readonly recency = new FactRecency();
   private nextPosition = 0;
   /** Whether the document order is the store's: kept up as facts are added, so no pass over the facts checks it. */
   private ordered = true;
@@ -80,6 +82,7 @@ export class FactIndex {
     addTo(this.byText, entry.normalizedText, entry);
     for (const word of entry.keyWords) addTo(this.keyPostings, word, entry);
     for (const word of entry.textWords) addTo(this.textPostings, word, entry);
+    this.recency.add(entry);
   }
 
   delete(id: string): void {
@@ -144,6 +147,12 @@ export class FactIndex {
     removeFrom(this.byText, entry.normalizedText, entry);
     for (const word of entry.keyWords) removeFrom(this.keyPostings, word, entry);
     for (const word of entry.textWords) removeFrom(this.textPostings, word, entry);
+    this.recency.remove(entry);
+  }
+
+  /** See `FactRecency.recent`: the facts of some kinds and the others last established, or null while all fit. */
+  recent(always: readonly FactKind[], limit: number): Fact[] | null {
+    return this.recency.recent(always, limit);
   }
 }
 
@@ -168,6 +177,16 @@ export function takeIndex(facts: readonly Fact[]): FactIndex {
   const index = indexes.get(facts);
   indexes.delete(facts);
   return index ?? new FactIndex(facts);
+}
+
+/** The index that goes with `facts`, made (and kept with them) when they have none. */
+export function indexOf(facts: readonly Fact[]): FactIndex {
+  let index = indexes.get(facts);
+  if (index === undefined) {
+    index = new FactIndex(facts);
+    indexes.set(facts, index);
+  }
+  return index;
 }
 
 /** Let `facts` keep `index`, which must list exactly them, in their order. */

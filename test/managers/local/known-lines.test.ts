@@ -7,7 +7,8 @@ import { BaseLines, BaseLinesCache, KnownLines } from '../../../src/managers/loc
 import type { Known } from '../../../src/managers/local/known-line.js';
 import { TurnDocument } from '../../../src/managers/local/claim-document.js';
 import { DocumentKeys, leftOutOf } from '../../../src/managers/local/left-out.js';
-import { kthSmallest, workingFacts, workingSet } from '../../../src/managers/local/working-facts.js';
+import { withChanges } from '../../../src/core/fact-index.js';
+import { workingFacts, workingSet } from '../../../src/managers/local/working-facts.js';
 
 const KEYS = ['budget', 'kitchen budget', 'deadline', 'venue', 'dev', 'dev cost', 'luna vet', 'flight date'];
 
@@ -118,16 +119,6 @@ describe('the lines a turn works on', () => {
     );
   });
 
-  it('selects the k-th smallest number as a sort would', () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 1, maxLength: 60 }), fc.nat(), (numbers, pick) => {
-        const k = pick % numbers.length;
-        expect(kthSmallest(Float64Array.from(numbers), k)).toBe([...numbers].sort((a, b) => a - b)[k]);
-      }),
-      { numRuns: 500, seed: 29 },
-    );
-  });
-
   it('works on the rules and the most recently established plain facts once there are more than the limit', () => {
     const facts = [fact('old', 'venue', 1), fact('rule', 'nuts', 2, 'exception'), fact('mid', 'budget', 3), fact('new', 'deadline', 4)];
     expect(workingFacts(facts, 4)).toBe(facts);
@@ -190,6 +181,37 @@ describe('the lines a turn works on', () => {
         expect(workingFacts(facts, limit)).toEqual(expected);
       }),
       { numRuns: 300, seed: 5 },
+    );
+  });
+  it('keeps the same working facts from the index that goes with the document as from the facts themselves, turn after turn', () => {
+    // The reference: a sort of the plain facts by the turn and time they were last established.
+    const byRecency = (facts: readonly Fact[], limit: number): readonly Fact[] => {
+      const plain = facts.filter((item) => item.kind !== 'constraint' && item.kind !== 'exception');
+      if (plain.length <= limit) return facts;
+      const newest = new Set([...plain].sort((a, b) => b.updatedTurn - a.updatedTurn || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0)).slice(0, limit));
+      return facts.filter((item) => !plain.includes(item) || newest.has(item));
+    };
+    const change = fc.record({ op: fc.constantFrom('rewrite', 'remove', 'add', 'older'), at: fc.nat(), turn: fc.integer({ min: 1, max: 9 }), kind: fc.constantFrom<FactKind>('fact', 'fact', 'constraint', 'preference', 'exception') });
+    fc.assert(
+      fc.property(fc.array(fc.array(change, { maxLength: 5 }), { maxLength: 14 }), fc.integer({ min: 1, max: 5 }), (turns, limit) => {
+        let facts: Fact[] = KEYS.slice(0, 4).map((key, index) => fact(`f${index}`, key, index + 1));
+        let next = 10;
+        for (const changes of turns) {
+          const upserts = new Map<string, Fact>();
+          const removed: string[] = [];
+          for (const step of changes) {
+            const target = facts[step.at % Math.max(1, facts.length)];
+            if (step.op === 'add' || target === undefined) upserts.set(`f${next}`, fact(`f${next++}`, 'venue', step.turn, step.kind));
+            else if (step.op === 'remove') removed.push(target.id);
+            // (An undo gives a fact back an older turn than the one it had.)
+            else upserts.set(target.id, { ...fact(target.id, target.key, step.op === 'older' ? 1 : step.turn, step.kind), createdTurn: target.createdTurn });
+          }
+          facts = withChanges(facts, [...upserts.values()], removed.filter((id) => !upserts.has(id)));
+          expect(workingFacts(facts, limit)).toEqual(byRecency(facts, limit));
+          expect(workingSet(facts, limit).partial).toBe(byRecency(facts, limit) !== facts);
+        }
+      }),
+      { numRuns: 400, seed: 37 },
     );
   });
 });
