@@ -97,6 +97,66 @@ function advance(state: MemoryState, change: { upserts: readonly Fact[]; removed
   state.nextSequence = change.nextSequence;
 }
 
+/** A consolidation's fact events and the document changes they make, written together. */
+export interface ConsolidationWrite {
+  events: FactEvent[];
+  upserts: Fact[];
+  removedIds: string[];
+}
+
+/** Ask the manager to consolidate `facts` after `turn`: a failure is an outcome, never an exception. */
+async function askManager(manager: MemoryManager, facts: readonly Fact[], turn: number): Promise<ConsolidationResult> {
+  try {
+    if (manager.consolidate === undefined) return { outcome: 'accepted', changes: [] };
+    return await manager.consolidate({ facts, turn });
+  } catch (error) {
+    return { outcome: 'failed', error: managerFailure(error, manager.name, turn, `failed to consolidate at turn ${turn}`) };
+  }
+}
+
+interface EventNumbering {
+  sessionId: string;
+  turn: number;
+  actor: string;
+  createdAt: string;
+  /** The sequence of the first event. */
+  sequence: number;
+  newId: () => string;
+}
+
+/** The events of a consolidation, numbered on from the session's, with the changes they make to `facts`. */
+function writeOf(facts: readonly Fact[], fields: readonly EventFields[], numbering: EventNumbering): ConsolidationWrite {
+  const { sessionId, turn, actor, createdAt } = numbering;
+  let sequence = numbering.sequence;
+  const events = fields.map((field): FactEvent => ({ id: numbering.newId(), sessionId, sequence: sequence++, turn, actor, createdAt, ...field }));
+  return { events, ...projection(facts, events) };
+}
+
+/** The state after a consolidation's changes are written. */
+function advanceBy(state: MemoryState, write: ConsolidationWrite): void {
+  advance(state, { upserts: write.upserts, removedIds: write.removedIds, nextSequence: (write.events.at(-1)?.sequence ?? state.nextSequence - 1) + 1 });
+}
+
+/**
+ * When the turn is due, consolidate the facts of `state` in memory (an import's turns, written batch by
+ * batch): the state advances, and the events and changes come back to be written after the turn's own.
+ * Null when the turn is not due or the manager had nothing to say.
+ */
+export async function consolidateState(options: Omit<ConsolidateAfterTurnOptions, 'repositories' | 'state' | 'onError'> & { state: MemoryState }): Promise<ConsolidationWrite | null> {
+  const { manager, turn, state } = options;
+  if (!consolidationDue(turn, options.everyTurns, manager)) return null;
+  const fields = eventFields(await askManager(manager, state.facts, turn));
+  if (fields.length === 0) return null;
+  const write = writeOf(state.facts, fields, { sessionId: options.sessionId, turn, actor: manager.name, createdAt: options.now(), sequence: state.nextSequence, newId: options.newId });
+  advanceBy(state, write);
+  return write;
+}
+
+/** What a consolidation said, without its ids: two threads consolidating alike documents give the same. */
+export function consolidationSignature(write: ConsolidationWrite | null): string {
+  return JSON.stringify((write?.events ?? []).map((event) => [event.op, event.key, event.kind, event.oldText, event.newText, event.reason]));
+}
+
 /**
  * After a turn's memory is written: when the turn is due (every `everyTurns` turns) and the manager can
  * consolidate, ask it and record the outcome as fact events of that turn (actor: the manager's name;
@@ -105,33 +165,24 @@ function advance(state: MemoryState, change: { upserts: readonly Fact[]; removed
  */
 export async function consolidateAfterTurn(options: ConsolidateAfterTurnOptions): Promise<FactEvent[]> {
   const { repositories, manager, sessionId, turn } = options;
-  if (!consolidationDue(turn, options.everyTurns, manager) || manager.consolidate === undefined) return [];
+  if (!consolidationDue(turn, options.everyTurns, manager)) return [];
   try {
     const { state } = options;
     const [facts, readAt] =
       state === undefined
         ? await Promise.all([repositories.facts.list({ sessionId }), repositories.facts.lastSequence({ sessionId })])
         : [state.facts, state.nextSequence - 1];
-    let result: ConsolidationResult;
-    try {
-      result = await manager.consolidate({ facts, turn });
-    } catch (error) {
-      result = { outcome: 'failed', error: managerFailure(error, manager.name, turn, `failed to consolidate at turn ${turn}`) };
-    }
-    const fields = eventFields(result);
+    const fields = eventFields(await askManager(manager, facts, turn));
     if (fields.length === 0) return [];
     return await repositories.transaction(async (tx) => {
       // The answer fits the document read above only while nothing has changed it since (another process,
       // a user's correction): otherwise it is dropped, and the next consolidation sees the document as it is.
       const last = await tx.facts.lastSequence({ sessionId });
       if (last !== readAt) return [];
-      let sequence = last + 1;
-      const createdAt = options.now();
-      const events = fields.map((field): FactEvent => ({ id: options.newId(), sessionId, sequence: sequence++, turn, actor: manager.name, createdAt, ...field }));
-      const { upserts, removedIds } = projection(facts, events);
-      await tx.facts.apply({ sessionId, events, upserts, removedIds });
-      if (state !== undefined) advance(state, { upserts, removedIds, nextSequence: sequence });
-      return events;
+      const write = writeOf(facts, fields, { sessionId, turn, actor: manager.name, createdAt: options.now(), sequence: last + 1, newId: options.newId });
+      await tx.facts.apply({ sessionId, ...write });
+      if (state !== undefined) advanceBy(state, write);
+      return write.events;
     });
   } catch (error) {
     options.onError?.(error);

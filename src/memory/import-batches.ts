@@ -7,6 +7,7 @@
  * deadline has passed (`removeAbandonedImports`, on the tenant's first use and before each import).
  */
 import { StrataError, isStrataError } from '../core/errors.js';
+import { consolidateState, consolidationSignature, type ConsolidationWrite } from './consolidation.js';
 import type { Session } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { EngineParts } from './engine-parts.js';
@@ -15,6 +16,7 @@ import type { SessionExport } from './export-schema.js';
 import type { ManagerPipeline } from './manager-pipeline.js';
 import type { ImportOptions } from './memory-api.js';
 import type { CheckedMessage } from './message-input.js';
+import type { MemoryState } from './memory-state.js';
 import type { TurnWork } from './turn-work.js';
 import { waitingTurn } from './turn-order.js';
 import { completeTurn, loadMemoryState, rawTurnsAfter, runManager, writeDerivedTurns, type DerivedTurn, type RawTurn } from './write-path.js';
@@ -118,6 +120,14 @@ export async function writeExportBatches(parts: EngineParts, data: SessionExport
   }
 }
 
+/** Consolidate an imported session's facts after a turn when due; the worker, when there is one, must have done the same. */
+async function consolidateImported(parts: EngineParts, sessionId: string, turn: number, state: MemoryState, pipeline: ManagerPipeline | null): Promise<ConsolidationWrite | null> {
+  const { manager, now, newId } = parts;
+  const write = await consolidateState({ manager, sessionId, turn, everyTurns: parts.settings.consolidateEveryTurns, state, now, newId });
+  pipeline?.confirm(turn, consolidationSignature(write));
+  return write;
+}
+
 /** Store the session's turns and their memory batch by batch; says whether turns were queued for retry. */
 export async function writeImportBatches(parts: EngineParts, work: TurnWork, input: ImportBatchesInput): Promise<{ queued: boolean }> {
   const { repositories, context, now } = parts;
@@ -128,7 +138,7 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
     const state = await loadMemoryState(repositories, sessionId);
     const raws = rawTurnsAfter({ turn: 0, position: -1 }, session, input.turns, context);
     // With a worker, the manager analyses every turn meanwhile.
-    pipeline?.seed(state);
+    pipeline?.seed(state, parts.settings.consolidateEveryTurns);
     pipeline?.submit(raws);
     const flagged: DerivedTurn[] = [];
     let yielded = performance.now();
@@ -140,8 +150,11 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
       for (const turn of batch) {
         if (blocker === null) {
           const outcome = (await pipeline?.outcome(turn.turn)) ?? (await runManager(turn, state, context));
-          derived.push(completeTurn(turn, state, outcome, context));
-          if (derived.at(-1)?.retry != null) blocker = turn.turn;
+          const done = completeTurn(turn, state, outcome, context);
+          derived.push(done);
+          if (done.retry !== null) blocker = turn.turn;
+          // Consolidated every N turns, as recorded turns are: the import remembers what recording it would.
+          else done.consolidation = await consolidateImported(parts, sessionId, turn.turn, state, pipeline);
         } else {
           derived.push(waitingTurn(turn, blocker, context));
         }

@@ -2,12 +2,11 @@
  * Importing a conversation into a new session: a Strata export as it was (or under new ids), or plain
  * messages, whose turns are stored and remembered batch by batch in a session hidden until the last one
  * (import-batches.ts; with a worker thread for long local imports), their flagged turns queued for retry,
- * the whole consolidated once.
+ * consolidated every N turns as recorded turns are.
  */
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import type { Session } from '../core/types.js';
-import { consolidateAfterTurn } from './consolidation.js';
 import type { EngineParts } from './engine-parts.js';
 import type { SessionExport } from './export-schema.js';
 import { mostTurns } from './import-size.js';
@@ -41,7 +40,7 @@ async function importExport(parts: EngineParts, data: SessionExport): Promise<Im
 
 /** Import a conversation into a new session (see `Sessions.import`). */
 export async function importConversation(parts: EngineParts, work: TurnWork, importOptions: ImportOptions, setup: ImportSetup): Promise<ImportResult> {
-  const { settings, repositories, manager, context, now, newId, lock, gate, logger, onBackgroundError } = parts;
+  const { settings, context, now, newId, lock, logger } = parts;
   const { localInCharge, workerScript } = setup;
   if (!isOptions(importOptions)) {
     throw new StrataError('INVALID_INPUT', `import() takes { data, source?, title?, newIds? } (got ${describeValue(importOptions)}).`);
@@ -70,12 +69,8 @@ export async function importConversation(parts: EngineParts, work: TurnWork, imp
     if (pipeline === null) await started?.close();
     const session: Session = { id, title, instructions: plan.instructions, createdAt: time, updatedAt: time, messageCount: 0, turnCount: 0, tokenCount: 0 };
     const { queued } = await lock(id, () => writeImportBatches(parts, work, { session, turns: plan.turns, pipeline, onProgress: importOptions.onProgress }));
+    // (Turns waiting in the retry queue are consolidated as they land, every N turns, like recorded turns.)
     if (queued) work.scheduleRetries();
-    // An import of at least `consolidateEveryTurns` turns is consolidated once, at its last turn (one whose
-    // turns wait in the retry queue is consolidated as they land, every N turns, like recorded turns).
-    if (!queued && settings.consolidateEveryTurns > 0 && total >= settings.consolidateEveryTurns) {
-      await gate.enqueue(id, () => consolidateAfterTurn({ repositories, manager, sessionId: id, turn: total, everyTurns: 1, now, newId, onError: onBackgroundError }));
-    }
     if (pipeline !== null) {
       const details = { sessionId: id, turns: total, workerTurns: pipeline.answered };
       if (pipeline.problem === null) logger.info(details, 'import analysed on a worker thread');

@@ -7,7 +7,7 @@ import type { MemoryState, RawTurn } from './memory-state.js';
 import { managerFailure, parseManagerOutput, type ManagerOutcome } from './write-path.js';
 
 export type WorkerRequest =
-  | { type: 'start'; facts: Fact[]; nextSequence: number; artifacts: Array<[string, KnownArtifact & { id: string }]> }
+  | { type: 'start'; facts: Fact[]; nextSequence: number; artifacts: Array<[string, KnownArtifact & { id: string }]>; consolidateEveryTurns: number }
   | { type: 'turns'; turns: RawTurn[] };
 
 /** The manager's answer for one turn (unparsed), or its error message. */
@@ -17,16 +17,20 @@ export interface TurnOutcome {
   error?: string;
   /** False when the worker could not apply `output` to its copy of the memory state. */
   applied?: boolean;
+  /** What the worker's consolidation after the turn said (`consolidationSignature`). */
+  consolidated: string;
 }
 
 export type WorkerReply = { type: 'outcomes'; outcomes: TurnOutcome[] };
 
 /** Analyses submitted turns in a worker thread; `outcome` resolves to null once the worker is unusable. */
 export interface ManagerPipeline {
-  /** The memory state the first submitted turn builds on; call once, before `submit`. */
-  seed(state: MemoryState): void;
+  /** The memory state the first submitted turn builds on, and how often it is consolidated; call once, before `submit`. */
+  seed(state: MemoryState, consolidateEveryTurns: number): void;
   submit(turns: readonly RawTurn[]): void;
   outcome(turn: number): Promise<ManagerOutcome | null>;
+  /** The engine consolidated after the turn as `signature` says: the worker, which did too, is no longer used unless it agrees. */
+  confirm(turn: number, signature: string): void;
   /** Turns whose answers came from the worker so far. */
   readonly answered: number;
   /** Why the worker stopped being used (it failed to start, crashed, exited or disagreed), or null. */
@@ -60,6 +64,8 @@ export function startManagerPipeline(url: URL, managerName: string): ManagerPipe
   const worker = new Worker(url);
   const ready = new Map<number, ManagerOutcome>();
   const waiting = new Map<number, (outcome: ManagerOutcome | null) => void>();
+  /** What the worker's consolidation after each answered turn said, until the engine confirms it. */
+  const consolidations = new Map<number, string>();
   let broken = false;
   let closed: Promise<void> | undefined;
   let answered = 0;
@@ -80,14 +86,15 @@ export function startManagerPipeline(url: URL, managerName: string): ManagerPipe
     waiting.clear();
   };
   /** The worker's state no longer matches the engine's: later turns are derived on the calling thread. */
-  const abandon = (turn: number): void => {
-    breakDown(`the worker read the answer for turn ${turn} otherwise than the engine`);
+  const abandon = (turn: number, what = 'the answer'): void => {
+    breakDown(`the worker read ${what} for turn ${turn} otherwise than the engine`);
     void pipeline.close();
   };
   worker.on('message', (reply: WorkerReply) => {
-    for (const { turn, output, error, applied } of reply.outcomes) {
+    for (const { turn, output, error, applied, consolidated } of reply.outcomes) {
       if (broken) return;
       answered += 1;
+      consolidations.set(turn, consolidated);
       if (error !== undefined) {
         settle(turn, { failure: managerFailure(new Error(error), managerName, turn) });
         continue;
@@ -108,8 +115,8 @@ export function startManagerPipeline(url: URL, managerName: string): ManagerPipe
     get problem() {
       return problem;
     },
-    seed(state) {
-      const start: WorkerRequest = { type: 'start', facts: state.facts, nextSequence: state.nextSequence, artifacts: [...state.artifacts] };
+    seed(state, consolidateEveryTurns) {
+      const start: WorkerRequest = { type: 'start', facts: state.facts, nextSequence: state.nextSequence, artifacts: [...state.artifacts], consolidateEveryTurns };
       if (!broken) worker.postMessage(start);
     },
     submit(turns) {
@@ -123,6 +130,11 @@ export function startManagerPipeline(url: URL, managerName: string): ManagerPipe
       }
       if (broken) return Promise.resolve(null);
       return new Promise((resolve) => waiting.set(turn, resolve));
+    },
+    confirm(turn, signature) {
+      const said = consolidations.get(turn);
+      consolidations.delete(turn);
+      if (!broken && said !== signature) abandon(turn, 'the consolidation');
     },
     close() {
       worker.removeAllListeners('exit');

@@ -9,6 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { createLocalMemoryManager } from '../managers/local/index.js';
 import type { TurnMemory } from '../managers/memory-manager.js';
 import type { TurnOutcome, WorkerReply, WorkerRequest } from './manager-pipeline.js';
+import { consolidateState, consolidationSignature } from './consolidation.js';
 import { advanceState, turnRequest, type MemoryState, type RawTurn } from './memory-state.js';
 
 const port = parentPort;
@@ -19,6 +20,7 @@ const REPLY_TURNS = 16;
 
 const manager = createLocalMemoryManager();
 let state: MemoryState = { facts: [], nextSequence: 1, artifacts: new Map() };
+let consolidateEveryTurns = 0;
 let counter = 0;
 const newId = (): string => `worker-${String(++counter).padStart(12, '0')}`;
 let queue: Promise<void> = Promise.resolve();
@@ -31,7 +33,7 @@ const flush = (): void => {
 };
 
 /** Run the manager on one turn and apply its answer to this thread's copy of the state. */
-async function analyse(raw: RawTurn): Promise<TurnOutcome> {
+async function analyse(raw: RawTurn): Promise<Omit<TurnOutcome, 'consolidated'>> {
   const time = raw.messages[0]?.createdAt ?? '';
   let output: TurnMemory;
   try {
@@ -48,14 +50,24 @@ async function analyse(raw: RawTurn): Promise<TurnOutcome> {
   }
 }
 
+/** A turn's answer, and the consolidation after it when one is due (as the engine consolidates, which compares). */
+async function answer(raw: RawTurn): Promise<TurnOutcome> {
+  const outcome = await analyse(raw);
+  const now = (): string => raw.messages[0]?.createdAt ?? '';
+  const sessionId = raw.messages[0]?.sessionId ?? '';
+  const write = outcome.applied === false ? null : await consolidateState({ manager, sessionId, turn: raw.turn, everyTurns: consolidateEveryTurns, state, now, newId });
+  return { ...outcome, consolidated: consolidationSignature(write) };
+}
+
 port.on('message', (request: WorkerRequest) => {
   queue = queue.then(async () => {
     if (request.type === 'start') {
       state = { facts: request.facts, nextSequence: request.nextSequence, artifacts: new Map(request.artifacts) };
+      consolidateEveryTurns = request.consolidateEveryTurns;
       return;
     }
     for (const raw of request.turns) {
-      outcomes.push(await analyse(raw));
+      outcomes.push(await answer(raw));
       if (outcomes.length >= REPLY_TURNS) flush();
     }
     flush();

@@ -42,6 +42,8 @@ export interface DerivedTurn {
    * the turn changes no facts.
    */
   basedOn?: number | null;
+  /** A consolidation of the facts after the turn (an import's, every N turns), written after the turn's own changes. */
+  consolidation?: { events: FactEvent[]; upserts: Fact[]; removedIds: string[] } | null;
 }
 
 /** A turn's fact changes were built on facts another writer has changed since: derive it again. */
@@ -323,9 +325,10 @@ export async function writeDerivedTurns(repositories: TenantRepositories, derive
     }
     if (turn.tierUpdates.length > 0) await repositories.messages.updateTiers({ sessionId: turn.sessionId, updates: turn.tierUpdates });
     await repositories.turns.upsert({ summary: turn.summary });
-    if (changesFacts) {
-      await repositories.facts.apply({ sessionId: turn.sessionId, events: turn.events, upserts: turn.upserts, removedIds: turn.removedIds });
-      const written = turn.events.at(-1)?.sequence;
+    for (const change of changesFacts ? [turn, turn.consolidation] : [turn.consolidation]) {
+      if (change === undefined || change === null) continue;
+      await repositories.facts.apply({ sessionId: turn.sessionId, events: change.events, upserts: change.upserts, removedIds: change.removedIds });
+      const written = change.events.at(-1)?.sequence;
       if (written !== undefined && lastSequence.has(turn.sessionId)) lastSequence.set(turn.sessionId, written);
     }
     for (const artifact of turn.artifacts) {

@@ -7,7 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,7 +119,8 @@ describe(`SIGKILL × ${ROUNDS}`, () => {
     for (let round = 0; round < ROUNDS; round += 1) {
       const lines = await runAndKill(['import', path, file], 300 + Math.floor(random() * 1500));
       if (lines.some((line) => line.startsWith('imported '))) finished += 1;
-      expect(integrity(path)).toBe('ok');
+      // (On a busy machine the first import may be killed before it has even created the database.)
+      if (round > 0 || existsSync(path)) expect(integrity(path)).toBe('ok');
       const memory = createMemory({ path, env: ENV });
       try {
         const listed = await memory.sessions.list();
