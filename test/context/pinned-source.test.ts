@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Assembly } from '../../src/context/assembly.js';
-import type { ContextItem } from '../../src/context/context-package.js';
+import { factItem } from '../../src/context/fact-lines.js';
+import type { Line } from '../../src/context/turn-options.js';
+import { factDoubts } from '../../src/core/fact-doubts.js';
 import type { FactView } from '../../src/context/fact-view.js';
 import { addPinned } from '../../src/context/pinned-source.js';
 import { measureSections } from '../../src/context/render.js';
@@ -26,10 +28,15 @@ function pinnedFact(index: number): Fact {
   };
 }
 
-/** A view of pinned facts whose lines are their texts, with their turns and no dates. */
-function viewOf(facts: readonly Fact[], tokenizer: Tokenizer): FactView {
-  const line = (fact: Fact): ContextItem => ({ text: fact.text, tokens: tokenizer.count(fact.text), sourceMessageIds: fact.sourceMessageIds, kind: 'fact', turn: fact.updatedTurn, date: null, tier: null, factKind: fact.kind, role: null });
-  return { facts, listed: [], times: new Map(), line, sources: (fact: Fact) => fact.sourceMessageIds, floor: () => 1 } as unknown as FactView;
+/** A view of pinned facts whose lines are built as a memory builds them; `understate` takes that many tokens off each line's cost. */
+function viewOf(facts: readonly Fact[], tokenizer: Tokenizer, understate = 0): FactView {
+  const times = new Map(facts.map((fact) => [fact.updatedTurn, '2026-01-02T09:00:00.000Z']));
+  const doubts = factDoubts(facts);
+  const line = (fact: Fact): Line => {
+    const built = factItem(fact, tokenizer, times, doubts);
+    return { ...built, cost: built.cost - understate };
+  };
+  return { facts, listed: [], times, doubts, line, sources: (fact: Fact) => fact.sourceMessageIds, floor: () => 1 } as unknown as FactView;
 }
 
 /** The tokenizer, counting the renderings it measures. */
@@ -57,27 +64,38 @@ describe('pinned exceptions', () => {
     const warnings: string[] = [];
     addPinned(assembly, { view: viewOf(facts, tokenizer), session: SESSION, tokenizer, warnings });
     const items = assembly.items('pinned');
-    expect(items.map((item) => item.text)).toEqual(facts.map((fact) => fact.text));
+    expect(items.map((item) => item.text)).toEqual(facts.map((fact) => `- ${fact.text}`));
     expect(assembly.used).toBe(measureSections([{ name: 'pinned', tokens: 0, items }], createGptTokenizer()).tokens);
     expect(warnings).toEqual([]);
     expect(measured()).toBe(1);
   });
 
-  it('keeps, under a budget that fits only some, each line that fits with those before it, and warns of the others', () => {
-    const { tokenizer, measured } = countingTokenizer();
-    const budget = 400;
-    const assembly = new Assembly(budget, (text) => tokenizer.count(text));
-    const warnings: string[] = [];
-    addPinned(assembly, { view: viewOf(facts, tokenizer), session: SESSION, tokenizer, warnings });
-    const kept = assembly.items('pinned');
-    const rendered = measureSections([{ name: 'pinned', tokens: 0, items: kept }], tokenizer).tokens;
-    expect(kept.length).toBeGreaterThan(5);
-    expect(kept.length).toBeLessThan(facts.length);
-    expect(rendered).toBeLessThanOrEqual(budget);
-    expect(kept.map((item) => item.text)).toEqual(facts.slice(0, kept.length).map((fact) => fact.text));
-    expect(warnings).toHaveLength(facts.length - kept.length);
-    expect(assembly.omitted().flatMap((omission) => omission.sourceMessageIds)).toEqual(facts.slice(kept.length).flatMap((fact) => fact.sourceMessageIds));
-    // (Once the budget is nearly spent, a line longer than the room left is omitted without measuring it.)
-    expect(measured()).toBeLessThan(kept.length + 10);
-  });
+  for (const [name, understate] of [
+    ['by the lines\' costs', 0],
+    ['measuring line by line when the costs do not add up to the rendering', 2],
+  ] as const) {
+    it(`keeps, under a budget that fits only some, each line that fits with those before it, and warns of the others (${name})`, () => {
+      const { tokenizer, measured } = countingTokenizer();
+      const budget = 400;
+      const assembly = new Assembly(budget, (text) => tokenizer.count(text));
+      const warnings: string[] = [];
+      addPinned(assembly, { view: viewOf(facts, tokenizer, understate), session: SESSION, tokenizer, warnings });
+      const measures = measured();
+      const kept = assembly.items('pinned');
+      const rendered = measureSections([{ name: 'pinned', tokens: 0, items: kept }], tokenizer).tokens;
+      expect(kept.length).toBeGreaterThan(5);
+      expect(kept.length).toBeLessThan(facts.length);
+      expect(assembly.used).toBe(rendered);
+      expect(rendered).toBeLessThanOrEqual(budget);
+      // (The lines are alike: those that fit are the first ones, and the next would not have.)
+      expect(kept.map((item) => item.text)).toEqual(facts.slice(0, kept.length).map((fact) => `- ${fact.text}`));
+      const withNext = viewOf(facts, tokenizer).line(facts[kept.length] as Fact);
+      expect(measureSections([{ name: 'pinned', tokens: 0, items: [...kept, withNext] }], tokenizer).tokens).toBeGreaterThan(budget);
+      expect(warnings).toHaveLength(facts.length - kept.length);
+      expect(assembly.omitted().flatMap((omission) => omission.sourceMessageIds)).toEqual(facts.slice(kept.length).flatMap((fact) => fact.sourceMessageIds));
+      // By the costs: the whole section, one line, the lines kept; line by line, only while lines can still fit.
+      if (understate === 0) expect(measures).toBe(3);
+      else expect(measures).toBeLessThan(kept.length + 10);
+    });
+  }
 });
