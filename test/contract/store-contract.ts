@@ -1140,6 +1140,33 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(await searchArchive(tenant.search, { sessionId: 's-q', query: 'paint', limit: 10, maxTurn: 0 })).toEqual([]);
       });
 
+      it('gives, for any limit and maxTurn, the first hits of the whole ranking: best first, equal scores in conversation order', async () => {
+        // Messages that score alike (the same words), a few that score better, another session between them.
+        await tenant.sessions.create({ session: makeSession('s-ties') });
+        await tenant.sessions.create({ session: makeSession('s-other') });
+        const contents = ['The ferry to the island leaves at noon.', 'Ferry ferry: the island ferry is late again.', 'We walked to the harbour.'];
+        const messages = Array.from({ length: 24 }, (_, position) =>
+          makeMessage('s-ties', { turn: Math.floor(position / 2) + 1, position, role: position % 2 === 0 ? 'user' : 'assistant', content: contents[position % 5 === 0 ? 1 : position % 3 === 0 ? 2 : 0]! }),
+        );
+        for (const [start, end] of [[0, 10], [10, 24]] as const) {
+          await tenant.messages.append({ sessionId: 's-ties', messages: messages.slice(start, end), updatedAt: at(10 + start) });
+          await tenant.messages.append({ sessionId: 's-other', messages: [makeMessage('s-other', { turn: start + 1, position: start, role: 'user', content: 'The ferry to the island leaves at noon.' })], updatedAt: at(11 + start) });
+        }
+        const whole = await searchArchive(tenant.search, { sessionId: 's-ties', query: 'ferry island', limit: 100 });
+        expect(whole.length).toBe(messages.filter((message) => message.content.includes('ferry')).length);
+        const position = (id: string): number => messages.findIndex((message) => message.id === id);
+        for (let index = 1; index < whole.length; index += 1) {
+          const [before, after] = [whole[index - 1]!, whole[index]!];
+          expect(before.score > after.score || (before.score === after.score && position(before.messageId) < position(after.messageId))).toBe(true);
+        }
+        for (const maxTurn of [undefined, 12, 7, 1]) {
+          const ranking = whole.filter((hit) => maxTurn === undefined || hit.turn <= maxTurn);
+          for (const limit of [1, 2, 3, 5, 8, 13]) {
+            expect(await searchArchive(tenant.search, { sessionId: 's-ties', query: 'ferry island', limit, ...(maxTurn === undefined ? {} : { maxTurn }) })).toEqual(ranking.slice(0, limit));
+          }
+        }
+      });
+
       it('ranks the more relevant message first', async () => {
         await tenant.sessions.create({ session: makeSession('s-rank') });
         const messages = [

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { mapPacked } from '../../core/packed-map.js';
 import type { ArchiveSearch } from '../store.js';
 import type { MessageIdCache } from './message-id-cache.js';
+import type { SessionMessages } from './session-messages.js';
 import type { Run } from './run.js';
 import { sessionToken, type TenantSearchIndex } from './search-index.js';
 
@@ -24,7 +25,29 @@ function ftsExpression(terms: readonly string[]): string | null {
 
 interface SearchStatements {
   rank: Database.Statement<[string], [number, number]>;
+  /** The best `limit` rows, best first and then by rowid. */
+  rankTop: Database.Statement<[string, number], [number, number]>;
   frequency: Database.Statement<[string], number>;
+}
+
+/**
+ * The ranked rows that are messages of the session's turns up to `lastTurn`. The messages are read after
+ * the ranking, so they hold every message it saw (one another process appended in between is in them
+ * but not ranked, as if the search ran before it); null for an unknown session.
+ */
+function hitsOfRows(rows: ReadonlyArray<[number, number]>, messages: SessionMessages | null, lastTurn: number): { found: Hit[]; ranked: number; messages: SessionMessages } | null {
+  if (messages === null) return null;
+  const found: Hit[] = [];
+  for (const [seq, rank] of rows) {
+    const index = messages.indexOfSeq(seq);
+    if (index >= 0 && (messages.turns[index] ?? 0) <= lastTurn) found.push({ index, rank });
+  }
+  return { found, ranked: rows.length, messages };
+}
+
+interface Hit {
+  index: number;
+  rank: number;
 }
 
 export function createArchiveSearch(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex, sessions: MessageIdCache): ArchiveSearch {
@@ -37,6 +60,7 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
     if (found === undefined) {
       found = {
         rank: db.prepare<[string], [number, number]>(`SELECT rowid, bm25(${table}, 1.0, 1.0, 0.0) FROM ${table} WHERE ${table} MATCH ?`).raw(true),
+        rankTop: db.prepare<[string, number], [number, number]>(`SELECT rowid, bm25(${table}, 1.0, 1.0, 0.0) AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score, rowid LIMIT ?`).raw(true),
         frequency: db.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`).pluck(),
       };
       statements.set(table, found);
@@ -44,6 +68,7 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
     return found;
   };
   const documents = db.prepare<[string], number | null>('SELECT sum(message_count) FROM sessions WHERE tenant_id = ?').pluck();
+  const hitsOf = (rows: ReadonlyArray<[number, number]>, sessionId: string, lastTurn: number): ReturnType<typeof hitsOfRows> => hitsOfRows(rows, sessions.current(sessionId), lastTurn);
 
   return {
     documentCount: () => run(() => documents.get(tenantId) ?? 0),
@@ -59,24 +84,25 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
         const table = index.table();
         const expression = ftsExpression(terms);
         if (limit <= 0 || table === null || expression === null) return [];
+        const lastTurn = maxTurn ?? Number.MAX_SAFE_INTEGER;
+        const before = sessions.current(sessionId);
         // A session holding every message of the tenant needs no session condition: it would only cost
         // an intersection with a list of every row.
-        const alone = (sessions.current(sessionId)?.size ?? -1) === (documents.get(tenantId) ?? 0);
-        const ranked = prepared(table).rank.all(alone ? expression : `session : ${sessionToken(sessionId)} AND (${expression})`);
-        // Read after the ranking, so the cache holds every message the ranking saw (a message another
-        // process appended in between is in the cache but not ranked, as if the search ran before it).
-        const messages = sessions.current(sessionId);
-        if (messages === null) return [];
-        const lastTurn = maxTurn ?? Number.MAX_SAFE_INTEGER;
-        const hits: Array<{ index: number; rank: number }> = [];
-        for (const [seq, rank] of ranked) {
-          const found = messages.indexOfSeq(seq);
-          if (found >= 0 && (messages.turns[found] ?? 0) <= lastTurn) hits.push({ index: found, rank });
-        }
+        const alone = (before?.size ?? -1) === (documents.get(tenantId) ?? 0);
+        const match = alone ? expression : `session : ${sessionToken(sessionId)} AND (${expression})`;
+        const { rank, rankTop } = prepared(table);
+        // Where rowid order is conversation order, SQLite sorts and keeps the best rows only: enough for
+        // `limit` hits besides those of turns after `maxTurn`. Should fewer remain (another process appended
+        // meanwhile), every row is ranked after all.
+        const top = before?.inRowidOrder === true ? limit + before.countAfterTurn(lastTurn) : null;
+        let hits = top === null ? null : hitsOf(rankTop.all(match, top), sessionId, lastTurn);
+        if (hits === null || (hits.found.length < limit && hits.ranked === top)) hits = hitsOf(rank.all(match), sessionId, lastTurn);
+        if (hits === null) return [];
+        const { found, messages } = hits;
         // Best first (BM25 ranks are negative), then in conversation order.
-        hits.sort((a, b) => a.rank - b.rank || (messages.positions[a.index] ?? 0) - (messages.positions[b.index] ?? 0));
-        if (hits.length > limit) hits.length = limit;
-        return mapPacked(hits, (hit) => ({ messageId: messages.ids[hit.index] ?? '', turn: messages.turns[hit.index] ?? 0, score: -hit.rank }));
+        found.sort((a, b) => a.rank - b.rank || (messages.positions[a.index] ?? 0) - (messages.positions[b.index] ?? 0));
+        if (found.length > limit) found.length = limit;
+        return mapPacked(found, (hit) => ({ messageId: messages.ids[hit.index] ?? '', turn: messages.turns[hit.index] ?? 0, score: -hit.rank }));
       }),
   };
 }

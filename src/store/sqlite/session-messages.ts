@@ -20,6 +20,16 @@ export class SessionMessages {
     return this.ids.length;
   }
 
+  /** Whether the rowids rise with the position, as SQLite gives appended rows (so rowid order is conversation order). */
+  get inRowidOrder(): boolean {
+    return this.bySeq === null;
+  }
+
+  /** How many messages belong to turns after `turn`. */
+  countAfterTurn(turn: number): number {
+    return this.ids.length - firstIndex(this.turns, (value) => value > turn);
+  }
+
   append(row: { seq: number; id: string; turn: number; position: number }): void {
     const last = this.seqs.at(-1);
     if (this.bySeq === null && last !== undefined && row.seq <= last) this.bySeq = new Map(this.seqs.map((seq, index) => [seq, index]));
