@@ -99,7 +99,11 @@ export class FactRecency {
       const from = latest.length;
       for (const entry of bucket) if (!always.includes(entry.fact.kind)) latest.push(entry);
       // Where the limit falls within the turn, its latest changed facts take the room left.
-      if (latest.length > limit) latest.splice(from, latest.length - from, ...latestChangedFirst(latest.slice(from)).slice(0, limit - from));
+      if (latest.length > limit) {
+        const chosen = latestChangedFirst(latest.slice(from)).slice(0, limit - from);
+        latest.length = from;
+        for (const entry of chosen) latest.push(entry);
+      }
     }
     let kept = latest.sort((a, b) => a.position - b.position);
     for (const kind of always) kept = merged(this.byKind.get(kind) ?? [], kept);

@@ -152,9 +152,9 @@ export async function consolidateState(options: Omit<ConsolidateAfterTurnOptions
   return write;
 }
 
-/** What a consolidation said, without its ids: two threads consolidating alike documents give the same. */
+/** What a consolidation said, without its event and fact ids: two threads consolidating alike documents give the same. */
 export function consolidationSignature(write: ConsolidationWrite | null): string {
-  return JSON.stringify((write?.events ?? []).map((event) => [event.op, event.key, event.kind, event.oldText, event.newText, event.reason]));
+  return JSON.stringify((write?.events ?? []).map((event) => [event.op, event.key, event.kind, event.oldText, event.newText, event.reason, event.sourceMessageIds]));
 }
 
 /**

@@ -123,7 +123,16 @@ export async function writeExportBatches(parts: EngineParts, data: SessionExport
 /** Consolidate an imported session's facts after a turn when due; the worker, when there is one, must have done the same. */
 async function consolidateImported(parts: EngineParts, sessionId: string, turn: number, state: MemoryState, pipeline: ManagerPipeline | null): Promise<ConsolidationWrite | null> {
   const { manager, now, newId } = parts;
-  const write = await consolidateState({ manager, sessionId, turn, everyTurns: parts.settings.consolidateEveryTurns, state, now, newId });
+  let write: ConsolidationWrite | null;
+  try {
+    write = await consolidateState({ manager, sessionId, turn, everyTurns: parts.settings.consolidateEveryTurns, state, now, newId });
+  } catch (error) {
+    // As after a recorded turn: the document stays as it was and the failure is reported, the import goes on
+    // (without the worker, whose copy did consolidate).
+    parts.onBackgroundError?.(error);
+    pipeline?.stop(`the engine could not consolidate after turn ${turn}`);
+    return null;
+  }
   pipeline?.confirm(turn, consolidationSignature(write));
   return write;
 }

@@ -31,6 +31,8 @@ export interface ManagerPipeline {
   outcome(turn: number): Promise<ManagerOutcome | null>;
   /** The engine consolidated after the turn as `signature` says: the worker, which did too, is no longer used unless it agrees. */
   confirm(turn: number, signature: string): void;
+  /** Stop using the worker: the turns it has not answered are derived on the calling thread. */
+  stop(reason: string): void;
   /** Turns whose answers came from the worker so far. */
   readonly answered: number;
   /** Why the worker stopped being used (it failed to start, crashed, exited or disagreed), or null. */
@@ -130,6 +132,10 @@ export function startManagerPipeline(url: URL, managerName: string): ManagerPipe
       }
       if (broken) return Promise.resolve(null);
       return new Promise((resolve) => waiting.set(turn, resolve));
+    },
+    stop(reason) {
+      breakDown(reason);
+      void pipeline.close();
     },
     confirm(turn, signature) {
       const said = consolidations.get(turn);

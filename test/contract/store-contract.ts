@@ -1153,6 +1153,8 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
           await tenant.messages.append({ sessionId: 's-other', messages: [makeMessage('s-other', { turn: start + 1, position: start, role: 'user', content: 'The ferry to the island leaves at noon.' })], updatedAt: at(11 + start) });
         }
         const whole = await searchArchive(tenant.search, { sessionId: 's-ties', query: 'ferry island', limit: 100 });
+        // (A limit without bound is the whole ranking.)
+        expect(await searchArchive(tenant.search, { sessionId: 's-ties', query: 'ferry island', limit: Number.POSITIVE_INFINITY })).toEqual(whole);
         expect(whole.length).toBe(messages.filter((message) => message.content.includes('ferry')).length);
         const position = (id: string): number => messages.findIndex((message) => message.id === id);
         for (let index = 1; index < whole.length; index += 1) {

@@ -94,7 +94,7 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
         // Where rowid order is conversation order, SQLite sorts and keeps the best rows only: enough for
         // `limit` hits besides those of turns after `maxTurn`. Should fewer remain (another process appended
         // meanwhile), every row is ranked after all.
-        const top = before?.inRowidOrder === true ? limit + before.countAfterTurn(lastTurn) : null;
+        const top = before?.inRowidOrder === true ? Math.min(limit, before.size) + before.countAfterTurn(lastTurn) : null;
         let hits = top === null ? null : hitsOf(rankTop.all(match, top), sessionId, lastTurn);
         if (hits === null || (hits.found.length < limit && hits.ranked === top)) hits = hitsOf(rank.all(match), sessionId, lastTurn);
         if (hits === null) return [];

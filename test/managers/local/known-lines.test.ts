@@ -191,7 +191,15 @@ describe('the lines a turn works on', () => {
       const newest = new Set([...plain].sort((a, b) => b.updatedTurn - a.updatedTurn || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0)).slice(0, limit));
       return facts.filter((item) => !plain.includes(item) || newest.has(item));
     };
-    const change = fc.record({ op: fc.constantFrom('rewrite', 'remove', 'add', 'older'), at: fc.nat(), turn: fc.integer({ min: 1, max: 9 }), kind: fc.constantFrom<FactKind>('fact', 'fact', 'constraint', 'preference', 'exception') });
+    const change = fc.record({
+      op: fc.constantFrom('rewrite', 'remove', 'add', 'older'),
+      at: fc.nat(),
+      turn: fc.integer({ min: 1, max: 9 }),
+      kind: fc.constantFrom<FactKind>('fact', 'fact', 'constraint', 'preference', 'exception'),
+      // (Facts of one turn changed at different times: the latest changed take the room at the cut.)
+      second: fc.integer({ min: 0, max: 5 }),
+    });
+    const timed = (item: Fact, second: number): Fact => ({ ...item, updatedAt: `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z` });
     fc.assert(
       fc.property(fc.array(fc.array(change, { maxLength: 5 }), { maxLength: 14 }), fc.integer({ min: 1, max: 5 }), (turns, limit) => {
         let facts: Fact[] = KEYS.slice(0, 4).map((key, index) => fact(`f${index}`, key, index + 1));
@@ -201,13 +209,15 @@ describe('the lines a turn works on', () => {
           const removed: string[] = [];
           for (const step of changes) {
             const target = facts[step.at % Math.max(1, facts.length)];
-            if (step.op === 'add' || target === undefined) upserts.set(`f${next}`, fact(`f${next++}`, 'venue', step.turn, step.kind));
+            if (step.op === 'add' || target === undefined) upserts.set(`f${next}`, timed(fact(`f${next++}`, 'venue', step.turn, step.kind), step.second));
             else if (step.op === 'remove') removed.push(target.id);
             // (An undo gives a fact back an older turn than the one it had.)
-            else upserts.set(target.id, { ...fact(target.id, target.key, step.op === 'older' ? 1 : step.turn, step.kind), createdTurn: target.createdTurn });
+            else upserts.set(target.id, timed({ ...fact(target.id, target.key, step.op === 'older' ? 1 : step.turn, step.kind), createdTurn: target.createdTurn }, step.second));
           }
           facts = withChanges(facts, [...upserts.values()], removed.filter((id) => !upserts.has(id)));
           expect(workingFacts(facts, limit)).toEqual(byRecency(facts, limit));
+          // (A copy of the list has no index yet: one is made for it, with the same answer.)
+          expect(workingFacts([...facts], limit)).toEqual(byRecency(facts, limit));
           expect(workingSet(facts, limit).partial).toBe(byRecency(facts, limit) !== facts);
         }
       }),
