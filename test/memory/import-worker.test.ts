@@ -46,6 +46,7 @@ function removeStaleFolders(): void {
 }
 const WORKER = join(FOLDER, 'manager-worker.mjs');
 const BROKEN = join(FOLDER, 'broken-worker.mjs');
+const DISAGREEING = join(FOLDER, 'disagreeing-worker.mjs');
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/u;
 
@@ -78,6 +79,7 @@ describe('import on a worker thread', () => {
     removeStaleFolders();
     mkdirSync(FOLDER, { recursive: true });
     await bundleForNode(join(ROOT, 'src', 'memory', 'manager-worker.ts'), WORKER);
+    await bundleForNode(join(ROOT, 'test', 'memory', 'disagreeing-worker.ts'), DISAGREEING);
     writeFileSync(BROKEN, "throw new Error('this worker cannot start');\n");
     oneThread = await importWith(conversation, { importWorker: false });
   });
@@ -106,6 +108,15 @@ describe('import on a worker thread', () => {
     expect(warning?.message).toBe('import worker stopped; the turns it had not answered were analysed on the calling thread');
     expect(warning?.details).toMatchObject({ turns: 450, workerTurns: 0 });
     expect(String(warning?.details.problem)).toContain('this worker cannot start');
+  });
+
+  it('stops using a worker whose consolidation differs from the engine\'s, and finishes the import alike', async () => {
+    const disagreeing = await importWith(conversation, { importWorkerScript: pathToFileURL(DISAGREEING) });
+    expect(disagreeing.exported).toEqual(oneThread.exported);
+    const warning = warnings(disagreeing.records)[0];
+    expect(warning?.message).toBe('import worker stopped; the turns it had not answered were analysed on the calling thread');
+    expect(String(warning?.details.problem)).toBe('the worker read the consolidation for turn 30 otherwise than the engine');
+    expect(Number(warning?.details.workerTurns)).toBeLessThan(450);
   });
 
   it('refuses a worker script that is not a file: URL, naming the option', () => {
