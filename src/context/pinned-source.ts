@@ -50,8 +50,7 @@ const byCost: Choose = (lines, budget, measure) => {
     tokens += item.cost;
     return true;
   });
-  const sum = tokens;
-  return measure(lines.filter((_, index) => keep[index])) === sum ? { keep, tokens } : byMeasure(lines, budget, measure);
+  return measure(lines.filter((_, index) => keep[index])) === tokens ? { keep, tokens } : byMeasure(lines, budget, measure);
 };
 
 /** Each pinned line in turn while it fits with those before it; the others are omitted with a warning. */

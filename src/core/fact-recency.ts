@@ -3,6 +3,8 @@
  * and deleted (it goes with a `FactIndex`), so the most recently established facts are found by walking
  * back from the latest turn instead of reading the whole document.
  */
+import { addTo, removeFrom } from './list-map.js';
+import { firstIndex } from './sorted.js';
 import type { Fact, FactKind } from './types.js';
 
 /** A fact and its place in the document (later facts have higher positions). */
@@ -11,25 +13,15 @@ export interface Placed {
   position: number;
 }
 
-/** Where `value` is in `sorted` (ascending), or where it would go. */
-function place<T>(sorted: readonly T[], value: number, of: (item: T) => number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (of(sorted[middle] as T) < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
+/** Where `value` is in `sorted` (ascending by `of`), or where it would go. */
+const place = <T>(sorted: readonly T[], value: number, of: (item: T) => number): number => firstIndex(sorted, (item) => of(item) >= value);
 
 const itself = (turn: number): number => turn;
 const positionOf = (entry: Placed): number => entry.position;
 
 /** Of the latest changed first (by `updatedAt`), in document order on a tie. */
 function latestChangedFirst(entries: Placed[]): Placed[] {
-  entries.sort((a, b) => a.position - b.position);
-  return entries.sort((a, b) => (a.fact.updatedAt < b.fact.updatedAt ? 1 : a.fact.updatedAt > b.fact.updatedAt ? -1 : 0));
+  return entries.sort((a, b) => (a.fact.updatedAt < b.fact.updatedAt ? 1 : a.fact.updatedAt > b.fact.updatedAt ? -1 : a.position - b.position));
 }
 
 /** Two lists in document order as one. */
@@ -55,13 +47,8 @@ export class FactRecency {
 
   add(entry: Placed): void {
     const turn = entry.fact.updatedTurn;
-    const bucket = this.byTurn.get(turn);
-    if (bucket === undefined) {
-      this.byTurn.set(turn, [entry]);
-      this.turns.splice(place(this.turns, turn, itself), 0, turn);
-    } else {
-      bucket.push(entry);
-    }
+    if (!this.byTurn.has(turn)) this.turns.splice(place(this.turns, turn, itself), 0, turn);
+    addTo(this.byTurn, turn, entry);
     const kind = this.byKind.get(entry.fact.kind);
     if (kind === undefined) this.byKind.set(entry.fact.kind, [entry]);
     else kind.splice(place(kind, entry.position, positionOf), 0, entry);
@@ -70,14 +57,9 @@ export class FactRecency {
 
   remove(entry: Placed): void {
     const turn = entry.fact.updatedTurn;
-    const bucket = this.byTurn.get(turn);
-    const at = bucket?.indexOf(entry) ?? -1;
-    if (bucket === undefined || at < 0) return;
-    bucket.splice(at, 1);
-    if (bucket.length === 0) {
-      this.byTurn.delete(turn);
-      this.turns.splice(place(this.turns, turn, itself), 1);
-    }
+    if (this.byTurn.get(turn)?.includes(entry) !== true) return;
+    removeFrom(this.byTurn, turn, entry);
+    if (!this.byTurn.has(turn)) this.turns.splice(place(this.turns, turn, itself), 1);
     const kind = this.byKind.get(entry.fact.kind) ?? [];
     const index = place(kind, entry.position, positionOf);
     if (kind[index] === entry) kind.splice(index, 1);

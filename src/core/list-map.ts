@@ -1,14 +1,14 @@
 /** Maps from a name to a list of values: the lists are made on first use and dropped once empty. */
 
 /** Append `value` to the list under `name`. */
-export function addTo<T>(map: Map<string, T[]>, name: string, value: T): void {
+export function addTo<K, T>(map: Map<K, T[]>, name: K, value: T): void {
   const list = map.get(name);
   if (list === undefined) map.set(name, [value]);
   else list.push(value);
 }
 
 /** Take `value` out of the list under `name` (the list goes when it is empty). */
-export function removeFrom<T>(map: Map<string, T[]>, name: string, value: T): void {
+export function removeFrom<K, T>(map: Map<K, T[]>, name: K, value: T): void {
   const list = map.get(name);
   if (list === undefined) return;
   const at = list.indexOf(value);

@@ -325,12 +325,13 @@ export async function writeDerivedTurns(repositories: TenantRepositories, derive
     }
     if (turn.tierUpdates.length > 0) await repositories.messages.updateTiers({ sessionId: turn.sessionId, updates: turn.tierUpdates });
     await repositories.turns.upsert({ summary: turn.summary });
-    for (const change of changesFacts ? [turn, turn.consolidation] : [turn.consolidation]) {
-      if (change === undefined || change === null) continue;
+    const apply = async (change: Pick<DerivedTurn, 'events' | 'upserts' | 'removedIds'>): Promise<void> => {
       await repositories.facts.apply({ sessionId: turn.sessionId, events: change.events, upserts: change.upserts, removedIds: change.removedIds });
       const written = change.events.at(-1)?.sequence;
       if (written !== undefined && lastSequence.has(turn.sessionId)) lastSequence.set(turn.sessionId, written);
-    }
+    };
+    if (changesFacts) await apply(turn);
+    if (turn.consolidation != null) await apply(turn.consolidation);
     for (const artifact of turn.artifacts) {
       await repositories.artifacts.addVersion({ sessionId: turn.sessionId, ...artifact });
     }

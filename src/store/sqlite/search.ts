@@ -68,7 +68,6 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
     return found;
   };
   const documents = db.prepare<[string], number | null>('SELECT sum(message_count) FROM sessions WHERE tenant_id = ?').pluck();
-  const hitsOf = (rows: ReadonlyArray<[number, number]>, sessionId: string, lastTurn: number): ReturnType<typeof hitsOfRows> => hitsOfRows(rows, sessions.current(sessionId), lastTurn);
 
   return {
     documentCount: () => run(() => documents.get(tenantId) ?? 0),
@@ -95,8 +94,8 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
         // `limit` hits besides those of turns after `maxTurn`. Should fewer remain (another process appended
         // meanwhile), every row is ranked after all.
         const top = before?.inRowidOrder === true ? Math.min(limit, before.size) + before.countAfterTurn(lastTurn) : null;
-        let hits = top === null ? null : hitsOf(rankTop.all(match, top), sessionId, lastTurn);
-        if (hits === null || (hits.found.length < limit && hits.ranked === top)) hits = hitsOf(rank.all(match), sessionId, lastTurn);
+        let hits = top === null ? null : hitsOfRows(rankTop.all(match, top), sessions.current(sessionId), lastTurn);
+        if (hits === null || (hits.found.length < limit && hits.ranked === top)) hits = hitsOfRows(rank.all(match), sessions.current(sessionId), lastTurn);
         if (hits === null) return [];
         const { found, messages } = hits;
         // Best first (BM25 ranks are negative), then in conversation order.

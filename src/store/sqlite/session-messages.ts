@@ -1,3 +1,5 @@
+import { firstIndex } from '../../core/sorted.js';
+
 /** Where a session's messages sit, oldest first: ids, turns, positions and search-index rowids (`seq`). */
 export class SessionMessages {
   readonly ids: string[] = [];
@@ -51,16 +53,4 @@ export class SessionMessages {
   idsUpToTurn(toTurn: number): string[] {
     return this.ids.slice(0, firstIndex(this.turns, (turn) => turn > toTurn));
   }
-}
-
-/** The first index of an ascending list whose value passes `reached` (the length when none does). */
-function firstIndex(values: readonly number[], reached: (value: number) => boolean): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (reached(values[middle] ?? 0)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
 }
