@@ -140,7 +140,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const queryFirst = relevance !== null;
   const waiting = addWindow(assembly, window, { countShort, lines, queryFirst, share: settings.queryWindowShare, reserved: newest.tokens });
 
-  let recalled: Recalled = { ids: new Set(), turns: new Set() };
+  let recalled: Recalled = { ids: new Set(), turns: new Set(), messageTurns: [] };
   if (query !== '' && window.start > 1 && settings.recallLimit > 0) {
     recalled = await addRecalled(assembly, {
       repositories,
@@ -168,9 +168,10 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     shownElsewhere: recalled,
   });
   if (oldestCovered > 1) {
-    const older = await repositories.messages.listIds({ sessionId, toTurn: oldestCovered - 1 });
-    const ids = older.filter((id) => !recalled.ids.has(id));
-    if (ids.length > 0) assembly.omit(ids, `budget: turns 1–${oldestCovered - 1} did not fit`);
+    // The older turns as one range: in a long session, listing their ids would be most of the package.
+    const to = oldestCovered - 1;
+    const count = (await repositories.messages.countUpToTurn({ sessionId, toTurn: to })) - recalled.messageTurns.filter((turn) => turn <= to).length;
+    if (count > 0) assembly.omitTurns({ from: 1, to }, count, `budget: turns 1–${to} did not fit`);
   }
   return finish(assembly, budget, tokenizer, warnings);
 }

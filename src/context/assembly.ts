@@ -1,6 +1,6 @@
 import type { FactKind } from '../core/types.js';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY } from '../providers/tokenizer/tokenizer.js';
-import type { ContextItem, Omission, SectionName } from './context-package.js';
+import type { ContextItem, Omission, SectionName, TurnRange } from './context-package.js';
 import { dayHeading, dayOf } from './provenance-marks.js';
 import { DATED_SECTIONS, KIND_HEADERS, SECTION_HEADERS } from './render.js';
 
@@ -24,6 +24,8 @@ export class Assembly {
   /** Sections whose header (and separator) have been paid for. */
   private readonly opened = new Set<SectionName>();
   private readonly omissions = new Map<string, Array<readonly string[]>>();
+  /** Ranges of turns left out whole, with the messages they cover, by reason. */
+  private readonly ranges = new Map<string, { turns: TurnRange; messageCount: number }>();
   /** Days whose heading each dated section (and each kind's block of facts) has paid for. */
   private readonly days = new Map<string, Set<string>>();
   private readonly dayNames = new Map<string, string | null>();
@@ -165,12 +167,19 @@ export class Assembly {
     this.omissions.set(reason, chunks);
   }
 
-  /** Omissions grouped by reason; ids are de-duplicated across the items that share a reason. */
+  /** Leave out turns `from`–`to` whole: `messageCount` messages, not listed one by one. */
+  omitTurns(turns: TurnRange, messageCount: number, reason: string): void {
+    this.ranges.set(reason, { turns: { ...turns }, messageCount });
+  }
+
+  /** Omissions grouped by reason, listed messages first; ids are de-duplicated across the items that share a reason. */
   omitted(): Omission[] {
-    return [...this.omissions].map(([reason, chunks]) => ({
-      sourceMessageIds: chunks.length === 1 ? [...(chunks[0] ?? [])] : [...new Set(chunks.flat())],
-      reason,
-    }));
+    const listed = [...this.omissions].map(([reason, chunks]) => {
+      const sourceMessageIds = chunks.length === 1 ? [...(chunks[0] ?? [])] : [...new Set(chunks.flat())];
+      return { sourceMessageIds, turns: null, messageCount: sourceMessageIds.length, reason };
+    });
+    const ranges = [...this.ranges].map(([reason, range]) => ({ sourceMessageIds: [], turns: { ...range.turns }, messageCount: range.messageCount, reason }));
+    return [...listed, ...ranges];
   }
 
   private hasSystem(): boolean {

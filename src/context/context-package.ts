@@ -40,9 +40,24 @@ export interface ContextSection {
   items: ContextItem[];
 }
 
-/** Something the assembler left out, and why. */
+/** A range of turns, both ends included. */
+export interface TurnRange {
+  from: number;
+  to: number;
+}
+
+/**
+ * Something the assembler left out, and why: listed messages (a fact's sources, a window turn that did
+ * not fit), or the older turns as a whole range, which in a long session is most of it and is given as
+ * the range rather than as every message id.
+ */
 export interface Omission {
+  /** The messages left out; empty for a range of turns (`turns`). */
   sourceMessageIds: string[];
+  /** Turns left out whole: every message of turns `from`–`to` that the package does not show elsewhere; null for listed messages. */
+  turns: TurnRange | null;
+  /** How many messages the omission covers: those listed, or those of the range. */
+  messageCount: number;
   reason: string;
 }
 

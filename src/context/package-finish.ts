@@ -107,7 +107,12 @@ export function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer,
         tokens: section.tokens,
         items: section.items.map((item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),
       })),
-      omitted: omitted.map((omission) => ({ sourceMessageIds: [...omission.sourceMessageIds], reason: omission.reason })),
+      omitted: omitted.map((omission) => ({
+        sourceMessageIds: [...omission.sourceMessageIds],
+        turns: omission.turns === null ? null : { ...omission.turns },
+        messageCount: omission.messageCount,
+        reason: omission.reason,
+      })),
       warnings: [...warnings],
     }),
   };

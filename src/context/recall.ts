@@ -36,6 +36,8 @@ export interface RecallOptions {
 export interface Recalled {
   ids: Set<string>;
   turns: Set<number>;
+  /** The turn of each recalled message. */
+  messageTurns: number[];
 }
 
 /** The hits' messages, and the turns they were read from when a memory's turn cache gave them. */
@@ -148,5 +150,5 @@ export async function addRecalled(assembly: Assembly, options: RecallOptions): P
     }
   }
   assembly.setItems('recalled', mapPacked(recalled, (entry) => entry.line));
-  return { ids: recalledIds, turns: recalledTurns };
+  return { ids: recalledIds, turns: recalledTurns, messageTurns: recalled.map(({ message }) => message.turn) };
 }

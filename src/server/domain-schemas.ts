@@ -141,7 +141,14 @@ export const ContextPackageSchema = z
         items: z.array(z.object({ text: z.string(), tokens: z.number().int(), sourceMessageIds: z.array(z.string()) })),
       }),
     ),
-    omitted: z.array(z.object({ sourceMessageIds: z.array(z.string()), reason: z.string() })),
+    omitted: z.array(
+      z.object({
+        sourceMessageIds: z.array(z.string()),
+        turns: z.object({ from: z.number().int(), to: z.number().int() }).nullable(),
+        messageCount: z.number().int(),
+        reason: z.string(),
+      }),
+    ),
     warnings: z.array(z.string()),
   })
   .openapi('ContextPackage');

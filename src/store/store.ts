@@ -133,8 +133,8 @@ export interface MessageRepository {
   list(options: { sessionId: string; limit?: number; offset?: number }): Promise<Message[]>;
   /** The session's messages among `messageIds`, each once, in position order; unknown ids are ignored. */
   getMany(options: { sessionId: string; messageIds: readonly string[] }): Promise<Message[]>;
-  /** Ids of the messages of turns ≤ `toTurn`, oldest first. */
-  listIds(options: { sessionId: string; toTurn: number }): Promise<string[]>;
+  /** How many messages the session holds in turns ≤ `toTurn` (0 for an unknown session). */
+  countUpToTurn(options: { sessionId: string; toTurn: number }): Promise<number>;
   /** The last turn number and position (0 and -1 for an empty session). */
   last(options: { sessionId: string }): Promise<{ turn: number; position: number }>;
   /**

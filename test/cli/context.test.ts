@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { contextFooter, omittedSummary } from '../../src/cli/commands/context.js';
+import type { ContextPackage } from '../../src/context/context-package.js';
 import { createMemory } from '../../src/memory/create-memory.js';
 import { createWorkspace, plainConversation, type Workspace } from './helpers.js';
 
@@ -29,7 +31,7 @@ describe('strata context', () => {
       expect(Object.keys(section)).toEqual(['name', 'tokens', 'items']);
       for (const item of section.items as Array<Record<string, unknown>>) expect(Object.keys(item)).toEqual(['text', 'tokens', 'sourceMessageIds']);
     }
-    for (const omission of data.omitted as Array<Record<string, unknown>>) expect(Object.keys(omission)).toEqual(['sourceMessageIds', 'reason']);
+    for (const omission of data.omitted as Array<Record<string, unknown>>) expect(Object.keys(omission)).toEqual(['sourceMessageIds', 'turns', 'messageCount', 'reason']);
 
     const memory = createMemory({ path: ws.db, env: {} });
     try {
@@ -45,7 +47,25 @@ describe('strata context', () => {
     const result = await ws.run(['context', sessionId, '--budget', '400', '--query', 'tomatoes']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^── (system|user) /u);
-    expect(result.stdout).toMatch(/\n\d[\d,]* \/ 400 tokens · \d+ facts? · \d+ window messages? · \d+ history lines? · \d+ recalled · omitted \d+ messages?\n$/u);
+    expect(result.stdout).toMatch(/\n\d[\d,]* \/ 400 tokens · \d+ facts? · \d+ window messages? · \d+ history lines? · \d+ recalled · omitted turns 1–\d+ \(\d+ messages\)(?: and \d+ messages? for other reasons)?\n$/u);
+    const memory = createMemory({ path: ws.db, env: {} });
+    try {
+      const pkg = await (await memory.sessions.open(sessionId)).context({ budget: 400, query: 'tomatoes' });
+      expect(result.stdout.endsWith(`${contextFooter(pkg)}\n`)).toBe(true);
+    } finally {
+      await memory.close();
+    }
+  });
+
+  it('says what was left out: the older turns as a range, and the other messages apart, each counted once', () => {
+    const omission = (sourceMessageIds: string[], reason: string, turns: { from: number; to: number } | null = null, messageCount = sourceMessageIds.length) => ({ sourceMessageIds, turns, messageCount, reason });
+    const packageOf = (omitted: ReturnType<typeof omission>[]) => ({ omitted }) as unknown as ContextPackage;
+    expect(omittedSummary(packageOf([]))).toBe('omitted 0 messages');
+    expect(omittedSummary(packageOf([omission(['m1', 'm2'], 'budget: raw window turn did not fit'), omission(['m2'], 'budget: base-truth fact did not fit')]))).toBe('omitted 2 messages');
+    expect(omittedSummary(packageOf([omission([], 'budget: turns 1–42 did not fit', { from: 1, to: 42 }, 84)]))).toBe('omitted turns 1–42 (84 messages)');
+    expect(
+      omittedSummary(packageOf([omission(['m1', 'm2', 'm3'], 'budget: base-truth fact did not fit'), omission(['m3'], 'budget: recall share full'), omission([], 'budget: turns 1–42 did not fit', { from: 1, to: 42 }, 1)])),
+    ).toBe('omitted turns 1–42 (1 message) and 3 messages for other reasons');
   });
 
   it.each([['abc'], ['0'], ['12abc'], ['-5'], ['1.5'], ['']])('rejects --budget %j with exit 2 naming --budget', async (value) => {

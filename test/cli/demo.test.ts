@@ -63,8 +63,11 @@ describe('strata demo', () => {
       expect(listed).toBeGreaterThan(distinct);
       expect(listed - distinct).toBeGreaterThanOrEqual(number(header[2]));
     }
-    const data = JSON.parse((await ws.run(['demo', '--json'])).stdout) as { package: { omitted: Array<{ sourceMessageIds: string[] }> } };
-    expect(new Set(data.package.omitted.flatMap((omission) => omission.sourceMessageIds)).size).toBe(distinct);
+    // Each reason's count is the package's own: the listed messages, or those of the older turns left out whole.
+    const data = JSON.parse((await ws.run(['demo', '--json'])).stdout) as { package: { omitted: Array<{ reason: string; messageCount: number; turns: unknown }> } };
+    const shown = new Map([...block.matchAll(/^ {2}([\d,]+) messages?: (.+)$/gmu)].map((match) => [match[2], number(match[1])]));
+    expect(shown).toEqual(new Map(data.package.omitted.map((omission) => [omission.reason, omission.messageCount])));
+    expect(data.package.omitted.filter((omission) => omission.turns !== null).length).toBe(1);
   });
 
   it('counts the conversation\'s text as `sessions` does, and its chat messages apart', async () => {

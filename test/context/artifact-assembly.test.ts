@@ -106,7 +106,7 @@ describe('assembling artifact versions the query refers to', () => {
     const tiny = await session.context({ budget: 40, query: 'use the first draft of the cover letter' });
     expect(tiny.tokens).toBeLessThanOrEqual(40);
     expect(artifactItems(tiny)).toEqual([]);
-    expect(tiny.omitted).toContainEqual({ sourceMessageIds: [messageOf(4)], reason: 'budget: artifact cover-letter version 1 did not fit' });
+    expect(tiny.omitted).toContainEqual({ sourceMessageIds: [messageOf(4)], turns: null, messageCount: 1, reason: 'budget: artifact cover-letter version 1 did not fit' });
 
     for (const budget of [20, 60, 90, 120, 200, 300, 500]) {
       const pkg = await session.context({ budget, query: 'compare version 1 of the parser with the version from turn 3' });

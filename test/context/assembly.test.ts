@@ -36,9 +36,13 @@ describe('the assembly: the one budget that decides what fits', () => {
   it('refuses what does not fit, and reports what was left out grouped by reason', () => {
     const assembly = new Assembly(20, countWords);
     expect(assembly.tryAdd('history', [line('a b c')], 25)).toBe(false);
-    assembly.omit(['m1'], 'budget: turns 1–3 did not fit');
-    assembly.omit(['m2', 'm1'], 'budget: turns 1–3 did not fit');
+    assembly.omit(['m1'], 'budget: raw window turn did not fit');
+    assembly.omit(['m2', 'm1'], 'budget: raw window turn did not fit');
+    assembly.omitTurns({ from: 1, to: 3 }, 6, 'budget: turns 1–3 did not fit');
     expect(assembly.items('history')).toEqual([]);
-    expect(assembly.omitted()).toEqual([{ sourceMessageIds: ['m1', 'm2'], reason: 'budget: turns 1–3 did not fit' }]);
+    expect(assembly.omitted()).toEqual([
+      { sourceMessageIds: ['m1', 'm2'], turns: null, messageCount: 2, reason: 'budget: raw window turn did not fit' },
+      { sourceMessageIds: [], turns: { from: 1, to: 3 }, messageCount: 6, reason: 'budget: turns 1–3 did not fit' },
+    ]);
   });
 });

@@ -491,13 +491,14 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(await tenant.messages.last({ sessionId: 's-last' })).toEqual({ turn: 2, position: 2 });
       });
 
-      it('listIds returns the ids of turns up to toTurn, oldest first', async () => {
+      it('countUpToTurn counts the messages of turns up to toTurn, and none of an unknown session', async () => {
         const messages = await seedSession(tenant, 's-ids', GARDEN);
-        expect(await tenant.messages.listIds({ sessionId: 's-ids', toTurn: 2 })).toEqual(
-          messages.slice(0, 4).map((message) => message.id),
-        );
-        expect(await tenant.messages.listIds({ sessionId: 's-ids', toTurn: 0 })).toEqual([]);
-        expect((await tenant.messages.listIds({ sessionId: 's-ids', toTurn: 100 })).length).toBe(8);
+        expect(messages.length).toBe(8);
+        expect(await tenant.messages.countUpToTurn({ sessionId: 's-ids', toTurn: 2 })).toBe(4);
+        expect(await tenant.messages.countUpToTurn({ sessionId: 's-ids', toTurn: 3 })).toBe(6);
+        expect(await tenant.messages.countUpToTurn({ sessionId: 's-ids', toTurn: 0 })).toBe(0);
+        expect(await tenant.messages.countUpToTurn({ sessionId: 's-ids', toTurn: 100 })).toBe(8);
+        expect(await tenant.messages.countUpToTurn({ sessionId: 'unknown-session', toTurn: 100 })).toBe(0);
       });
 
       it('sentTimes gives each listed turn the time of its first message with one, and leaves out turns without', async () => {
@@ -1496,7 +1497,7 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(await alpha.messages.list({ sessionId: 'beta-only' })).toEqual([]);
         expect(await alpha.messages.listByTurns({ sessionId: 'beta-only', fromTurn: 0, toTurn: 100 })).toEqual([]);
         expect(await alpha.messages.getMany({ sessionId: 'beta-only', messageIds: betaMessages.map((message) => message.id) })).toEqual([]);
-        expect(await alpha.messages.listIds({ sessionId: 'beta-only', toTurn: 100 })).toEqual([]);
+        expect(await alpha.messages.countUpToTurn({ sessionId: 'beta-only', toTurn: 100 })).toBe(0);
         expect(await alpha.messages.last({ sessionId: 'beta-only' })).toEqual({ turn: 0, position: -1 });
         expect((await alpha.messages.sentTimes({ sessionId: 'beta-only', turns: [1] })).size).toBe(0);
         expect(await alpha.turns.list({ sessionId: 'beta-only' })).toEqual([]);

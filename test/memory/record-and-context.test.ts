@@ -64,11 +64,39 @@ describe('record() and context()', () => {
     expect(history?.items.length).toBeGreaterThan(0);
     const window = pkg.sections.find((section) => section.name === 'window');
     expect(window?.items.map((item) => item.turn)).toEqual([29, 29, 30, 30]);
-    const omittedIds = pkg.omitted.flatMap((omission) => omission.sourceMessageIds);
+    // The older turns are left out as one range, counted, not listed: with the rest, every message is accounted for.
+    const messages = await session.messages();
+    const range = pkg.omitted.find((omission) => omission.turns !== null);
+    const older = messages.filter((message) => message.turn <= (range?.turns?.to ?? 0));
+    expect(range?.turns?.from).toBe(1);
+    expect(range?.sourceMessageIds).toEqual([]);
+    expect(range?.messageCount).toBe(older.length);
+    expect(range?.reason).toBe(`budget: turns 1–${range?.turns?.to} did not fit`);
+    const omittedIds = [...pkg.omitted.flatMap((omission) => omission.sourceMessageIds), ...older.map((message) => message.id)];
     const includedIds = pkg.sections.flatMap((section) => section.items.flatMap((item) => item.sourceMessageIds));
-    const all = (await session.messages()).map((message) => message.id);
-    expect(new Set([...omittedIds, ...includedIds])).toEqual(new Set(all));
+    expect(new Set([...omittedIds, ...includedIds])).toEqual(new Set(messages.map((message) => message.id)));
     expect(pkg.omitted.every((omission) => omission.reason.startsWith('budget'))).toBe(true);
+    expect(pkg.omitted.every((omission) => omission.turns !== null || omission.messageCount === omission.sourceMessageIds.length)).toBe(true);
+  });
+
+  it('does not count a recalled message among the older turns left out', async () => {
+    const { memory } = setup();
+    const session = await memory.sessions.create({ title: 'Recall and range' });
+    for (let turn = 1; turn <= 30; turn += 1) {
+      const topic = turn === 3 ? 'the harbour crane inspection by Okonkwo' : `deployment checklist item number ${turn}`;
+      await session.record({
+        user: `Step ${turn}: please review ${topic} for the staging cluster and tell me what is missing from it.`,
+        assistant: `For step ${turn}, the checklist lacks a rollback note and an owner. Add both, then mark it as reviewed in the tracker.`,
+      });
+    }
+    const pkg = await session.context({ budget: 700, query: 'harbour crane inspection Okonkwo' });
+    const recalled = pkg.sections.find((section) => section.name === 'recalled')?.items ?? [];
+    const range = pkg.omitted.find((omission) => omission.turns !== null);
+    const to = range?.turns?.to ?? 0;
+    const recalledOlder = recalled.filter((item) => (item.turn ?? Infinity) <= to);
+    expect(recalledOlder.length).toBeGreaterThan(0);
+    const older = (await session.messages()).filter((message) => message.turn <= to);
+    expect(range?.messageCount).toBe(older.length - recalledOlder.length);
   });
 
   it('keeps the newest turn verbatim at the end of the chat, even after a long reply', async () => {

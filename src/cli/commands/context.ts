@@ -10,12 +10,18 @@ function itemCount(pkg: ContextPackage, ...names: SectionName[]): number {
   return pkg.sections.filter((section) => names.includes(section.name)).reduce((sum, section) => sum + section.items.length, 0);
 }
 
-/** Distinct messages the package left out. */
-export function omittedMessageCount(pkg: ContextPackage): number {
-  return new Set(pkg.omitted.flatMap((omission) => omission.sourceMessageIds)).size;
+/**
+ * What the package left out, in words: the older turns left out whole, then the distinct messages listed
+ * for other reasons (a fact's sources may be of those turns too, so the two are not added up).
+ */
+export function omittedSummary(pkg: ContextPackage): string {
+  const listed = new Set(pkg.omitted.flatMap((omission) => omission.sourceMessageIds)).size;
+  const ranges = pkg.omitted.flatMap((omission) => (omission.turns === null ? [] : [`turns ${omission.turns.from}–${omission.turns.to} (${plural(omission.messageCount, 'message')})`]));
+  if (ranges.length === 0) return `omitted ${plural(listed, 'message')}`;
+  return `omitted ${ranges.join(', ')}${listed === 0 ? '' : ` and ${plural(listed, 'message')} for other reasons`}`;
 }
 
-/** `<tokens> / <budget> tokens · <n> facts · <m> window messages · <k> history lines · <r> recalled · omitted <x> messages`. */
+/** `<tokens> / <budget> tokens · <n> facts · <m> window messages · <k> history lines · <r> recalled · omitted …` (see `omittedSummary`). */
 export function contextFooter(pkg: ContextPackage): string {
   return [
     `${formatNumber(pkg.tokens)} / ${formatNumber(pkg.budget)} tokens`,
@@ -23,7 +29,7 @@ export function contextFooter(pkg: ContextPackage): string {
     plural(itemCount(pkg, 'window'), 'window message'),
     plural(itemCount(pkg, 'history'), 'history line'),
     `${formatNumber(itemCount(pkg, 'recalled'))} recalled`,
-    `omitted ${plural(omittedMessageCount(pkg), 'message')}`,
+    omittedSummary(pkg),
   ].join(' · ');
 }
 

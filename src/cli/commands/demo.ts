@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
 import type { ContextPackage } from '../../context/context-package.js';
-import type { ChatMessage } from '../../core/types.js';
+import type { ChatMessage, Message } from '../../core/types.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { formatChatMessages, formatFacts, formatNumber, formatPercent, formatTable, plural } from '../format.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
@@ -63,14 +63,26 @@ function sectionTable(pkg: ContextPackage): string {
 /** Reasons listed one by one; the rest are summed up in one line. */
 const OMITTED_REASONS_SHOWN = 8;
 
-function omittedSummary(pkg: ContextPackage): string {
-  if (pkg.omitted.length === 0) return 'Nothing was omitted.';
+/**
+ * The messages each omission covers, by reason: the listed ones, and for a range of turns the messages of
+ * those turns the package shows nowhere as a message (the demo has the whole conversation at hand to name them).
+ */
+function omittedByReason(pkg: ContextPackage, messages: readonly Message[]): Map<string, Set<string>> {
+  const shown = new Set(pkg.sections.flatMap((section) => section.items.flatMap((item) => (item.kind === 'message' || item.kind === 'turn-summary' ? item.sourceMessageIds : []))));
   const byReason = new Map<string, Set<string>>();
   for (const omission of pkg.omitted) {
     const ids = byReason.get(omission.reason) ?? new Set<string>();
     for (const id of omission.sourceMessageIds) ids.add(id);
+    const { turns } = omission;
+    if (turns !== null) for (const message of messages) if (message.turn >= turns.from && message.turn <= turns.to && !shown.has(message.id)) ids.add(message.id);
     byReason.set(omission.reason, ids);
   }
+  return byReason;
+}
+
+function omittedSummary(pkg: ContextPackage, messages: readonly Message[]): string {
+  if (pkg.omitted.length === 0) return 'Nothing was omitted.';
+  const byReason = omittedByReason(pkg, messages);
   const groups = [...byReason].sort((a, b) => b[1].size - a[1].size);
   // A message may be left out for two reasons (its turn and a fact it gave): say so, so the lines add up.
   const reasonsOf = new Map<string, number>();
@@ -139,7 +151,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
             writeLine(out);
             writeLine(out, formatChatMessages(pkg.render()));
             writeLine(out);
-            writeLine(out, omittedSummary(pkg));
+            writeLine(out, omittedSummary(pkg, await handle.messages()));
             for (const warning of pkg.warnings) writeLine(io.stderr, `strata: warning: ${warning}`);
             writeLine(out);
             writeLine(out, `Token reduction: ${formatNumber(originalTokens)} → ${formatNumber(pkg.tokens)} tokens (${formatPercent(tokenReduction)} % smaller)`);

@@ -2,7 +2,6 @@ import type Database from 'better-sqlite3';
 import type { Message } from '../../core/types.js';
 import type { MessageRepository } from '../store.js';
 import { toMessage, type MessageRow } from '../rows.js';
-import type { MessageIdCache } from './message-id-cache.js';
 import { placeholders } from './rows.js';
 import type { Run } from './run.js';
 import { createMessageWrites } from './message-writes.js';
@@ -11,7 +10,7 @@ import type { TenantSearchIndex } from './search-index.js';
 const COLUMNS = `id, session_id, turn, position, role, speaker, content, tier1, tier2,
   tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id`;
 
-export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex, ids: MessageIdCache): MessageRepository {
+export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): MessageRepository {
   const writes = createMessageWrites(db, tenantId, index);
   const byTurns = db.prepare<[string, string, number, number], MessageRow>(
     `SELECT ${COLUMNS} FROM messages WHERE tenant_id = ? AND session_id = ? AND turn BETWEEN ? AND ? ORDER BY turn, position`,
@@ -25,6 +24,12 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
       WHERE tenant_id = ? AND session_id = ? AND turn IN (SELECT value FROM json_each(?)) AND sent_at IS NOT NULL
       ORDER BY turn, position`,
   );
+  const countUpToTurn = db
+    .prepare<[string, string, number, string, string], number | undefined>(
+      `SELECT message_count - (SELECT count(*) FROM messages WHERE tenant_id = ? AND session_id = ? AND turn > ?)
+         FROM sessions WHERE tenant_id = ? AND id = ?`,
+    )
+    .pluck();
   const last = db.prepare<[string, string], { turn: number; position: number }>(
     'SELECT turn, position FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position DESC LIMIT 1',
   );
@@ -58,7 +63,8 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
         }
         return found.sort((a, b) => a.position - b.position);
       }),
-    listIds: ({ sessionId, toTurn }) => run(() => ids.idsUpTo(sessionId, toTurn)),
+    // (The session's count less the messages after the turn: the few newest rows of the index, not all.)
+    countUpToTurn: ({ sessionId, toTurn }) => run(() => countUpToTurn.get(tenantId, sessionId, toTurn, tenantId, sessionId) ?? 0),
     sentTimes: ({ sessionId, turns }) =>
       run(() => {
         const times = new Map<number, string>();

@@ -5,8 +5,6 @@
 import type Database from 'better-sqlite3';
 import { mapPacked } from '../../core/packed-map.js';
 import type { ArchiveSearch } from '../store.js';
-import type { MessageIdCache } from './message-id-cache.js';
-import type { SessionMessages } from './session-messages.js';
 import type { Run } from './run.js';
 import { sessionToken, type TenantSearchIndex } from './search-index.js';
 
@@ -30,31 +28,22 @@ interface SearchStatements {
   frequency: Database.Statement<[string], number>;
 }
 
-/**
- * The ranked rows that are messages of the session's turns up to `lastTurn`. The messages are read after
- * the ranking, so they hold every message it saw (one another process appended in between is in them
- * but not ranked, as if the search ran before it); null for an unknown session.
- */
-function hitsOfRows(rows: ReadonlyArray<[number, number]>, messages: SessionMessages | null, lastTurn: number): { found: Hit[]; ranked: number; messages: SessionMessages } | null {
-  if (messages === null) return null;
-  const found: Hit[] = [];
-  for (const [seq, rank] of rows) {
-    const index = messages.indexOfSeq(seq);
-    if (index >= 0 && (messages.turns[index] ?? 0) <= lastTurn) found.push({ index, rank });
-  }
-  return { found, ranked: rows.length, messages };
-}
-
+/** A ranked message of the session: its rank (BM25, negative, lower is better) and where it sits. */
 interface Hit {
-  index: number;
   rank: number;
+  id: string;
+  turn: number;
+  position: number;
 }
 
-export function createArchiveSearch(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex, sessions: MessageIdCache): ArchiveSearch {
+/**
+ * The SQLite archive search. FTS5 ranks the rows; only the rows it keeps are looked up in the messages
+ * table (by rowid: the index's rowid is the message's `seq`), so a search reads the few messages it
+ * returns, never the session's whole list. Within a session, rowid order is conversation order: messages
+ * are only appended, each row after the last, so SQLite gives it a higher rowid than any before it.
+ */
+export function createArchiveSearch(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): ArchiveSearch {
   const statements = new Map<string, SearchStatements>();
-  // FTS5 ranks the hits (the speaker and the content weigh the same, the session column nothing); which
-  // turn and position each belongs to comes from the message cache: joining the messages table in SQL
-  // cost more than the ranking itself (a lookup and a sort per hit).
   const prepared = (table: string): SearchStatements => {
     let found = statements.get(table);
     if (found === undefined) {
@@ -68,6 +57,26 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
     return found;
   };
   const documents = db.prepare<[string], number | null>('SELECT sum(message_count) FROM sessions WHERE tenant_id = ?').pluck();
+  const sessionSize = db.prepare<[string, string], number | undefined>('SELECT message_count FROM sessions WHERE tenant_id = ? AND id = ?').pluck();
+  const countAfter = db.prepare<[string, string, number], number>('SELECT count(*) FROM messages WHERE tenant_id = ? AND session_id = ? AND turn > ?').pluck();
+  // The rowids come as one JSON array parameter, so any number of rows is one statement; CROSS JOIN keeps
+  // the planner to one rowid lookup each (it would rather scan the session's index for them).
+  const placed = db
+    .prepare<[string, string, string], [number, string, number, number]>(
+      `SELECT m.seq, m.id, m.turn, m.position FROM json_each(?) AS j CROSS JOIN messages AS m ON m.seq = j.value
+        WHERE m.tenant_id = ? AND m.session_id = ?`,
+    )
+    .raw(true);
+
+  /** The ranked rows that are messages of the session's turns up to `lastTurn`, with where each sits. */
+  const hitsOf = (rows: ReadonlyArray<[number, number]>, sessionId: string, lastTurn: number): Hit[] => {
+    const ranks = new Map(rows);
+    const hits: Hit[] = [];
+    for (const [seq, id, turn, position] of placed.all(JSON.stringify(rows.map(([rowid]) => rowid)), tenantId, sessionId)) {
+      if (turn <= lastTurn) hits.push({ rank: ranks.get(seq) ?? 0, id, turn, position });
+    }
+    return hits;
+  };
 
   return {
     documentCount: () => run(() => documents.get(tenantId) ?? 0),
@@ -82,26 +91,24 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
       run(() => {
         const table = index.table();
         const expression = ftsExpression(terms);
-        if (limit <= 0 || table === null || expression === null) return [];
+        const size = sessionSize.get(tenantId, sessionId);
+        if (limit <= 0 || table === null || expression === null || size === undefined) return [];
         const lastTurn = maxTurn ?? Number.MAX_SAFE_INTEGER;
-        const before = sessions.current(sessionId);
         // A session holding every message of the tenant needs no session condition: it would only cost
         // an intersection with a list of every row.
-        const alone = (before?.size ?? -1) === (documents.get(tenantId) ?? 0);
+        const alone = size === (documents.get(tenantId) ?? 0);
         const match = alone ? expression : `session : ${sessionToken(sessionId)} AND (${expression})`;
         const { rank, rankTop } = prepared(table);
-        // Where rowid order is conversation order, SQLite sorts and keeps the best rows only: enough for
-        // `limit` hits besides those of turns after `maxTurn`. Should fewer remain (another process appended
-        // meanwhile), every row is ranked after all.
-        const top = before?.inRowidOrder === true ? Math.min(limit, before.size) + before.countAfterTurn(lastTurn) : null;
-        let hits = top === null ? null : hitsOfRows(rankTop.all(match, top), sessions.current(sessionId), lastTurn);
-        if (hits === null || (hits.found.length < limit && hits.ranked === top)) hits = hitsOfRows(rank.all(match), sessions.current(sessionId), lastTurn);
-        if (hits === null) return [];
-        const { found, messages } = hits;
+        // SQLite sorts and keeps the best rows only: enough for `limit` hits besides those of turns after
+        // `maxTurn`. Should fewer remain (another process appended meanwhile), every row is ranked after all.
+        const top = Math.min(limit, size) + (maxTurn === undefined ? 0 : (countAfter.get(tenantId, sessionId, lastTurn) ?? 0));
+        const kept = rankTop.all(match, top);
+        let found = hitsOf(kept, sessionId, lastTurn);
+        if (found.length < limit && kept.length === top) found = hitsOf(rank.all(match), sessionId, lastTurn);
         // Best first (BM25 ranks are negative), then in conversation order.
-        found.sort((a, b) => a.rank - b.rank || (messages.positions[a.index] ?? 0) - (messages.positions[b.index] ?? 0));
+        found.sort((a, b) => a.rank - b.rank || a.position - b.position);
         if (found.length > limit) found.length = limit;
-        return mapPacked(found, (hit) => ({ messageId: messages.ids[hit.index] ?? '', turn: messages.turns[hit.index] ?? 0, score: -hit.rank }));
+        return mapPacked(found, (hit) => ({ messageId: hit.id, turn: hit.turn, score: -hit.rank }));
       }),
   };
 }

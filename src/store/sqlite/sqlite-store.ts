@@ -5,7 +5,6 @@ import type { Store, TenantRepositories, TenantStore } from '../store.js';
 import { createApiKeyRepository } from './api-keys.js';
 import { createArtifactRepository } from './artifacts.js';
 import { createFactRepository } from './facts.js';
-import { MessageIdCache } from './message-id-cache.js';
 import { createMessageRepository } from './messages.js';
 import { migrate, refuseForeign, requireCurrentSchema } from './migrations.js';
 import { copyForReading, readableOnly } from './read-only-copy.js';
@@ -157,14 +156,14 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
     return direct(work);
   };
 
-  const repositories = (tenantId: string, run: Run, index: TenantSearchIndex, messages: MessageIdCache): TenantRepositories => ({
+  const repositories = (tenantId: string, run: Run, index: TenantSearchIndex): TenantRepositories => ({
     tenantId,
     sessions: createSessionRepository(db, tenantId, run, index),
-    messages: createMessageRepository(db, tenantId, run, index, messages),
+    messages: createMessageRepository(db, tenantId, run, index),
     turns: createTurnRepository(db, tenantId, run),
     facts: createFactRepository(db, tenantId, run),
     artifacts: createArtifactRepository(db, tenantId, run),
-    search: createArchiveSearch(db, tenantId, run, index, messages),
+    search: createArchiveSearch(db, tenantId, run, index),
     retries: createRetryRepository(db, tenantId, run),
   });
 
@@ -178,11 +177,9 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
       if (tenant !== undefined) return tenant;
       ensureOpen();
       const index = new TenantSearchIndex(db, tenantId);
-      // One cache of where messages sit, for reads inside and outside transactions alike (it checks itself).
-      const messages = new MessageIdCache(db, tenantId);
-      const inside = repositories(tenantId, direct, index, messages);
+      const inside = repositories(tenantId, direct, index);
       tenant = {
-        ...repositories(tenantId, gated, index, messages),
+        ...repositories(tenantId, gated, index),
         async transaction(work, options = {}) {
           while (active !== null) await active;
           ensureOpen();

@@ -71,8 +71,7 @@ export function createMessageRepository(access: StateAccess): MessageRepository 
         const wanted = new Set(messageIds);
         return messagesOf(state, sessionId).filter((message) => wanted.has(message.id));
       }),
-    listIds: ({ sessionId, toTurn }) =>
-      access.read((state) => messagesOf(state, sessionId).filter((message) => message.turn <= toTurn).map((message) => message.id)),
+    countUpToTurn: ({ sessionId, toTurn }) => access.read((state) => messagesOf(state, sessionId).filter((message) => message.turn <= toTurn).length),
     last: ({ sessionId }) =>
       access.read((state) => {
         const last = messagesOf(state, sessionId).at(-1);
