@@ -8,6 +8,13 @@ import type { Assembly } from './assembly.js';
 import type { FactView } from './fact-view.js';
 import { KIND_RANK } from './package-finish.js';
 
+/**
+ * Lines tried in a row without one fitting, after which a fill stops building lines: the room left is
+ * then smaller than the lines that compete for it, and a long document would otherwise build (and count)
+ * thousands of lines that cannot fit. The rest are left out (or wait, with a query) without being built.
+ */
+export const MAX_MISSES_IN_A_ROW = 64;
+
 export interface FactSourceOptions {
   query: string;
   /** The document; its listed facts are this source's. */
@@ -47,30 +54,40 @@ export function addFacts(assembly: Assembly, options: FactSourceOptions): AddedF
   const limit = relevance === null ? assembly.budget : assembly.used + Math.floor(assembly.budget * options.share);
   const deferred: Fact[] = [];
   const fits = (cost: number): boolean => assembly.used + cost <= limit && assembly.fits(cost);
+  const leaveOut = (fact: Fact): void => {
+    if (relevance !== null) deferred.push(fact);
+    else assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
+  };
+  let misses = 0;
   for (const fact of rankFacts(view.listed, relevance)) {
     // A line that cannot fit even at its floor is not built: a long document's lines are counted only
     // while there is room for them.
-    if (!fits(view.floor(fact))) {
-      if (relevance !== null) deferred.push(fact);
-      else assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
+    if (misses >= MAX_MISSES_IN_A_ROW || !fits(view.floor(fact))) {
+      leaveOut(fact);
       continue;
     }
     const item = view.line(fact);
     const lineCost = assembly.costOf('facts', item.cost, fact.kind);
     // (A line that does not fit without its day's heading is not charged for one.)
     const cost = fits(lineCost) ? lineCost + assembly.dayCost('facts', item.date, fact.kind) : lineCost;
-    if (fits(cost)) assembly.add('facts', [item], cost);
-    else if (relevance !== null) deferred.push(fact);
-    else assembly.omit(fact.sourceMessageIds, 'budget: base-truth fact did not fit');
+    misses = fits(cost) ? 0 : misses + 1;
+    if (misses === 0) assembly.add('facts', [item], cost);
+    else leaveOut(fact);
   }
   return { relevance, deferred };
 }
 
 /** The deferred facts' lines, in the room recall left, most important first. */
 export function addDeferredFacts(assembly: Assembly, view: FactView, deferred: readonly Fact[]): void {
+  let misses = 0;
   for (const fact of deferred) {
     // (A line whose floor does not fit is never built.)
-    const line = assembly.fits(view.floor(fact)) ? view.line(fact) : null;
-    if (line === null || !assembly.tryAdd('facts', [line], line.cost)) assembly.omit(view.sources(fact), 'budget: base-truth fact did not fit');
+    const line = misses < MAX_MISSES_IN_A_ROW && assembly.fits(view.floor(fact)) ? view.line(fact) : null;
+    if (line !== null && assembly.tryAdd('facts', [line], line.cost)) {
+      misses = 0;
+      continue;
+    }
+    if (line !== null) misses += 1;
+    assembly.omit(view.sources(fact), 'budget: base-truth fact did not fit');
   }
 }

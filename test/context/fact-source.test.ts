@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Assembly } from '../../src/context/assembly.js';
 import { factLineFloor } from '../../src/context/fact-lines.js';
-import { addDeferredFacts, addFacts } from '../../src/context/fact-source.js';
+import { addDeferredFacts, addFacts, MAX_MISSES_IN_A_ROW } from '../../src/context/fact-source.js';
 import type { FactView } from '../../src/context/fact-view.js';
 import type { Line } from '../../src/context/turn-options.js';
 import type { Fact } from '../../src/core/types.js';
@@ -89,5 +89,28 @@ describe('fact lines that cannot fit are not built', () => {
     addFacts(assembly, { query: '', view, share: 0.4 });
     expect(view.built.size).toBeLessThan(40);
     expect(outcome(assembly).omitted.length).toBe(500 - outcome(assembly).shown.length);
+  });
+
+  it(`stops building after ${MAX_MISSES_IN_A_ROW} lines in a row do not fit, though their floors do; a line that fits before then is taken`, () => {
+    // Floors of 4 tokens fit the room, but the lines cost 44: only the cheap ones (no extra) fit.
+    const facts = Array.from({ length: 3000 }, (_, index) => fact(index, 1));
+    const cheap = new Set([0, MAX_MISSES_IN_A_ROW, 2 * MAX_MISSES_IN_A_ROW + 1, 2 * MAX_MISSES_IN_A_ROW + 2]);
+    const extra = facts.map((_, index) => (cheap.has(index) ? 0 : 40));
+    const view = viewOf(facts, extra);
+    const assembly = new Assembly(60, countWords);
+    addFacts(assembly, { query: '', view, share: 1 });
+    const { shown, omitted } = outcome(assembly);
+    // The first cheap line, then the one after 63 misses; the two after 64 more misses are not built.
+    expect(shown).toEqual(['m0', `m${MAX_MISSES_IN_A_ROW}`]);
+    expect(view.built.size).toBe(2 * MAX_MISSES_IN_A_ROW + 1);
+    expect(omitted.length).toBe(facts.length - shown.length);
+
+    // With a query, the facts that wait for recall's room are tried again once, with the same bound.
+    const queried = viewOf(facts, extra);
+    const withQuery = new Assembly(60, countWords);
+    const { deferred } = addFacts(withQuery, { query: 'word', view: queried, share: 1 });
+    addDeferredFacts(withQuery, queried, deferred);
+    expect(queried.built.size).toBeLessThanOrEqual(2 * (2 * MAX_MISSES_IN_A_ROW + 2));
+    expect(outcome(withQuery).omitted.length).toBe(facts.length - outcome(withQuery).shown.length);
   });
 });
