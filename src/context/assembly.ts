@@ -175,7 +175,9 @@ export class Assembly {
   /** Omissions grouped by reason, listed messages first; ids are de-duplicated across the items that share a reason. */
   omitted(): Omission[] {
     const listed = [...this.omissions].map(([reason, chunks]) => {
-      const sourceMessageIds = chunks.length === 1 ? [...(chunks[0] ?? [])] : [...new Set(chunks.flat())];
+      const ids = new Set<string>();
+      for (const chunk of chunks) for (const id of chunk) ids.add(id);
+      const sourceMessageIds = [...ids];
       return { sourceMessageIds, turns: null, messageCount: sourceMessageIds.length, reason };
     });
     const ranges = [...this.ranges].map(([reason, range]) => ({ sourceMessageIds: [], turns: { ...range.turns }, messageCount: range.messageCount, reason }));

@@ -18,12 +18,15 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
   const list = db.prepare<[string, string, number, number], MessageRow>(
     `SELECT ${COLUMNS} FROM messages WHERE tenant_id = ? AND session_id = ? ORDER BY position LIMIT ? OFFSET ?`,
   );
-  // The turns come as one JSON array parameter, so a document of any size is one statement.
-  const sentTimes = db.prepare<[string, string, string], { turn: number; sent_at: string }>(
-    `SELECT turn, sent_at FROM messages
-      WHERE tenant_id = ? AND session_id = ? AND turn IN (SELECT value FROM json_each(?)) AND sent_at IS NOT NULL
-      ORDER BY turn, position`,
-  );
+  // The turns come as one JSON array parameter, so a document of any size is one statement; each turn
+  // reads its messages in order only until one has a time (the first, as a rule), not all of them.
+  const sentTimes = db
+    .prepare<[string, string, string], [number, string | null]>(
+      `SELECT turns.value, (SELECT sent_at FROM messages
+          WHERE tenant_id = ? AND session_id = ? AND turn = turns.value AND sent_at IS NOT NULL ORDER BY position LIMIT 1)
+        FROM (SELECT DISTINCT value FROM json_each(?)) AS turns`,
+    )
+    .raw(true);
   const countUpToTurn = db
     .prepare<[string, string, number, string, string], number | undefined>(
       `SELECT message_count - (SELECT count(*) FROM messages WHERE tenant_id = ? AND session_id = ? AND turn > ?)
@@ -69,7 +72,7 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
       run(() => {
         const times = new Map<number, string>();
         if (turns.length === 0) return times;
-        for (const row of sentTimes.all(tenantId, sessionId, JSON.stringify([...new Set(turns)]))) if (!times.has(row.turn)) times.set(row.turn, row.sent_at);
+        for (const [turn, sentAt] of sentTimes.all(tenantId, sessionId, JSON.stringify(turns))) if (sentAt !== null) times.set(turn, sentAt);
         return times;
       }),
     last: ({ sessionId }) =>
