@@ -43,6 +43,7 @@ export type {
   ItemKind,
   Omission,
   SectionName,
+  TurnRange,
 } from './context/context-package.js';
 export type { AssemblerSettings } from './context/assembler.js';
 export { StrataError, isStrataError, type StrataErrorCode } from './core/errors.js';

@@ -170,7 +170,9 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   if (oldestCovered > 1) {
     // The older turns as one range: in a long session, listing their ids would be most of the package.
     const to = oldestCovered - 1;
-    const count = (await repositories.messages.countUpToTurn({ sessionId, toTurn: to })) - recalled.messageTurns.filter((turn) => turn <= to).length;
+    const stored = await repositories.messages.countUpToTurn({ sessionId, toTurn: to });
+    // (Recalled messages of those turns are shown: they are not left out.)
+    const count = stored - recalled.messageTurns.filter((turn) => turn <= to).length;
     if (count > 0) assembly.omitTurns({ from: 1, to }, count, `budget: turns 1–${to} did not fit`);
   }
   return finish(assembly, budget, tokenizer, warnings);

@@ -167,7 +167,7 @@ export class Assembly {
     this.omissions.set(reason, chunks);
   }
 
-  /** Leave out turns `from`–`to` whole: `messageCount` messages, not listed one by one. */
+  /** Leave out turns `from`–`to` whole: `messageCount` messages, not listed one by one (one range per reason: a second replaces the first). */
   omitTurns(turns: TurnRange, messageCount: number, reason: string): void {
     this.ranges.set(reason, { turns: { ...turns }, messageCount });
   }

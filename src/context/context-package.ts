@@ -54,7 +54,7 @@ export interface TurnRange {
 export interface Omission {
   /** The messages left out; empty for a range of turns (`turns`). */
   sourceMessageIds: string[];
-  /** Turns left out whole: every message of turns `from`–`to` that the package does not show elsewhere; null for listed messages. */
+  /** Turns left out whole: every message of turns `from`–`to` except those the package shows as recalled; null for listed messages. */
   turns: TurnRange | null;
   /** How many messages the omission covers: those listed, or those of the range. */
   messageCount: number;

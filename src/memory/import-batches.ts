@@ -98,7 +98,10 @@ export async function writeExportBatches(parts: EngineParts, data: SessionExport
   const sessionId = data.session.id;
   const lease = await createHidden(parts, { ...data.session, messageCount: 0, turnCount: 0, tokenCount: 0 });
   try {
-    const messages = data.messages.map((message) => ({ ...message, sentAt: message.sentAt === undefined ? message.createdAt : message.sentAt }));
+    // (In position order, as a session grows: an export written by another tool may list them otherwise.)
+    const messages = data.messages
+      .map((message) => ({ ...message, sentAt: message.sentAt === undefined ? message.createdAt : message.sentAt }))
+      .sort((a, b) => a.position - b.position);
     for (let start = 0; start < messages.length; start += BATCH_TURNS * 2) {
       await repositories.transaction(async (tx) => {
         await lease.renewIn(tx);

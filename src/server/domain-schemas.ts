@@ -144,8 +144,8 @@ export const ContextPackageSchema = z
     omitted: z.array(
       z.object({
         sourceMessageIds: z.array(z.string()),
-        turns: z.object({ from: z.number().int(), to: z.number().int() }).nullable(),
-        messageCount: z.number().int(),
+        turns: z.object({ from: z.number().int().min(1), to: z.number().int().min(1) }).nullable(),
+        messageCount: z.number().int().nonnegative(),
         reason: z.string(),
       }),
     ),

@@ -124,7 +124,10 @@ export interface TierUpdate {
 }
 
 export interface MessageRepository {
-  /** Append messages (raw tier first) and bump the session's counters. */
+  /**
+   * Append messages (raw tier first) and bump the session's counters. Messages come in position order,
+   * each after the session's last: a session only grows at its end (the search relies on it).
+   */
   append(options: { sessionId: string; messages: readonly Message[]; updatedAt: string }): Promise<void>;
   updateTiers(options: { sessionId: string; updates: readonly TierUpdate[] }): Promise<void>;
   /** Messages of a turn range (inclusive), in position order. */

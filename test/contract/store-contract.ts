@@ -1251,6 +1251,11 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(hits.every((hit) => hit.turn === 1 && hit.score > 0)).toBe(true);
         expect(await tenant.search.rank({ sessionId: 's-mine', terms: [], limit: 10 })).toEqual([]);
         expect(await tenant.search.rank({ sessionId: 's-mine', terms: ['paint'], limit: 0 })).toEqual([]);
+        // Before the first turn, in an empty session, in an unknown one: nothing.
+        expect(await tenant.search.rank({ sessionId: 's-mine', terms: ['paint'], limit: 10, maxTurn: 0 })).toEqual([]);
+        await tenant.sessions.create({ session: makeSession('s-empty') });
+        expect(await tenant.search.rank({ sessionId: 's-empty', terms: ['paint'], limit: 10 })).toEqual([]);
+        expect(await tenant.search.rank({ sessionId: 's-unknown', terms: ['paint'], limit: 10 })).toEqual([]);
       });
 
       it('searches only the given session', async () => {

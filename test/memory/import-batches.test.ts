@@ -140,4 +140,17 @@ describe('imports written in batches', () => {
     await Promise.all(opened);
     expect((await memory.sessions.list()).map((session) => [session.id, session.turnCount])).toEqual([[imported.sessionId, 400]]);
   });
+
+  it('stores an export whose messages are listed out of order as the conversation went: equal hits are found oldest first', async () => {
+    const memory = open();
+    const session = await memory.sessions.create({ title: 'Same words' });
+    for (let turn = 1; turn <= 4; turn += 1) await session.record({ user: 'Where did we leave the kayak paddles?', assistant: 'In the shed behind the bikes.' });
+    const exported = JSON.parse(await session.export({ format: 'json' })) as { messages: unknown[] };
+    exported.messages.reverse();
+    const copy = await memory.sessions.open((await memory.sessions.import({ data: exported, newIds: true, title: 'Copy' })).sessionId);
+    const turnOf = new Map((await copy.messages()).map((message) => [message.id, message.turn]));
+    const hits = await copy.search({ query: 'kayak paddles', limit: 2 });
+    expect(hits.map((hit) => turnOf.get(hit.messageId))).toEqual([1, 2]);
+    expect((await copy.messages()).map((message) => message.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
 });

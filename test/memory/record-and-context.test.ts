@@ -79,11 +79,11 @@ describe('record() and context()', () => {
     expect(pkg.omitted.every((omission) => omission.turns !== null || omission.messageCount === omission.sourceMessageIds.length)).toBe(true);
   });
 
-  it('does not count a recalled message among the older turns left out', async () => {
+  it('does not count a recalled message among the older turns left out, and counts them all when the recalled ones are newer', async () => {
     const { memory } = setup();
     const session = await memory.sessions.create({ title: 'Recall and range' });
-    for (let turn = 1; turn <= 30; turn += 1) {
-      const topic = turn === 3 ? 'the harbour crane inspection by Okonkwo' : `deployment checklist item number ${turn}`;
+    for (let turn = 1; turn <= 60; turn += 1) {
+      const topic = turn === 3 || turn === 50 ? 'the harbour crane inspection by Okonkwo' : `deployment checklist item number ${turn}`;
       await session.record({
         user: `Step ${turn}: please review ${topic} for the staging cluster and tell me what is missing from it.`,
         assistant: `For step ${turn}, the checklist lacks a rollback note and an owner. Add both, then mark it as reviewed in the tracker.`,
@@ -95,6 +95,8 @@ describe('record() and context()', () => {
     const to = range?.turns?.to ?? 0;
     const recalledOlder = recalled.filter((item) => (item.turn ?? Infinity) <= to);
     expect(recalledOlder.length).toBeGreaterThan(0);
+    // (Turn 50 is recalled too, after the range: it takes nothing off the range's count.)
+    expect(recalled.some((item) => (item.turn ?? 0) > to)).toBe(true);
     const older = (await session.messages()).filter((message) => message.turn <= to);
     expect(range?.messageCount).toBe(older.length - recalledOlder.length);
   });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ContextPackage, SectionName } from '../../context/context-package.js';
+import type { ContextPackage, Omission, SectionName } from '../../context/context-package.js';
 import { formatChatMessages, formatNumber, plural } from '../format.js';
 import { openNamedSession } from '../named-session.js';
 import { writeLine, type CliIo } from '../io.js';
@@ -16,7 +16,8 @@ function itemCount(pkg: ContextPackage, ...names: SectionName[]): number {
  */
 export function omittedSummary(pkg: ContextPackage): string {
   const listed = new Set(pkg.omitted.flatMap((omission) => omission.sourceMessageIds)).size;
-  const ranges = pkg.omitted.flatMap((omission) => (omission.turns === null ? [] : [`turns ${omission.turns.from}–${omission.turns.to} (${plural(omission.messageCount, 'message')})`]));
+  const rangeText = ({ turns, messageCount }: Omission): string[] => (turns === null ? [] : [`turns ${turns.from}–${turns.to} (${plural(messageCount, 'message')})`]);
+  const ranges = pkg.omitted.flatMap(rangeText);
   if (ranges.length === 0) return `omitted ${plural(listed, 'message')}`;
   return `omitted ${ranges.join(', ')}${listed === 0 ? '' : ` and ${plural(listed, 'message')} for other reasons`}`;
 }

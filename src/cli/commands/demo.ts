@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import type { ContextPackage } from '../../context/context-package.js';
+import type { ContextItem, ContextPackage, TurnRange } from '../../context/context-package.js';
 import type { ChatMessage, Message } from '../../core/types.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { formatChatMessages, formatFacts, formatNumber, formatPercent, formatTable, plural } from '../format.js';
@@ -68,13 +68,13 @@ const OMITTED_REASONS_SHOWN = 8;
  * those turns the package shows nowhere as a message (the demo has the whole conversation at hand to name them).
  */
 function omittedByReason(pkg: ContextPackage, messages: readonly Message[]): Map<string, Set<string>> {
-  const shown = new Set(pkg.sections.flatMap((section) => section.items.flatMap((item) => (item.kind === 'message' || item.kind === 'turn-summary' ? item.sourceMessageIds : []))));
+  const shownAsMessage = (item: ContextItem): string[] => (item.kind === 'message' || item.kind === 'turn-summary' ? item.sourceMessageIds : []);
+  const shown = new Set(pkg.sections.flatMap((section) => section.items.flatMap(shownAsMessage)));
+  const inRange = ({ from, to }: TurnRange): string[] => messages.filter((message) => message.turn >= from && message.turn <= to && !shown.has(message.id)).map((message) => message.id);
   const byReason = new Map<string, Set<string>>();
   for (const omission of pkg.omitted) {
     const ids = byReason.get(omission.reason) ?? new Set<string>();
-    for (const id of omission.sourceMessageIds) ids.add(id);
-    const { turns } = omission;
-    if (turns !== null) for (const message of messages) if (message.turn >= turns.from && message.turn <= turns.to && !shown.has(message.id)) ids.add(message.id);
+    for (const id of [...omission.sourceMessageIds, ...(omission.turns === null ? [] : inRange(omission.turns))]) ids.add(id);
     byReason.set(omission.reason, ids);
   }
   return byReason;

@@ -14,7 +14,7 @@ export function searchIndexDefinition(table: string): string {
 /**
  * The one index token naming a session: "x" and digits, which no tokenizer splits or stems, taken from
  * a hash of the session id (an id may hold any characters). Two sessions sharing a token would only rank
- * each other's messages, which the message cache then leaves out.
+ * each other's messages, which the search's lookup of the ranked rows (by session) then leaves out.
  */
 export function sessionToken(sessionId: string): string {
   return `x${BigInt(`0x${createHash('sha256').update(sessionId).digest('hex').slice(0, 15)}`).toString()}`;

@@ -22,7 +22,6 @@ function ftsExpression(terms: readonly string[]): string | null {
 }
 
 interface SearchStatements {
-  rank: Database.Statement<[string], [number, number]>;
   /** The best `limit` rows, best first and then by rowid. */
   rankTop: Database.Statement<[string, number], [number, number]>;
   frequency: Database.Statement<[string], number>;
@@ -40,7 +39,8 @@ interface Hit {
  * The SQLite archive search. FTS5 ranks the rows; only the rows it keeps are looked up in the messages
  * table (by rowid: the index's rowid is the message's `seq`), so a search reads the few messages it
  * returns, never the session's whole list. Within a session, rowid order is conversation order: messages
- * are only appended, each row after the last, so SQLite gives it a higher rowid than any before it.
+ * are only appended, each after the session's last (`MessageRepository.append`), so SQLite gives each row
+ * a higher rowid than any before it, and rows of equal rank are kept and returned in conversation order.
  */
 export function createArchiveSearch(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): ArchiveSearch {
   const statements = new Map<string, SearchStatements>();
@@ -48,7 +48,6 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
     let found = statements.get(table);
     if (found === undefined) {
       found = {
-        rank: db.prepare<[string], [number, number]>(`SELECT rowid, bm25(${table}, 1.0, 1.0, 0.0) FROM ${table} WHERE ${table} MATCH ?`).raw(true),
         rankTop: db.prepare<[string, number], [number, number]>(`SELECT rowid, bm25(${table}, 1.0, 1.0, 0.0) AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score, rowid LIMIT ?`).raw(true),
         frequency: db.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`).pluck(),
       };
@@ -63,8 +62,9 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
   // the planner to one rowid lookup each (it would rather scan the session's index for them).
   const placed = db
     .prepare<[string, string, string], [number, string, number, number]>(
-      `SELECT m.seq, m.id, m.turn, m.position FROM json_each(?) AS j CROSS JOIN messages AS m ON m.seq = j.value
-        WHERE m.tenant_id = ? AND m.session_id = ?`,
+      `SELECT message.seq, message.id, message.turn, message.position
+         FROM json_each(?) AS ranked CROSS JOIN messages AS message ON message.seq = ranked.value
+        WHERE message.tenant_id = ? AND message.session_id = ?`,
     )
     .raw(true);
 
@@ -88,27 +88,25 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
         return terms.map((term) => frequency.get(quote(term)) ?? 0);
       }),
     rank: ({ sessionId, terms, limit, maxTurn }) =>
-      run(() => {
+      // One read transaction: the session's counts and the ranking see the same rows, whatever another
+      // process appends meanwhile.
+      run(db.transaction(() => {
         const table = index.table();
         const expression = ftsExpression(terms);
-        const size = sessionSize.get(tenantId, sessionId);
-        if (limit <= 0 || table === null || expression === null || size === undefined) return [];
+        const size = sessionSize.get(tenantId, sessionId) ?? 0;
+        if (limit <= 0 || table === null || expression === null || size === 0 || (maxTurn ?? 1) < 1) return [];
         const lastTurn = maxTurn ?? Number.MAX_SAFE_INTEGER;
         // A session holding every message of the tenant needs no session condition: it would only cost
         // an intersection with a list of every row.
         const alone = size === (documents.get(tenantId) ?? 0);
         const match = alone ? expression : `session : ${sessionToken(sessionId)} AND (${expression})`;
-        const { rank, rankTop } = prepared(table);
-        // SQLite sorts and keeps the best rows only: enough for `limit` hits besides those of turns after
-        // `maxTurn`. Should fewer remain (another process appended meanwhile), every row is ranked after all.
+        // SQLite sorts and keeps the best rows only: enough for `limit` hits besides those of turns after `maxTurn`.
         const top = Math.min(limit, size) + (maxTurn === undefined ? 0 : (countAfter.get(tenantId, sessionId, lastTurn) ?? 0));
-        const kept = rankTop.all(match, top);
-        let found = hitsOf(kept, sessionId, lastTurn);
-        if (found.length < limit && kept.length === top) found = hitsOf(rank.all(match), sessionId, lastTurn);
+        const found = hitsOf(prepared(table).rankTop.all(match, top), sessionId, lastTurn);
         // Best first (BM25 ranks are negative), then in conversation order.
         found.sort((a, b) => a.rank - b.rank || a.position - b.position);
         if (found.length > limit) found.length = limit;
         return mapPacked(found, (hit) => ({ messageId: hit.id, turn: hit.turn, score: -hit.rank }));
-      }),
+      })),
   };
 }
