@@ -15,6 +15,12 @@ const SYSTEM_SECTIONS: ReadonlySet<SectionName> = new Set(['instructions', 'pinn
 const BLOCK_SEPARATOR = 2;
 
 /**
+ * Messages an item left out: their ids, or how to find them when the package's omissions are read (a
+ * long document leaves thousands of facts out of each package, and most callers only render it).
+ */
+export type OmittedMessages = readonly string[] | (() => readonly string[]);
+
+/**
  * The working state of one assembly: the items chosen so far per section and an estimate of the
  * tokens they will render to. Estimates err on the high side; the assembler measures exactly at the end.
  */
@@ -23,7 +29,7 @@ export class Assembly {
   private readonly kinds = new Set<FactKind>();
   /** Sections whose header (and separator) have been paid for. */
   private readonly opened = new Set<SectionName>();
-  private readonly omissions = new Map<string, Array<readonly string[]>>();
+  private readonly omissions = new Map<string, OmittedMessages[]>();
   /** Ranges of turns left out whole, with the messages they cover, by reason. */
   private readonly ranges = new Map<string, { turns: TurnRange; messageCount: number }>();
   /** Days whose heading each dated section (and each kind's block of facts) has paid for. */
@@ -161,7 +167,8 @@ export class Assembly {
     return this.sections.get(section) ?? [];
   }
 
-  omit(sourceMessageIds: readonly string[], reason: string): void {
+  /** Leave out messages for `reason`: listed, or found only when the omissions are read (`omitted`). */
+  omit(sourceMessageIds: OmittedMessages, reason: string): void {
     const chunks = this.omissions.get(reason) ?? [];
     chunks.push(sourceMessageIds);
     this.omissions.set(reason, chunks);
@@ -176,7 +183,7 @@ export class Assembly {
   omitted(): Omission[] {
     const listed = [...this.omissions].map(([reason, chunks]) => {
       const ids = new Set<string>();
-      for (const chunk of chunks) for (const id of chunk) ids.add(id);
+      for (const chunk of chunks) for (const id of typeof chunk === 'function' ? chunk() : chunk) ids.add(id);
       const sourceMessageIds = [...ids];
       return { sourceMessageIds, turns: null, messageCount: sourceMessageIds.length, reason };
     });

@@ -80,6 +80,7 @@ export interface ContextPackage {
   tokenizer: string;
   /** The package's sections, in render order; yours to change (copies, made when first read). */
   readonly sections: ContextSection[];
+  /** What was left out and why; worked out when first read (rendering alone does not pay for it). */
   omitted: Omission[];
   /** Human-readable notes, e.g. a pinned exception that could not fit. */
   warnings: string[];

@@ -88,6 +88,6 @@ export function addDeferredFacts(assembly: Assembly, view: FactView, deferred: r
       continue;
     }
     if (line !== null) misses += 1;
-    assembly.omit(view.sources(fact), 'budget: base-truth fact did not fit');
+    assembly.omit(() => view.sources(fact), 'budget: base-truth fact did not fit');
   }
 }

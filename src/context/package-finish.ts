@@ -7,7 +7,7 @@ import { compareText } from '../core/text.js';
 import type { FactKind } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { Assembly } from './assembly.js';
-import type { ContextItem, ContextPackage, ContextSection, SectionName } from './context-package.js';
+import type { ContextItem, ContextPackage, ContextSection, Omission, SectionName } from './context-package.js';
 import { measureSections } from './render.js';
 
 /** Fact kinds from the most binding. */
@@ -82,7 +82,9 @@ export function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer,
     ({ messages: rendered, tokens } = measureSections(sections, tokenizer));
   }
   const messages = rendered;
-  const omitted = assembly.omitted();
+  // (Worked out when first read: a chat turn only renders.)
+  let omitted: Omission[] | undefined;
+  const ownOmitted = (): Omission[] => (omitted ??= assembly.omitted());
   // The caller owns the sections it reads, so they are copies, made when first read: a chat turn only renders.
   let owned: ContextSection[] | undefined;
   const ownSections = (): ContextSection[] =>
@@ -94,7 +96,12 @@ export function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer,
     get sections() {
       return ownSections();
     },
-    omitted,
+    get omitted() {
+      return ownOmitted();
+    },
+    set omitted(value) {
+      omitted = value;
+    },
     warnings,
     render: () => messages.map((message) => ({ ...message })),
     toJSON: () => ({
@@ -107,7 +114,7 @@ export function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer,
         tokens: section.tokens,
         items: section.items.map((item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),
       })),
-      omitted: omitted.map((omission) => ({
+      omitted: ownOmitted().map((omission) => ({
         sourceMessageIds: [...omission.sourceMessageIds],
         turns: omission.turns === null ? null : { ...omission.turns },
         messageCount: omission.messageCount,

@@ -113,4 +113,18 @@ describe('fact lines that cannot fit are not built', () => {
     expect(queried.built.size).toBeLessThanOrEqual(2 * (2 * MAX_MISSES_IN_A_ROW + 2));
     expect(outcome(withQuery).omitted.length).toBe(facts.length - outcome(withQuery).shown.length);
   });
+
+  it('works out the messages of the facts left out only when the omissions are read', () => {
+    const facts = Array.from({ length: 300 }, (_, index) => fact(index, 3));
+    const view = viewOf(facts, facts.map(() => 0));
+    let asked = 0;
+    const counted: FactView = { ...view, sources: (item) => ((asked += 1), item.sourceMessageIds) };
+    const assembly = new Assembly(40, countWords);
+    const { deferred } = addFacts(assembly, { query: 'word', view: counted, share: 0.5 });
+    addDeferredFacts(assembly, counted, deferred);
+    expect(asked).toBe(0);
+    const { shown, omitted } = outcome(assembly);
+    expect(asked).toBe(facts.length - shown.length);
+    expect(omitted).toEqual(facts.map((item) => item.sourceMessageIds[0] ?? '').filter((id) => !shown.includes(id)).sort());
+  });
 });
