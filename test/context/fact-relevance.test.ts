@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FactTerms } from '../../src/context/fact-relevance.js';
 import { stemWord } from '../../src/core/text.js';
@@ -54,5 +55,25 @@ describe('FactTerms', () => {
   it('gives nothing for an empty query or an empty document', () => {
     expect(new FactTerms(facts).relevance('   ').size).toBe(0);
     expect(new FactTerms([]).relevance('valves').size).toBe(0);
+  });
+
+  it('answers a first query (each fact looked up) as its index does, whatever the words, endings, capitals or letters', () => {
+    // Words with endings the stem drops, capitals, letters beyond ASCII, a ligature NFKC unfolds, punctuation,
+    // words holding another inside ("repainted", "painter"), a stop word whose stem is a word ("does", "doe").
+    const vocabulary = ['paint', 'painting', 'Painted', 'paints', 'repainted', 'painter', '2paint', 'bury', 'buried', 'BURIES', 'city', 'cities', 'valve', 'VALVES', 'café', 'cafe', 'naïve', 'ﬁle', 'file', 'filed', 'Tuesday', 'the', 'is', 'does', 'doe', '2,400', 'x-ray', "o'brien"];
+    const text = fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 8 }).chain((words) =>
+      fc.constantFrom(' ', ', ', ': ', '-', '/').map((separator) => words.join(separator)),
+    );
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 12 }), text, (texts, query) => {
+        const document = texts.map((value, index) => fact(`f${index}`, value));
+        const looked = new FactTerms(document).relevance(query);
+        // Asked twice, the document answers from an index of every fact's words.
+        const indexed = new FactTerms(document);
+        indexed.relevance('');
+        expect([...looked]).toEqual([...indexed.relevance(query)]);
+      }),
+      { numRuns: 600, seed: 11 },
+    );
   });
 });
