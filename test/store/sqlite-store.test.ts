@@ -202,7 +202,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys and undo links, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links and facts in store order, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -218,7 +218,8 @@ describe('SQLite store', () => {
     const raw = new Database(file);
     raw.exec(`DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at;
       ALTER TABLE facts DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
-      DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys; DELETE FROM schema_migrations WHERE version > 3;`);
+      DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys;
+      DROP INDEX facts_session_order; CREATE INDEX facts_session ON facts (tenant_id, session_id); DELETE FROM schema_migrations WHERE version > 3;`);
     // Its search index had no session column.
     const index = `search_tenant_${String(raw.prepare("SELECT rowid FROM tenants WHERE id = 'acme'").pluck().get())}`;
     raw.exec(`DROP TABLE ${index};
@@ -251,27 +252,38 @@ describe('SQLite store', () => {
         { version: 9, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 10, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 11, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 12, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(11);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(12);
     } finally {
       check.close();
     }
   });
 
-  it('finds the earliest next attempt through the memory_retries_due index', async () => {
+  /** SQLite's plan for a query on a new database, one step a line. */
+  async function planOf(query: string, ...parameters: string[]): Promise<string> {
     const file = newPath();
     await open(file).close();
     const raw = new Database(file, { readonly: true });
     try {
-      const plan = raw
-        .prepare('EXPLAIN QUERY PLAN SELECT min(next_attempt_at) FROM memory_retries WHERE tenant_id = ?')
-        .all('acme')
+      return raw
+        .prepare(`EXPLAIN QUERY PLAN ${query}`)
+        .all(...parameters)
         .map((row) => (row as { detail: string }).detail)
         .join('\n');
-      expect(plan).toContain('memory_retries_due');
     } finally {
       raw.close();
     }
+  }
+
+  it('finds the earliest next attempt through the memory_retries_due index', async () => {
+    expect(await planOf('SELECT min(next_attempt_at) FROM memory_retries WHERE tenant_id = ?', 'acme')).toContain('memory_retries_due');
+  });
+
+  it("reads a session's facts from the facts_session_order index, in order, not every fact of the tenant", async () => {
+    const plan = await planOf('SELECT * FROM facts WHERE tenant_id = ? AND session_id = ? ORDER BY created_turn, id', 'acme', 's1');
+    expect(plan).toContain('facts_session_order (tenant_id=? AND session_id=?)');
+    expect(plan).not.toContain('TEMP B-TREE');
   });
 
   it('refuses a database whose schema is newer than this build, saying to upgrade', async () => {

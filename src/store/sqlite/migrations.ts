@@ -271,6 +271,17 @@ export const MIGRATIONS: readonly Migration[] = [
     // Events from before keep no link: their undos read as any other change.
     change: 'ALTER TABLE fact_events ADD COLUMN undoes TEXT;',
   },
+  {
+    version: 12,
+    name: "a session's facts in store order",
+    // A session's facts are read in store order (created turn, id): from this index, in order, instead
+    // of every fact of the tenant sorted (the planner took the primary key's tenant prefix over the
+    // session index and sorted what it read).
+    change: `
+      CREATE INDEX facts_session_order ON facts (tenant_id, session_id, created_turn, id);
+      DROP INDEX facts_session;
+    `,
+  },
 ];
 
 /**
