@@ -82,9 +82,14 @@ export function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer,
     ({ messages: rendered, tokens } = measureSections(sections, tokenizer));
   }
   const messages = rendered;
-  // (Worked out when first read: a chat turn only renders.)
+  // (Worked out when first read: a chat turn only renders. The assembly is let go once they are.)
   let omitted: Omission[] | undefined;
-  const ownOmitted = (): Omission[] => (omitted ??= assembly.omitted());
+  let source: Assembly | null = assembly;
+  const ownOmitted = (): Omission[] => {
+    omitted ??= source?.omitted() ?? [];
+    source = null;
+    return omitted;
+  };
   // The caller owns the sections it reads, so they are copies, made when first read: a chat turn only renders.
   let owned: ContextSection[] | undefined;
   const ownSections = (): ContextSection[] =>
@@ -101,6 +106,7 @@ export function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer,
     },
     set omitted(value) {
       omitted = value;
+      source = null;
     },
     warnings,
     render: () => messages.map((message) => ({ ...message })),

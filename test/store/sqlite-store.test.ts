@@ -255,6 +255,7 @@ describe('SQLite store', () => {
         { version: 12, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
       expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(12);
+      expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_session_order']);
     } finally {
       check.close();
     }

@@ -278,8 +278,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // of every fact of the tenant sorted (the planner took the primary key's tenant prefix over the
     // session index and sorted what it read).
     change: `
-      CREATE INDEX facts_session_order ON facts (tenant_id, session_id, created_turn, id);
-      DROP INDEX facts_session;
+      CREATE INDEX IF NOT EXISTS facts_session_order ON facts (tenant_id, session_id, created_turn, id);
+      DROP INDEX IF EXISTS facts_session;
     `,
   },
 ];
