@@ -17,7 +17,7 @@ import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ConsolidationResult } from '../managers/consolidation.js';
 import type { TenantStore } from '../store/store.js';
 import type { MemoryState } from './memory-state.js';
-import { managerFailure } from './write-path.js';
+import { managerFailure, type FactChanges } from './write-path.js';
 
 /** The key of the events that record a consolidation that changed nothing. */
 const CONSOLIDATION_KEY = 'consolidation';
@@ -90,19 +90,8 @@ function projection(facts: readonly Fact[], events: readonly FactEvent[]): { ups
   return { upserts: [...upserts.values()], removedIds };
 }
 
-/** The state after a consolidation's changes are written. */
-function advance(state: MemoryState, change: { upserts: readonly Fact[]; removedIds: readonly string[]; nextSequence: number }): void {
-  // (A consolidation only rewrites or removes facts, so an upsert replaces its fact in place.)
-  state.facts = withChanges(state.facts, change.upserts, change.removedIds);
-  state.nextSequence = change.nextSequence;
-}
-
-/** A consolidation's fact events and the document changes they make, written together. */
-export interface ConsolidationWrite {
-  events: FactEvent[];
-  upserts: Fact[];
-  removedIds: string[];
-}
+/** A consolidation's fact events and the document changes they make, written together (after its turn's own). */
+export type ConsolidationWrite = FactChanges;
 
 /** Ask the manager to consolidate `facts` after `turn`: a failure is an outcome, never an exception. */
 async function askManager(manager: MemoryManager, facts: readonly Fact[], turn: number): Promise<ConsolidationResult> {
@@ -134,7 +123,9 @@ function writeOf(facts: readonly Fact[], fields: readonly EventFields[], numberi
 
 /** The state after a consolidation's changes are written. */
 function advanceBy(state: MemoryState, write: ConsolidationWrite): void {
-  advance(state, { upserts: write.upserts, removedIds: write.removedIds, nextSequence: (write.events.at(-1)?.sequence ?? state.nextSequence - 1) + 1 });
+  // (A consolidation only rewrites or removes facts, so an upsert replaces its fact in place.)
+  state.facts = withChanges(state.facts, write.upserts, write.removedIds);
+  state.nextSequence = (write.events.at(-1)?.sequence ?? state.nextSequence - 1) + 1;
 }
 
 /**

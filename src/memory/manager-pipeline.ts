@@ -88,10 +88,7 @@ export function startManagerPipeline(url: URL, managerName: string): ManagerPipe
     waiting.clear();
   };
   /** The worker's state no longer matches the engine's: later turns are derived on the calling thread. */
-  const abandon = (turn: number, what = 'the answer'): void => {
-    breakDown(`the worker read ${what} for turn ${turn} otherwise than the engine`);
-    void pipeline.close();
-  };
+  const abandon = (turn: number, what = 'the answer'): void => pipeline.stop(`the worker read ${what} for turn ${turn} otherwise than the engine`);
   worker.on('message', (reply: WorkerReply) => {
     for (const { turn, output, error, applied, consolidated } of reply.outcomes) {
       if (broken) return;

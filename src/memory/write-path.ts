@@ -43,8 +43,11 @@ export interface DerivedTurn {
    */
   basedOn?: number | null;
   /** A consolidation of the facts after the turn (an import's, every N turns), written after the turn's own changes. */
-  consolidation?: { events: FactEvent[]; upserts: Fact[]; removedIds: string[] } | null;
+  consolidation?: FactChanges | null;
 }
+
+/** A turn's (or its consolidation's) fact events and the document changes they make. */
+export type FactChanges = Pick<DerivedTurn, 'events' | 'upserts' | 'removedIds'>;
 
 /** A turn's fact changes were built on facts another writer has changed since: derive it again. */
 function staleFacts(sessionId: string, turn: number): StrataError {
@@ -325,7 +328,7 @@ export async function writeDerivedTurns(repositories: TenantRepositories, derive
     }
     if (turn.tierUpdates.length > 0) await repositories.messages.updateTiers({ sessionId: turn.sessionId, updates: turn.tierUpdates });
     await repositories.turns.upsert({ summary: turn.summary });
-    const apply = async (change: Pick<DerivedTurn, 'events' | 'upserts' | 'removedIds'>): Promise<void> => {
+    const apply = async (change: FactChanges): Promise<void> => {
       await repositories.facts.apply({ sessionId: turn.sessionId, events: change.events, upserts: change.upserts, removedIds: change.removedIds });
       const written = change.events.at(-1)?.sequence;
       if (written !== undefined && lastSequence.has(turn.sessionId)) lastSequence.set(turn.sessionId, written);

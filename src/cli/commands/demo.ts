@@ -80,7 +80,7 @@ function omittedByReason(pkg: ContextPackage, messages: readonly Message[]): Map
   return byReason;
 }
 
-function omittedSummary(pkg: ContextPackage, messages: readonly Message[]): string {
+function omittedReport(pkg: ContextPackage, messages: readonly Message[]): string {
   if (pkg.omitted.length === 0) return 'Nothing was omitted.';
   const byReason = omittedByReason(pkg, messages);
   const groups = [...byReason].sort((a, b) => b[1].size - a[1].size);
@@ -151,7 +151,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
             writeLine(out);
             writeLine(out, formatChatMessages(pkg.render()));
             writeLine(out);
-            writeLine(out, omittedSummary(pkg, await handle.messages()));
+            writeLine(out, omittedReport(pkg, await handle.messages()));
             for (const warning of pkg.warnings) writeLine(io.stderr, `strata: warning: ${warning}`);
             writeLine(out);
             writeLine(out, `Token reduction: ${formatNumber(originalTokens)} → ${formatNumber(pkg.tokens)} tokens (${formatPercent(tokenReduction)} % smaller)`);

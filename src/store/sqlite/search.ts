@@ -4,7 +4,9 @@
  */
 import type Database from 'better-sqlite3';
 import { mapPacked } from '../../core/packed-map.js';
-import type { ArchiveSearch } from '../store.js';
+import type { ArchiveSearch, SearchHit } from '../store.js';
+
+type RankOptions = Parameters<ArchiveSearch['rank']>[0];
 import type { Run } from './run.js';
 import { sessionToken, type TenantSearchIndex } from './search-index.js';
 
@@ -78,6 +80,29 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
     return hits;
   };
 
+  /**
+   * The session's best rows (see `ArchiveSearch.rank`), in one read transaction: the session's counts and
+   * the ranking see the same rows, whatever another process appends meanwhile.
+   */
+  const rankInSnapshot = db.transaction(({ sessionId, terms, limit, maxTurn }: RankOptions): SearchHit[] => {
+    const table = index.table();
+    const expression = ftsExpression(terms);
+    const size = sessionSize.get(tenantId, sessionId) ?? 0;
+    if (limit <= 0 || table === null || expression === null || size === 0 || (maxTurn ?? 1) < 1) return [];
+    const lastTurn = maxTurn ?? Number.MAX_SAFE_INTEGER;
+    // A session holding every message of the tenant needs no session condition: it would only cost
+    // an intersection with a list of every row.
+    const alone = size === (documents.get(tenantId) ?? 0);
+    const match = alone ? expression : `session : ${sessionToken(sessionId)} AND (${expression})`;
+    // SQLite sorts and keeps the best rows only: enough for `limit` hits besides those of turns after `maxTurn`.
+    const top = Math.min(limit, size) + (maxTurn === undefined ? 0 : (countAfter.get(tenantId, sessionId, lastTurn) ?? 0));
+    const found = hitsOf(prepared(table).rankTop.all(match, top), sessionId, lastTurn);
+    // Best first (BM25 ranks are negative), then in conversation order.
+    found.sort((a, b) => a.rank - b.rank || a.position - b.position);
+    if (found.length > limit) found.length = limit;
+    return mapPacked(found, (hit) => ({ messageId: hit.id, turn: hit.turn, score: -hit.rank }));
+  });
+
   return {
     documentCount: () => run(() => documents.get(tenantId) ?? 0),
     termFrequencies: ({ terms }) =>
@@ -87,26 +112,6 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
         const { frequency } = prepared(table);
         return terms.map((term) => frequency.get(quote(term)) ?? 0);
       }),
-    rank: ({ sessionId, terms, limit, maxTurn }) =>
-      // One read transaction: the session's counts and the ranking see the same rows, whatever another
-      // process appends meanwhile.
-      run(db.transaction(() => {
-        const table = index.table();
-        const expression = ftsExpression(terms);
-        const size = sessionSize.get(tenantId, sessionId) ?? 0;
-        if (limit <= 0 || table === null || expression === null || size === 0 || (maxTurn ?? 1) < 1) return [];
-        const lastTurn = maxTurn ?? Number.MAX_SAFE_INTEGER;
-        // A session holding every message of the tenant needs no session condition: it would only cost
-        // an intersection with a list of every row.
-        const alone = size === (documents.get(tenantId) ?? 0);
-        const match = alone ? expression : `session : ${sessionToken(sessionId)} AND (${expression})`;
-        // SQLite sorts and keeps the best rows only: enough for `limit` hits besides those of turns after `maxTurn`.
-        const top = Math.min(limit, size) + (maxTurn === undefined ? 0 : (countAfter.get(tenantId, sessionId, lastTurn) ?? 0));
-        const found = hitsOf(prepared(table).rankTop.all(match, top), sessionId, lastTurn);
-        // Best first (BM25 ranks are negative), then in conversation order.
-        found.sort((a, b) => a.rank - b.rank || a.position - b.position);
-        if (found.length > limit) found.length = limit;
-        return mapPacked(found, (hit) => ({ messageId: hit.id, turn: hit.turn, score: -hit.rank }));
-      })),
+    rank: (options) => run(() => rankInSnapshot(options)),
   };
 }
