@@ -28,6 +28,7 @@ export {
   type TenantMemory,
 } from './memory/create-memory.js';
 export type { MessageInput } from './memory/message-input.js';
+export type { ToolCallInput, ToolStepInput } from './memory/tool-use-input.js';
 export type { MemoryCounterSet } from './memory/memory-counters.js';
 export type { ApiKeyInfo, ApiKeys, CreatedApiKey } from './memory/api-keys.js';
 export type { SearchResult } from './memory/session-search.js';
@@ -47,6 +48,7 @@ export type {
 } from './context/context-package.js';
 export type { AssemblerSettings } from './context/assembler.js';
 export { StrataError, isStrataError, type StrataErrorCode } from './core/errors.js';
+export { toOpenAiMessages, type OpenAiChatMessage } from './core/openai-messages.js';
 export type {
   Artifact,
   ArtifactKind,
@@ -60,6 +62,7 @@ export type {
   Role,
   Session,
   Tier,
+  ToolCall,
   TurnDepth,
   TurnStatus,
   TurnSummary,

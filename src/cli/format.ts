@@ -1,3 +1,4 @@
+import { messageText } from '../core/tool-calls.js';
 import { doubtNote, factDoubts } from '../core/fact-doubts.js';
 import { FACT_KINDS, type ChatMessage, type Fact, type FactKind } from '../core/types.js';
 
@@ -42,9 +43,14 @@ export function formatTable(columns: readonly Column[], rows: ReadonlyArray<read
   return [line(columns.map((column) => column.header)), widths.map((width) => '─'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** Rendered chat messages with a header line per role. */
+/** Rendered chat messages with a header line per role (a tool result's names the call it answers), tool calls as lines. */
 export function formatChatMessages(messages: readonly ChatMessage[]): string {
-  return messages.map((message) => `── ${message.role} ${'─'.repeat(Math.max(3, 60 - message.role.length))}\n${message.content}`).join('\n\n');
+  return messages
+    .map((message) => {
+      const header = message.toolCallId === undefined ? message.role : `${message.role} answering ${message.toolCallId}`;
+      return `── ${header} ${'─'.repeat(Math.max(3, 60 - header.length))}\n${messageText(message)}`;
+    })
+    .join('\n\n');
 }
 
 const KIND_TITLES: Readonly<Record<FactKind, string>> = {

@@ -1,4 +1,4 @@
-import type { ChatMessage, FactKind, Tier } from '../core/types.js';
+import type { ChatMessage, FactKind, Role, Tier, ToolCall } from '../core/types.js';
 
 /** `artifacts` holds the artifact versions the query refers to; a package lists it only when it has items. */
 export type SectionName = 'instructions' | 'pinned' | 'artifacts' | 'facts' | 'window' | 'history' | 'recalled';
@@ -30,7 +30,11 @@ export interface ContextItem {
   /** For facts: their kind. */
   factKind: FactKind | null;
   /** For window messages: the chat role they render as. */
-  role: 'user' | 'assistant' | null;
+  role: Role | null;
+  /** For a window message that called tools: its calls (their results are the next window items). */
+  toolCalls?: ToolCall[];
+  /** For a window tool result: the call it answers. */
+  toolCallId?: string;
 }
 
 export interface ContextSection {

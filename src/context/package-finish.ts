@@ -4,6 +4,7 @@
  */
 import { mapPacked } from '../core/packed-map.js';
 import { compareText } from '../core/text.js';
+import { toolUseOf } from '../core/tool-calls.js';
 import type { FactKind } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { Assembly } from './assembly.js';
@@ -27,6 +28,7 @@ function copyItem(item: ContextItem): ContextItem {
     tier: item.tier,
     factKind: item.factKind,
     role: item.role,
+    ...toolUseOf(item),
   };
 }
 
@@ -60,6 +62,24 @@ function dropIndex(section: ContextSection): number {
   return weakest;
 }
 
+/**
+ * Remove the item at `index` from `items`, with the items of its tool exchange: a message that called
+ * tools and every result answering it. Returns what was removed.
+ */
+function takeWithPairs(items: ContextItem[], index: number): ContextItem[] {
+  const item = items[index];
+  if (item === undefined) return [];
+  const caller = item.toolCallId === undefined ? item : items.find((other) => other.toolCalls?.some((call) => call.id === item.toolCallId));
+  const ids = new Set((caller?.toolCalls ?? []).map((call) => call.id));
+  const taken: ContextItem[] = [];
+  for (let at = items.length - 1; at >= 0; at -= 1) {
+    const other = items[at];
+    if (other === undefined) continue;
+    if (other === item || other === caller || (other.toolCallId !== undefined && ids.has(other.toolCallId))) taken.unshift(...items.splice(at, 1));
+  }
+  return taken;
+}
+
 /** Measure the rendering exactly and drop lowest-priority items until it fits. */
 export function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer, warnings: string[]): ContextPackage {
   const sections = sortSections(assembly);
@@ -72,11 +92,12 @@ export function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer,
     if (section === undefined) break;
     let excess = tokens - budget;
     while (excess > 0 && section.items.length > 0) {
-      const [item] = section.items.splice(dropIndex(section), 1);
-      if (item === undefined) break;
-      assembly.omit(item.sourceMessageIds, 'budget: trimmed to fit the exact token count');
-      if (section.name === 'pinned') warnings.push(`Pinned item "${item.text}" was dropped to fit a budget of ${budget} tokens.`);
-      excess -= item.tokens + (section.name === 'window' ? 4 : 1);
+      // A tool call goes with its results, and a result with its call: the model never sees half of one.
+      for (const item of takeWithPairs(section.items, dropIndex(section))) {
+        assembly.omit(item.sourceMessageIds, 'budget: trimmed to fit the exact token count');
+        if (section.name === 'pinned') warnings.push(`Pinned item "${item.text}" was dropped to fit a budget of ${budget} tokens.`);
+        excess -= item.tokens + (section.name === 'window' ? 4 : 1);
+      }
     }
     section.tokens = section.items.reduce((sum, item) => sum + item.tokens, 0);
     ({ messages: rendered, tokens } = measureSections(sections, tokenizer));

@@ -1,4 +1,5 @@
 import { FACT_KINDS, type ChatMessage, type FactKind } from '../core/types.js';
+import { toolUseOf } from '../core/tool-calls.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { ContextItem, ContextSection, SectionName } from './context-package.js';
 import { dayHeadings, factMark } from './provenance-marks.js';
@@ -29,7 +30,7 @@ export function renderSections(sections: readonly ContextSection[]): ChatMessage
   for (const section of sections) {
     if (section.items.length === 0) continue;
     if (section.name === 'window') {
-      for (const item of section.items) window.push({ role: item.role ?? 'user', content: item.text });
+      for (const item of section.items) window.push({ role: item.role ?? 'user', content: item.text, ...toolUseOf(item) });
       continue;
     }
     if (lines.length > 0) lines.push('');

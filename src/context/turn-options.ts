@@ -1,4 +1,5 @@
 import { mapPacked } from '../core/packed-map.js';
+import { messageText } from '../core/tool-calls.js';
 import type { Message, Tier, TurnSummary } from '../core/types.js';
 import { lineBreakTokens, spaceTokens } from '../providers/tokenizer/separator-tokens.js';
 import type { ContextItem } from './context-package.js';
@@ -42,7 +43,8 @@ export function speakerLabel(message: Pick<Message, 'speaker' | 'role'>): string
 export function tierText(message: Message, tier: Tier): { text: string; tokens: number; tier: Tier } {
   if (tier <= 1 && message.tier1.trim() !== '') return { text: message.tier1, tokens: message.tokens.tier1, tier: 1 };
   if (tier <= 2 && message.tier2.trim() !== '') return { text: message.tier2, tokens: message.tokens.tier2, tier: 2 };
-  return { text: message.content, tokens: message.tokens.tier3, tier: 3 };
+  // (A message that called tools shows its calls: `tokens.tier3` counts them.)
+  return { text: messageText(message), tokens: message.tokens.tier3, tier: 3 };
 }
 
 export type Line = ContextItem & { cost: number };

@@ -5,6 +5,7 @@
  * the verbatim chat tail stays in order; with a query, degraded turns wait for recall.
  */
 import { mapPacked } from '../core/packed-map.js';
+import { toolUseOf } from '../core/tool-calls.js';
 import type { Message } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { Assembly } from './assembly.js';
@@ -45,6 +46,7 @@ function windowItem(message: Message, countShort: CountShort): ContextItem {
     tier: 3,
     factKind: null,
     role: message.role,
+    ...toolUseOf(message),
   };
 }
 

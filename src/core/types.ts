@@ -1,5 +1,18 @@
-/** The two speaking roles of a stored conversation. */
-export type Role = 'user' | 'assistant';
+/**
+ * The roles of a stored conversation: the user, the assistant, and the results of the tools the
+ * assistant called (agents).
+ */
+export type Role = 'user' | 'assistant' | 'tool';
+
+/** A tool the assistant asked to call, as the OpenAI chat format gives it. */
+export interface ToolCall {
+  /** The call's id; the `tool` message with the same `toolCallId` holds its result. */
+  id: string;
+  /** The function's name. */
+  name: string;
+  /** Its arguments as the model wrote them: JSON text, kept as it is (even when it does not parse). */
+  arguments: string;
+}
 
 /** Tier 1: `key = value` pairs; tier 2: a brief summary; tier 3: the raw text. */
 export type Tier = 1 | 2 | 3;
@@ -66,6 +79,10 @@ export interface Message {
   sentAt: string | null;
   /** An id the message had in the system it came from (for example a LoCoMo dia_id), else null. */
   externalId: string | null;
+  /** An assistant message's tool calls, in order; absent when it called none. Their results follow it in the same turn. */
+  toolCalls?: ToolCall[];
+  /** A `tool` message's answer to the call with this id (an earlier message of the same turn); absent otherwise. */
+  toolCallId?: string;
 }
 
 export interface TurnSummary {
@@ -159,8 +176,14 @@ export interface Artifact {
   versions: ArtifactVersion[];
 }
 
-/** An OpenAI-style chat message, as rendered from a context package. */
+/**
+ * An OpenAI-style chat message, as rendered from a context package. An assistant message that called
+ * tools carries them (its content may then be empty), and each `tool` message answers one of them: a
+ * package never holds a call without its result or a result without its call.
+ */
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
 }

@@ -1,6 +1,6 @@
 import type { FactDiff } from '../core/diff.js';
 import type { StrataErrorCode } from '../core/errors.js';
-import type { ArtifactKind, Fact, Role, Tier, TurnDepth } from '../core/types.js';
+import type { ArtifactKind, Fact, Role, Tier, ToolCall, TurnDepth } from '../core/types.js';
 import type { ConsolidateOptions, ConsolidationResult } from './consolidation.js';
 
 export type { ConsolidateOptions, ConsolidationResult };
@@ -17,6 +17,10 @@ export interface TurnMessageInput {
    * stay as written.
    */
   sentAt: string | null;
+  /** An assistant message's tool calls (absent when none); their results are the `tool` messages after it. */
+  toolCalls?: ToolCall[];
+  /** A `tool` message: the call it answers. */
+  toolCallId?: string;
 }
 
 /** A message given to `MemoryManager.prepare` before its turn. */

@@ -8,12 +8,15 @@ const time = z.string().min(1);
 const count = z.number().int().min(0);
 const kind = z.enum(['fact', 'constraint', 'goal', 'preference', 'exception']);
 
+/** A tool call as stored (see `ToolCall`). */
+export const toolCall = z.strictObject({ id, name: z.string().min(1), arguments: z.string() });
+
 const message = z.strictObject({
   id,
   sessionId: id,
   turn: z.number().int().min(1),
   position: count,
-  role: z.enum(['user', 'assistant']),
+  role: z.enum(['user', 'assistant', 'tool']),
   speaker: z.string().nullable(),
   content: z.string(),
   tier1: z.string(),
@@ -24,6 +27,9 @@ const message = z.strictObject({
   /** Absent in exports made before it existed: their times were the times the messages were sent. */
   sentAt: time.nullable().optional(),
   externalId: z.string().nullable(),
+  /** Absent for a message that called no tool (and in exports made before tool calls were kept). */
+  toolCalls: z.array(toolCall).min(1).optional(),
+  toolCallId: id.optional(),
 });
 
 const turn = z.strictObject({
@@ -129,6 +135,10 @@ export const plainMessageSchema = z.looseObject({
   speaker: z.string().optional(),
   timestamp: z.union([z.string(), z.number()]).optional(),
   created_at: z.union([z.string(), z.number()]).optional(),
+  /** An assistant message's tool calls (read in tool-use-input.ts). */
+  tool_calls: z.unknown().optional(),
+  /** A tool message's call id (checked in tool-use-input.ts). */
+  tool_call_id: z.unknown().optional(),
 });
 
 export type PlainMessage = z.infer<typeof plainMessageSchema>;

@@ -18,6 +18,7 @@ import type { ChatResult, ChatStream } from './chat-turn.js';
 import type { MemoryCounterSet } from './memory-counters.js';
 import type { LogDestination, MemoryLogger } from './memory-logger.js';
 import type { MessageInput } from './message-input.js';
+import type { ToolStepInput } from './tool-use-input.js';
 
 /** Options of `createMemory()`. Unset fields come from `STRATA_*` variables, then `strata.config.json`, then defaults. */
 export interface MemoryOptions {
@@ -80,9 +81,24 @@ export interface MemoryOptions {
   configFile?: string;
 }
 
-/** One side or both sides of a turn. */
+/**
+ * One side or both sides of a turn, and an agent's tool use between them.
+ *
+ * @example
+ * await session.record({
+ *   user: 'What is the weather in Lisbon?',
+ *   tools: [{ calls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Lisbon' }, result: '{"celsius":21,"sky":"clear"}' }] }],
+ *   assistant: 'Clear and 21 °C in Lisbon.',
+ * });
+ */
 export interface RecordInput {
   user?: MessageInput;
+  /**
+   * The tools the assistant called before its answer, step by step (an agent's loop): each step's calls
+   * are stored as an assistant message, each call's result as a `tool` message after it, so a package
+   * never shows a call without its result.
+   */
+  tools?: ToolStepInput[];
   assistant?: MessageInput;
   /** When the turn happened (default: now). ISO-8601 string, Date or epoch ms. */
   timestamp?: string | number | Date;
@@ -145,7 +161,7 @@ export interface ImportResult {
   sessionId: string;
   messages: number;
   turns: number;
-  /** Tool and empty assistant messages skipped. */
+  /** Messages left out: legacy `function` results (no call id to pair them with) and assistant messages with neither text nor tool calls. */
   skipped: number;
 }
 

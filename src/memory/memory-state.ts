@@ -4,6 +4,7 @@
  */
 import { applyDiff, keptInStoreOrder } from '../core/diff.js';
 import { mapPacked } from '../core/packed-map.js';
+import { toolUseOf } from '../core/tool-calls.js';
 import type { Fact, Message } from '../core/types.js';
 import type { KnownArtifact, ProcessTurnOptions, TurnMemory } from '../managers/memory-manager.js';
 
@@ -29,7 +30,7 @@ export function turnRequest(raw: RawTurn, state: MemoryState, fallbackTime: stri
   return {
     sessionId: raw.messages[0]?.sessionId ?? '',
     turn: raw.turn,
-    messages: mapPacked(raw.messages, (message) => ({ id: message.id, role: message.role, speaker: message.speaker, content: message.content, sentAt: message.sentAt })),
+    messages: mapPacked(raw.messages, (message) => ({ id: message.id, role: message.role, speaker: message.speaker, content: message.content, sentAt: message.sentAt, ...toolUseOf(message) })),
     facts: state.facts,
     artifacts: [...state.artifacts.values()],
     timestamp: raw.messages[0]?.createdAt ?? fallbackTime,

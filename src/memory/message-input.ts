@@ -1,7 +1,7 @@
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import { loneSurrogateIndex } from '../core/text.js';
-import type { Role } from '../core/types.js';
+import type { Role, ToolCall } from '../core/types.js';
 
 /** One side of a turn: the text, or the text with the speaker's name. */
 export type MessageInput = string | { content: string; speaker?: string | null };
@@ -17,6 +17,10 @@ export interface CheckedMessage {
   createdAt: string;
   /** When the message was sent, when known (see `Message.sentAt`). */
   sentAt: string | null;
+  /** An assistant message's tool calls (see `Message.toolCalls`). */
+  toolCalls?: ToolCall[];
+  /** The call a `tool` message answers (see `Message.toolCallId`). */
+  toolCallId?: string;
 }
 
 /** Parse an ISO-8601 string, a Date or epoch milliseconds into an ISO string. */
@@ -29,15 +33,22 @@ export function toTimestamp(value: unknown, label: string): string {
   return date.toISOString();
 }
 
+/** What a message's text may be besides plain: empty (a tool's result, an assistant's text beside its tool calls), sharing the size limit with its tool calls. */
+export interface ContentAllowance {
+  allowEmpty?: boolean;
+  /** Bytes of the message's tool calls, counted within the limit with its text. */
+  extraBytes?: number;
+}
+
 /**
  * Check one message: non-empty, valid UTF-16 (no lone surrogates) and within the size limit.
  * Errors say which message and how to fix it; nothing is stored before every message passes.
  */
-export function checkContent(content: unknown, label: string, maxBytes: number): string {
+export function checkContent(content: unknown, label: string, maxBytes: number, allowance: ContentAllowance = {}): string {
   if (typeof content !== 'string') {
     throw new StrataError('INVALID_INPUT', `${label} must be a string (got ${content === null ? 'null' : typeof content}).`);
   }
-  if (content.trim() === '') {
+  if (content.trim() === '' && allowance.allowEmpty !== true) {
     throw new StrataError('INVALID_INPUT', `${label} is empty or only whitespace; send the text of the message, or leave that side of the turn out.`);
   }
   const surrogate = loneSurrogateIndex(content);
@@ -48,7 +59,7 @@ export function checkContent(content: unknown, label: string, maxBytes: number):
       { details: { index: surrogate } },
     );
   }
-  const bytes = Buffer.byteLength(content, 'utf8');
+  const bytes = Buffer.byteLength(content, 'utf8') + (allowance.extraBytes ?? 0);
   if (bytes > maxBytes) {
     throw new StrataError(
       'INVALID_INPUT',

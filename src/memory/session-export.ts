@@ -88,7 +88,11 @@ export function toMarkdown(snapshot: SessionSnapshot): string {
       lines.push(`### Turn ${turn}`, '');
     }
     const who = message.speaker === null ? message.role : `${message.speaker} (${message.role})`;
-    lines.push(`**${who}** · ${message.sentAt ?? 'time not known'}`, '', message.content, '');
+    const answers = message.toolCallId === undefined ? '' : ` answering \`${message.toolCallId}\``;
+    lines.push(`**${who}**${answers} · ${message.sentAt ?? 'time not known'}`, '');
+    if (message.content !== '') lines.push(message.content, '');
+    for (const call of message.toolCalls ?? []) lines.push(`- calls \`${call.name}\` (\`${call.id}\`) with \`${call.arguments}\``);
+    if (message.toolCalls !== undefined) lines.push('');
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }

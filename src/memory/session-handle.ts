@@ -5,10 +5,12 @@
 import { replayFactEvents } from '../core/diff.js';
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
+import { toolPairingProblem } from '../core/tool-calls.js';
 import type { FactEvent } from '../core/types.js';
 import { editFact } from './edit-facts.js';
 import type { ChatOptions, SessionHandle } from './memory-api.js';
 import { checkMessageInput, toTimestamp, type CheckedMessage } from './message-input.js';
+import { checkToolSteps, describeChecked } from './tool-use-input.js';
 import { chatInSession } from './session-chat.js';
 import { searchSession } from './session-search.js';
 import { toMarkdown, toSessionExport } from './session-export.js';
@@ -41,13 +43,16 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
     info: () => requireSession(sessionId),
     record: async (input) => {
       if (typeof input !== 'object' || input === null) {
-        throw new StrataError('INVALID_INPUT', 'record() takes { user?, assistant?, timestamp? }.');
+        throw new StrataError('INVALID_INPUT', 'record() takes { user?, tools?, assistant?, timestamp? }.');
       }
       const createdAt = input.timestamp === undefined ? now() : toTimestamp(input.timestamp, 'The turn timestamp');
       const checked: CheckedMessage[] = [];
       if (input.user !== undefined) checked.push(checkMessageInput(input.user, 'user', createdAt, settings.maxMessageBytes));
+      if (input.tools !== undefined) checked.push(...checkToolSteps(input.tools, createdAt, settings.maxMessageBytes));
       if (input.assistant !== undefined) checked.push(checkMessageInput(input.assistant, 'assistant', createdAt, settings.maxMessageBytes));
       if (checked.length === 0) throw new StrataError('INVALID_INPUT', 'record() needs a user message, an assistant message, or both.');
+      const pairing = toolPairingProblem(checked, (index) => describeChecked(checked, index));
+      if (pairing !== null) throw new StrataError('INVALID_INPUT', pairing);
       // (storeTurn reports an unknown session.) Turns an earlier run left underived go first, so memory is derived in turn order.
       void gate.enqueue(sessionId, () => resumePending(sessionId)).catch(() => undefined);
       const stored = await storeTurn(sessionId, checked);

@@ -1,8 +1,10 @@
 import { StrataError } from '../core/errors.js';
 import { replayFactEvents } from '../core/diff.js';
 import { compareText, loneSurrogateIndex } from '../core/text.js';
+import { toolPairingProblem } from '../core/tool-calls.js';
 import { EXPORT_FORMAT, plainMessageSchema, sessionExportSchema, type PlainMessage, type SessionExport } from './export-schema.js';
 import { checkContent, checkSpeaker, toTimestamp, type CheckedMessage } from './message-input.js';
+import { checkToolName, openAiToolCalls, toolCallBytes } from './tool-use-input.js';
 
 /** A parsed import file: a lossless Strata export, or plain messages grouped into turns. */
 export type ImportPlan =
@@ -49,6 +51,16 @@ function planMessages(list: readonly unknown[], options: { now: string; maxBytes
   let skipped = 0;
   let messageCount = 0;
   let current: CheckedMessage[] = [];
+  let labels: string[] = [];
+  // A turn ends where the next user message begins; its tool calls and results must pair up within it.
+  const closeTurn = (): void => {
+    if (current.length === 0) return;
+    const problem = toolPairingProblem(current, (index) => labels[index] ?? options.source);
+    if (problem !== null) throw invalid(problem);
+    turns.push(current);
+    current = [];
+    labels = [];
+  };
   list.forEach((raw, index) => {
     const label = `${options.source} messages[${index}]`;
     const parsed = plainMessageSchema.safeParse(raw);
@@ -62,35 +74,41 @@ function planMessages(list: readonly unknown[], options: { now: string; maxBytes
       if (text !== null && text.trim() !== '') instructions.push(checkContent(text, `${label} (${message.role})`, options.maxBytes));
       return;
     }
-    if (message.role === 'tool' || message.role === 'function' || (message.role === 'assistant' && text === null)) {
+    const calls = message.role === 'assistant' && message.tool_calls !== undefined && message.tool_calls !== null ? openAiToolCalls(message.tool_calls, label) : [];
+    // (The legacy `function` role has no call id to pair it with its call: left out, as empty replies are.)
+    if (message.role === 'function' || (message.role === 'assistant' && text === null && calls.length === 0)) {
       skipped += 1;
       return;
     }
-    if (message.role !== 'user' && message.role !== 'assistant') {
+    if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'tool') {
       throw invalid(`${label}.role is "${message.role}"; expected user, assistant, system, developer or tool.`);
     }
-    const content = checkContent(text, label, options.maxBytes);
+    const toolUse = message.role === 'tool' ? { toolCallId: checkToolName(message.tool_call_id, `${label}.tool_call_id`, 'IMPORT_INVALID') } : calls.length > 0 ? { toolCalls: calls } : {};
+    const allowance = { allowEmpty: message.role === 'tool' || calls.length > 0, extraBytes: toolCallBytes(calls) };
+    // (A tool result or a calling reply may have no text; any other message must.)
+    const content = checkContent(allowance.allowEmpty ? (text ?? '') : text, label, options.maxBytes, allowance);
     const time = message.timestamp ?? message.created_at;
     // A message the file gives no time keeps none: its relative dates stay as written, never the import time.
     const sentAt = time === undefined ? null : toTimestamp(time, `${label}.timestamp`);
     const checked: CheckedMessage = {
       role: message.role,
       content,
-      speaker: checkSpeaker(message.speaker ?? message.name, label),
+      speaker: message.role === 'tool' ? null : checkSpeaker(message.speaker ?? message.name, label),
       externalId: null,
       createdAt: sentAt ?? options.now,
       sentAt,
+      ...toolUse,
     };
     const previous = current[current.length - 1];
-    if (checked.role === 'user' && previous !== undefined && previous.role === 'assistant') {
-      turns.push(current);
-      current = [];
+    if (checked.role === 'user' && previous !== undefined && previous.role !== 'user') {
+      closeTurn();
     }
     current.push(checked);
+    labels.push(label);
     messageCount += 1;
   });
-  if (current.length > 0) turns.push(current);
-  if (messageCount === 0) throw invalid(`${options.source} holds no user or assistant messages; nothing to import.`);
+  closeTurn();
+  if (messageCount === 0) throw invalid(`${options.source} holds no user, assistant or tool messages; nothing to import.`);
   return { kind: 'messages', instructions: instructions.join('\n\n'), turns, skipped, messageCount };
 }
 
@@ -112,6 +130,25 @@ function factDigest(facts: readonly SessionExport['facts'][number][]): string {
   );
 }
 
+/** Why an export's tool calls and results do not pair up within their turns, or null. */
+function exportToolProblem(messages: SessionExport['messages']): string | null {
+  for (const message of messages) {
+    if ((message.role === 'tool') !== (message.toolCallId !== undefined)) return `message ${message.id} is a ${message.role} message ${message.role === 'tool' ? 'without' : 'with'} a toolCallId`;
+    if (message.toolCalls !== undefined && message.role !== 'assistant') return `message ${message.id} is a ${message.role} message with tool calls`;
+  }
+  const byTurn = new Map<number, SessionExport['messages']>();
+  for (const message of [...messages].sort((a, b) => a.position - b.position)) {
+    const turn = byTurn.get(message.turn);
+    if (turn === undefined) byTurn.set(message.turn, [message]);
+    else turn.push(message);
+  }
+  for (const turn of byTurn.values()) {
+    const problem = toolPairingProblem(turn, (index) => `message ${turn[index]?.id ?? ''}`);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
 /** Check that an export is internally consistent, so importing it cannot touch other sessions or corrupt one. */
 function checkExport(data: SessionExport, source: string, maxBytes: number): SessionExport {
   const fail = (problem: string): never => {
@@ -119,7 +156,7 @@ function checkExport(data: SessionExport, source: string, maxBytes: number): Ses
   };
   // The size limit holds for every way in: an export made where the limit was higher is refused here.
   for (const message of data.messages) {
-    const bytes = Buffer.byteLength(message.content, 'utf8');
+    const bytes = Buffer.byteLength(message.content, 'utf8') + toolCallBytes(message.toolCalls);
     if (bytes > maxBytes) {
       throw invalid(
         `${source}: message ${message.id} is ${bytes.toLocaleString('en-US')} bytes; the limit here is ${maxBytes.toLocaleString('en-US')}. Raise maxMessageBytes (STRATA_MAX_MESSAGE_BYTES) to import it.`,
@@ -156,6 +193,8 @@ function checkExport(data: SessionExport, source: string, maxBytes: number): Ses
   for (const message of data.messages) {
     if (loneSurrogateIndex(message.content) >= 0) fail(`message ${message.id} contains a lone UTF-16 surrogate`);
   }
+  const problem = exportToolProblem(data.messages);
+  if (problem !== null) fail(problem);
   for (const turn of data.turns) for (const id of turn.messageIds) known(id, `turn ${turn.turn}`);
   for (const fact of data.facts) for (const id of fact.sourceMessageIds) known(id, `fact ${fact.id}`);
   for (const event of data.factEvents) for (const id of event.sourceMessageIds) known(id, `fact event ${event.id}`);

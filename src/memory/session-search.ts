@@ -1,6 +1,7 @@
 /** `session.search()`: the session's messages that best match a query (BM25 over the raw text), best first. */
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
+import { messageText } from '../core/tool-calls.js';
 import type { Role } from '../core/types.js';
 import { searchArchive } from '../store/archive-query.js';
 import type { EngineParts } from './engine-parts.js';
@@ -12,7 +13,7 @@ export interface SearchResult {
   turn: number;
   role: Role;
   speaker: string | null;
-  /** The message's raw text (tier 3). */
+  /** The message's raw text (tier 3), with the tools it called ("called name(arguments)") when it called some. */
   content: string;
   /** When it was sent, when known. */
   sentAt: string | null;
@@ -44,6 +45,6 @@ export async function searchSession(parts: EngineParts, sessionId: string, optio
   return hits.flatMap((hit) => {
     const message = byId.get(hit.messageId);
     if (message === undefined) return [];
-    return [{ messageId: message.id, turn: message.turn, role: message.role, speaker: message.speaker, content: message.content, sentAt: message.sentAt, score: hit.score }];
+    return [{ messageId: message.id, turn: message.turn, role: message.role, speaker: message.speaker, content: messageText(message), sentAt: message.sentAt, score: hit.score }];
   });
 }

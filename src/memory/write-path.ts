@@ -1,9 +1,10 @@
 import { StrataError } from '../core/errors.js';
 import { mapPacked } from '../core/packed-map.js';
 import { limitWords } from '../core/text.js';
+import { toolUseOf } from '../core/tool-calls.js';
 import type { ArtifactVersion, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
 import type { KnownArtifact, MemoryManager, TurnMemory, TurnUsage } from '../managers/memory-manager.js';
-import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
+import { toolUseTokens, type Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories, TierUpdate } from '../store/store.js';
 import { advanceState, turnRequest, type MemoryState, type RawTurn } from './memory-state.js';
 import type { CheckedMessage } from './message-input.js';
@@ -119,11 +120,12 @@ export function rawTurnsAfter(
         content: message.content,
         tier1: '',
         tier2: '',
-        tokens: { tier1: 0, tier2: 0, tier3: context.tokenizer.count(message.content) },
+        tokens: { tier1: 0, tier2: 0, tier3: context.tokenizer.count(message.content) + toolUseTokens(message, context.tokenizer.count) },
         requiredTier: 3,
         createdAt: message.createdAt,
         sentAt: message.sentAt,
         externalId: message.externalId,
+        ...toolUseOf(message),
       };
     }),
   }));

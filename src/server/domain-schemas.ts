@@ -85,13 +85,23 @@ export const TurnSummarySchema = z
   })
   .openapi('TurnSummary');
 
+export const RoleSchema = z.enum(['user', 'assistant', 'tool']).openapi('Role');
+
+export const ToolCallSchema = z
+  .object({
+    id: z.string().openapi({ description: 'The call id; the tool message answering it has the same toolCallId.' }),
+    name: z.string(),
+    arguments: z.string().openapi({ description: 'The arguments as the model wrote them (JSON text).' }),
+  })
+  .openapi('ToolCall');
+
 export const MessageSchema = z
   .object({
     id: z.string(),
     sessionId: z.string(),
     turn: z.number().int(),
     position: z.number().int(),
-    role: z.enum(['user', 'assistant']),
+    role: RoleSchema,
     speaker: z.string().nullable(),
     content: z.string(),
     tier1: z.string(),
@@ -101,6 +111,8 @@ export const MessageSchema = z
     createdAt: z.string(),
     sentAt: z.string().nullable(),
     externalId: z.string().nullable(),
+    toolCalls: z.array(ToolCallSchema).optional().openapi({ description: "An assistant message's tool calls; absent when it called none." }),
+    toolCallId: z.string().optional().openapi({ description: 'For a tool message: the call it answers.' }),
   })
   .openapi('Message');
 
@@ -133,7 +145,14 @@ export const ContextPackageSchema = z
   .object({
     budget: z.number().int(),
     tokens: z.number().int(),
-    messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })),
+    messages: z.array(
+      z.object({
+        role: z.enum(['system', 'user', 'assistant', 'tool']),
+        content: z.string(),
+        toolCalls: z.array(ToolCallSchema).optional(),
+        toolCallId: z.string().optional(),
+      }),
+    ),
     sections: z.array(
       z.object({
         name: z.string(),
@@ -179,7 +198,7 @@ export const SearchResultSchema = z
   .object({
     messageId: z.string(),
     turn: z.number().int(),
-    role: z.enum(['user', 'assistant']),
+    role: RoleSchema,
     speaker: z.string().nullable(),
     content: z.string(),
     sentAt: z.string().nullable(),

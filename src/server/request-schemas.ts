@@ -47,6 +47,23 @@ export const MessageInputSchema = z
   .union([z.string(), z.object({ content: z.string(), speaker: z.string().nullable().optional() })], { error: 'expected the text, or { "content": text, "speaker": name }' })
   .openapi('MessageInput');
 
+/** One step of an agent's tool use in a turn (see `ToolStepInput`). */
+export const ToolStepSchema = z
+  .object({
+    text: z.string().optional().openapi({ description: 'What the assistant said along with its calls.' }),
+    calls: z
+      .array(
+        z.object({
+          id: z.string().min(1),
+          name: z.string().min(1),
+          arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).openapi({ description: 'JSON text as the model wrote it, or an object.' }),
+          result: z.string().openapi({ description: 'What the tool returned.' }),
+        }),
+      )
+      .min(1),
+  })
+  .openapi('ToolStep');
+
 /** A `GET` of something a session holds, answered as JSON. */
 export function sessionRead<T extends z.ZodType>(options: { path: string; tags: string[]; summary: string; answer: T; description: string }) {
   return createRoute({

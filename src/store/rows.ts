@@ -15,6 +15,7 @@ import type {
   Role,
   Session,
   Tier,
+  ToolCall,
   TurnDepth,
   TurnStatus,
   TurnSummary,
@@ -82,6 +83,9 @@ export interface MessageRow {
   created_at: string;
   sent_at: string | null;
   external_id: string | null;
+  /** JSON of the message's `ToolCall` list, or null. */
+  tool_calls: string | null;
+  tool_call_id: string | null;
 }
 
 export function toMessage(row: MessageRow): Message {
@@ -100,6 +104,8 @@ export function toMessage(row: MessageRow): Message {
     createdAt: row.created_at,
     sentAt: row.sent_at,
     externalId: row.external_id,
+    ...(row.tool_calls === null ? {} : { toolCalls: JSON.parse(row.tool_calls) as ToolCall[] }),
+    ...(row.tool_call_id === null ? {} : { toolCallId: row.tool_call_id }),
   };
 }
 

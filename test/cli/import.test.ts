@@ -37,13 +37,13 @@ describe('strata import', () => {
         messages: [
           { role: 'system', content: 'You are a helpful gardening assistant.' },
           ...plainConversation(2),
-          { role: 'tool', tool_call_id: 'x', content: '{"ok":true}' },
+          { role: 'function', name: 'lookup', content: '{"ok":true}' },
         ],
       }),
     );
     const result = await ws.run(['import', file, '--title', 'Garden chat']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Imported 4 messages \(2 turns\) into session \S+ "Garden chat"; skipped 1 tool or empty message\n$/u);
+    expect(result.stdout).toMatch(/^Imported 4 messages \(2 turns\) into session \S+ "Garden chat"; skipped 1 empty or legacy function message\n$/u);
     const id = /session (\S+) "/u.exec(result.stdout)?.[1] ?? '';
 
     const shown = await ws.run(['sessions', 'show', id, '--json']);

@@ -428,6 +428,26 @@ export function describeStoreContract(name: string, openStore: OpenStore): void 
         expect(await tenant.messages.list({ sessionId: 'no-such-session' })).toEqual([]);
       });
 
+      it('keeps tool calls and the call a tool result answers, and finds a call by its tool and arguments', async () => {
+        await tenant.sessions.create({ session: makeSession('s-tools') });
+        const calls = [
+          { id: 'call_1', name: 'get_weather', arguments: '{"city":"Lisbon","unit":"celsius"}' },
+          { id: 'call_2', name: 'find_hotel', arguments: '{}' },
+        ];
+        const messages: Message[] = [
+          makeMessage('s-tools', { turn: 1, position: 0, role: 'user', content: 'Plan my Lisbon weekend.' }),
+          { ...makeMessage('s-tools', { turn: 1, position: 1, role: 'assistant', content: '' }), toolCalls: calls },
+          { ...makeMessage('s-tools', { turn: 1, position: 2, role: 'tool', content: '{"celsius":21}' }), toolCallId: 'call_1' },
+          { ...makeMessage('s-tools', { turn: 1, position: 3, role: 'tool', content: '' }), toolCallId: 'call_2' },
+          makeMessage('s-tools', { turn: 1, position: 4, role: 'assistant', content: 'Sunny, 21 degrees.' }),
+        ];
+        await tenant.messages.append({ sessionId: 's-tools', messages, updatedAt: at(10) });
+        expect(await tenant.messages.list({ sessionId: 's-tools' })).toEqual(messages);
+        expect(await tenant.messages.getMany({ sessionId: 's-tools', messageIds: [messages[1]!.id, messages[3]!.id] })).toEqual([messages[1], messages[3]]);
+        const found = await searchArchive(tenant.search, { sessionId: 's-tools', query: 'find_hotel', limit: 5 });
+        expect(found.map((hit) => hit.messageId)).toEqual([messages[1]!.id]);
+      });
+
       it('listByTurns returns an inclusive turn range in position order', async () => {
         const messages = await seedSession(tenant, 's-turns', GARDEN);
         expect(await tenant.messages.listByTurns({ sessionId: 's-turns', fromTurn: 2, toTurn: 3 })).toEqual(messages.slice(2, 6));

@@ -93,15 +93,24 @@ describe('persistence', () => {
         ],
       },
     });
-    expect(openai).toMatchObject({ messages: 2, turns: 1, skipped: 2 });
+    expect(openai).toMatchObject({ messages: 4, turns: 1, skipped: 0 });
     const session = await fixture.memory.sessions.open(openai.sessionId);
     expect((await session.info()).instructions).toBe('You are a travel agent.');
     const messages = await session.messages();
-    expect(messages.map((message) => [message.role, message.speaker, message.content])).toEqual([
-      ['user', 'Ana', 'Book Lisbon for two.'],
-      ['assistant', null, 'I found three flights to Lisbon.'],
+    expect(messages.map((message) => [message.role, message.speaker, message.content, message.toolCalls, message.toolCallId])).toEqual([
+      ['user', 'Ana', 'Book Lisbon for two.', undefined, undefined],
+      ['assistant', null, '', [{ id: 'c1', name: 'search', arguments: '{}' }], undefined],
+      ['tool', null, '{"flights": 3}', undefined, 'c1'],
+      ['assistant', null, 'I found three flights to Lisbon.', undefined, undefined],
     ]);
-    expect((await session.context({ budget: 500 })).render()[0]?.content).toContain('You are a travel agent.');
+    const rendered = (await session.context({ budget: 500 })).render();
+    expect(rendered[0]?.content).toContain('You are a travel agent.');
+    expect(rendered.slice(1)).toEqual([
+      { role: 'user', content: 'Ana: Book Lisbon for two.' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'search', arguments: '{}' }] },
+      { role: 'tool', content: '{"flights": 3}', toolCallId: 'c1' },
+      { role: 'assistant', content: 'I found three flights to Lisbon.' },
+    ]);
   });
 
   it('writes a readable Markdown export with the memory and the transcript', async () => {

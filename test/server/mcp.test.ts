@@ -46,9 +46,19 @@ describe('MCP over streamable HTTP, used by the SDK\'s own client', () => {
     expect(recorded.isError).toBe(false);
     expect(JSON.parse(recorded.text)).toMatchObject({ turn: 1, status: 'summarised' });
 
+    const withTools = await call(client, 'record_turn', {
+      sessionId: session.id,
+      user: 'Is Hughes Heating open on Saturdays?',
+      tools: [{ calls: [{ id: 'call_7', name: 'opening_hours', arguments: '{"firm":"Hughes Heating"}', result: '{"saturday":"9-13"}' }] }],
+      assistant: 'Yes, from 9 to 1 on Saturdays.',
+    });
+    expect(JSON.parse(withTools.text)).toMatchObject({ turn: 2, status: 'summarised' });
+
     const context = await call(client, 'get_context', { sessionId: session.id, budget: 800, query: 'boiler fee' });
     expect(context.text).toContain('£85');
-    const found = JSON.parse((await call(client, 'search_session', { sessionId: session.id, query: 'Hughes Heating' })).text) as Array<{ turn: number; role: string }>;
+    // The tool exchange is part of the window: the call, then its result naming the call.
+    expect(context.text).toContain('[assistant]\ncalled opening_hours({"firm":"Hughes Heating"})\n\n[tool answering call_7]\n{"saturday":"9-13"}');
+    const found = JSON.parse((await call(client, 'search_session', { sessionId: session.id, query: 'boiler service' })).text) as Array<{ turn: number; role: string }>;
     expect(found[0]).toMatchObject({ turn: 1, role: 'user' });
 
     const added = await call(client, 'correct_fact', { sessionId: session.id, action: 'add', text: 'engineer: arrives between 8 and 10', kind: 'fact', reason: 'the firm texted' });

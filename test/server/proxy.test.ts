@@ -123,7 +123,7 @@ describe('the OpenAI-compatible proxy, used by the official openai client', () =
       choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [toolCall] }, finish_reason: 'tool_calls' }],
       usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
     };
-    const made = await rig([{ raw: JSON.stringify(toolReply), contentType: 'application/json' }, { reply: 'It will be 18 degrees and dry in Harrogate.' }]);
+    const made = await rig([{ raw: JSON.stringify(toolReply), contentType: 'application/json' }, { reply: 'It will be 18 degrees and dry in Harrogate.' }, { reply: 'Not on the day: it stays dry.' }]);
     const client = made.client({ session: 'tools' });
     const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
     const user = { role: 'user' as const, content: 'What will the weather be in Harrogate on the day?' };
@@ -140,8 +140,26 @@ describe('the OpenAI-compatible proxy, used by the official openai client', () =
     expect(second.choices[0]?.message.content).toBe('It will be 18 degrees and dry in Harrogate.');
     const sent = upstreamMessages(made.upstream, 1);
     expect(sent.slice(-3)).toEqual([user, assistant, result]);
-    const stored = await turnsStored(made, 'tools', 1);
-    expect(stored.map((message) => message.content)).toEqual([user.content, 'It will be 18 degrees and dry in Harrogate.']);
+    // The turn keeps the call and its result between the question and the answer.
+    const stored = (await turnsStored(made, 'tools', 2)) as Array<{ role: string; content: string; toolCalls?: unknown; toolCallId?: string }>;
+    expect(stored.map((message) => [message.role, message.content, message.toolCalls, message.toolCallId])).toEqual([
+      ['user', user.content, undefined, undefined],
+      ['assistant', '', [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Harrogate"}' }], undefined],
+      ['tool', result.content, undefined, 'call_1'],
+      ['assistant', 'It will be 18 degrees and dry in Harrogate.', undefined, undefined],
+    ]);
+
+    // The next request's package sends that turn back in the OpenAI format, the call beside its result.
+    const next = { role: 'user' as const, content: 'And should I bring an umbrella?' };
+    await client.chat.completions.create({ model: 'scripted-model', tools, messages: [next] });
+    const window = upstreamMessages(made.upstream, 2).filter((message) => message.role !== 'system');
+    expect(window).toEqual([
+      user,
+      { role: 'assistant', content: null, tool_calls: [toolCall] },
+      result,
+      { role: 'assistant', content: 'It will be 18 degrees and dry in Harrogate.' },
+      next,
+    ]);
   });
 
   it('returns an upstream error with its status and body, and stores nothing', async () => {

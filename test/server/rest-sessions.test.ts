@@ -76,6 +76,23 @@ describe('REST sessions', () => {
     expect((await server.call('GET', `/api/sessions/${sessionId}/search?query=`, { key })).status).toBe(400);
   });
 
+  it('records a turn with tool calls and their results, and lists them with their call ids', async () => {
+    const sessionId = await newSession();
+    const tools = [{ text: 'Checking the supplier.', calls: [{ id: 'call_3', name: 'stock_level', arguments: { sku: 'TILE-22' }, result: '{"boxes":14}' }] }];
+    const recorded = await server.call('POST', `/api/sessions/${sessionId}/turns`, { key, body: { user: 'Do they have the tiles?', tools, assistant: 'Yes, 14 boxes.' } });
+    expect(recorded.status).toBe(200);
+    const listed = await server.call('GET', `/api/sessions/${sessionId}/messages`, { key });
+    expect(listed.json.messages.map((message: { role: string; content: string; toolCalls?: unknown; toolCallId?: string }) => [message.role, message.content, message.toolCalls, message.toolCallId])).toEqual([
+      ['user', 'Do they have the tiles?', undefined, undefined],
+      ['assistant', 'Checking the supplier.', [{ id: 'call_3', name: 'stock_level', arguments: '{"sku":"TILE-22"}' }], undefined],
+      ['tool', '{"boxes":14}', undefined, 'call_3'],
+      ['assistant', 'Yes, 14 boxes.', undefined, undefined],
+    ]);
+    const bad = await server.call('POST', `/api/sessions/${sessionId}/turns`, { key, body: { user: 'Again?', tools: [{ calls: [] }] } });
+    expect(bad.status).toBe(400);
+    expect((await server.call('GET', `/api/sessions/${sessionId}/messages`, { key })).json.messages).toHaveLength(4);
+  });
+
   it('records a speaker, and refuses a turn the library refuses without storing anything', async () => {
     const sessionId = await newSession();
     const named = await server.call('POST', `/api/sessions/${sessionId}/turns`, { key, body: { user: { content: 'I moved the delivery to Friday.', speaker: 'Maya' } } });

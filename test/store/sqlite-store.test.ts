@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StrataError, isStrataError } from '../../src/core/errors.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Message } from '../../src/core/types.js';
 import type { Store } from '../../src/store/store.js';
 import { searchArchive } from '../../src/store/archive-query.js';
 import {
@@ -13,6 +14,7 @@ import {
   at,
   describeStoreContract,
   makeExchange,
+  makeMessage,
   makeRetry,
   makeSession,
   makeTurnSummary,
@@ -202,7 +204,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links and facts in store order, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links, facts in store order and tool messages, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -216,6 +218,20 @@ describe('SQLite store', () => {
 
     // Bring the file back to what the previous build (schema version 3) left behind.
     const raw = new Database(file);
+    // Its messages table knew two roles and no tool calls (made again, as SQLite cannot change a check in place).
+    const messagesSql = raw.prepare<[], string>("SELECT sql FROM sqlite_schema WHERE name = 'messages'").pluck().get()!;
+    const oldMessagesSql = messagesSql
+      .replace("CHECK (role IN ('user', 'assistant', 'tool'))", "CHECK (role IN ('user', 'assistant'))")
+      .replace(/\s*tool_calls TEXT[^\n]*\n\s*tool_call_id TEXT[^\n]*\n/u, '\n')
+      .replace(/CREATE TABLE "?messages"?/u, 'CREATE TABLE messages_old');
+    expect(oldMessagesSql).not.toMatch(/tool/u);
+    raw.exec(`${oldMessagesSql};
+      INSERT INTO messages_old SELECT seq, tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2, tier1_tokens, tier2_tokens,
+        tier3_tokens, required_tier, created_at, external_id, sent_at FROM messages;
+      DROP TABLE messages; ALTER TABLE messages_old RENAME TO messages;
+      CREATE UNIQUE INDEX messages_id ON messages (tenant_id, id);
+      CREATE UNIQUE INDEX messages_position ON messages (tenant_id, session_id, position);
+      CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id);`);
     raw.exec(`DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at;
       ALTER TABLE facts DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
       DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys;
@@ -236,6 +252,13 @@ describe('SQLite store', () => {
     expect((await searchArchive(reopened.search, { sessionId: 's1', query: 'Frankfurt', limit: 5 })).map((hit) => hit.messageId).sort()).toEqual([messages[0]!.id, messages[1]!.id]);
     expect(await reopened.retries.count()).toBe(0);
     expect(await upgraded.keys.list()).toEqual([]);
+    // Tool calls and their results can be stored now, beside the messages kept.
+    const toolTurn: Message[] = [
+      { ...makeMessage('s1', { turn: 3, position: 4, role: 'assistant', content: '' }), toolCalls: [{ id: 'call_9', name: 'check_region', arguments: '{}' }] },
+      { ...makeMessage('s1', { turn: 3, position: 5, role: 'tool', content: 'eu-central-1' }), toolCallId: 'call_9' },
+    ];
+    await reopened.messages.append({ sessionId: 's1', messages: toolTurn, updatedAt: at(50) });
+    expect((await reopened.messages.list({ sessionId: 's1' })).slice(4)).toEqual(toolTurn);
     await reopened.retries.put({ retry: makeRetry('s1', 2) });
     expect(await reopened.retries.listDue({ now: at(100), limit: 10 })).toEqual([makeRetry('s1', 2)]);
     await upgraded.close();
@@ -253,8 +276,9 @@ describe('SQLite store', () => {
         { version: 10, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 11, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 12, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 13, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(12);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(13);
       expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_session_order']);
     } finally {
       check.close();

@@ -68,7 +68,7 @@ export function registerImportCommand(program: Command, io: CliIo): void {
           return;
         }
         const session = await (await memory.sessions.open(result.sessionId)).info();
-        const skipped = result.skipped > 0 ? `; skipped ${plural(result.skipped, 'tool or empty message')}` : '';
+        const skipped = result.skipped > 0 ? `; skipped ${plural(result.skipped, 'empty or legacy function message')}` : '';
         writeLine(
           io.stdout,
           `Imported ${formatNumber(result.messages)} messages (${plural(result.turns, 'turn')}) into session ${result.sessionId} "${session.title}"${skipped}`,

@@ -10,14 +10,14 @@
  */
 import { queryTerms } from '../../core/query-terms.js';
 import { words } from '../../core/text.js';
-import type { ChatMessage } from '../../core/types.js';
+import type { ChatMessage, Role } from '../../core/types.js';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, type Tokenizer } from '../../providers/tokenizer/tokenizer.js';
 
 /** One raw turn, ready to pack. */
 export interface BaselineTurn {
   /** Message id (or any id the caller maps back to evidence). */
   id: string;
-  role: 'user' | 'assistant';
+  role: Role;
   /** The rendered text: `Speaker: text`. */
   content: string;
   /** Tokens this turn adds to a package: the message overhead, its role and its content. */
@@ -26,10 +26,10 @@ export interface BaselineTurn {
 
 /** Prepare turns for packing: render `Speaker: text` and count each once. */
 export function baselineTurns(
-  messages: ReadonlyArray<{ id: string; role: 'user' | 'assistant'; speaker: string | null; content: string }>,
+  messages: ReadonlyArray<{ id: string; role: Role; speaker: string | null; content: string }>,
   tokenizer: Tokenizer,
 ): BaselineTurn[] {
-  const roleTokens = { user: tokenizer.count('user'), assistant: tokenizer.count('assistant') };
+  const roleTokens = { user: tokenizer.count('user'), assistant: tokenizer.count('assistant'), tool: tokenizer.count('tool') };
   return messages.map((message) => {
     const content = message.speaker === null ? message.content : `${message.speaker}: ${message.content}`;
     return { id: message.id, role: message.role, content, cost: TOKENS_PER_MESSAGE + roleTokens[message.role] + tokenizer.count(content) };

@@ -5,6 +5,7 @@
 import { MemoSpace } from '../../core/memo-space.js';
 import { mapPacked } from '../../core/packed-map.js';
 import { routeTurn } from '../../core/routing.js';
+import { limitWords } from '../../core/text.js';
 import type { ConsolidateOptions, ConsolidationResult, MemoryManager, MessageMemory, PrepareMessageOptions, ProcessTurnOptions, TurnMemory, TurnMessageInput } from '../memory-manager.js';
 import { LocalConsolidator } from './local-consolidation.js';
 import { analyseMessage } from './analysis.js';
@@ -26,6 +27,7 @@ import { warmUpTagger } from './tagging.js';
 import { tierOne } from './tier-one.js';
 import { tierTwo } from './tier-two.js';
 import { ASSISTANT_SUMMARY_WORDS, USER_SUMMARY_WORDS, sideSummary } from './turn-summary.js';
+import { calledTools, isToolTraffic, toolTrafficMemory, withCalls } from './tool-traffic.js';
 import { messageUnits } from './units.js';
 
 /** Longest word kept whole in tiers and summaries (a pasted blob or a long link is cut with an ellipsis). */
@@ -43,6 +45,11 @@ function tidy(text: string): string {
     long = run > MAX_WORD_CHARACTERS;
   }
   return long ? text.replace(LONG_WORD, (word) => `${word.slice(0, MAX_WORD_CHARACTERS)}…`) : text;
+}
+
+/** A message's memory with `change` applied to both tiers. */
+function mapTiers(memory: MessageMemory, change: (text: string) => string): MessageMemory {
+  return { ...memory, tier1: change(memory.tier1), tier2: change(memory.tier2) };
 }
 
 /** What deriving one message needs besides the message. */
@@ -90,7 +97,9 @@ function workOn(message: TurnMessageInput, context: MessageContext): MessageWork
 function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings, kept: KeptWork = {}): TurnMemory {
   const { prepared, bases } = kept;
   const context = messageContext(settings);
-  const works = mapPacked(options.messages, (message, index) => {
+  // Tool calls and results are summarised apart; the pipeline reads what the user and assistant said.
+  const conversation = options.messages.filter((message) => !isToolTraffic(message));
+  const works = mapPacked(conversation, (message, index) => {
     const ready = index === 0 ? prepared?.take(message, options.timestamp) : undefined;
     if (ready === undefined) return workOn(message, context);
     context.taggingBudget.sentences = ready.taggingLeft;
@@ -99,7 +108,7 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
   const analysed = mapPacked(works, (work) => work.analysed);
   const statements = mapPacked(works, (work) => work.statements);
   const units = mapPacked(works, (work) => work.units);
-  const route = routeTurn(mapPacked(options.messages, (message) => message.content));
+  const route = routeTurn(mapPacked(conversation, (message) => message.content));
   const { drafts, codeNames } = turnArtifacts({
     messages: analysed,
     known: options.artifacts,
@@ -109,13 +118,15 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
 
   const messages: MessageMemory[] = mapPacked(analysed, (message, index) => {
     const code = codeNames.get(message.message.id) ?? [];
-    return {
+    const memory = {
       messageId: message.message.id,
       tier1: tidy(tierOne({ message, statements: statements[index] ?? [], code, share: settings.tierOneShare })),
       tier2: tidy(tierTwo({ message, units: units[index] ?? [], code, share: settings.tierTwoShare })),
       requiredTier: requiredTier(message, settings.verbatimMaxWords),
     };
+    return withCalls(memory, message.message.toolCalls ?? []);
   });
+  for (const message of options.messages) if (isToolTraffic(message)) messages.push(mapTiers(toolTrafficMemory(message, options.messages), tidy));
 
   const side = (role: 'user' | 'assistant', limit: number): string => {
     const indexes = analysed.flatMap((message, index) => (message.message.role === role ? [index] : []));
@@ -150,10 +161,12 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     ...(bases === undefined ? {} : { bases: { sessionId: options.sessionId, cache: bases } }),
   });
 
+  const called = calledTools(options.messages);
+  const replySummary = side('assistant', ASSISTANT_SUMMARY_WORDS);
   return {
     messages,
     userSummary: tidy(side('user', USER_SUMMARY_WORDS)),
-    assistantSummary: tidy(side('assistant', ASSISTANT_SUMMARY_WORDS)),
+    assistantSummary: tidy(called === '' ? replySummary : limitWords(`${called} ${replySummary}`, ASSISTANT_SUMMARY_WORDS)),
     depth: route.depth,
     windowExtension: route.windowExtension,
     diff,

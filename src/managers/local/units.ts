@@ -3,6 +3,7 @@
  * and the greedy selection under a word budget that tier 2 and the turn summary share.
  */
 import { countWords } from '../../core/text.js';
+import type { Role } from '../../core/types.js';
 import type { AnalysedMessage, AnalysedSentence } from './analysis.js';
 import type { CueKind } from './cues.js';
 import { STOP_WORDS } from './function-words.js';
@@ -52,7 +53,7 @@ export function withoutFillers(text: string): string {
 }
 
 
-function sentenceScore(sentence: AnalysedSentence, role: 'user' | 'assistant'): number {
+function sentenceScore(sentence: AnalysedSentence, role: Role): number {
   if (sentence.smallTalk) return 0;
   let score = 1;
   let content = 0;

@@ -1,5 +1,6 @@
 import type { DiffEntry, FactDiff, RemoveEntry } from '../../core/diff.js';
 import { limitWords } from '../../core/text.js';
+import type { Role } from '../../core/types.js';
 import { parseJsonReply, type ReplyCheck } from './json-reply.js';
 import { tierWordLimits, type SummaryLimits } from './turn-limits.js';
 import { turnOutputSchema, type TurnOutput } from './turn-output-schema.js';
@@ -10,7 +11,7 @@ export const MAX_FACT_CHARACTERS = 500;
 /** What the reply to one call must match: the messages the call showed and the limits it asked for. */
 export interface TurnOutputExpectation {
   /** The messages (or parts) of the call, with the words of the content the model saw. */
-  messages: ReadonlyArray<{ id: string; role: 'user' | 'assistant'; words: number }>;
+  messages: ReadonlyArray<{ id: string; role: Role; words: number }>;
   limits: SummaryLimits;
 }
 

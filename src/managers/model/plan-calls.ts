@@ -1,3 +1,4 @@
+import { messageText } from '../../core/tool-calls.js';
 import type { Tokenizer } from '../../providers/tokenizer/tokenizer.js';
 import type { TurnMessageInput } from '../memory-manager.js';
 import { splitText } from './chunk-text.js';
@@ -15,12 +16,14 @@ export function planCalls(messages: readonly TurnMessageInput[], contentTokens: 
   const fragments: Array<{ message: PromptMessage; tokens: number }> = [];
   for (const message of messages) {
     const base = { id: message.id, role: message.role, speaker: message.speaker, sentAt: message.sentAt };
-    const tokens = tokenizer.count(message.content) + MESSAGE_OVERHEAD_TOKENS;
+    // A message that called tools shows its calls ("called name(arguments)").
+    const text = messageText(message);
+    const tokens = tokenizer.count(text) + MESSAGE_OVERHEAD_TOKENS;
     if (tokens <= contentTokens) {
-      fragments.push({ message: { ...base, content: message.content }, tokens });
+      fragments.push({ message: { ...base, content: text }, tokens });
       continue;
     }
-    const chunks = splitText(message.content, contentTokens - MESSAGE_OVERHEAD_TOKENS, tokenizer);
+    const chunks = splitText(text, contentTokens - MESSAGE_OVERHEAD_TOKENS, tokenizer);
     for (const [index, chunk] of chunks.entries()) {
       const content = chunk.trim();
       fragments.push({

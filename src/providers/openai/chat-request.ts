@@ -1,5 +1,6 @@
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ChatCallOptions, GenerateOptions, StreamOptions } from '../chat-model/chat-model.js';
+import { toOpenAiMessages } from '../../core/openai-messages.js';
 import { structuredRequest, type StructuredOutputMode } from './structured-output.js';
 
 /** Request fields shared by `generate` and `stream`; left out when the caller leaves them to the endpoint. */
@@ -18,7 +19,7 @@ export function completionRequest(model: string, options: GenerateOptions, mode:
       : structuredRequest(options.messages, options.schema, mode);
   return {
     model,
-    messages: request.messages,
+    messages: toOpenAiMessages(request.messages),
     ...(request.responseFormat === undefined ? {} : { response_format: request.responseFormat }),
     ...sampling(options),
   };
@@ -28,7 +29,7 @@ export function completionRequest(model: string, options: GenerateOptions, mode:
 export function streamRequest(model: string, options: StreamOptions, streamUsage: boolean): ChatCompletionCreateParamsStreaming {
   return {
     model,
-    messages: [...options.messages],
+    messages: toOpenAiMessages(options.messages),
     stream: true,
     ...(streamUsage ? { stream_options: { include_usage: true } } : {}),
     ...sampling(options),

@@ -4,7 +4,7 @@ import { StrataError } from '../../core/errors.js';
 import type { ChatMessage } from '../../core/types.js';
 import { cachedLineCounter } from './line-count-cache.js';
 import { boundedCounter, MAX_RUN, piecesOfLongRuns } from './long-runs.js';
-import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, type Tokenizer, type TokenizerName } from './tokenizer.js';
+import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, toolUseTokens, type Tokenizer, type TokenizerName } from './tokenizer.js';
 
 const ENCODINGS = { o200k_base: o200k, cl100k_base: cl100k } as const;
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -44,7 +44,7 @@ export function createGptTokenizer(settings: GptTokenizerSettings = {}): Tokeniz
     countMessages(messages: readonly ChatMessage[]): number {
       if (messages.length === 0) return 0;
       let total = TOKENS_PER_REPLY;
-      for (const message of messages) total += TOKENS_PER_MESSAGE + count(message.role) + count(message.content);
+      for (const message of messages) total += TOKENS_PER_MESSAGE + count(message.role) + count(message.content) + toolUseTokens(message, count);
       return total;
     },
     truncate(text: string, maxTokens: number): string {

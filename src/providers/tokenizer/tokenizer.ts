@@ -26,3 +26,17 @@ export interface Tokenizer {
  */
 export const TOKENS_PER_MESSAGE = 3;
 export const TOKENS_PER_REPLY = 3;
+
+/**
+ * Framing of one tool call in the chat format (its type and the separators around its name and
+ * arguments). Providers do not publish how they count calls; with the call's id counted too, the
+ * figure errs on the side of more tokens, so a package counted this way stays within its budget.
+ */
+export const TOKENS_PER_TOOL_CALL = 3;
+
+/** Tokens a message's tool use adds to its role and content: each call's id, name, arguments and framing, a result's call id. */
+export function toolUseTokens(message: Pick<ChatMessage, 'toolCalls' | 'toolCallId'>, count: (text: string) => number): number {
+  let total = message.toolCallId === undefined ? 0 : count(message.toolCallId);
+  for (const call of message.toolCalls ?? []) total += TOKENS_PER_TOOL_CALL + count(call.id) + count(call.name) + count(call.arguments);
+  return total;
+}

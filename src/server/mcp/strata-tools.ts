@@ -7,12 +7,19 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isStrataError } from '../../core/errors.js';
+import { messageText } from '../../core/tool-calls.js';
 import { FACT_KINDS } from '../../core/types.js';
 import type { TenantMemory } from '../../memory/memory-api.js';
 import { MAX_SESSION_ID_LENGTH } from '../../memory/session-input.js';
 
 const KIND = z.enum(FACT_KINDS);
 const SESSION = z.string().min(1).max(MAX_SESSION_ID_LENGTH).describe('The session id (from list_sessions or create_session).');
+const TOOL_STEP = z
+  .object({
+    text: z.string().optional().describe('What the assistant said along with its calls.'),
+    calls: z.array(z.object({ id: z.string().min(1), name: z.string().min(1), arguments: z.string().describe('JSON text'), result: z.string() })).min(1),
+  })
+  .describe("One step of the assistant's tool use: its calls, each with the tool's result.");
 
 /** A tool's answer: its value as JSON text. */
 function answer(value: unknown): CallToolResult {
@@ -46,12 +53,14 @@ export function strataMcpServer(tenant: TenantMemory, version: string): McpServe
   server.registerTool(
     'record_turn',
     {
-      description: 'Store one exchange of a conversation (the user message, the assistant reply, or both); its facts are remembered.',
-      inputSchema: { sessionId: SESSION, user: z.string().optional(), assistant: z.string().optional() },
+      description:
+        'Store one exchange of a conversation (the user message, the assistant reply, or both, and any tools the assistant called between them, each call with its result); its facts are remembered.',
+      inputSchema: { sessionId: SESSION, user: z.string().optional(), tools: z.array(TOOL_STEP).optional(), assistant: z.string().optional() },
     },
-    async ({ sessionId, user, assistant }) =>
+    async ({ sessionId, user, tools, assistant }) =>
       run(async () => {
-        const result = await (await open(sessionId)).record({ ...(user === undefined ? {} : { user }), ...(assistant === undefined ? {} : { assistant }) });
+        const turn = { ...(user === undefined ? {} : { user }), ...(tools === undefined ? {} : { tools }), ...(assistant === undefined ? {} : { assistant }) };
+        const result = await (await open(sessionId)).record(turn);
         return { turn: result.turn, status: result.status, factEvents: result.factEvents.map((event) => ({ op: event.op, text: event.newText ?? event.oldText, reason: event.reason })) };
       }),
   );
@@ -64,7 +73,10 @@ export function strataMcpServer(tenant: TenantMemory, version: string): McpServe
     async ({ sessionId, budget, query }) =>
       run(async () => {
         const pkg = await (await open(sessionId)).context({ budget, ...(query === undefined ? {} : { query }) });
-        return pkg.render().map((message) => `[${message.role}]\n${message.content}`).join('\n\n');
+        return pkg
+          .render()
+          .map((message) => `[${message.toolCallId === undefined ? message.role : `${message.role} answering ${message.toolCallId}`}]\n${messageText(message)}`)
+          .join('\n\n');
       }),
   );
   server.registerTool(

@@ -5,6 +5,7 @@
  * never separated from its results.
  */
 import { z } from '@hono/zod-openapi';
+import { openAiToolCalls, type ToolStepInput } from '../../memory/tool-use-input.js';
 
 const MessageSchema = z.looseObject({
   role: z.string({ error: 'each message needs a role' }),
@@ -67,4 +68,27 @@ export function historyTurns(history: readonly ChatBodyMessage[]): Array<{ user?
     else turns.push({ assistant: text });
   }
   return turns;
+}
+
+/**
+ * The tool steps of the exchange in progress (after its user message): each assistant message that
+ * called tools, with each call's result from the tool message answering it. Empty when the exchange
+ * used no tools, or when its calls and results do not pair up (the turn is then kept as text only).
+ */
+export function toolSteps(current: readonly ChatBodyMessage[]): ToolStepInput[] {
+  const results = new Map<string, string>();
+  for (const message of current) if (message.role === 'tool' && typeof message.tool_call_id === 'string') results.set(message.tool_call_id, textOf(message));
+  const steps: ToolStepInput[] = [];
+  try {
+    for (const message of current) {
+      if (message.role !== 'assistant' || !Array.isArray(message.tool_calls) || message.tool_calls.length === 0) continue;
+      const calls = openAiToolCalls(message.tool_calls, 'the exchange');
+      const text = textOf(message);
+      steps.push({ ...(text.trim() === '' ? {} : { text }), calls: calls.map((call) => ({ ...call, result: results.get(call.id) ?? '' })) });
+      for (const call of calls) if (!results.has(call.id)) return [];
+    }
+  } catch {
+    return [];
+  }
+  return steps;
 }

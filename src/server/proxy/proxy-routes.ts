@@ -5,8 +5,10 @@
  * first, the exchange from the last user message on is sent as it is, so a tool call is never separated
  * from its results); a session with none yet gets the client's messages unchanged. The upstream's answer
  * goes back unchanged with `X-Strata-Session`. Only once it has been sent whole is anything written: the
- * user message and the reply as a turn (after the client's history, for a new session). A reply that
- * only asks for tool calls records nothing yet: the turn ends when the model answers their results.
+ * user message, the exchange's tool calls with their results, and the reply as a turn (after the
+ * client's history, for a new session). A reply that only asks for tool calls records nothing yet: the
+ * turn ends when the model answers their results. Packages go upstream in the OpenAI format, a stored
+ * call beside its result.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { validateBudget } from '../../context/assembler.js';
@@ -15,7 +17,8 @@ import type { Memory } from '../../memory/memory-api.js';
 import type { BackgroundWork } from '../background-work.js';
 import type { ServerEnv } from '../server-env.js';
 import { describeIssues } from '../validation-hook.js';
-import { ChatBodySchema, splitMessages, type ChatBody } from './chat-request.js';
+import { toOpenAiMessages } from '../../core/openai-messages.js';
+import { ChatBodySchema, splitMessages, toolSteps, type ChatBody } from './chat-request.js';
 import { rememberedSession, rememberTurn, sessionIdOf } from './proxy-session.js';
 import { captureStream, completionReply, type CapturedReply } from './stream-capture.js';
 import { callUpstream, passedHeaders, type Fetch } from './upstream.js';
@@ -70,14 +73,14 @@ export function registerProxyRoutes(app: OpenAPIHono<ServerEnv>, options: ProxyO
     await background.idle(work, memory.settings.memoryWaitMs);
     const session = await rememberedSession(tenant, sessionId);
     const query = split.userText.trim() === '' ? {} : { query: split.userText };
-    const messages = session === null ? body.messages : [...split.system, ...(await session.context({ budget, ...query })).render(), ...split.current];
+    const messages = session === null ? body.messages : [...split.system, ...toOpenAiMessages((await session.context({ budget, ...query })).render()), ...split.current];
     const stream = body.stream === true;
     const upstream = await callUpstream({ endpoint, path: '/chat/completions', body: { ...body, model: body.model ?? endpoint.model, messages }, signal: c.req.raw.signal, fetch: options.fetch, whole: !stream });
     const headers = { ...passedHeaders(upstream), [SESSION_HEADER]: sessionId };
     if (!upstream.ok || upstream.body === null) return new Response(upstream.body, { status: upstream.status, headers });
     const remember = (reply: CapturedReply): void => {
       if (!reply.finished || reply.toolCalls || split.userText.trim() === '' || reply.text.trim() === '') return;
-      background.run(work, () => rememberTurn(tenant, sessionId, { history: split.history, user: split.userText, assistant: reply.text }));
+      background.run(work, () => rememberTurn(tenant, sessionId, { history: split.history, user: split.userText, tools: toolSteps(split.current), assistant: reply.text }));
     };
     if (stream) {
       const captured = captureStream(upstream.body);

@@ -7,6 +7,7 @@
  */
 import { isStrataError } from '../../core/errors.js';
 import type { SessionHandle, TenantMemory } from '../../memory/memory-api.js';
+import type { ToolStepInput } from '../../memory/tool-use-input.js';
 import { checkSessionId } from '../../memory/session-input.js';
 import { historyTurns, type ChatBodyMessage } from './chat-request.js';
 
@@ -53,9 +54,13 @@ async function openOrCreate(tenant: TenantMemory, sessionId: string): Promise<Se
  * Record a proxied turn once its reply has been sent: into a session made now if needed, after the
  * history the client sent when the session holds no turn yet.
  */
-export async function rememberTurn(tenant: TenantMemory, sessionId: string, turn: { history: readonly ChatBodyMessage[]; user: string; assistant: string }): Promise<void> {
+export async function rememberTurn(
+  tenant: TenantMemory,
+  sessionId: string,
+  turn: { history: readonly ChatBodyMessage[]; user: string; tools: ToolStepInput[]; assistant: string },
+): Promise<void> {
   const handle = await openOrCreate(tenant, sessionId);
   // The history is read only for a session with no turn yet.
   if ((await handle.info()).turnCount === 0) for (const earlier of historyTurns(turn.history)) await handle.record(earlier);
-  await handle.record({ user: turn.user, assistant: turn.assistant });
+  await handle.record({ user: turn.user, ...(turn.tools.length === 0 ? {} : { tools: turn.tools }), assistant: turn.assistant });
 }

@@ -1,7 +1,7 @@
 /** Recording turns, context packages, exports, imports and counters. */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ContextPackageSchema, ImportResultSchema, RecordResultSchema, SearchResultSchema, StatsSchema } from '../domain-schemas.js';
-import { ERROR_ANSWERS, jsonAnswer, jsonBody, MessageInputSchema, queryWhole, SessionParams } from '../request-schemas.js';
+import { ERROR_ANSWERS, jsonAnswer, jsonBody, MessageInputSchema, queryWhole, SessionParams, ToolStepSchema } from '../request-schemas.js';
 import type { ServerEnv } from '../server-env.js';
 
 const TAG = ['Turns and context'];
@@ -16,10 +16,11 @@ const record = createRoute({
     body: jsonBody(
       z.object({
         user: MessageInputSchema.optional(),
+        tools: z.array(ToolStepSchema).optional().openapi({ description: "The assistant's tool calls before its answer, each with its result, step by step." }),
         assistant: MessageInputSchema.optional(),
         timestamp: z.union([z.string(), z.number()]).optional().openapi({ description: 'When the turn happened: ISO-8601 or epoch milliseconds (default: now).' }),
       }),
-      'One side of the turn or both.',
+      'One side of the turn or both, and any tool calls between them.',
     ),
   },
   responses: { 200: jsonAnswer(RecordResultSchema, 'The stored turn and the memory it changed.'), ...ERROR_ANSWERS },
@@ -87,8 +88,13 @@ const stats = createRoute({
 export function registerTurnRoutes(app: OpenAPIHono<ServerEnv>): void {
   app.openapi(record, async (c) => {
     const handle = await c.var.tenant.sessions.open(c.req.valid('param').sessionId);
-    const { user, assistant, timestamp } = c.req.valid('json');
-    const result = await handle.record({ ...(user === undefined ? {} : { user }), ...(assistant === undefined ? {} : { assistant }), ...(timestamp === undefined ? {} : { timestamp }) });
+    const { user, tools, assistant, timestamp } = c.req.valid('json');
+    const result = await handle.record({
+      ...(user === undefined ? {} : { user }),
+      ...(tools === undefined ? {} : { tools }),
+      ...(assistant === undefined ? {} : { assistant }),
+      ...(timestamp === undefined ? {} : { timestamp }),
+    });
     return c.json(result, 200);
   });
   app.openapi(context, async (c) => {

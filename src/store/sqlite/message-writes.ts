@@ -4,6 +4,7 @@
  * `run`, so each call is one statement batch of one transaction.
  */
 import type Database from 'better-sqlite3';
+import { messageText } from '../../core/tool-calls.js';
 import type { Message } from '../../core/types.js';
 import type { TierUpdate } from '../store.js';
 import { sessionToken, type TenantSearchIndex } from './search-index.js';
@@ -18,8 +19,8 @@ export interface MessageWrites {
 export function createMessageWrites(db: Database.Database, tenantId: string, index: TenantSearchIndex): MessageWrites {
   const insert = db.prepare(`INSERT INTO messages
     (tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
-     tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+     tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id, tool_calls, tool_call_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const bump = db.prepare(`UPDATE sessions SET
       message_count = message_count + ?,
       token_count = token_count + ?,
@@ -66,8 +67,11 @@ export function createMessageWrites(db: Database.Database, tenantId: string, ind
           message.createdAt,
           message.sentAt,
           message.externalId,
+          message.toolCalls === undefined ? null : JSON.stringify(message.toolCalls),
+          message.toolCallId ?? null,
         );
-        indexed.run(lastInsertRowid, message.speaker ?? '', message.content, token);
+        // A tool call is found by its name and arguments.
+        indexed.run(lastInsertRowid, message.speaker ?? '', messageText(message), token);
         tokens += message.tokens.tier3;
         maxTurn = Math.max(maxTurn, message.turn);
       }

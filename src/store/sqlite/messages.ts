@@ -8,7 +8,7 @@ import { createMessageWrites } from './message-writes.js';
 import type { TenantSearchIndex } from './search-index.js';
 
 const COLUMNS = `id, session_id, turn, position, role, speaker, content, tier1, tier2,
-  tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id`;
+  tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id, tool_calls, tool_call_id`;
 
 export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): MessageRepository {
   const writes = createMessageWrites(db, tenantId, index);

@@ -6,7 +6,7 @@ import { createApiKeyRepository } from './api-keys.js';
 import { createArtifactRepository } from './artifacts.js';
 import { createFactRepository } from './facts.js';
 import { createMessageRepository } from './messages.js';
-import { migrate, refuseForeign, requireCurrentSchema } from './migrations.js';
+import { migrate, refuseForeign, requireCurrentSchema } from './migrate.js';
 import { copyForReading, readableOnly } from './read-only-copy.js';
 import { createRetryRepository } from './retries.js';
 import type { Run } from './run.js';

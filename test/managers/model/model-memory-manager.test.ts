@@ -67,6 +67,35 @@ describe('model memory manager: the summarised turn', () => {
     expect(data.currentFacts).toEqual([{ key: 'host', kind: 'fact', pinned: false, text: 'host: Hetzner' }]);
   });
 
+  it('shows a tool call as "called name(arguments)" and its result as a tool message, and takes tiers for both', async () => {
+    const calls = [{ id: 'call_1', name: 'lookup_price', arguments: '{"plan":"pro"}' }];
+    const turn = {
+      ...TURN,
+      messages: [
+        TURN.messages[0]!,
+        { id: 'm-call', role: 'assistant' as const, speaker: null, content: '', sentAt: '2024-05-08T10:00:00Z', toolCalls: calls },
+        { id: 'm-result', role: 'tool' as const, speaker: null, content: '{"usd":49}', sentAt: '2024-05-08T10:00:00Z', toolCallId: 'call_1' },
+        TURN.messages[1]!,
+      ],
+    };
+    const toolTiers = [
+      { id: 'm-call', tier1: 'called = lookup_price', tier2: 'Looked up the pro plan price.' },
+      { id: 'm-result', tier1: 'pro plan = $49', tier2: 'The pro plan costs $49.' },
+    ];
+    const server = await serve([{ json: goodAnswer({ messages: [...goodAnswer().messages as object[], ...toolTiers] }) }]);
+    const memory = await createModelMemoryManager({ model: scriptedModel(server) }).processTurn(turn);
+    const data = dataOf(server.requests[0]);
+    expect(data.exchange.map((message) => [message.id, message.role, message.content])).toEqual([
+      ['m-user', 'user', MEDIUM_USER],
+      ['m-call', 'assistant', 'called lookup_price({"plan":"pro"})'],
+      ['m-result', 'tool', '{"usd":49}'],
+      ['m-assistant', 'assistant', MEDIUM_ASSISTANT],
+    ]);
+    expect(bodyOf(server.requests[0]).messages[0]?.content).toContain('A message with role "tool" is the result of a tool the assistant called');
+    expect(memory.fallback).toBeUndefined();
+    expect(memory.messages.find((message) => message.messageId === 'm-result')).toMatchObject({ tier1: 'pro plan = $49', tier2: 'The pro plan costs $49.' });
+  });
+
   it('in prompt mode asks for JSON in words and accepts an answer in a code fence', async () => {
     const server = await serve([{ reply: `\`\`\`json\n${JSON.stringify(goodAnswer(), null, 2)}\n\`\`\`` }]);
     const memory = await createModelMemoryManager({ model: scriptedModel(server, { structuredOutput: 'prompt' }) }).processTurn(TURN);

@@ -1,4 +1,5 @@
 /** Messages of the in-memory fake store: appended with their search terms, kept in position order. */
+import { messageText, toolUseOf } from '../../../src/core/tool-calls.js';
 import type { Message } from '../../../src/core/types.js';
 import type { MessageRepository } from '../../../src/store/store.js';
 import { page, requireSession, storeFailure, type SessionState, type StateAccess, type TenantState } from './state.js';
@@ -11,7 +12,7 @@ function messagesOf(state: TenantState, sessionId: string): Message[] {
 /** The message as stored: its own fields only, in the session it was appended to. */
 function stored(sessionId: string, message: Message): Message {
   const { id, turn, position, role, speaker, content, tier1, tier2, tokens, requiredTier, createdAt, sentAt, externalId } = message;
-  return { id, sessionId, turn, position, role, speaker, content, tier1, tier2, tokens: { ...tokens }, requiredTier, createdAt, sentAt, externalId };
+  return { id, sessionId, turn, position, role, speaker, content, tier1, tier2, tokens: { ...tokens }, requiredTier, createdAt, sentAt, externalId, ...toolUseOf(message) };
 }
 
 /** Refuse the batch unless every id is new to the tenant and every position new to the session. */
@@ -40,7 +41,7 @@ export function createMessageRepository(access: StateAccess): MessageRepository 
         }
         checkAppend(draft, session, messages);
         for (const message of messages) {
-          session.messages.push({ message: stored(sessionId, message), terms: { speaker: termsOf(message.speaker ?? ''), content: termsOf(message.content) } });
+          session.messages.push({ message: stored(sessionId, message), terms: { speaker: termsOf(message.speaker ?? ''), content: termsOf(messageText(message)) } });
         }
         session.messages.sort((a, b) => a.message.position - b.message.position);
         const counters = session.session;
