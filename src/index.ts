@@ -34,6 +34,7 @@ export type { ApiKeyInfo, ApiKeys, CreatedApiKey } from './memory/api-keys.js';
 export type { SearchResult } from './memory/session-search.js';
 export type { CleanupOptions, CleanupResult } from './memory/session-cleanup.js';
 export type { ChatMemoryOutcome, ChatResult, ChatStream } from './memory/chat-turn.js';
+export type { ChatContinuation } from './memory/tool-exchange.js';
 export type { Settings } from './memory/config.js';
 export type { SessionExport } from './memory/export-schema.js';
 export type {
@@ -93,12 +94,14 @@ export type {
   ChatCallOptions,
   ChatModel,
   ChatStreamEvent,
+  ChatTool,
   ChatUsage,
   FinishReason,
   GenerateOptions,
   GenerateResult,
   OutputSchema,
   StreamOptions,
+  ToolChoice,
 } from './providers/chat-model/chat-model.js';
 export type { Embedder, EmbeddingUsage, EmbedOptions, EmbedResult } from './providers/embedder/embedder.js';
 export { createLexicalHashEmbedder, type LexicalHashEmbedderSettings } from './providers/embedder/lexical-hash-embedder.js';

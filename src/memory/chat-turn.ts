@@ -2,12 +2,14 @@
  * Phase 1 of a live chat turn: wait (boundedly) for the session's memory work, assemble the package
  * with the user's message as the query, stream the chat model's reply to the caller as it arrives,
  * then store the exchange and hand it to phase 2. The caller sees the reply at once; memory work
- * never delays it longer than the bound.
+ * never delays it longer than the bound. A reply that calls tools is held, not stored: the turn goes on
+ * once the caller sends their results.
  */
 import { StrataError, isStrataError } from '../core/errors.js';
-import type { ChatMessage } from '../core/types.js';
+import type { ChatMessage, ToolCall } from '../core/types.js';
 import type { ContextPackage } from '../context/context-package.js';
 import type { ChatModel, ChatUsage } from '../providers/chat-model/chat-model.js';
+import type { ChatCall } from './chat-call-options.js';
 import type { GateWait } from './memory-gate.js';
 
 /** What the chat loop needs from the engine, one function per step. */
@@ -22,6 +24,8 @@ export interface ChatTurnSteps {
    * come through `memory`.
    */
   store(exchange: { assistant: string; staleMemory: boolean }): Promise<{ turn: number; messageIds: string[]; memory: Promise<ChatMemoryOutcome> }>;
+  /** Keep a reply that calls tools until the caller sends their results (nothing is stored). */
+  hold(reply: { text: string; toolCalls: ToolCall[] }): void;
   /** Called once the chat model has begun its reply: memory work on the user's message that can be done while it writes. Never throws. */
   prepare(): void;
   /** Time in milliseconds, for the overhead figures. */
@@ -31,17 +35,27 @@ export interface ChatTurnSteps {
 /** How phase 2 ended for a turn. */
 export interface ChatMemoryOutcome {
   turn: number;
-  /** `summarised`, or `fallback-raw` / `pending-retry` when memory work failed (the turn is stored either way). */
+  /**
+   * `summarised`, or `fallback-raw` / `pending-retry` when memory work failed (the turn is stored either
+   * way); `awaiting-tool-results` (turn 0) when the reply called tools and nothing is stored yet.
+   */
   status: string;
   problem: string | null;
 }
 
-/** The outcome of a chat turn once the reply is complete and stored. */
+/** The outcome of a chat turn once the reply is complete and stored, or once it asks for tools. */
 export interface ChatResult {
-  /** The assistant's reply as streamed. */
+  /** The assistant's reply as streamed (with tool calls, what it said beside them, often nothing). */
   reply: string;
+  /**
+   * The tools the model asks to call (empty when it answered). Then nothing is stored yet (`turn` is 0,
+   * `messageIds` empty, `memory` status `awaiting-tool-results`): run them and send their results with
+   * `chat({ toolResults })` to go on with the turn.
+   */
+  toolCalls: ToolCall[];
+  /** The stored turn; 0 while tool calls wait for results. */
   turn: number;
-  /** Ids of the stored user and assistant messages. */
+  /** Ids of the stored messages (the user's, any tool calls and results, the reply); empty while tool calls wait. */
   messageIds: string[];
   /** Rendered tokens of the context package sent to the model, and its budget. */
   contextTokens: number;
@@ -64,15 +78,15 @@ export interface ChatStream extends AsyncIterable<string> {
 }
 
 export interface ChatTurnOptions {
-  userMessage: string;
+  /** What the package is assembled for: the user's message. */
+  query: string;
+  /** What follows the package: the user's message, then any tool calls already answered in this turn. */
+  exchange: ChatMessage[];
   chatModel: ChatModel;
+  /** Tools and sampling for the model. */
+  call: ChatCall;
   steps: ChatTurnSteps;
   signal?: AbortSignal;
-}
-
-/** The messages sent to the chat model: the package (memory and recent turns), then the user's message. */
-function chatRequest(pkg: ContextPackage, userMessage: string): ChatMessage[] {
-  return [...pkg.render(), { role: 'user', content: userMessage }];
 }
 
 /**
@@ -80,7 +94,7 @@ function chatRequest(pkg: ContextPackage, userMessage: string): ChatMessage[] {
  * its end for the turn to be stored (leaving the loop early cancels the call and stores nothing).
  */
 export function chatTurn(options: ChatTurnOptions): ChatStream {
-  const { steps, chatModel, userMessage } = options;
+  const { steps, chatModel, query, exchange, call } = options;
   let resolveResult: (result: ChatResult) => void = () => undefined;
   let rejectResult: (error: unknown) => void = () => undefined;
   const result = new Promise<ChatResult>((resolve, reject) => {
@@ -95,12 +109,14 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
     try {
       const start = steps.monotonic();
       const wait = await steps.settle();
-      const pkg = await steps.assemble(userMessage);
+      const pkg = await steps.assemble(query);
       const overheadMs = steps.monotonic() - start;
       let reply = '';
       let usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
+      let toolCalls: ToolCall[] = [];
       let prepared = false;
-      for await (const event of chatModel.stream({ messages: chatRequest(pkg, userMessage), ...(options.signal === undefined ? {} : { signal: options.signal }) })) {
+      const messages = [...pkg.render(), ...exchange];
+      for await (const event of chatModel.stream({ messages, ...call, ...(options.signal === undefined ? {} : { signal: options.signal }) })) {
         if (event.type === 'delta') {
           reply += event.text;
           if (event.text === '') continue;
@@ -114,7 +130,16 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
         } else {
           reply = event.text;
           usage = event.usage;
+          toolCalls = event.toolCalls;
         }
+      }
+      const figures = { contextTokens: pkg.tokens, budget: pkg.budget, staleMemory: wait.stale, lockWaitMs: wait.waitedMs, overheadMs, usage };
+      if (toolCalls.length > 0) {
+        steps.hold({ text: reply, toolCalls });
+        completed = true;
+        const memory = Promise.resolve({ turn: 0, status: 'awaiting-tool-results', problem: null });
+        resolveResult({ reply, toolCalls, turn: 0, messageIds: [], memory, ...figures });
+        return;
       }
       if (reply.trim() === '') {
         throw new StrataError('MODEL_OUTPUT_INVALID', `The chat model "${chatModel.model}" returned an empty reply; nothing was stored. Try again, or check the model's configuration.`);
@@ -123,18 +148,7 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
       const memory = stored.memory;
       memory.catch(() => undefined);
       completed = true;
-      resolveResult({
-        reply,
-        turn: stored.turn,
-        messageIds: stored.messageIds,
-        contextTokens: pkg.tokens,
-        budget: pkg.budget,
-        staleMemory: wait.stale,
-        lockWaitMs: wait.waitedMs,
-        overheadMs,
-        usage,
-        memory,
-      });
+      resolveResult({ reply, toolCalls, turn: stored.turn, messageIds: stored.messageIds, memory, ...figures });
     } catch (error) {
       completed = true;
       rejectResult(isStrataError(error) ? error : new StrataError('MODEL_FAILURE', `The chat turn failed: ${(error as Error).message}`, { cause: error }));

@@ -6,7 +6,8 @@ import type { Artifact, Fact, FactEvent, FactKind, Message, Session, TurnStatus,
 import type { AssemblerSettings } from '../context/assembler.js';
 import type { ContextPackage } from '../context/context-package.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
-import type { ChatModel } from '../providers/chat-model/chat-model.js';
+import type { ChatModel, ChatTool, ToolChoice } from '../providers/chat-model/chat-model.js';
+import type { ChatContinuation } from './tool-exchange.js';
 import type { Tokenizer, TokenizerName } from '../providers/tokenizer/tokenizer.js';
 import type { SessionLock } from '../store/session-lock.js';
 import type { Store } from '../store/store.js';
@@ -139,6 +140,26 @@ export interface ChatOptions {
   budget?: number;
   /** Cancels the model call; nothing is stored then. */
   signal?: AbortSignal;
+  /**
+   * Tools the chat model may call (default none). When its reply calls some, `result.toolCalls` lists
+   * them and nothing is stored yet: run them, then call `chat({ toolResults }, { tools })` to go on; the
+   * turn is stored, calls and results included, once the model answers in text.
+   *
+   * @example
+   * const tools = [{ name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+   * let result = await session.chat('Weather in Lisbon?', { tools });
+   * while (result.toolCalls.length > 0) {
+   *   const toolResults = result.toolCalls.map((call) => ({ toolCallId: call.id, result: '{"celsius":21}' }));
+   *   result = await session.chat({ toolResults }, { tools });
+   * }
+   */
+  tools?: ChatTool[];
+  /** Whether and which tool the model must call (default: the endpoint's, `auto`). */
+  toolChoice?: ToolChoice;
+  /** Sampling temperature, 0–2 (default: the endpoint's). */
+  temperature?: number;
+  /** Most tokens the reply may have (default: the endpoint's limit). */
+  maxTokens?: number;
 }
 
 export interface ExportOptions {
@@ -186,8 +207,8 @@ export interface SessionHandle {
    * the chat model; phase 2 (memory) runs after the reply is stored (`result.memory`). With `stream: true`
    * the reply can be read as it is written; the turn is stored once it has been read to its end.
    */
-  chat(userMessage: string, options: ChatOptions & { stream: true }): ChatStream;
-  chat(userMessage: string, options?: ChatOptions & { stream?: false }): Promise<ChatResult>;
+  chat(input: string | ChatContinuation, options: ChatOptions & { stream: true }): ChatStream;
+  chat(input: string | ChatContinuation, options?: ChatOptions & { stream?: false }): Promise<ChatResult>;
   /**
    * The base-truth document, now or as it stood at the end of a past turn — and a person's corrections of
    * it: `facts.add`, `facts.edit`, `facts.remove`, each recorded as a fact event with actor `user` and the

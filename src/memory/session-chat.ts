@@ -2,27 +2,49 @@
  * `session.chat()`: a live turn in two phases (see `chat-turn.ts`). Phase 1 settles the session's memory
  * work (up to its bound), assembles the package with the message as the query and streams the reply;
  * the memory manager may start on the user's message meanwhile. Phase 2 stores the turn and remembers it.
+ * With tools, a reply that calls some is held (tool-exchange.ts) until `chat({ toolResults })` answers
+ * them; the turn is stored, calls and results included, once the model answers in text.
  */
 import { validateBudget } from '../context/assembler.js';
 import { chatTurn, completeChat, type ChatResult, type ChatStream } from './chat-turn.js';
 import type { ChatOptions } from './memory-api.js';
-import { checkContent, checkMessageInput, type CheckedMessage } from './message-input.js';
+import { checkChatCall } from './chat-call-options.js';
+import { checkContent, checkMessageInput } from './message-input.js';
+import { answerCalls, exchangeMessages, exchangeTurn, withCalls, type ToolExchange } from './tool-exchange.js';
 import { assemble, type SessionServices } from './session-reads.js';
 
-/** One chat turn of a session: the stream when `stream` is set, else the completed result. */
-export function chatInSession(services: SessionServices, sessionId: string, userMessage: string, chatOptions: ChatOptions): ChatStream | Promise<ChatResult> {
-  const { settings, repositories, manager, now, newId, gate, counters, logger } = services.parts;
-  const { storeTurn, resumePending } = services.work;
-  const { resumeChecked } = services;
-  const chatModel = services.parts.requireChatModel();
-  const content = checkContent(userMessage, 'The user message', settings.maxMessageBytes);
-  const budget = chatOptions.budget === undefined ? settings.contextBudget : validateBudget(chatOptions.budget);
+/**
+ * The exchange a chat call works on: a new one for a user message (one still waiting for tool results
+ * is given up), or the session's waiting one with the results of its calls.
+ */
+function exchangeFor(services: SessionServices, sessionId: string, input: unknown): { exchange: ToolExchange; fresh: boolean } {
+  const { settings, now, newId, logger } = services.parts;
+  const waiting = services.toolExchanges.get(sessionId);
+  if (typeof input !== 'string') return { exchange: answerCalls(waiting, input, settings.maxMessageBytes, now()), fresh: false };
+  const content = checkContent(input, 'The user message', settings.maxMessageBytes);
+  if (waiting !== undefined) logger.warn({ sessionId }, 'a new message came while tool calls waited for results; that turn was given up, nothing of it stored');
   // The user message is sent now: its id and time are settled now, so memory work on it can start while the model writes.
   const sentAt = now();
-  const question = { id: newId(), role: 'user', content, speaker: null, externalId: null, createdAt: sentAt, sentAt } satisfies CheckedMessage;
+  return { exchange: { question: { id: newId(), role: 'user', content, speaker: null, externalId: null, createdAt: sentAt, sentAt }, steps: [] }, fresh: true };
+}
+
+/** One chat turn of a session (or the next step of one waiting for tool results): the stream when `stream` is set, else the completed result. */
+export function chatInSession(services: SessionServices, sessionId: string, input: unknown, chatOptions: ChatOptions): ChatStream | Promise<ChatResult> {
+  const { settings, repositories, manager, now, gate, counters, logger } = services.parts;
+  const { storeTurn, resumePending } = services.work;
+  const { resumeChecked, toolExchanges } = services;
+  const chatModel = services.parts.requireChatModel();
+  const budget = chatOptions.budget === undefined ? settings.contextBudget : validateBudget(chatOptions.budget);
+  const call = checkChatCall(chatOptions as Record<string, unknown>);
+  const { exchange, fresh } = exchangeFor(services, sessionId, input);
+  // Checked: from here the waiting exchange is this call's (a failed call leaves it waiting as it was).
+  if (fresh) toolExchanges.drop(sessionId);
+  const { question } = exchange;
   const stream = chatTurn({
-    userMessage: content,
+    query: question.content,
+    exchange: exchangeMessages(exchange),
     chatModel,
+    call,
     ...(chatOptions.signal === undefined ? {} : { signal: chatOptions.signal }),
     steps: {
       settle: async () => {
@@ -38,6 +60,8 @@ export function chatInSession(services: SessionServices, sessionId: string, user
       },
       assemble: async (query) => assemble(services, sessionId, budget, query),
       prepare: () => {
+        // (Only a turn's first call: later ones answer tool calls of a message already prepared.)
+        if (!fresh) return;
         const failed = (error: unknown): void => {
           logger.warn({ sessionId, error: error instanceof Error ? error.message : String(error) }, 'the memory manager could not start on the user message early; it will after the reply');
         };
@@ -48,9 +72,11 @@ export function chatInSession(services: SessionServices, sessionId: string, user
           failed(error);
         }
       },
+      hold: ({ text, toolCalls }) => toolExchanges.hold(sessionId, withCalls(exchange, text, toolCalls, now(), settings.maxMessageBytes)),
       store: async ({ assistant, staleMemory }) => {
-        // The user message was checked when the turn began.
-        const stored = await storeTurn(sessionId, [question, checkMessageInput(assistant, 'assistant', now(), settings.maxMessageBytes)], staleMemory);
+        // The user message was checked when the turn began; the turn is done with tools.
+        toolExchanges.drop(sessionId);
+        const stored = await storeTurn(sessionId, exchangeTurn(exchange, checkMessageInput(assistant, 'assistant', now(), settings.maxMessageBytes)), staleMemory);
         return {
           turn: stored.raw.turn,
           messageIds: stored.raw.messages.map((message) => message.id),

@@ -65,7 +65,16 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
       return assemble(services, sessionId, budget, query);
     },
     search: (options) => searchSession(services.parts, sessionId, options),
-    chat: ((userMessage: string, chatOptions: ChatOptions = {}) => chatInSession(services, sessionId, userMessage, chatOptions)) as SessionHandle['chat'],
+    chat: ((input: unknown, chatOptions: unknown = {}) => {
+      // Bad input fails the promise of a whole reply; a stream is refused at once (there is no promise yet).
+      try {
+        if (!isOptions(chatOptions)) throw new StrataError('INVALID_INPUT', `chat() options must be an object such as { stream, budget, tools } (got ${describeValue(chatOptions)}).`);
+        return chatInSession(services, sessionId, input, chatOptions as ChatOptions);
+      } catch (error) {
+        if (isOptions(chatOptions) && chatOptions.stream === true) throw error;
+        return Promise.reject(error);
+      }
+    }) as SessionHandle['chat'],
     facts: Object.assign(
       async (factOptions: { atTurn?: number } = {}) => {
         if (!isOptions(factOptions)) throw new StrataError('INVALID_INPUT', `facts() takes { atTurn? } (got ${describeValue(factOptions)}).`);

@@ -2,6 +2,7 @@
  * What a session handle's methods share, and the reads they build on: the context package of a
  * session and the snapshot of everything it holds.
  */
+import type { ToolExchanges } from './tool-exchange.js';
 import { assembleContext } from '../context/assembler.js';
 import type { ContextPackage } from '../context/context-package.js';
 import type { EngineParts } from './engine-parts.js';
@@ -13,6 +14,8 @@ export interface SessionServices {
   work: TurnWork;
   /** Sessions whose chat turns have looked for turns an earlier run left underived. */
   resumeChecked: Set<string>;
+  /** Chat turns waiting for the results of their tool calls, by session. */
+  toolExchanges: ToolExchanges;
 }
 
 /** The session's context package under the budget, for the query when one is given. */

@@ -3,6 +3,7 @@
  * its turn work (with its retry runner), its session handles, imports and counters. A memory holds one
  * per tenant it has served; the store, the manager, the tokenizer and the session lock are shared.
  */
+import { ToolExchanges } from './tool-exchange.js';
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import { placeholderTitle } from '../core/session-title.js';
@@ -76,7 +77,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
     },
     (error: unknown) => shared.onBackgroundError?.(error),
   );
-  const services: SessionServices = { parts, work, resumeChecked: new Set() };
+  const services: SessionServices = { parts, work, resumeChecked: new Set(), toolExchanges: new ToolExchanges() };
   const sessions = tenantSessions(services, { localInCharge: shared.localInCharge, workerScript: shared.importWorkerScript });
   const api: TenantMemory = {
     tenantId: tenant,

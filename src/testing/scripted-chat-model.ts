@@ -4,11 +4,11 @@
  * can see how an app handles a failing model; a call past the end of the script fails with MODEL_FAILURE.
  */
 import { StrataError } from '../core/errors.js';
-import type { ChatMessage } from '../core/types.js';
-import type { ChatModel, ChatStreamEvent, ChatUsage, FinishReason, GenerateOptions, GenerateResult, StreamOptions } from '../providers/chat-model/chat-model.js';
+import type { ChatMessage, ToolCall } from '../core/types.js';
+import type { ChatModel, ChatStreamEvent, ChatTool, ChatUsage, FinishReason, GenerateOptions, GenerateResult, StreamOptions, ToolChoice } from '../providers/chat-model/chat-model.js';
 
-/** One scripted answer: its text, or the text with how it finished, or an error to throw. */
-export type ScriptedReply = string | { text: string; finishReason?: FinishReason } | Error;
+/** One scripted answer: its text, or the text with how it finished and the tools it calls, or an error to throw. */
+export type ScriptedReply = string | { text: string; finishReason?: FinishReason; toolCalls?: ToolCall[] } | Error;
 
 /** A call the double received. */
 export interface ScriptedCall {
@@ -16,6 +16,11 @@ export interface ScriptedCall {
   /** Its 0-based position among all calls. */
   index: number;
   messages: ChatMessage[];
+  /** The tools, tool choice and sampling it was given, when given. */
+  tools?: ChatTool[];
+  toolChoice?: ToolChoice;
+  temperature?: number;
+  maxTokens?: number;
 }
 
 export interface ScriptedChatModel extends ChatModel {
@@ -45,9 +50,17 @@ function words(text: string): number {
 export function createScriptedChatModel(replies: readonly ScriptedReply[] | ((call: ScriptedCall) => ScriptedReply), options: ScriptedChatModelOptions = {}): ScriptedChatModel {
   const model = options.model ?? 'scripted';
   const calls: ScriptedCall[] = [];
-  const answer = (kind: ScriptedCall['kind'], call: { messages: readonly ChatMessage[]; signal?: AbortSignal }): { text: string; finishReason: FinishReason; usage: ChatUsage } => {
+  const answer = (kind: ScriptedCall['kind'], call: StreamOptions): { text: string; finishReason: FinishReason; usage: ChatUsage; toolCalls: ToolCall[] } => {
     if (call.signal?.aborted === true) throw new StrataError('MODEL_ABORTED', 'The scripted chat model was called with an aborted signal.');
-    const recorded: ScriptedCall = { kind, index: calls.length, messages: call.messages.map((message) => ({ ...message })) };
+    const recorded: ScriptedCall = {
+      kind,
+      index: calls.length,
+      messages: call.messages.map((message) => ({ ...message })),
+      ...(call.tools === undefined ? {} : { tools: call.tools.map((tool) => ({ ...tool })) }),
+      ...(call.toolChoice === undefined ? {} : { toolChoice: call.toolChoice }),
+      ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
+      ...(call.maxTokens === undefined ? {} : { maxTokens: call.maxTokens }),
+    };
     calls.push(recorded);
     const reply = typeof replies === 'function' ? replies(recorded) : replies[recorded.index];
     if (reply === undefined) {
@@ -55,25 +68,26 @@ export function createScriptedChatModel(replies: readonly ScriptedReply[] | ((ca
     }
     if (reply instanceof Error) throw reply;
     const text = typeof reply === 'string' ? reply : reply.text;
-    const finishReason = typeof reply === 'string' ? 'stop' : (reply.finishReason ?? 'stop');
+    const toolCalls = typeof reply === 'string' ? [] : (reply.toolCalls ?? []).map((toolCall) => ({ ...toolCall }));
+    const finishReason = typeof reply === 'string' ? 'stop' : (reply.finishReason ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop'));
     const prompt = call.messages.reduce((sum, message) => sum + words(message.content), 0);
-    return { text, finishReason, usage: { promptTokens: prompt, completionTokens: words(text) } };
+    return { text, finishReason, usage: { promptTokens: prompt, completionTokens: words(text) }, toolCalls };
   };
   return {
     model,
     calls,
     generate: async (generateOptions: GenerateOptions): Promise<GenerateResult> => {
-      const { text, finishReason, usage } = answer('generate', generateOptions);
-      return { text, usage, model, finishReason };
+      const { text, finishReason, usage, toolCalls } = answer('generate', generateOptions);
+      return { text, usage, model, finishReason, toolCalls };
     },
     stream: (streamOptions: StreamOptions): AsyncIterable<ChatStreamEvent> => ({
       async *[Symbol.asyncIterator]() {
-        const { text, finishReason, usage } = answer('stream', streamOptions);
+        const { text, finishReason, usage, toolCalls } = answer('stream', streamOptions);
         for (const piece of text.match(/\S+\s*|\s+/gu) ?? []) {
           if (streamOptions.signal?.aborted === true) throw new StrataError('MODEL_ABORTED', 'The scripted reply was aborted while streaming.');
           yield { type: 'delta', text: piece };
         }
-        yield { type: 'done', text, usage, model, finishReason };
+        yield { type: 'done', text, usage, model, finishReason, toolCalls };
       },
     }),
   };

@@ -245,7 +245,10 @@ describe('session.chat', () => {
     const server = await serve([]);
     const memory = open({ chatModel: chatModel(server) });
     const session = await memory.sessions.create();
-    expect(() => session.chat('   ')).toThrow(/empty/u);
+    // The promise of a whole reply fails; a stream is refused at once.
+    await expect(session.chat('   ')).rejects.toThrow(/empty/u);
+    expect(() => session.chat('   ', { stream: true })).toThrow(/empty/u);
+    await expect(session.chat('Hello', null as never)).rejects.toThrow(/chat\(\) options must be an object/u);
     expect(server.requests).toEqual([]);
   });
 });

@@ -49,10 +49,19 @@ describe('OpenAI-compatible chat model: generate', () => {
       return fetch(input, init);
     };
     const result = await model(running, { fetch: counting }).generate({ messages, maxTokens: 50, temperature: 0 });
-    expect(result).toEqual({ text: 'We deploy to Frankfurt.', usage: { promptTokens: 12, completionTokens: 5 }, model: 'scripted-chat', finishReason: 'stop' });
+    expect(result).toEqual({ text: 'We deploy to Frankfurt.', usage: { promptTokens: 12, completionTokens: 5 }, model: 'scripted-chat', finishReason: 'stop', toolCalls: [] });
     expect(fetched).toBe(1);
     expect(bodyOf(running, 0)).toMatchObject({ model: 'scripted-chat', messages, max_tokens: 50, temperature: 0 });
     expect(bodyOf(running, 0)).not.toHaveProperty('response_format');
+  });
+
+  it('returns the tool calls of a completion, in order', async () => {
+    const message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lisbon"}' } }] };
+    const completion = { id: 'x', object: 'chat.completion', model: 'scripted-chat', choices: [{ index: 0, message, finish_reason: 'tool_calls' }] };
+    const running = await serve([{ raw: JSON.stringify(completion), contentType: 'application/json' }]);
+    const result = await model(running).generate({ messages, tools: [{ name: 'get_weather' }], toolChoice: 'required' });
+    expect(result).toMatchObject({ text: '', finishReason: 'tool-calls', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Lisbon"}' }] });
+    expect(bodyOf(running, 0)).toMatchObject({ tools: [{ type: 'function', function: { name: 'get_weather' } }], tool_choice: 'required' });
   });
 
   it('sends the API key and the extra headers; sends no Authorization header without a key', async () => {
@@ -66,7 +75,7 @@ describe('OpenAI-compatible chat model: generate', () => {
   it('reports the finish reason "length" and zero usage when the endpoint reports none', async () => {
     const running = await serve([{ raw: JSON.stringify({ choices: [{ message: { content: 'cut' }, finish_reason: 'length' }] }) }]);
     const result = await model(running).generate({ messages });
-    expect(result).toEqual({ text: 'cut', usage: { promptTokens: 0, completionTokens: 0 }, model: 'scripted-chat', finishReason: 'length' });
+    expect(result).toEqual({ text: 'cut', usage: { promptTokens: 0, completionTokens: 0 }, model: 'scripted-chat', finishReason: 'length', toolCalls: [] });
   });
 
   it('hands malformed model text back unchanged: judging it is the caller’s job', async () => {
@@ -144,9 +153,61 @@ describe('OpenAI-compatible chat model: stream', () => {
       { type: 'delta', text: 'deploy ' },
       { type: 'delta', text: 'to ' },
       { type: 'delta', text: 'Frankfurt.' },
-      { type: 'done', text: 'We deploy to Frankfurt.', usage: { promptTokens: 6, completionTokens: 4 }, model: 'scripted-chat', finishReason: 'stop' },
+      { type: 'done', text: 'We deploy to Frankfurt.', usage: { promptTokens: 6, completionTokens: 4 }, model: 'scripted-chat', finishReason: 'stop', toolCalls: [] },
     ]);
     expect(bodyOf(running, 0)).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('gathers streamed tool calls from their pieces, by index, and sends tools, the tool choice and tool messages', async () => {
+    const chunk = (delta: unknown, finish: string | null = null): string => `data: ${JSON.stringify({ model: 'scripted-chat', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const sse = [
+      chunk({ role: 'assistant', content: 'Checking.' }),
+      chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'find_hotel', arguments: '{"ci' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '"Lisbon"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: 'ty":"Porto"}' } }] }),
+      chunk({}, 'tool_calls'),
+      'data: [DONE]\n\n',
+    ].join('');
+    const running = await serve([{ raw: sse, contentType: 'text/event-stream' }]);
+    const tools = [{ name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }, { name: 'find_hotel' }];
+    const history = [
+      ...messages,
+      { role: 'assistant' as const, content: '', toolCalls: [{ id: 'call_0', name: 'get_weather', arguments: '{}' }] },
+      { role: 'tool' as const, content: '{"celsius":20}', toolCallId: 'call_0' },
+    ];
+    const events = await collect(model(running).stream({ messages: history, tools, toolChoice: { name: 'get_weather' } }));
+    expect(events.at(-1)).toEqual({
+      type: 'done',
+      text: 'Checking.',
+      usage: { promptTokens: 0, completionTokens: 0 },
+      model: 'scripted-chat',
+      finishReason: 'tool-calls',
+      toolCalls: [
+        { id: 'call_a', name: 'get_weather', arguments: '{"city":"Lisbon"}' },
+        { id: 'call_b', name: 'find_hotel', arguments: '{"city":"Porto"}' },
+      ],
+    });
+    expect(bodyOf(running, 0)).toMatchObject({
+      tools: [
+        { type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: tools[0]!.parameters } },
+        { type: 'function', function: { name: 'find_hotel' } },
+      ],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      messages: [
+        ...messages,
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
+        { role: 'tool', content: '{"celsius":20}', tool_call_id: 'call_0' },
+      ],
+    });
+  });
+
+  it('rejects a streamed tool call that never got its id', async () => {
+    const sse = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { name: 'get_weather', arguments: '{}' } }] }, finish_reason: 'tool_calls' }] })}\n\ndata: [DONE]\n\n`;
+    const running = await serve([{ raw: sse, contentType: 'text/event-stream' }]);
+    const failure = await strataFailure(collect(model(running).stream({ messages })), 'MODEL_OUTPUT_INVALID');
+    expect(failure.message).toMatch(/a streamed tool call came without an id/u);
   });
 
   it('lets a slow stream run longer than the timeout as long as pieces keep coming', async () => {

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../core/types.js';
+import type { ChatMessage, ToolCall } from '../../core/types.js';
 
 /** Why the model stopped: a natural end, the token limit, a content filter, a tool call, or something else. */
 export type FinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'unknown';
@@ -17,6 +17,18 @@ export interface OutputSchema {
   jsonSchema: Record<string, unknown>;
 }
 
+/** A tool the model may call: a function with a name, what it does, and its parameters as JSON Schema. */
+export interface ChatTool {
+  /** Letters, digits, `_` and `-` (at most 64), as the OpenAI format requires. */
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments (default: none). */
+  parameters?: Record<string, unknown>;
+}
+
+/** Whether the model may call tools: as it sees fit (`auto`, the default with tools), never, at least one, or this one. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
 /** What every model call takes. */
 export interface ChatCallOptions {
   /** The conversation to answer, in order. */
@@ -33,6 +45,10 @@ export interface ChatCallOptions {
   maxTokens?: number;
   /** Sampling temperature (default: the endpoint's own default). */
   temperature?: number;
+  /** Tools the model may call (default: none). */
+  tools?: readonly ChatTool[];
+  /** Whether and which tools it must call (default: the endpoint's, `auto`). */
+  toolChoice?: ToolChoice;
 }
 
 export interface GenerateOptions extends ChatCallOptions {
@@ -47,6 +63,8 @@ export interface GenerateResult {
   /** The model that answered, as the endpoint names it. */
   model: string;
   finishReason: FinishReason;
+  /** The tools it asked to call, in order (empty when it answered in text only). */
+  toolCalls: ToolCall[];
 }
 
 export type StreamOptions = ChatCallOptions;
@@ -54,7 +72,7 @@ export type StreamOptions = ChatCallOptions;
 /** One piece of a streamed reply: text as it arrives, then one `done` with the totals. */
 export type ChatStreamEvent =
   | { type: 'delta'; text: string }
-  | { type: 'done'; text: string; usage: ChatUsage; model: string; finishReason: FinishReason };
+  | { type: 'done'; text: string; usage: ChatUsage; model: string; finishReason: FinishReason; toolCalls: ToolCall[] };
 
 /**
  * A chat model. Failures are `StrataError`s: `MODEL_TIMEOUT`, `MODEL_RATE_LIMITED`, `MODEL_FAILURE`

@@ -14,7 +14,11 @@ export const completionShape = z.object({
   choices: z
     .array(
       z.object({
-        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
+        message: z.object({
+          content: z.string().nullish(),
+          refusal: z.string().nullish(),
+          tool_calls: z.array(z.object({ id: z.string().min(1), function: z.object({ name: z.string().min(1), arguments: z.string() }) })).nullish(),
+        }),
         finish_reason: z.string().nullish(),
       }),
     )
@@ -26,7 +30,16 @@ export const chunkShape = z.object({
   model: z.string().nullish(),
   choices: z.array(
     z.object({
-      delta: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }).nullish(),
+      delta: z
+        .object({
+          content: z.string().nullish(),
+          refusal: z.string().nullish(),
+          // A call comes in pieces: its index names it, its id and name come first, its arguments in parts.
+          tool_calls: z
+            .array(z.object({ index: z.number().int().min(0), id: z.string().nullish(), function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish() }))
+            .nullish(),
+        })
+        .nullish(),
       finish_reason: z.string().nullish(),
     }),
   ),

@@ -38,5 +38,6 @@ function readCompletion(response: unknown, model: string, context: CallContext):
     usage: toUsage(parsed.data.usage),
     model: parsed.data.model ?? model,
     finishReason: toFinishReason(choice.finish_reason),
+    toolCalls: (choice.message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
   };
 }

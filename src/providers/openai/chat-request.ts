@@ -4,10 +4,20 @@ import { toOpenAiMessages } from '../../core/openai-messages.js';
 import { structuredRequest, type StructuredOutputMode } from './structured-output.js';
 
 /** Request fields shared by `generate` and `stream`; left out when the caller leaves them to the endpoint. */
-function sampling(options: ChatCallOptions): { max_tokens?: number; temperature?: number } {
+function sampling(options: ChatCallOptions): Pick<ChatCompletionCreateParamsNonStreaming, 'max_tokens' | 'temperature' | 'tools' | 'tool_choice'> {
+  const { toolChoice } = options;
   return {
     ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.tools === undefined || options.tools.length === 0
+      ? {}
+      : {
+          tools: options.tools.map((tool) => ({
+            type: 'function' as const,
+            function: { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }) },
+          })),
+        }),
+    ...(toolChoice === undefined ? {} : { tool_choice: typeof toolChoice === 'string' ? toolChoice : { type: 'function' as const, function: { name: toolChoice.name } } }),
   };
 }
 

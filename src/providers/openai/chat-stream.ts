@@ -1,3 +1,4 @@
+import type { ToolCall } from '../../core/types.js';
 import type { ChatStreamEvent, StreamOptions } from '../chat-model/chat-model.js';
 import { chunkShape, toFinishReason, toUsage } from './chat-completion-shape.js';
 import { streamRequest } from './chat-request.js';
@@ -11,6 +12,8 @@ interface StreamedReply {
   finishReason: string | null | undefined;
   usage: Parameters<typeof toUsage>[0];
   model: string;
+  /** Tool calls by their index in the stream, as their pieces arrive. */
+  calls: Map<number, { id: string; name: string; arguments: string }>;
 }
 
 /**
@@ -25,7 +28,7 @@ export async function* streamChat(connection: OpenAiConnection, options: StreamO
   let finished = false;
   try {
     chunks = await openStream(connection, options, streamUsage, context);
-    const reply: StreamedReply = { text: '', finishReason: undefined, usage: undefined, model: connection.model };
+    const reply: StreamedReply = { text: '', finishReason: undefined, usage: undefined, model: connection.model, calls: new Map() };
     for (;;) {
       const next = await nextChunk(chunks, context);
       if (next.done === true) break;
@@ -34,7 +37,7 @@ export async function* streamChat(connection: OpenAiConnection, options: StreamO
       if (delta !== '') yield { type: 'delta', text: delta };
     }
     finished = true;
-    yield { type: 'done', text: reply.text, usage: toUsage(reply.usage), model: reply.model, finishReason: toFinishReason(reply.finishReason) };
+    yield { type: 'done', text: reply.text, usage: toUsage(reply.usage), model: reply.model, finishReason: toFinishReason(reply.finishReason), toolCalls: finishedCalls(reply, context) };
   } finally {
     deadline.dispose();
     // Leaving the loop early closes the response instead of reading it to the end. Not awaited:
@@ -78,8 +81,23 @@ function readChunk(reply: StreamedReply, value: unknown, context: CallContext): 
   reply.usage = parsed.data.usage ?? reply.usage;
   const [choice] = parsed.data.choices;
   reply.finishReason = choice?.finish_reason ?? reply.finishReason;
+  for (const piece of choice?.delta?.tool_calls ?? []) {
+    const call = reply.calls.get(piece.index) ?? { id: '', name: '', arguments: '' };
+    call.id = piece.id ?? call.id;
+    call.name += piece.function?.name ?? '';
+    call.arguments += piece.function?.arguments ?? '';
+    reply.calls.set(piece.index, call);
+  }
   const delta = choice?.delta?.content;
   if (typeof delta !== 'string' || delta === '') return '';
   reply.text += delta;
   return delta;
+}
+
+/** The streamed tool calls in index order, each complete: a call that never got an id or a name is an unusable answer. */
+function finishedCalls(reply: StreamedReply, context: CallContext): ToolCall[] {
+  const calls = [...reply.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+  const broken = calls.find((call) => call.id === '' || call.name === '');
+  if (broken !== undefined) throw invalidOutput(context, `a streamed tool call came without ${broken.id === '' ? 'an id' : 'a name'}`);
+  return calls;
 }

@@ -1,0 +1,105 @@
+/**
+ * A chat turn in progress while the model's tool calls are answered: the user's message, then each step
+ * of calls with the results the app sent back. Kept in memory per session (bounded) until the model
+ * answers in text, when the whole exchange is stored as one turn; nothing of it is stored before.
+ */
+import { describeValue } from '../core/describe-value.js';
+import { StrataError } from '../core/errors.js';
+import type { ChatMessage, ToolCall } from '../core/types.js';
+import { checkContent, type CheckedMessage } from './message-input.js';
+import { toolCallBytes } from './tool-use-input.js';
+
+/** The results of the tool calls a `chat()` returned, to continue its turn. */
+export interface ChatContinuation {
+  toolResults: Array<{ toolCallId: string; result: string }>;
+}
+
+/** One step: what the model said and called, and (once answered) each call's result and when it came. */
+interface ToolStep {
+  text: string;
+  calls: ToolCall[];
+  at: string;
+  results: Map<string, string> | null;
+  answeredAt: string | null;
+}
+
+export interface ToolExchange {
+  /** The user's message, its id and time settled when the turn began. */
+  question: CheckedMessage & { id: string };
+  steps: ToolStep[];
+}
+
+/** Exchanges waiting for tool results, one per session at most; the oldest goes past `limit` sessions. */
+export class ToolExchanges {
+  private readonly waiting = new Map<string, ToolExchange>();
+
+  constructor(private readonly limit = 1_000) {}
+
+  get(sessionId: string): ToolExchange | undefined {
+    return this.waiting.get(sessionId);
+  }
+
+  hold(sessionId: string, exchange: ToolExchange): void {
+    this.waiting.delete(sessionId);
+    this.waiting.set(sessionId, exchange);
+    const oldest = this.waiting.keys().next().value;
+    if (this.waiting.size > this.limit && oldest !== undefined) this.waiting.delete(oldest);
+  }
+
+  /** Forget the session's exchange (it was stored, failed, or a new user message replaced it); returns whether there was one. */
+  drop(sessionId: string): boolean {
+    return this.waiting.delete(sessionId);
+  }
+}
+
+/** A continuation's results checked against the calls waiting for them: each answered once, none unknown. */
+export function answerCalls(exchange: ToolExchange | undefined, input: unknown, maxBytes: number, at: string): ToolExchange {
+  const step = exchange?.steps[exchange.steps.length - 1];
+  if (exchange === undefined || step === undefined || step.results !== null) {
+    throw new StrataError('INVALID_INPUT', 'No tool calls of this session wait for results: start a turn with chat(message).');
+  }
+  const list = typeof input === 'object' && input !== null ? (input as { toolResults?: unknown }).toolResults : undefined;
+  if (!Array.isArray(list)) throw new StrataError('INVALID_INPUT', `chat() takes the user's message, or { toolResults: [{ toolCallId, result }] } (got ${describeValue(input)}).`);
+  const results = new Map<string, string>();
+  list.forEach((entry: unknown, index) => {
+    const { toolCallId, result } = (typeof entry === 'object' && entry !== null ? entry : {}) as { toolCallId?: unknown; result?: unknown };
+    const label = `toolResults[${index}]`;
+    if (typeof toolCallId !== 'string' || !step.calls.some((call) => call.id === toolCallId)) {
+      throw new StrataError('INVALID_INPUT', `${label}.toolCallId ${describeValue(toolCallId)} is not one of the calls waiting: ${step.calls.map((call) => call.id).join(', ')}.`);
+    }
+    if (results.has(toolCallId)) throw new StrataError('INVALID_INPUT', `${label} answers "${toolCallId}" a second time.`);
+    results.set(toolCallId, checkContent(result, `${label}.result`, maxBytes, { allowEmpty: true }));
+  });
+  const missing = step.calls.filter((call) => !results.has(call.id)).map((call) => call.id);
+  if (missing.length > 0) throw new StrataError('INVALID_INPUT', `toolResults has no result for ${missing.map((id) => `"${id}"`).join(', ')}; answer every call of the step.`);
+  return { question: exchange.question, steps: [...exchange.steps.slice(0, -1), { ...step, results, answeredAt: at }] };
+}
+
+/** The exchange with the model's new calls as its next step (checked against the size limit). */
+export function withCalls(exchange: ToolExchange, text: string, calls: ToolCall[], at: string, maxBytes: number): ToolExchange {
+  checkContent(text, 'The tool-calling reply', maxBytes, { allowEmpty: true, extraBytes: toolCallBytes(calls) });
+  return { question: exchange.question, steps: [...exchange.steps, { text, calls, at, results: null, answeredAt: null }] };
+}
+
+/** What the chat model is sent after the package: the user's message, then each answered step. */
+export function exchangeMessages(exchange: ToolExchange): ChatMessage[] {
+  const messages: ChatMessage[] = [{ role: 'user', content: exchange.question.content }];
+  for (const step of exchange.steps) {
+    messages.push({ role: 'assistant', content: step.text, toolCalls: step.calls });
+    for (const call of step.calls) messages.push({ role: 'tool', content: step.results?.get(call.id) ?? '', toolCallId: call.id });
+  }
+  return messages;
+}
+
+/** The turn to store once the model has answered: the user's message, each step's call and results, the reply. */
+export function exchangeTurn(exchange: ToolExchange, reply: CheckedMessage): CheckedMessage[] {
+  const base = { speaker: null, externalId: null };
+  const turn: CheckedMessage[] = [exchange.question];
+  for (const step of exchange.steps) {
+    turn.push({ ...base, role: 'assistant', content: step.text, createdAt: step.at, sentAt: step.at, toolCalls: step.calls });
+    const answeredAt = step.answeredAt ?? step.at;
+    for (const call of step.calls) turn.push({ ...base, role: 'tool', content: step.results?.get(call.id) ?? '', createdAt: answeredAt, sentAt: answeredAt, toolCallId: call.id });
+  }
+  turn.push(reply);
+  return turn;
+}
