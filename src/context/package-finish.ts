@@ -64,20 +64,17 @@ function dropIndex(section: ContextSection): number {
 
 /**
  * Remove the item at `index` from `items`, with the items of its tool exchange: a message that called
- * tools and every result answering it. Returns what was removed.
+ * tools and the results right after it (found by position, as they are sent: call ids need only be
+ * unique within a turn). Returns what was removed.
  */
 function takeWithPairs(items: ContextItem[], index: number): ContextItem[] {
-  const item = items[index];
-  if (item === undefined) return [];
-  const caller = item.toolCallId === undefined ? item : items.find((other) => other.toolCalls?.some((call) => call.id === item.toolCallId));
-  const ids = new Set((caller?.toolCalls ?? []).map((call) => call.id));
-  const taken: ContextItem[] = [];
-  for (let at = items.length - 1; at >= 0; at -= 1) {
-    const other = items[at];
-    if (other === undefined) continue;
-    if (other === item || other === caller || (other.toolCallId !== undefined && ids.has(other.toolCallId))) taken.unshift(...items.splice(at, 1));
-  }
-  return taken;
+  let start = index;
+  // A result: back to the message that called it.
+  while (start > 0 && items[start]?.toolCallId !== undefined) start -= 1;
+  if (items[start]?.toolCalls === undefined) start = index;
+  let end = start + 1;
+  if (items[start]?.toolCalls !== undefined) while (items[end]?.toolCallId !== undefined) end += 1;
+  return items.splice(start, end - start);
 }
 
 /** Measure the rendering exactly and drop lowest-priority items until it fits. */

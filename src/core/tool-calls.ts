@@ -15,11 +15,11 @@ export interface ToolUse {
 /**
  * Why a turn's messages break the pairing rules, or null when they keep them: each `tool` message
  * answers a call of the assistant message it follows (only other answers between them), every call
- * is answered exactly once before the next user or assistant message, and no call id repeats in the
- * turn. `label(index)` names a message in the answer.
+ * is answered exactly once before the next user or assistant message, and no call id repeats within
+ * one assistant message (a later step may use an id again: results pair by position, as they are
+ * sent). `label(index)` names a message in the answer.
  */
 export function toolPairingProblem(messages: readonly ToolUse[], label: (index: number) => string): string | null {
-  const seen = new Set<string>();
   /** Calls of the latest calling assistant message not answered yet (id → its index), while its answers may follow. */
   let open: Map<string, number> | null = null;
   const unanswered = (before: string): string | null => {
@@ -39,8 +39,7 @@ export function toolPairingProblem(messages: readonly ToolUse[], label: (index: 
     if (message.role !== 'assistant' || message.toolCalls === undefined || message.toolCalls.length === 0) continue;
     open = new Map();
     for (const call of message.toolCalls) {
-      if (seen.has(call.id)) return `${label(index)} repeats the tool call id "${call.id}"; each call of a turn needs its own id.`;
-      seen.add(call.id);
+      if (open.has(call.id)) return `${label(index)} repeats the tool call id "${call.id}"; each call of a message needs its own id.`;
       open.set(call.id, index);
     }
   }

@@ -4,7 +4,7 @@ import { compareText, loneSurrogateIndex } from '../core/text.js';
 import { toolPairingProblem } from '../core/tool-calls.js';
 import { EXPORT_FORMAT, plainMessageSchema, sessionExportSchema, type PlainMessage, type SessionExport } from './export-schema.js';
 import { checkContent, checkSpeaker, toTimestamp, type CheckedMessage } from './message-input.js';
-import { checkToolName, openAiToolCalls, toolCallBytes } from './tool-use-input.js';
+import { checkToolName, isToolName, openAiToolCalls, toolCallBytes } from './tool-use-input.js';
 
 /** A parsed import file: a lossless Strata export, or plain messages grouped into turns. */
 export type ImportPlan =
@@ -83,6 +83,10 @@ function planMessages(list: readonly unknown[], options: { now: string; maxBytes
     if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'tool') {
       throw invalid(`${label}.role is "${message.role}"; expected user, assistant, system, developer or tool.`);
     }
+    // (Null or empty fields, which some exports write on every message, mean none.)
+    if (message.role !== 'assistant' && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) throw invalid(`${label} is a ${message.role} message with tool_calls; only assistant messages call tools.`);
+    const an = message.role === 'assistant' ? 'an' : 'a';
+    if (message.role !== 'tool' && typeof message.tool_call_id === 'string') throw invalid(`${label} is ${an} ${message.role} message with a tool_call_id; only tool messages answer calls.`);
     const toolUse = message.role === 'tool' ? { toolCallId: checkToolName(message.tool_call_id, `${label}.tool_call_id`, 'IMPORT_INVALID') } : calls.length > 0 ? { toolCalls: calls } : {};
     const allowance = { allowEmpty: message.role === 'tool' || calls.length > 0, extraBytes: toolCallBytes(calls) };
     // (A tool result or a calling reply may have no text; any other message must.)
@@ -130,9 +134,13 @@ function factDigest(facts: readonly SessionExport['facts'][number][]): string {
   );
 }
 
-/** Why an export's tool calls and results do not pair up within their turns, or null. */
+/** Why an export's tool calls and results are malformed or do not pair up within their turns, or null. */
 function exportToolProblem(messages: SessionExport['messages']): string | null {
   for (const message of messages) {
+    const names = [...(message.toolCalls ?? []).flatMap((call) => [call.id, call.name]), ...(message.toolCallId === undefined ? [] : [message.toolCallId])];
+    if (!names.every(isToolName)) return `message ${message.id} has a tool call id or name that is empty, over 200 characters, on several lines or badly encoded`;
+    if ((message.toolCalls ?? []).some((call) => loneSurrogateIndex(call.arguments) >= 0)) return `message ${message.id} has tool call arguments with a lone UTF-16 surrogate`;
+    if (message.role === 'tool' && message.speaker !== null) return `message ${message.id} is a tool result with a speaker`;
     if ((message.role === 'tool') !== (message.toolCallId !== undefined)) return `message ${message.id} is a ${message.role} message ${message.role === 'tool' ? 'without' : 'with'} a toolCallId`;
     if (message.toolCalls !== undefined && message.role !== 'assistant') return `message ${message.id} is a ${message.role} message with tool calls`;
   }

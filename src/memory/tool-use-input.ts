@@ -23,9 +23,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Whether a call id or tool name is usable: non-empty text on one line, at most 200 characters, well encoded. */
+export function isToolName(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '' && value.length <= MAX_NAME_LENGTH && !/[\r\n]/u.test(value) && loneSurrogateIndex(value) < 0;
+}
+
 /** A call id or tool name: non-empty text without line breaks, at most 200 characters. */
 export function checkToolName(value: unknown, label: string, code: 'INVALID_INPUT' | 'IMPORT_INVALID' = 'INVALID_INPUT'): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_NAME_LENGTH || /[\r\n]/u.test(value) || loneSurrogateIndex(value) >= 0) {
+  if (!isToolName(value)) {
     throw new StrataError(code, `${label} must be non-empty text of at most ${MAX_NAME_LENGTH} characters on one line (got ${describeValue(value)}).`);
   }
   return value;
@@ -38,22 +43,26 @@ function argumentsText(value: unknown, label: string, code: 'INVALID_INPUT' | 'I
     return value;
   }
   if (isRecord(value)) {
+    let text: unknown;
     try {
-      return JSON.stringify(value);
+      text = JSON.stringify(value);
     } catch (error) {
       throw new StrataError(code, `${label} cannot be written as JSON (${error instanceof Error ? error.message : String(error)}); pass the arguments as text.`);
     }
+    // (A toJSON may answer undefined, or text with a broken character.)
+    if (typeof text !== 'string') throw new StrataError(code, `${label} cannot be written as JSON (it writes nothing); pass the arguments as text.`);
+    return argumentsText(text, label, code);
   }
   throw new StrataError(code, `${label} must be the arguments as JSON text or an object (got ${describeValue(value)}).`);
 }
 
-/** Check `record()`'s tool calls of one assistant message. */
+/** Check `record()`'s tool calls of one step (`label` names the list). */
 export function checkToolCalls(value: unknown, label: string): ToolCall[] {
   if (!Array.isArray(value) || value.length === 0) {
-    throw new StrataError('INVALID_INPUT', `${label}.toolCalls must be a non-empty list of { id, name, arguments } (got ${describeValue(value)}); leave it out when no tool was called.`);
+    throw new StrataError('INVALID_INPUT', `${label} must be a non-empty list of { id, name, arguments, result } (got ${describeValue(value)}); leave the step out when no tool was called.`);
   }
   return value.map((call: unknown, index) => {
-    const at = `${label}.toolCalls[${index}]`;
+    const at = `${label}[${index}]`;
     if (!isRecord(call)) throw new StrataError('INVALID_INPUT', `${at} must be { id, name, arguments } (got ${describeValue(call)}).`);
     return { id: checkToolName(call.id, `${at}.id`), name: checkToolName(call.name, `${at}.name`), arguments: argumentsText(call.arguments ?? '', `${at}.arguments`, 'INVALID_INPUT') };
   });
@@ -101,7 +110,7 @@ export function checkToolSteps(value: unknown, createdAt: string, maxBytes: numb
   value.forEach((step: unknown, index) => {
     const label = `tools[${index}]`;
     if (!isRecord(step)) throw new StrataError('INVALID_INPUT', `${label} must be { text?, calls } (got ${describeValue(step)}).`);
-    const calls = checkToolCalls(step.calls, label);
+    const calls = checkToolCalls(step.calls, `${label}.calls`);
     const content = checkContent(step.text ?? '', `${label}.text`, maxBytes, { allowEmpty: true, extraBytes: toolCallBytes(calls) });
     const base = { speaker: null, externalId: null, createdAt, sentAt: createdAt };
     checked.push({ ...base, role: 'assistant', content, toolCalls: calls });

@@ -36,4 +36,31 @@ describe('finishing a package', () => {
     expect(pkg.render()).toEqual([{ role: 'assistant', content: 'Clear and 21 degrees; Casa Azul has a room for 95 euros.' }]);
     expect(pkg.omitted.flatMap((omission) => omission.sourceMessageIds).sort()).toEqual(['m1', 'm2', 'm3', 'm4']);
   });
+
+  it('takes only the results right after a call, even when a later turn reuses its call id', () => {
+    const call = [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Delhi"}' }];
+    const turn = (number: number, prefix: string): ContextItem[] =>
+      [
+        windowItem(`${prefix}1`, 'user', `Weather in Delhi on day ${number}?`),
+        windowItem(`${prefix}2`, 'assistant', '', { toolCalls: call }),
+        windowItem(`${prefix}3`, 'tool', `{"celsius":${30 + number}}`, { toolCallId: 'call_1' }),
+        windowItem(`${prefix}4`, 'assistant', `It will be ${30 + number} degrees.`),
+      ].map((item) => ({ ...item, turn: number }));
+    const items = [...turn(1, 'a'), ...turn(2, 'b')];
+    const full = tokenizer.countMessages(items.map((item) => ({ role: item.role ?? 'user', content: item.text, ...(item.toolCalls ? { toolCalls: item.toolCalls } : {}), ...(item.toolCallId ? { toolCallId: item.toolCallId } : {}) })));
+    // Over by about the first turn's question and call.
+    const budget = full - items[0]!.tokens - items[1]!.tokens - 8;
+    const assembly = new Assembly(budget, (text) => tokenizer.count(text));
+    expect(assembly.tryAdd('window', items, 5)).toBe(true);
+    const rendered = finish(assembly, budget, tokenizer, []).render();
+    const second = rendered.findIndex((message) => message.content === 'Weather in Delhi on day 2?');
+    expect(second).toBeGreaterThanOrEqual(0);
+    expect(rendered.slice(second)).toEqual([
+      { role: 'user', content: 'Weather in Delhi on day 2?' },
+      { role: 'assistant', content: '', toolCalls: call },
+      { role: 'tool', content: '{"celsius":32}', toolCallId: 'call_1' },
+      { role: 'assistant', content: 'It will be 32 degrees.' },
+    ]);
+    expect(rendered.filter((message) => message.role === 'tool')).toHaveLength(rendered.filter((message) => message.toolCalls !== undefined).length);
+  });
 });

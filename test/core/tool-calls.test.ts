@@ -36,9 +36,10 @@ describe('toolPairingProblem', () => {
     expect(toolPairingProblem(separated, label)).toMatch(/^message 3 is a tool result with no assistant tool call/u);
   });
 
-  it('refuses a call id used twice in one turn', () => {
-    const turn: ToolUse[] = [{ role: 'assistant', toolCalls: [call('a')] }, { role: 'tool', toolCallId: 'a' }, { role: 'assistant', toolCalls: [call('a')] }, { role: 'tool', toolCallId: 'a' }];
-    expect(toolPairingProblem(turn, label)).toMatch(/^message 2 repeats the tool call id "a"/u);
+  it('refuses a call id used twice by one message, and accepts one used again by a later step', () => {
+    expect(toolPairingProblem([{ role: 'assistant', toolCalls: [call('a'), call('a')] }, { role: 'tool', toolCallId: 'a' }], label)).toMatch(/^message 0 repeats the tool call id "a"/u);
+    const steps: ToolUse[] = [{ role: 'assistant', toolCalls: [call('a')] }, { role: 'tool', toolCallId: 'a' }, { role: 'assistant', toolCalls: [call('a')] }, { role: 'tool', toolCallId: 'a' }];
+    expect(toolPairingProblem(steps, label)).toBeNull();
   });
 });
 

@@ -113,12 +113,13 @@ describe('tool messages', () => {
       expect((error as Error).message).toMatch(pattern);
     };
     await rejected('get_weather', /tools must be a list/u);
-    await rejected([{ calls: [] }], /tools\[0\]\.toolCalls must be a non-empty list/u);
+    await rejected([{ calls: [] }], /tools\[0\]\.calls must be a non-empty list/u);
     await rejected([{ calls: [{ id: 'c1', name: 'get_weather', arguments: '{}' }] }], /tools\[0\]\.calls\[0\]\.result must be a string/u);
-    await rejected([{ calls: [{ id: '', name: 'get_weather', arguments: '{}', result: 'x' }] }], /tools\[0\]\.toolCalls\[0\]\.id must be non-empty text/u);
+    await rejected([{ calls: [{ id: '', name: 'get_weather', arguments: '{}', result: 'x' }] }], /tools\[0\]\.calls\[0\]\.id must be non-empty text/u);
+    await rejected([{ calls: [{ id: 'c1', name: 'get_weather', arguments: { toJSON: () => undefined }, result: 'x' }] }], /tools\[0\]\.calls\[0\]\.arguments cannot be written as JSON/u);
     await rejected([{ calls: [{ id: 'c1', name: 'get_weather', arguments: 42, result: 'x' }] }], /arguments must be the arguments as JSON text or an object/u);
     const twice = { id: 'c1', name: 'get_weather', arguments: '{}', result: '{}' };
-    await rejected([{ calls: [twice] }, { calls: [twice] }], /repeats the tool call id "c1"/u);
+    await rejected([{ calls: [twice, twice] }], /repeats the tool call id "c1"/u);
     expect(await session.messages()).toEqual([]);
   });
 
@@ -144,6 +145,33 @@ describe('tool messages', () => {
     expect(markdown).toContain('**tool** answering `call_0_get_weather`');
   });
 
+  it('refuses an edited export whose tool fields are malformed, storing nothing', async () => {
+    const { memory } = fixture();
+    const imported = await memory.sessions.import({ data: agentConversation(3), title: 'Edited' });
+    const session = await memory.sessions.open(imported.sessionId);
+    const exported = JSON.parse(await session.export({ format: 'json' })) as { messages: Array<{ role: string; speaker: string | null; toolCalls?: Array<{ name: string; arguments: string }> }> };
+    await session.delete();
+    const longName = structuredClone(exported);
+    longName.messages.find((message) => message.toolCalls !== undefined)!.toolCalls![0]!.name = 'n'.repeat(5000);
+    const spoken = structuredClone(exported);
+    spoken.messages.find((message) => message.role === 'tool')!.speaker = 'Weather bot';
+    const broken = structuredClone(exported);
+    broken.messages.find((message) => message.toolCalls !== undefined)!.toolCalls![0]!.arguments = '{"city":"\ud800"}';
+    for (const [data, pattern] of [
+      [longName, /has a tool call id or name that is empty, over 200 characters/u],
+      [spoken, /is a tool result with a speaker/u],
+      [broken, /tool call arguments with a lone UTF-16 surrogate/u],
+    ] as const) {
+      const error = await memory.sessions.import({ data, source: 'edited.json' }).then(
+        () => null,
+        (caught: unknown) => caught,
+      );
+      expect(isStrataError(error, 'IMPORT_INVALID'), String(error)).toBe(true);
+      expect((error as Error).message).toMatch(pattern);
+    }
+    expect(await memory.sessions.list()).toEqual([]);
+  });
+
   it('refuses a file whose tool call has no result, or whose result answers no call, naming the message', async () => {
     const { memory } = fixture();
     const call = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'search', arguments: '{}' } }] };
@@ -152,6 +180,8 @@ describe('tool messages', () => {
       [[{ role: 'user', content: 'Find flights.' }, { role: 'tool', tool_call_id: 'c1', content: '[]' }], /agent\.json messages\[1\] is a tool result with no assistant tool call/u],
       [[{ role: 'user', content: 'Find flights.' }, call, { role: 'tool', content: '[]' }], /agent\.json messages\[2\]\.tool_call_id must be non-empty text/u],
       [[{ role: 'user', content: 'Find flights.' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1' }] }], /messages\[1\]\.tool_calls\[0\] must be/u],
+      [[{ role: 'user', content: 'Find flights.', tool_calls: [call.tool_calls[0]] }], /agent\.json messages\[0\] is a user message with tool_calls/u],
+      [[{ role: 'user', content: 'Find flights.' }, { role: 'assistant', content: 'Done.', tool_call_id: 'c1' }], /agent\.json messages\[1\] is an assistant message with a tool_call_id/u],
     ];
     for (const [data, pattern] of cases) {
       const error = await memory.sessions.import({ data, source: 'agent.json' }).then(

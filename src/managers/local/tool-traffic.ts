@@ -21,9 +21,12 @@ function callTier2(call: ToolCall): string {
   return describeToolCall({ ...call, arguments: limitWords(call.arguments, ARGUMENT_WORDS) });
 }
 
-/** The tool a result answers, by its call earlier in the turn ('tool' when the call is not found). */
+/** The tool a result answers: its call in the nearest calling message before it ('tool' when not found). */
 function toolName(result: TurnMessageInput, turn: readonly TurnMessageInput[]): string {
-  for (const message of turn) for (const call of message.toolCalls ?? []) if (call.id === result.toolCallId) return call.name;
+  for (let index = turn.indexOf(result) - 1; index >= 0; index -= 1) {
+    const calls = turn[index]?.toolCalls;
+    if (calls !== undefined) return calls.find((call) => call.id === result.toolCallId)?.name ?? 'tool';
+  }
   return 'tool';
 }
 

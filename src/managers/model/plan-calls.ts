@@ -15,7 +15,14 @@ export const MESSAGE_OVERHEAD_TOKENS = 40;
 export function planCalls(messages: readonly TurnMessageInput[], contentTokens: number, tokenizer: Tokenizer): PromptMessage[][] {
   const fragments: Array<{ message: PromptMessage; tokens: number }> = [];
   for (const message of messages) {
-    const base = { id: message.id, role: message.role, speaker: message.speaker, sentAt: message.sentAt };
+    const base = {
+      id: message.id,
+      role: message.role,
+      speaker: message.speaker,
+      sentAt: message.sentAt,
+      ...(message.toolCalls === undefined ? {} : { toolCallIds: message.toolCalls.map((call) => call.id) }),
+      ...(message.toolCallId === undefined ? {} : { toolCallId: message.toolCallId }),
+    };
     // A message that called tools shows its calls ("called name(arguments)").
     const text = messageText(message);
     const tokens = tokenizer.count(text) + MESSAGE_OVERHEAD_TOKENS;

@@ -72,21 +72,24 @@ export function historyTurns(history: readonly ChatBodyMessage[]): Array<{ user?
 
 /**
  * The tool steps of the exchange in progress (after its user message): each assistant message that
- * called tools, with each call's result from the tool message answering it. Empty when the exchange
+ * called tools, with each call's result from the tool messages right after it. Empty when the exchange
  * used no tools, or when its calls and results do not pair up (the turn is then kept as text only).
  */
 export function toolSteps(current: readonly ChatBodyMessage[]): ToolStepInput[] {
-  const results = new Map<string, string>();
-  for (const message of current) if (message.role === 'tool' && typeof message.tool_call_id === 'string') results.set(message.tool_call_id, textOf(message));
   const steps: ToolStepInput[] = [];
   try {
-    for (const message of current) {
-      if (message.role !== 'assistant' || !Array.isArray(message.tool_calls) || message.tool_calls.length === 0) continue;
+    current.forEach((message, index) => {
+      if (message.role !== 'assistant' || !Array.isArray(message.tool_calls) || message.tool_calls.length === 0) return;
       const calls = openAiToolCalls(message.tool_calls, 'the exchange');
+      const results = new Map<string, string>();
+      for (const answer of current.slice(index + 1)) {
+        if (answer.role !== 'tool') break;
+        if (typeof answer.tool_call_id === 'string') results.set(answer.tool_call_id, textOf(answer));
+      }
+      if (calls.some((call) => !results.has(call.id))) throw new Error('a call without its result');
       const text = textOf(message);
       steps.push({ ...(text.trim() === '' ? {} : { text }), calls: calls.map((call) => ({ ...call, result: results.get(call.id) ?? '' })) });
-      for (const call of calls) if (!results.has(call.id)) return [];
-    }
+    });
   } catch {
     return [];
   }

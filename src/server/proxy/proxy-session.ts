@@ -62,5 +62,15 @@ export async function rememberTurn(
   const handle = await openOrCreate(tenant, sessionId);
   // The history is read only for a session with no turn yet.
   if ((await handle.info()).turnCount === 0) for (const earlier of historyTurns(turn.history)) await handle.record(earlier);
-  await handle.record({ user: turn.user, ...(turn.tools.length === 0 ? {} : { tools: turn.tools }), assistant: turn.assistant });
+  if (turn.tools.length > 0) {
+    try {
+      await handle.record({ user: turn.user, tools: turn.tools, assistant: turn.assistant });
+      return;
+    } catch (error) {
+      // Tool traffic the library refuses (a result over the size limit, a call id used twice): the
+      // exchange is still kept, as text.
+      if (!isStrataError(error, 'INVALID_INPUT')) throw error;
+    }
+  }
+  await handle.record({ user: turn.user, assistant: turn.assistant });
 }

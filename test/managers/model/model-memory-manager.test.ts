@@ -92,6 +92,8 @@ describe('model memory manager: the summarised turn', () => {
       ['m-assistant', 'assistant', MEDIUM_ASSISTANT],
     ]);
     expect(bodyOf(server.requests[0]).messages[0]?.content).toContain('A message with role "tool" is the result of a tool the assistant called');
+    expect(data.exchange[1]).toMatchObject({ toolCallIds: ['call_1'] });
+    expect(data.exchange[2]).toMatchObject({ answersToolCall: 'call_1' });
     expect(memory.fallback).toBeUndefined();
     expect(memory.messages.find((message) => message.messageId === 'm-result')).toMatchObject({ tier1: 'pro plan = $49', tier2: 'The pro plan costs $49.' });
   });

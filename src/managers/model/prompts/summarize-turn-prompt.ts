@@ -19,6 +19,10 @@ export interface PromptMessage {
   content: string;
   /** Which part of its message `content` is, when the message was split (1-based `index`). */
   part?: { index: number; count: number };
+  /** A tool result: the call it answers. */
+  toolCallId?: string;
+  /** A message that called tools: their ids, in the order its content lists them. */
+  toolCallIds?: string[];
 }
 
 /** A line of the current base-truth document. */
@@ -108,7 +112,7 @@ const PARTS =
   'A message with "part": "i of n" is one part of a longer message: summarise that part only, and record the facts it states.';
 
 const TOOLS =
-  'A message with role "tool" is the result of a tool the assistant called (the assistant\'s message lists its calls as "called name(arguments)"): ' +
+  'A message with role "tool" is the result of a tool the assistant called (the assistant\'s message lists its calls as "called name(arguments)", their ids in toolCallIds; the result names its call in answersToolCall): ' +
   'summarise in its tiers what was called and what came back; the assistantSummary says which tools were used. A tool result is data, not something the user said: ' +
   'it becomes a fact only when the user or the assistant relies on it in this exchange (a booking confirmed, a price quoted).';
 
@@ -150,6 +154,8 @@ function messageData(message: PromptMessage, limits: SummaryLimits): Record<stri
     speaker: message.speaker,
     sentAt: message.sentAt,
     ...(message.part === undefined ? {} : { part: `${message.part.index} of ${message.part.count}` }),
+    ...(message.toolCallIds === undefined ? {} : { toolCallIds: message.toolCallIds }),
+    ...(message.toolCallId === undefined ? {} : { answersToolCall: message.toolCallId }),
     long: words >= LONG_WORDS,
     tier1MaxWords: limit.tier1,
     tier2MaxWords: limit.tier2,
