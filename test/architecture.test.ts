@@ -17,6 +17,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   eval: ['core', 'providers', 'store', 'managers', 'context', 'memory'],
   cli: ['core', 'context', 'memory', 'eval', 'server'],
   server: ['core', 'context', 'memory'],
+  'ai-sdk': ['core', 'providers', 'memory'],
   testing: ['core', 'providers', 'managers'],
 };
 

@@ -79,8 +79,14 @@ describe('the packed package', () => {
   }
 
   it('exports its subpaths to require() as well as import', () => {
-    const printed = run('node', ['-e', "console.log(Object.keys(require('strata-memory/testing')).join(','), typeof require('strata-memory/server').startServer)"], join(folder, 'app', 'cjs'));
+    const printed = run(
+      'node',
+      ['-e', "console.log(Object.keys(require('strata-memory/testing')).join(','), typeof require('strata-memory/server').startServer, 'middleware:' + typeof require('strata-memory/ai-sdk').strataMiddleware)"],
+      join(folder, 'app', 'cjs'),
+    );
     expect(printed).toContain('createScriptedChatModel');
     expect(printed).toContain('function');
+    // (The AI SDK entry imports only the SDK's types: `ai` is an optional peer.)
+    expect(printed).toContain('middleware:function');
   });
 });
