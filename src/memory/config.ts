@@ -1,3 +1,4 @@
+import { describeValue } from '../core/describe-value.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { StrataError } from '../core/errors.js';
@@ -126,6 +127,18 @@ export interface ResolveSettingsOptions {
   configFile?: string;
 }
 
+/** What is wrong with a setting's value, in words a person can act on (zod's own message otherwise). */
+function problemOf(issue: z.core.$ZodIssue, value: unknown): string {
+  const got = `got ${describeValue(value)}`;
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return `must be a whole number (${got})`;
+  if (issue.code === 'invalid_type' && issue.expected === 'number') return `must be a number (${got})`;
+  if (issue.code === 'invalid_type' && issue.expected === 'boolean') return `must be true or false (${got})`;
+  if (issue.code === 'too_small') return `must be at least ${String(issue.minimum)} (${got})`;
+  if (issue.code === 'too_big') return `must be at most ${String(issue.maximum)} (${got})`;
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((option) => String(option)).join(', ')} (${got})`;
+  return issue.message;
+}
+
 /** Merge options over environment over config file over defaults, and validate once. */
 export function resolveSettings(resolve: ResolveSettingsOptions = {}): Settings {
   const env = resolve.env ?? process.env;
@@ -139,7 +152,7 @@ export function resolveSettings(resolve: ResolveSettingsOptions = {}): Settings 
     const key = String(issue.path[0] ?? '');
     const variable = SETTING_VARIABLES[key as keyof Settings];
     const where = variable === undefined ? 'remove it' : `fix the "${key}" option or ${variable}`;
-    return `${key === '' ? 'settings' : key}: ${issue.message} (${where})`;
+    return `${key === '' ? 'settings' : key}: ${problemOf(issue, (merged as Record<string, unknown>)[key])} (${where})`;
   });
   throw new StrataError('INVALID_CONFIG', `Invalid configuration: ${problems.join('; ')}.`, { details: { issues: parsed.error.issues } });
 }

@@ -77,8 +77,12 @@ describe('settings', () => {
     expect(failure(() => resolveSettings({ env: { STRATA_TOKENIZER: 'p50k' }, configFile: configFile('{}') })).message).toMatch(/STRATA_TOKENIZER/u);
     // A number that is not whole is refused as such, not as "a string".
     const fraction = failure(() => resolveSettings({ env: { STRATA_CONSOLIDATE_EVERY_TURNS: '1.5' }, configFile: configFile('{}') })).message;
-    expect(fraction).toMatch(/consolidateEveryTurns: .*int/iu);
+    expect(fraction).toMatch(/consolidateEveryTurns: must be a whole number \(got 1\.5\)/u);
     expect(fraction).not.toContain('received string');
+    // The value as given, and the rule it breaks.
+    expect(failure(() => resolveSettings({ env: { STRATA_CONTEXT_BUDGET: 'abc' }, configFile: configFile('{}') })).message).toMatch(/contextBudget: must be a number \(got "abc"\)/u);
+    expect(failure(() => resolveSettings({ env: { STRATA_CONTEXT_BUDGET: '0' }, configFile: configFile('{}') })).message).toMatch(/contextBudget: must be at least 1 \(got 0\)/u);
+    expect(failure(() => resolveSettings({ env: { STRATA_TOKENIZER: 'p50k' }, configFile: configFile('{}') })).message).toMatch(/tokenizer: must be one of o200k_base, cl100k_base \(got "p50k"\)/u);
     expect(resolveSettings({ env: { STRATA_CACHE_MB: '+32' }, configFile: configFile('{}') }).cacheMegabytes).toBe(32);
     expect(failure(() => resolveSettings({ env: {}, configFile: configFile('{"colour": "blue"}') })).message).toMatch(/colour|Unrecognized/u);
   });
