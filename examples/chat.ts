@@ -1,7 +1,7 @@
 /**
  * A live chat with memory: set STRATA_CHAT_MODEL (and STRATA_CHAT_BASE_URL, STRATA_CHAT_API_KEY for
- * endpoints other than OpenAI), optionally STRATA_MEMORY_MODEL for model-written memory, then run
- * `npx tsx examples/chat.ts`.
+ * endpoints other than OpenAI), optionally STRATA_MEMORY_MODEL for model-written memory, then run it
+ * after `npm run build` with: node dist/examples/chat.js
  */
 import { createMemory, isStrataError } from '../src/index.js';
 
@@ -17,7 +17,7 @@ try {
     const remembered = await turn.memory;
     if (remembered.problem !== null) process.stdout.write(`(memory: ${remembered.problem})\n`);
   }
-  console.log(await session.facts());
+  for (const fact of await session.facts()) console.log(`- ${fact.text} (turn ${fact.updatedTurn})`);
 } catch (error) {
   if (isStrataError(error, 'MODEL_NOT_CONFIGURED')) console.error(error.message);
   else throw error;
