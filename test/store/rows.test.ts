@@ -3,28 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
 import { parseIdList, toFact, toSummary, type FactRow } from '../../src/store/rows.js';
 
-const FACT_ROW: FactRow = {
-  id: 'f1',
-  session_id: 's1',
-  key: 'budget',
-  text: 'budget: $82,000',
-  kind: 'constraint',
-  pinned: 1,
-  source_message_ids: '["m1","m2"]',
-  created_turn: 1,
-  updated_turn: 3,
-  created_at: '2026-03-01T10:00:00.000Z',
-  updated_at: '2026-03-02T10:00:00.000Z',
-  may_replace: null,
-};
+const FACT_ROW: FactRow = ['f1', 's1', 'budget', 'budget: $82,000', 'constraint', 1, '["m1","m2"]', 1, 3, '2026-03-01T10:00:00.000Z', '2026-03-02T10:00:00.000Z', null];
+
+/** The row with some of its columns replaced (by index). */
+function withColumns(changes: Record<number, unknown>): FactRow {
+  return FACT_ROW.map((value, index) => (index in changes ? changes[index] : value)) as FactRow;
+}
 
 describe('rows shared by SQL adapters', () => {
   it('map a fact the same whether the database gives 0/1 and JSON text or a boolean and an array', () => {
     const fromText = toFact(FACT_ROW);
-    const fromNative = toFact({ ...FACT_ROW, pinned: true, source_message_ids: ['m1', 'm2'] });
+    const fromNative = toFact(withColumns({ 5: true, 6: ['m1', 'm2'] }));
     expect(fromNative).toEqual(fromText);
     expect(fromText).toMatchObject({ pinned: true, sourceMessageIds: ['m1', 'm2'], createdTurn: 1, updatedTurn: 3 });
-    expect(toFact({ ...FACT_ROW, pinned: false, may_replace: 'f0' })).toMatchObject({ pinned: false, mayReplace: 'f0' });
+    expect(toFact(withColumns({ 5: false, 11: 'f0' }))).toMatchObject({ pinned: false, mayReplace: 'f0' });
   });
 
   it('mark a turn answered on stale memory from 1 or true, and from nothing else', () => {

@@ -233,9 +233,18 @@ describe('SQLite store', () => {
       CREATE UNIQUE INDEX messages_position ON messages (tenant_id, session_id, position);
       CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id);`);
     raw.exec(`DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at;
-      ALTER TABLE facts DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
+      ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
       DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys;
-      DROP INDEX facts_session_order; CREATE INDEX facts_session ON facts (tenant_id, session_id); DELETE FROM schema_migrations WHERE version > 3;`);
+      DELETE FROM schema_migrations WHERE version > 3;`);
+    // Its facts were keyed by tenant and id, with an index by session.
+    raw.exec(`CREATE TABLE facts_old (
+        tenant_id TEXT NOT NULL, session_id TEXT NOT NULL, id TEXT NOT NULL, key TEXT NOT NULL, text TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('fact', 'constraint', 'goal', 'preference', 'exception')), pinned INTEGER NOT NULL,
+        source_message_ids TEXT NOT NULL, created_turn INTEGER NOT NULL, updated_turn INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, id), FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO facts_old SELECT tenant_id, session_id, id, key, text, kind, pinned, source_message_ids, created_turn, updated_turn, created_at, updated_at FROM facts;
+      DROP TABLE facts; ALTER TABLE facts_old RENAME TO facts; CREATE INDEX facts_session ON facts (tenant_id, session_id);`);
     // Its search index had no session column.
     const index = `search_tenant_${String(raw.prepare("SELECT rowid FROM tenants WHERE id = 'acme'").pluck().get())}`;
     raw.exec(`DROP TABLE ${index};
@@ -277,9 +286,10 @@ describe('SQLite store', () => {
         { version: 11, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 12, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 13, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 14, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(13);
-      expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_session_order']);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(14);
+      expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_id']);
     } finally {
       check.close();
     }
@@ -305,10 +315,12 @@ describe('SQLite store', () => {
     expect(await planOf('SELECT min(next_attempt_at) FROM memory_retries WHERE tenant_id = ?', 'acme')).toContain('memory_retries_due');
   });
 
-  it("reads a session's facts from the facts_session_order index, in order, not every fact of the tenant", async () => {
+  it("reads a session's facts as one range of the table's key, in order, not every fact of the tenant", async () => {
     const plan = await planOf('SELECT * FROM facts WHERE tenant_id = ? AND session_id = ? ORDER BY created_turn, id', 'acme', 's1');
-    expect(plan).toContain('facts_session_order (tenant_id=? AND session_id=?)');
-    expect(plan).not.toContain('TEMP B-TREE');
+    expect(plan).toBe('SEARCH facts USING PRIMARY KEY (tenant_id=? AND session_id=?)');
+    // A fact is found by its id through the unique index; deleting a session finds its facts by the key.
+    expect(await planOf('SELECT * FROM facts WHERE tenant_id = ? AND id = ?', 'acme', 'f1')).toBe('SEARCH facts USING INDEX facts_id (tenant_id=? AND id=?)');
+    expect(await planOf('SELECT 1 FROM facts WHERE tenant_id = ? AND session_id = ?', 'acme', 's1')).toContain('PRIMARY KEY (tenant_id=? AND session_id=?)');
   });
 
   it('refuses a database whose schema is newer than this build, saying to upgrade', async () => {

@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { FactRepository } from '../store.js';
-import { toFact, toEvent, type FactRow, type EventRow } from '../rows.js';
+import { FACT_COLUMNS, toFact, toEvent, type FactRow, type EventRow } from '../rows.js';
 import type { Run } from './run.js';
 
 export function createFactRepository(db: Database.Database, tenantId: string, run: Run): FactRepository {
-  const list = db.prepare<[string, string], FactRow>(
-    'SELECT * FROM facts WHERE tenant_id = ? AND session_id = ? ORDER BY created_turn, id',
-  );
+  const list = db
+    .prepare<[string, string], FactRow>(`SELECT ${FACT_COLUMNS} FROM facts WHERE tenant_id = ? AND session_id = ? ORDER BY created_turn, id`)
+    .raw(true);
   const events = db.prepare<[string, string, number], EventRow>(
     'SELECT * FROM fact_events WHERE tenant_id = ? AND session_id = ? AND turn <= ? ORDER BY sequence',
   );
