@@ -17,13 +17,13 @@ type AssistantPart = Extract<PromptMessage, { role: 'assistant' }>['content'][nu
 type ToolPart = Extract<PromptMessage, { role: 'tool' }>['content'][number];
 type ToolOutput = Extract<ToolPart, { type: 'tool-result' }>['output'];
 
-/** The text parts of a user or assistant message, joined. */
+/** The text parts of a message, joined; a file it carries is named in brackets after them (its content is not kept). */
 export function textOf(message: PromptMessage): string {
   if (message.role === 'system') return message.content;
-  return (message.content as ReadonlyArray<{ type: string; text?: string }>)
-    .filter((part) => part.type === 'text')
-    .map((part) => part.text ?? '')
-    .join('');
+  const parts = message.content as ReadonlyArray<{ type: string; text?: string; filename?: string; mediaType?: string }>;
+  const text = parts.flatMap((part) => (part.type === 'text' ? [part.text ?? ''] : [])).join('');
+  const files = parts.flatMap((part) => (part.type === 'file' ? [`[file ${part.filename ?? part.mediaType ?? ''}]`] : []));
+  return files.length === 0 ? text : [text, files.join(' ')].filter((piece) => piece !== '').join('\n');
 }
 
 /** A tool's output as the text Strata stores. */

@@ -3,11 +3,13 @@
  * each call the prompt's history (everything before the last user message) is replaced by the session's
  * context package, the caller's system messages first and the exchange in progress as it was sent; once
  * the model has answered in text, the user's message, the exchange's tool steps and the reply are
- * recorded as a turn. A reply that only calls tools records nothing yet (the SDK sends their results in
- * its next step). A session with no turns yet gets the prompt unchanged, and its history is recorded first.
+ * recorded as a turn. A reply that calls tools records nothing yet (the SDK sends their results in its
+ * next step); if the app moves on to a new message instead, that exchange is recorded as it stands. A
+ * failed answer records nothing. A session with no turns yet gets the prompt unchanged, and its history
+ * is recorded first.
  */
 import type { LanguageModelMiddleware } from 'ai';
-import type { SessionHandle } from '../memory/memory-api.js';
+import type { RecordInput, SessionHandle } from '../memory/memory-api.js';
 import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
 import { TOKENS_PER_REPLY, type Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import { historyTurns, splitPrompt, textOf, toChatMessages, toPromptMessages, turnOf, type CallOptions, type PromptMessage } from './prompt-messages.js';
@@ -16,8 +18,8 @@ export interface StrataMiddlewareOptions {
   /** The session whose memory the model gets (`memory.sessions.open(id)` or `create()`). */
   session: SessionHandle;
   /**
-   * Tokens the whole prompt may have, in tokens (default 30,000): the package gets what the caller's
-   * system messages and the exchange in progress leave.
+   * Tokens the prompt's messages may have (default 30,000): the package gets what the caller's system
+   * messages and the exchange in progress leave. Tool definitions and file contents are not counted.
    */
   budget?: number;
   /** Counts the prompt as the model will (default: o200k_base; use the memory's tokenizer setting). */
@@ -28,8 +30,43 @@ export interface StrataMiddlewareOptions {
 
 type StreamPart = Awaited<ReturnType<Parameters<NonNullable<LanguageModelMiddleware['wrapStream']>>[0]['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
 
-/** Default package budget when none is given: Strata's own default. */
+/** Budget when none is given, in tokens. */
 const DEFAULT_BUDGET = 30_000;
+
+/** Recordings in progress by session id: one after another per session, whichever middleware made them. */
+const recordings = new Map<string, Promise<void>>();
+
+/** Run `work` after the session's earlier recordings (a failure reaches `onError`, never the chain). */
+function recordInOrder(sessionId: string, work: () => Promise<void>, onError: ((error: unknown) => void) | undefined): Promise<void> {
+  const next = (recordings.get(sessionId) ?? Promise.resolve()).then(work).catch((error: unknown) => {
+    try {
+      onError?.(error);
+    } catch {
+      // (The caller's handler failing must not stop later recordings.)
+    }
+  });
+  recordings.set(sessionId, next);
+  void next.then(() => {
+    if (recordings.get(sessionId) === next) recordings.delete(sessionId);
+  });
+  return next;
+}
+
+/** What a call was sent: the exchange, and the history of a session with no turns yet. */
+interface Sent {
+  exchange: PromptMessage[];
+  history: PromptMessage[] | null;
+}
+
+/** How an answer ended, as the middleware reads it. */
+interface Answer {
+  text: string;
+  /** Tools the app is to run (not those the provider ran itself). */
+  toolCalls: number;
+  failed: boolean;
+}
+
+const same = (a: PromptMessage | undefined, b: PromptMessage | undefined): boolean => a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * The middleware. Wrap a model with it for one session: `wrapLanguageModel({ model, middleware: strataMiddleware({ session }) })`.
@@ -44,30 +81,51 @@ export function strataMiddleware(options: StrataMiddlewareOptions): LanguageMode
   const { session } = options;
   const budget = options.budget ?? DEFAULT_BUDGET;
   const tokenizer = options.tokenizer ?? createGptTokenizer();
-  /** What each call was sent, by its (transformed) options: the exchange, and the history of a session new to it. */
-  const calls = new WeakMap<CallOptions, { exchange: PromptMessage[]; history: PromptMessage[] | null }>();
-  // Turns are recorded one after another, in the order their answers ended.
-  let recording: Promise<void> = Promise.resolve();
+  const calls = new WeakMap<CallOptions, Sent>();
+  /** The exchange of the last answer that called tools, until it is answered or given up. */
+  let unfinished: PromptMessage[] | null = null;
 
-  const remember = (params: CallOptions, reply: string, toolCalls: number): void => {
-    const sent = calls.get(params);
-    if (sent === undefined || toolCalls > 0 || reply.trim() === '') return;
-    const turn = turnOf(sent.exchange, reply);
-    if (turn === null) return;
-    recording = recording
-      .then(async () => {
+  const record = (sent: Sent, turn: RecordInput): void => {
+    void recordInOrder(
+      session.id,
+      async () => {
         if (sent.history !== null && (await session.info()).turnCount === 0) for (const earlier of historyTurns(sent.history)) await session.record(earlier);
         await session.record(turn);
-      })
-      .catch((error: unknown) => options.onError?.(error));
+      },
+      options.onError,
+    );
+  };
+
+  const remember = (params: CallOptions, answer: Answer): void => {
+    const sent = calls.get(params);
+    if (sent === undefined || answer.failed) return;
+    if (answer.toolCalls > 0) {
+      unfinished = sent.exchange;
+      return;
+    }
+    unfinished = null;
+    if (answer.text.trim() === '') return;
+    const turn = turnOf(sent.exchange, answer.text);
+    if (turn !== null) record(sent, turn);
+  };
+
+  /** An exchange left calling tools while the app moved on: recorded from where the new prompt has it. */
+  const settleUnfinished = (history: readonly PromptMessage[], exchange: readonly PromptMessage[]): void => {
+    const left = unfinished;
+    if (left === null || same(exchange[0], left[0])) return;
+    unfinished = null;
+    const start = history.findLastIndex((message) => same(message, left[0]));
+    const turn = turnOf(start < 0 ? left : history.slice(start), null);
+    if (turn !== null) record({ exchange: [], history: null }, turn);
   };
 
   return {
     specificationVersion: 'v3',
     transformParams: async ({ params }) => {
-      // The previous answer's turn first, so the package holds it.
-      await recording;
       const { system, history, exchange } = splitPrompt(params.prompt);
+      settleUnfinished(history, exchange);
+      // The previous answer's turn first, so the package holds it.
+      await recordings.get(session.id);
       const { turnCount } = await session.info();
       if (turnCount === 0) {
         calls.set(params, { exchange, history });
@@ -85,25 +143,31 @@ export function strataMiddleware(options: StrataMiddlewareOptions): LanguageMode
     },
     wrapGenerate: async ({ doGenerate, params }) => {
       const result = await doGenerate();
-      const text = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-      remember(params, text, result.content.filter((part) => part.type === 'tool-call').length);
+      remember(params, {
+        text: result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(''),
+        toolCalls: result.content.filter((part) => part.type === 'tool-call' && part.providerExecuted !== true).length,
+        failed: result.finishReason.unified === 'error',
+      });
       return result;
     },
     wrapStream: async ({ doStream, params }) => {
       const { stream, ...rest } = await doStream();
-      let text = '';
-      let toolCalls = 0;
+      const answer: Answer = { text: '', toolCalls: 0, failed: false };
       let finished = false;
       const watch = new TransformStream<StreamPart, StreamPart>({
         transform(part, controller) {
-          if (part.type === 'text-delta') text += part.delta;
-          else if (part.type === 'tool-call') toolCalls += 1;
-          else if (part.type === 'finish') finished = true;
+          if (part.type === 'text-delta') answer.text += part.delta;
+          else if (part.type === 'tool-call' && part.providerExecuted !== true) answer.toolCalls += 1;
+          else if (part.type === 'error') answer.failed = true;
+          else if (part.type === 'finish') {
+            finished = true;
+            if (part.finishReason.unified === 'error') answer.failed = true;
+          }
           controller.enqueue(part);
         },
         flush() {
           // Only an answer that reached its end is a turn.
-          if (finished) remember(params, text, toolCalls);
+          if (finished) remember(params, answer);
         },
       });
       return { stream: stream.pipeThrough(watch), ...rest };

@@ -49,6 +49,7 @@ export function checkChatCall(options: Record<string, unknown>): ChatCall {
     if (names.has(tool.name)) throw invalid(`chat() tools name "${tool.name}" twice.`);
     names.add(tool.name);
   }
+  if (toolChoice !== undefined && checkedTools.length === 0) throw invalid('chat() toolChoice needs tools to choose from; give tools, or leave toolChoice out.');
   if (temperature !== undefined && (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0 || temperature > 2)) {
     throw invalid(`chat() temperature must be a number from 0 to 2 (got ${describeValue(temperature)}).`);
   }

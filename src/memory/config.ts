@@ -133,6 +133,7 @@ function problemOf(issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === 'invalid_type' && issue.expected === 'int') return `must be a whole number (${got})`;
   if (issue.code === 'invalid_type' && issue.expected === 'number') return `must be a number (${got})`;
   if (issue.code === 'invalid_type' && issue.expected === 'boolean') return `must be true or false (${got})`;
+  if (issue.code === 'too_small' && issue.origin === 'string') return `must not be empty (${got})`;
   if (issue.code === 'too_small') return `must be at least ${String(issue.minimum)} (${got})`;
   if (issue.code === 'too_big') return `must be at most ${String(issue.maximum)} (${got})`;
   if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((option) => String(option)).join(', ')} (${got})`;
@@ -148,7 +149,9 @@ export function resolveSettings(resolve: ResolveSettingsOptions = {}): Settings 
   const merged = { ...file, ...fromEnvironment(env), ...options };
   const parsed = settingsSchema.safeParse(merged);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
+  // (One problem a setting: a huge number breaks both "safe integer" and the setting's own limit.)
+  const issues = parsed.error.issues.filter((issue, index, all) => all.findIndex((other) => String(other.path[0]) === String(issue.path[0])) === index);
+  const problems = issues.map((issue) => {
     const key = String(issue.path[0] ?? '');
     const variable = SETTING_VARIABLES[key as keyof Settings];
     const where = variable === undefined ? 'remove it' : `fix the "${key}" option or ${variable}`;

@@ -5,6 +5,7 @@
  * With tools, a reply that calls some is held (tool-exchange.ts) until `chat({ toolResults })` answers
  * them; the turn is stored, calls and results included, once the model answers in text.
  */
+import { StrataError } from '../core/errors.js';
 import { validateBudget } from '../context/assembler.js';
 import { chatTurn, completeChat, type ChatResult, type ChatStream } from './chat-turn.js';
 import type { ChatOptions } from './memory-api.js';
@@ -17,15 +18,22 @@ import { assemble, type SessionServices } from './session-reads.js';
  * The exchange a chat call works on: a new one for a user message (one still waiting for tool results
  * is given up), or the session's waiting one with the results of its calls.
  */
-function exchangeFor(services: SessionServices, sessionId: string, input: unknown): { exchange: ToolExchange; fresh: boolean } {
+function exchangeFor(services: SessionServices, sessionId: string, input: unknown): { exchange: ToolExchange; waiting: ToolExchange | undefined } {
   const { settings, now, newId, logger } = services.parts;
   const waiting = services.toolExchanges.get(sessionId);
-  if (typeof input !== 'string') return { exchange: answerCalls(waiting, input, settings.maxMessageBytes, now()), fresh: false };
+  if (typeof input !== 'string') {
+    const exchange = answerCalls(waiting, input, settings.maxMessageBytes, now());
+    if (waiting === undefined || !services.toolExchanges.claim(waiting)) {
+      throw new StrataError('INVALID_INPUT', 'Another chat() call is already answering these tool calls; wait for its result.');
+    }
+    return { exchange, waiting };
+  }
   const content = checkContent(input, 'The user message', settings.maxMessageBytes);
   if (waiting !== undefined) logger.warn({ sessionId }, 'a new message came while tool calls waited for results; that turn was given up, nothing of it stored');
   // The user message is sent now: its id and time are settled now, so memory work on it can start while the model writes.
   const sentAt = now();
-  return { exchange: { question: { id: newId(), role: 'user', content, speaker: null, externalId: null, createdAt: sentAt, sentAt }, steps: [] }, fresh: true };
+  services.toolExchanges.drop(sessionId);
+  return { exchange: { question: { id: newId(), role: 'user', content, speaker: null, externalId: null, createdAt: sentAt, sentAt }, steps: [] }, waiting: undefined };
 }
 
 /** One chat turn of a session (or the next step of one waiting for tool results): the stream when `stream` is set, else the completed result. */
@@ -36,9 +44,9 @@ export function chatInSession(services: SessionServices, sessionId: string, inpu
   const chatModel = services.parts.requireChatModel();
   const budget = chatOptions.budget === undefined ? settings.contextBudget : validateBudget(chatOptions.budget);
   const call = checkChatCall(chatOptions as Record<string, unknown>);
-  const { exchange, fresh } = exchangeFor(services, sessionId, input);
-  // Checked: from here the waiting exchange is this call's (a failed call leaves it waiting as it was).
-  if (fresh) toolExchanges.drop(sessionId);
+  // (A call that goes on with waiting calls claims them; failing, it gives them back to wait again.)
+  const { exchange, waiting } = exchangeFor(services, sessionId, input);
+  const fresh = waiting === undefined;
   const { question } = exchange;
   const stream = chatTurn({
     query: question.content,
@@ -72,11 +80,16 @@ export function chatInSession(services: SessionServices, sessionId: string, inpu
           failed(error);
         }
       },
-      hold: ({ text, toolCalls }) => toolExchanges.hold(sessionId, withCalls(exchange, text, toolCalls, now(), settings.maxMessageBytes)),
+      hold: ({ text, toolCalls }) => {
+        const next = withCalls(exchange, text, toolCalls, now(), settings.maxMessageBytes);
+        if (!toolExchanges.replace(sessionId, waiting, next)) logger.warn({ sessionId }, 'a new message came while this turn waited for the model; its tool calls are not kept');
+      },
       store: async ({ assistant, staleMemory }) => {
-        // The user message was checked when the turn began; the turn is done with tools.
-        toolExchanges.drop(sessionId);
-        const stored = await storeTurn(sessionId, exchangeTurn(exchange, checkMessageInput(assistant, 'assistant', now(), settings.maxMessageBytes)), staleMemory);
+        // The user message was checked when the turn began; the reply is checked before anything changes.
+        const reply = checkMessageInput(assistant, 'assistant', now(), settings.maxMessageBytes);
+        const stored = await storeTurn(sessionId, exchangeTurn(exchange, reply), staleMemory);
+        // The turn is done with tools (unless a new message has given it up meanwhile: nothing to do then).
+        if (waiting !== undefined) toolExchanges.replace(sessionId, waiting, undefined);
         return {
           turn: stored.raw.turn,
           messageIds: stored.raw.messages.map((message) => message.id),
@@ -86,10 +99,12 @@ export function chatInSession(services: SessionServices, sessionId: string, inpu
       monotonic: () => performance.now(),
     },
   });
+  // A failed call gives its claim back: the calls wait for results again.
+  if (waiting !== undefined) stream.result.catch(() => toolExchanges.release(waiting));
   stream.result.then(
     (result) => {
       counters.add(sessionId, {
-        chatTurns: 1,
+        chatTurns: result.turn > 0 ? 1 : 0,
         lockWaits: result.lockWaitMs > 0 ? 1 : 0,
         lockWaitMs: result.lockWaitMs,
         staleTurns: result.staleMemory ? 1 : 0,

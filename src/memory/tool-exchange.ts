@@ -7,7 +7,7 @@ import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import type { ChatMessage, ToolCall } from '../core/types.js';
 import { checkContent, type CheckedMessage } from './message-input.js';
-import { toolCallBytes } from './tool-use-input.js';
+import { isToolName, toolCallBytes } from './tool-use-input.js';
 
 /** The results of the tool calls a `chat()` returned, to continue its turn. */
 export interface ChatContinuation {
@@ -29,9 +29,14 @@ export interface ToolExchange {
   steps: ToolStep[];
 }
 
-/** Exchanges waiting for tool results, one per session at most; the oldest goes past `limit` sessions. */
+/**
+ * Exchanges waiting for tool results, one per session at most; the oldest goes past `limit` sessions.
+ * A call that goes on with one claims it (a second call answering the same calls is refused), and changes
+ * it only while it is still the session's waiting one: a new user message gives it up meanwhile.
+ */
 export class ToolExchanges {
   private readonly waiting = new Map<string, ToolExchange>();
+  private readonly claimed = new WeakSet<ToolExchange>();
 
   constructor(private readonly limit = 1_000) {}
 
@@ -39,14 +44,33 @@ export class ToolExchanges {
     return this.waiting.get(sessionId);
   }
 
-  hold(sessionId: string, exchange: ToolExchange): void {
-    this.waiting.delete(sessionId);
-    this.waiting.set(sessionId, exchange);
-    const oldest = this.waiting.keys().next().value;
-    if (this.waiting.size > this.limit && oldest !== undefined) this.waiting.delete(oldest);
+  /** Claim the waiting exchange for the call that answers it; false when another call has. */
+  claim(exchange: ToolExchange): boolean {
+    if (this.claimed.has(exchange)) return false;
+    this.claimed.add(exchange);
+    return true;
   }
 
-  /** Forget the session's exchange (it was stored, failed, or a new user message replaced it); returns whether there was one. */
+  /** Give a claim back (the call failed: the calls wait again). */
+  release(exchange: ToolExchange): void {
+    this.claimed.delete(exchange);
+  }
+
+  /**
+   * Make `next` the session's waiting exchange in place of `current` (undefined: none was waiting when
+   * the call began); false, changing nothing, when the session's waiting exchange is another by now.
+   */
+  replace(sessionId: string, current: ToolExchange | undefined, next: ToolExchange | undefined): boolean {
+    if (this.waiting.get(sessionId) !== current) return false;
+    this.waiting.delete(sessionId);
+    if (next === undefined) return true;
+    this.waiting.set(sessionId, next);
+    const oldest = this.waiting.keys().next().value;
+    if (this.waiting.size > this.limit && oldest !== undefined) this.waiting.delete(oldest);
+    return true;
+  }
+
+  /** Give up the session's waiting exchange (a new user message came); returns whether there was one. */
   drop(sessionId: string): boolean {
     return this.waiting.delete(sessionId);
   }
@@ -75,8 +99,15 @@ export function answerCalls(exchange: ToolExchange | undefined, input: unknown, 
   return { question: exchange.question, steps: [...exchange.steps.slice(0, -1), { ...step, results, answeredAt: at }] };
 }
 
-/** The exchange with the model's new calls as its next step (checked against the size limit). */
+/** The exchange with the model's new calls as its next step (checked: usable ids and names, none twice, within the size limit). */
 export function withCalls(exchange: ToolExchange, text: string, calls: ToolCall[], at: string, maxBytes: number): ToolExchange {
+  const ids = new Set<string>();
+  for (const call of calls) {
+    if (!isToolName(call.id) || !isToolName(call.name) || ids.has(call.id)) {
+      throw new StrataError('MODEL_OUTPUT_INVALID', `The chat model called a tool with ${ids.has(call.id) ? `the id "${call.id}" twice` : `an unusable id or name (${describeValue(call.id)}, ${describeValue(call.name)})`}; nothing was stored.`);
+    }
+    ids.add(call.id);
+  }
   checkContent(text, 'The tool-calling reply', maxBytes, { allowEmpty: true, extraBytes: toolCallBytes(calls) });
   return { question: exchange.question, steps: [...exchange.steps, { text, calls, at, results: null, answeredAt: null }] };
 }

@@ -126,4 +126,77 @@ describe('the AI SDK middleware', () => {
       'Every two weeks until June.',
     ]);
   });
+
+  it('records nothing of an answer that failed mid-stream, and keeps going after a recording that failed', async () => {
+    const chunk = (body: unknown): string => `data: ${JSON.stringify(body)}\n\n`;
+    const broken = [chunk({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'scripted-model', choices: [{ index: 0, delta: { content: 'The answer is partly wri' }, finish_reason: null }] }), chunk({ error: { message: 'overloaded' } }), 'data: [DONE]\n\n'].join('');
+    const server = await startScriptedServer({ script: [{ raw: broken, contentType: 'text/event-stream' }, { reply: 'y '.repeat(600) }, { reply: 'A short answer.' }] });
+    const made = testMemory({ env: { STRATA_MAX_MESSAGE_BYTES: '1000' } });
+    cleanups.push(made.cleanup, () => server.close());
+    const session = await made.memory.sessions.create();
+    const failures: unknown[] = [];
+    const middleware = strataMiddleware({
+      session,
+      onError: (error) => {
+        failures.push(error);
+        throw new Error('the handler fails too');
+      },
+    });
+    const model = wrapLanguageModel({ model: provider(server).chatModel('scripted-model'), middleware });
+    const first = streamText({ model, messages: [{ role: 'user', content: 'What is the answer?' }], onError: () => undefined });
+    for await (const piece of first.textStream) void piece;
+    // A reply over the size limit: its recording fails, onError hears of it (and throws), later turns go on.
+    await generateText({ model, messages: [{ role: 'user', content: 'Say y many times.' }] });
+    await generateText({ model, messages: [{ role: 'user', content: 'Now briefly.' }] });
+    await expect.poll(async () => (await session.info()).turnCount).toBe(1);
+    expect((await session.messages()).map((message) => message.content)).toEqual(['Now briefly.', 'A short answer.']);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('records a tool exchange the app did not take further before the next message, and names files the user sent', async () => {
+    const server = await startScriptedServer({
+      script: [callingStream('call_1', 'get_weather', '{"city":"Lisbon"}'), { reply: 'You are welcome.' }, { reply: 'A lighthouse at dusk.' }],
+    });
+    const made = testMemory();
+    cleanups.push(made.cleanup, () => server.close());
+    const session = await made.memory.sessions.create();
+    const model = wrapLanguageModel({ model: provider(server).chatModel('scripted-model'), middleware: strataMiddleware({ session }) });
+    const getWeather = tool({ inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } } }), execute: async () => ({ celsius: 21 }) });
+    const history: ModelMessage[] = [{ role: 'user', content: 'Weather in Lisbon?' }];
+    // One step only (the SDK's default): the tool runs, the model is not asked again.
+    const first = streamText({ model, messages: history, tools: { get_weather: getWeather } });
+    for await (const piece of first.textStream) void piece;
+    history.push(...(await first.response).messages, { role: 'user', content: 'Thanks!' });
+    const second = streamText({ model, messages: history, tools: { get_weather: getWeather } });
+    for await (const piece of second.textStream) void piece;
+    await expect.poll(async () => (await session.info()).turnCount).toBe(2);
+    const stored = await session.messages();
+    expect(stored.map((message) => [message.turn, message.role, message.toolCallId ?? message.toolCalls?.[0]?.name ?? message.content])).toEqual([
+      [1, 'user', 'Weather in Lisbon?'],
+      [1, 'assistant', 'get_weather'],
+      [1, 'tool', 'call_1'],
+      [2, 'user', 'Thanks!'],
+      [2, 'assistant', 'You are welcome.'],
+    ]);
+    await generateText({ model, messages: [{ role: 'user', content: [{ type: 'image', image: new Uint8Array([137, 80, 78, 71]), mediaType: 'image/png' }] }] });
+    await expect.poll(async () => (await session.info()).turnCount).toBe(3);
+    expect((await session.messages()).slice(-2).map((message) => message.content)).toEqual(['[file image/png]', 'A lighthouse at dusk.']);
+  });
+
+  it('records the history of a new session once when two wrapped models answer in it at once', async () => {
+    const server = await startScriptedServer({ script: [{ reply: 'First answer.' }, { reply: 'Second answer.' }] });
+    const made = testMemory();
+    cleanups.push(made.cleanup, () => server.close());
+    const session = await made.memory.sessions.create();
+    // Recording is slow here, so the second answer comes while the first is still being recorded.
+    const slow = { ...session, record: async (input: Parameters<typeof session.record>[0]) => (await new Promise((resolve) => setTimeout(resolve, 100)), session.record(input)) };
+    const models = [0, 1].map(() => wrapLanguageModel({ model: provider(server).chatModel('scripted-model'), middleware: strataMiddleware({ session: slow }) }));
+    const history: ModelMessage[] = [
+      { role: 'user', content: 'Our plot is number 14.' },
+      { role: 'assistant', content: 'Plot 14, noted.' },
+    ];
+    await Promise.all(models.map((model, index) => generateText({ model, messages: [...history, { role: 'user', content: `Question ${index + 1}?` }] })));
+    await expect.poll(async () => (await session.info()).turnCount).toBe(3);
+    expect((await session.messages()).filter((message) => message.content === 'Our plot is number 14.')).toHaveLength(1);
+  });
 });

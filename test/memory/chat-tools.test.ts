@@ -131,6 +131,49 @@ describe('chat with tools', () => {
     await expect(failure(session.chat({ toolResults: [{ toolCallId: 'call_1', result: '{}' }] }))).resolves.toBeInstanceOf(Error);
   });
 
+  it('lets one call answer waiting tool calls at a time, and a new message given meanwhile keeps its own calls', async () => {
+    const porto: ToolCall = { id: 'call_p', name: 'get_weather', arguments: '{"city":"Porto"}' };
+    const { memory } = await rig([callingStream([WEATHER]), { reply: 'Clear in Lisbon.', delayMs: 300 }, callingStream([porto]), { reply: 'Cloudy in Porto.' }]);
+    const session = await memory.sessions.create();
+    await session.chat('Weather in Lisbon?', { tools: TOOLS });
+    const answer = { toolResults: [{ toolCallId: 'call_1', result: '{"celsius":21}' }] };
+    const first = session.chat(answer, { tools: TOOLS });
+    // A second answer to the same calls while the first is out is refused, and bills no model call.
+    expect((await failure(session.chat(answer, { tools: TOOLS }))).message).toMatch(/Another chat\(\) call is already answering these tool calls/u);
+    // A new message while the first answer is out gives that turn up, and waits with its own calls.
+    const other = await session.chat('And Porto?', { tools: TOOLS });
+    expect(other.toolCalls).toEqual([porto]);
+    expect((await first).turn).toBe(1);
+    // The Lisbon turn was complete and is stored; the Porto calls still wait and can be answered.
+    const last = await session.chat({ toolResults: [{ toolCallId: 'call_p', result: '{"celsius":17}' }] }, { tools: TOOLS });
+    expect(last.turn).toBe(2);
+    expect((await session.messages()).filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['call_1', 'call_p']);
+    expect((await memory.stats()).chatTurns).toBe(2);
+  });
+
+  it('keeps the calls waiting when the final reply cannot be stored, and refuses a model that calls with one id twice', async () => {
+    const twice: ToolCall[] = [WEATHER, { ...WEATHER, arguments: '{"city":"Porto"}' }];
+    const { memory } = await rig([callingStream([WEATHER]), { reply: 'x'.repeat(3000) }, { reply: 'Clear in Lisbon.' }, callingStream(twice)]);
+    memories.pop();
+    await memory.close();
+    const server = servers[servers.length - 1]!;
+    const chatModel = createOpenAiChatModel({ baseUrl: server.baseUrl, model: 'scripted-chat', role: 'chat', maxRetries: 0, fetch });
+    const small = createMemory({ path: ':memory:', env: { STRATA_MAX_MESSAGE_BYTES: '2000' }, clock: steppingClock(), newId: sequentialIds(), durability: 'normal', chatModel });
+    memories.push(small);
+    const session = await small.sessions.create();
+    await session.chat('Weather in Lisbon?', { tools: TOOLS });
+    const answer = { toolResults: [{ toolCallId: 'call_1', result: '{"celsius":21}' }] };
+    expect((await failure(session.chat(answer, { tools: TOOLS }))).message).toMatch(/is 3,000 bytes; the limit is 2,000/u);
+    expect(await session.messages()).toEqual([]);
+    expect((await session.chat(answer, { tools: TOOLS })).turn).toBe(1);
+    const error = await session.chat('And Porto?', { tools: TOOLS }).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(isStrataError(error, 'MODEL_OUTPUT_INVALID'), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(/called a tool with the id "call_1" twice/u);
+  });
+
   it('refuses bad tools and model options before calling the model', async () => {
     const { memory, server } = await rig([]);
     const session = await memory.sessions.create();
@@ -140,7 +183,8 @@ describe('chat with tools', () => {
       [{ tools: [{ name: 'a' }, { name: 'a' }] }, /tools name "a" twice/u],
       [{ tools: [{ name: 'a', parameters: 'none' }] }, /tools\[0\]\.parameters must be a JSON Schema object/u],
       [{ tools: [{ name: 'a' }], toolChoice: { name: 'b' } }, /toolChoice names "b", which is not one of its tools/u],
-      [{ toolChoice: 'always' }, /toolChoice must be "auto", "none", "required"/u],
+      [{ tools: [{ name: 'a' }], toolChoice: 'always' }, /toolChoice must be "auto", "none", "required"/u],
+      [{ toolChoice: 'required' }, /toolChoice needs tools to choose from/u],
       [{ temperature: 3 }, /temperature must be a number from 0 to 2/u],
       [{ maxTokens: 0.5 }, /maxTokens must be a whole number/u],
     ];

@@ -83,6 +83,8 @@ describe('settings', () => {
     expect(failure(() => resolveSettings({ env: { STRATA_CONTEXT_BUDGET: 'abc' }, configFile: configFile('{}') })).message).toMatch(/contextBudget: must be a number \(got "abc"\)/u);
     expect(failure(() => resolveSettings({ env: { STRATA_CONTEXT_BUDGET: '0' }, configFile: configFile('{}') })).message).toMatch(/contextBudget: must be at least 1 \(got 0\)/u);
     expect(failure(() => resolveSettings({ env: { STRATA_TOKENIZER: 'p50k' }, configFile: configFile('{}') })).message).toMatch(/tokenizer: must be one of o200k_base, cl100k_base \(got "p50k"\)/u);
+    expect(failure(() => resolveSettings({ env: {}, options: { path: '' }, configFile: configFile('{}') })).message).toMatch(/path: must not be empty \(got ""\)/u);
+    expect(failure(() => resolveSettings({ env: { STRATA_CONTEXT_BUDGET: String(2 ** 60) }, configFile: configFile('{}') })).message.match(/contextBudget:/gu)).toHaveLength(1);
     expect(resolveSettings({ env: { STRATA_CACHE_MB: '+32' }, configFile: configFile('{}') }).cacheMegabytes).toBe(32);
     expect(failure(() => resolveSettings({ env: {}, configFile: configFile('{"colour": "blue"}') })).message).toMatch(/colour|Unrecognized/u);
   });

@@ -36,7 +36,7 @@ export const chunkShape = z.object({
           refusal: z.string().nullish(),
           // A call comes in pieces: its index names it, its id and name come first, its arguments in parts.
           tool_calls: z
-            .array(z.object({ index: z.number().int().min(0), id: z.string().nullish(), function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish() }))
+            .array(z.object({ index: z.number().int().min(0).nullish(), id: z.string().nullish(), function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish() }))
             .nullish(),
         })
         .nullish(),

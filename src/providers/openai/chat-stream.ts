@@ -2,6 +2,7 @@ import type { ToolCall } from '../../core/types.js';
 import type { ChatStreamEvent, StreamOptions } from '../chat-model/chat-model.js';
 import { chunkShape, toFinishReason, toUsage } from './chat-completion-shape.js';
 import { streamRequest } from './chat-request.js';
+import { StreamedToolCalls } from './streamed-tool-calls.js';
 import { startDeadline } from './deadline.js';
 import { callContext, firstIssue, invalidOutput, toModelError, type CallContext } from './model-errors.js';
 import type { OpenAiConnection } from './openai-connection.js';
@@ -12,8 +13,8 @@ interface StreamedReply {
   finishReason: string | null | undefined;
   usage: Parameters<typeof toUsage>[0];
   model: string;
-  /** Tool calls by their index in the stream, as their pieces arrive. */
-  calls: Map<number, { id: string; name: string; arguments: string }>;
+  /** Tool calls, as their pieces arrive. */
+  calls: StreamedToolCalls;
 }
 
 /**
@@ -28,7 +29,7 @@ export async function* streamChat(connection: OpenAiConnection, options: StreamO
   let finished = false;
   try {
     chunks = await openStream(connection, options, streamUsage, context);
-    const reply: StreamedReply = { text: '', finishReason: undefined, usage: undefined, model: connection.model, calls: new Map() };
+    const reply: StreamedReply = { text: '', finishReason: undefined, usage: undefined, model: connection.model, calls: new StreamedToolCalls() };
     for (;;) {
       const next = await nextChunk(chunks, context);
       if (next.done === true) break;
@@ -81,13 +82,7 @@ function readChunk(reply: StreamedReply, value: unknown, context: CallContext): 
   reply.usage = parsed.data.usage ?? reply.usage;
   const [choice] = parsed.data.choices;
   reply.finishReason = choice?.finish_reason ?? reply.finishReason;
-  for (const piece of choice?.delta?.tool_calls ?? []) {
-    const call = reply.calls.get(piece.index) ?? { id: '', name: '', arguments: '' };
-    call.id = piece.id ?? call.id;
-    call.name += piece.function?.name ?? '';
-    call.arguments += piece.function?.arguments ?? '';
-    reply.calls.set(piece.index, call);
-  }
+  for (const piece of choice?.delta?.tool_calls ?? []) reply.calls.add(piece);
   const delta = choice?.delta?.content;
   if (typeof delta !== 'string' || delta === '') return '';
   reply.text += delta;
@@ -96,7 +91,7 @@ function readChunk(reply: StreamedReply, value: unknown, context: CallContext): 
 
 /** The streamed tool calls in index order, each complete: a call that never got an id or a name is an unusable answer. */
 function finishedCalls(reply: StreamedReply, context: CallContext): ToolCall[] {
-  const calls = [...reply.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+  const calls = reply.calls.list();
   const broken = calls.find((call) => call.id === '' || call.name === '');
   if (broken !== undefined) throw invalidOutput(context, `a streamed tool call came without ${broken.id === '' ? 'an id' : 'a name'}`);
   return calls;
