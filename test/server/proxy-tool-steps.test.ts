@@ -42,4 +42,30 @@ describe("the proxy's reading of an exchange's tool steps", () => {
       ['assistant', 'It is long.'],
     ]);
   });
+
+  it("records a new session's history with its tool calls, each user message a turn", async () => {
+    const made = testMemory();
+    cleanups.push(made.cleanup);
+    const tenant = made.memory.tenant('default');
+    const history = [
+      { role: 'user', content: 'Weather in Lisbon?' },
+      { role: 'assistant', content: null, tool_calls: [call('c1', 'Lisbon')] },
+      { role: 'tool', tool_call_id: 'c1', content: '{"celsius":21}' },
+      { role: 'assistant', content: 'Sunny, 21 degrees.' },
+      { role: 'user', content: 'And Porto?' },
+      { role: 'assistant', content: 'Cloudier there.' },
+    ];
+    await rememberTurn(tenant, 'agent', { history, user: 'Thanks!', tools: [], assistant: 'You are welcome.' });
+    const session = await tenant.sessions.open('agent');
+    expect((await session.messages()).map((message) => [message.turn, message.role, message.toolCallId ?? message.toolCalls?.[0]?.name ?? message.content])).toEqual([
+      [1, 'user', 'Weather in Lisbon?'],
+      [1, 'assistant', 'get_weather'],
+      [1, 'tool', 'c1'],
+      [1, 'assistant', 'Sunny, 21 degrees.'],
+      [2, 'user', 'And Porto?'],
+      [2, 'assistant', 'Cloudier there.'],
+      [3, 'user', 'Thanks!'],
+      [3, 'assistant', 'You are welcome.'],
+    ]);
+  });
 });

@@ -56,16 +56,27 @@ export function splitMessages(messages: readonly ChatBodyMessage[]): SplitMessag
   return { system, history: rest.slice(0, start), current: rest.slice(start), userText: user === undefined ? '' : textOf(user) };
 }
 
-/** The user and assistant text turns of a history (tool traffic and empty messages left out), for a new session. */
-export function historyTurns(history: readonly ChatBodyMessage[]): Array<{ user?: string; assistant?: string }> {
-  const turns: Array<{ user?: string; assistant?: string }> = [];
-  for (const message of history) {
-    const text = textOf(message);
-    if (text.trim() === '' || (message.role !== 'user' && message.role !== 'assistant')) continue;
-    const open = turns[turns.length - 1];
-    if (message.role === 'user') turns.push({ user: text });
-    else if (open !== undefined && open.assistant === undefined) open.assistant = text;
-    else turns.push({ assistant: text });
+/** The turns of a history, for a new session: each user message with its tool steps and reply (empty messages left out). */
+export function historyTurns(history: readonly ChatBodyMessage[]): Array<{ user?: string; tools?: ToolStepInput[]; assistant?: string }> {
+  const turns: Array<{ user?: string; tools?: ToolStepInput[]; assistant?: string }> = [];
+  // Each user message begins a turn; its tool steps (when they pair up) and replies follow it.
+  let start = 0;
+  for (let index = 1; index <= history.length; index += 1) {
+    if (index < history.length && history[index]?.role !== 'user') continue;
+    const segment = history.slice(start, index);
+    start = index;
+    const user = segment[0]?.role === 'user' ? textOf(segment[0]) : '';
+    const replies = segment.filter((message) => message.role === 'assistant' && !(Array.isArray(message.tool_calls) && message.tool_calls.length > 0));
+    const tools = toolSteps(segment);
+    const texts = replies.map(textOf).filter((text) => text.trim() !== '');
+    const turn = {
+      ...(user.trim() === '' ? {} : { user }),
+      ...(tools.length === 0 ? {} : { tools }),
+      ...(texts[0] === undefined ? {} : { assistant: texts[0] }),
+    };
+    if (turn.user !== undefined || turn.assistant !== undefined) turns.push(turn);
+    // (Further replies of the same user message are turns of their own, as the client sent them.)
+    for (const text of texts.slice(1)) turns.push({ assistant: text });
   }
   return turns;
 }

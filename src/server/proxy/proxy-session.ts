@@ -6,7 +6,7 @@
  * first, only when the reply is remembered.
  */
 import { isStrataError } from '../../core/errors.js';
-import type { SessionHandle, TenantMemory } from '../../memory/memory-api.js';
+import type { RecordInput, SessionHandle, TenantMemory } from '../../memory/memory-api.js';
 import type { ToolStepInput } from '../../memory/tool-use-input.js';
 import { checkSessionId } from '../../memory/session-input.js';
 import { historyTurns, type ChatBodyMessage } from './chat-request.js';
@@ -61,16 +61,21 @@ export async function rememberTurn(
 ): Promise<void> {
   const handle = await openOrCreate(tenant, sessionId);
   // The history is read only for a session with no turn yet.
-  if ((await handle.info()).turnCount === 0) for (const earlier of historyTurns(turn.history)) await handle.record(earlier);
-  if (turn.tools.length > 0) {
-    try {
-      await handle.record({ user: turn.user, tools: turn.tools, assistant: turn.assistant });
-      return;
-    } catch (error) {
-      // Tool traffic the library refuses (a result over the size limit, a call id used twice): the
-      // exchange is still kept, as text.
-      if (!isStrataError(error, 'INVALID_INPUT')) throw error;
-    }
+  if ((await handle.info()).turnCount === 0) for (const earlier of historyTurns(turn.history)) await recordKeepingText(handle, earlier);
+  await recordKeepingText(handle, { user: turn.user, ...(turn.tools.length === 0 ? {} : { tools: turn.tools }), assistant: turn.assistant });
+}
+
+/** Record a turn; when the library refuses its tool traffic (a result over the size limit …), the turn is still kept, as text. */
+async function recordKeepingText(handle: SessionHandle, turn: RecordInput): Promise<void> {
+  if (turn.tools === undefined) {
+    await handle.record(turn);
+    return;
   }
-  await handle.record({ user: turn.user, assistant: turn.assistant });
+  try {
+    await handle.record(turn);
+  } catch (error) {
+    if (!isStrataError(error, 'INVALID_INPUT')) throw error;
+    const { tools: _refused, ...text } = turn;
+    await handle.record(text);
+  }
 }
