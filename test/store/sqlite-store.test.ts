@@ -287,8 +287,9 @@ describe('SQLite store', () => {
         { version: 12, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 13, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 14, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 15, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(14);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(15);
       expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_id']);
     } finally {
       check.close();
@@ -313,6 +314,16 @@ describe('SQLite store', () => {
 
   it('finds the earliest next attempt through the memory_retries_due index', async () => {
     expect(await planOf('SELECT min(next_attempt_at) FROM memory_retries WHERE tenant_id = ?', 'acme')).toContain('memory_retries_due');
+  });
+
+  it("dates a turn from the index alone, reading no message row", async () => {
+    const plan = await planOf(
+      'SELECT sent_at FROM messages WHERE tenant_id = ? AND session_id = ? AND turn = ? AND sent_at IS NOT NULL ORDER BY position LIMIT 1',
+      'acme',
+      's1',
+      '3',
+    );
+    expect(plan).toBe('SEARCH messages USING COVERING INDEX messages_turn (tenant_id=? AND session_id=? AND turn=?)');
   });
 
   it("reads a session's facts as one range of the table's key, in order, not every fact of the tenant", async () => {

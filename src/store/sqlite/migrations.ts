@@ -352,4 +352,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX facts_id ON facts (tenant_id, id);
     `,
   },
+  {
+    version: 15,
+    name: "turns' sent times from the index",
+    // The first package of a long session dates every turn its facts were established in (9,200 turns
+    // of a 100,000-message session): with the time in the index, each is one index probe, no row read.
+    change: `
+      DROP INDEX IF EXISTS messages_turn;
+      CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id, sent_at);
+    `,
+  },
 ];
