@@ -5,9 +5,9 @@
  * optional peer dependency.
  */
 import type { LanguageModelMiddleware } from 'ai';
+import { splitAtLastUser, toolStepsOf, userSegments, type ToolUseReader } from '../core/exchange.js';
 import type { ChatMessage, ToolCall } from '../core/types.js';
 import type { RecordInput } from '../memory/memory-api.js';
-import type { ToolStepInput } from '../memory/tool-use-input.js';
 
 /** The call options the middleware sees, and their prompt. */
 export type CallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
@@ -91,48 +91,21 @@ function callsOf(message: PromptMessage): ToolCall[] {
   return message.content.flatMap((part) => (part.type === 'tool-call' ? [{ id: part.toolCallId, name: part.toolName, arguments: argumentsText(part.input) }] : []));
 }
 
-/** The tool steps of an exchange: each calling assistant message, with the results of the tool messages right after it. */
-export function stepsOf(exchange: readonly PromptMessage[]): ToolStepInput[] | null {
-  const steps: ToolStepInput[] = [];
-  for (const [index, message] of exchange.entries()) {
-    const calls = callsOf(message);
-    if (calls.length === 0) continue;
-    const results = new Map<string, string>();
-    for (const answer of exchange.slice(index + 1)) {
-      if (answer.role !== 'tool') break;
-      for (const part of answer.content) if (part.type === 'tool-result') results.set(part.toolCallId, outputText(part.output));
-    }
-    if (calls.some((call) => !results.has(call.id))) return null;
-    const text = textOf(message);
-    steps.push({ ...(text.trim() === '' ? {} : { text }), calls: calls.map((call) => ({ ...call, result: results.get(call.id) ?? '' })) });
-  }
-  return steps;
-}
+/** How the middleware reads the SDK's tool use. */
+const PROMPT_TOOL_USE: ToolUseReader<PromptMessage> = {
+  calls: callsOf,
+  results: (message) => (message.role !== 'tool' ? null : message.content.flatMap((part): Array<[string, string]> => (part.type === 'tool-result' ? [[part.toolCallId, outputText(part.output)]] : []))),
+  text: textOf,
+};
 
 /** The prompt split as the middleware uses it: system messages, the history before the last user message, the exchange from it on. */
 export function splitPrompt(prompt: Prompt): { system: PromptMessage[]; history: PromptMessage[]; exchange: PromptMessage[] } {
-  const system = prompt.filter((message) => message.role === 'system');
-  const rest = prompt.filter((message) => message.role !== 'system');
-  let last = -1;
-  rest.forEach((message, index) => {
-    if (message.role === 'user') last = index;
-  });
-  const start = Math.max(0, last);
-  return { system, history: rest.slice(0, start), exchange: rest.slice(start) };
+  return { system: prompt.filter((message) => message.role === 'system'), ...splitAtLastUser(prompt.filter((message) => message.role !== 'system')) };
 }
 
 /** The turns of a history, to record for a session that has none yet: each user message, its tool steps, the reply. */
 export function historyTurns(history: readonly PromptMessage[]): RecordInput[] {
-  const turns: RecordInput[] = [];
-  let start = 0;
-  for (let index = 1; index <= history.length; index += 1) {
-    if (index < history.length && history[index]?.role !== 'user') continue;
-    const turn = history.slice(start, index);
-    start = index;
-    const record = turnOf(turn, null);
-    if (record !== null) turns.push(record);
-  }
-  return turns;
+  return userSegments(history).flatMap((segment) => turnOf(segment, null) ?? []);
 }
 
 /**
@@ -144,7 +117,7 @@ export function turnOf(exchange: readonly PromptMessage[], reply: string | null)
   const userText = user === undefined ? '' : textOf(user);
   const lastAssistant = [...exchange].reverse().find((message) => message.role === 'assistant' && callsOf(message).length === 0);
   const assistantText = reply ?? (lastAssistant === undefined ? '' : textOf(lastAssistant));
-  const steps = stepsOf(exchange) ?? [];
+  const steps = toolStepsOf(exchange, PROMPT_TOOL_USE) ?? [];
   if (userText.trim() === '' && assistantText.trim() === '') return null;
   return {
     ...(userText.trim() === '' ? {} : { user: userText }),

@@ -1,4 +1,4 @@
-import { messageText } from '../core/tool-calls.js';
+import { messageText, roleLabel } from '../core/tool-calls.js';
 import { doubtNote, factDoubts } from '../core/fact-doubts.js';
 import { FACT_KINDS, type ChatMessage, type Fact, type FactKind } from '../core/types.js';
 
@@ -47,7 +47,7 @@ export function formatTable(columns: readonly Column[], rows: ReadonlyArray<read
 export function formatChatMessages(messages: readonly ChatMessage[]): string {
   return messages
     .map((message) => {
-      const header = message.toolCallId === undefined ? message.role : `${message.role} answering ${message.toolCallId}`;
+      const header = roleLabel(message);
       return `── ${header} ${'─'.repeat(Math.max(3, 60 - header.length))}\n${messageText(message)}`;
     })
     .join('\n\n');

@@ -62,6 +62,11 @@ export function messageText(message: { content: string; toolCalls?: readonly Too
   return message.content.trim() === '' ? described : `${message.content}\n${described}`;
 }
 
+/** A message's role as a heading shows it: a tool result names the call it answers ("tool answering call_1"). */
+export function roleLabel(message: { role: string; toolCallId?: string }): string {
+  return message.toolCallId === undefined ? message.role : `${message.role} answering ${message.toolCallId}`;
+}
+
 /** A message's tool use as its own fields, copied: present only when it has some (plain messages stay as they were). */
 export function toolUseOf(message: { toolCalls?: readonly ToolCall[]; toolCallId?: string }): { toolCalls?: ToolCall[]; toolCallId?: string } {
   const use: { toolCalls?: ToolCall[]; toolCallId?: string } = {};

@@ -4,7 +4,7 @@ import { compareText, loneSurrogateIndex } from '../core/text.js';
 import { toolPairingProblem } from '../core/tool-calls.js';
 import { EXPORT_FORMAT, plainMessageSchema, sessionExportSchema, type PlainMessage, type SessionExport } from './export-schema.js';
 import { checkContent, checkSpeaker, toTimestamp, type CheckedMessage } from './message-input.js';
-import { checkToolName, isToolName, openAiToolCalls, toolCallBytes } from './tool-use-input.js';
+import { isToolName, openAiToolUse, toolCallBytes } from './tool-use-input.js';
 
 /** A parsed import file: a lossless Strata export, or plain messages grouped into turns. */
 export type ImportPlan =
@@ -74,20 +74,20 @@ function planMessages(list: readonly unknown[], options: { now: string; maxBytes
       if (text !== null && text.trim() !== '') instructions.push(checkContent(text, `${label} (${message.role})`, options.maxBytes));
       return;
     }
-    const calls = message.role === 'assistant' && message.tool_calls !== undefined && message.tool_calls !== null ? openAiToolCalls(message.tool_calls, label) : [];
     // (The legacy `function` role has no call id to pair it with its call: left out, as empty replies are.)
-    if (message.role === 'function' || (message.role === 'assistant' && text === null && calls.length === 0)) {
+    if (message.role === 'function' || (message.role === 'assistant' && text === null && (message.tool_calls === undefined || message.tool_calls === null))) {
       skipped += 1;
       return;
     }
     if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'tool') {
       throw invalid(`${label}.role is "${message.role}"; expected user, assistant, system, developer or tool.`);
     }
-    // (Null or empty fields, which some exports write on every message, mean none.)
-    if (message.role !== 'assistant' && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) throw invalid(`${label} is a ${message.role} message with tool_calls; only assistant messages call tools.`);
-    const an = message.role === 'assistant' ? 'an' : 'a';
-    if (message.role !== 'tool' && typeof message.tool_call_id === 'string') throw invalid(`${label} is ${an} ${message.role} message with a tool_call_id; only tool messages answer calls.`);
-    const toolUse = message.role === 'tool' ? { toolCallId: checkToolName(message.tool_call_id, `${label}.tool_call_id`, 'IMPORT_INVALID') } : calls.length > 0 ? { toolCalls: calls } : {};
+    const toolUse = openAiToolUse({ ...message, role: message.role }, label);
+    const calls = toolUse.toolCalls ?? [];
+    if (message.role === 'assistant' && text === null && calls.length === 0) {
+      skipped += 1;
+      return;
+    }
     const allowance = { allowEmpty: message.role === 'tool' || calls.length > 0, extraBytes: toolCallBytes(calls) };
     // (A tool result or a calling reply may have no text; any other message must.)
     const content = checkContent(allowance.allowEmpty ? (text ?? '') : text, label, options.maxBytes, allowance);

@@ -5,6 +5,7 @@
  */
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
+import { toolUseOf } from '../core/tool-calls.js';
 import type { ChatMessage, ToolCall } from '../core/types.js';
 import { checkContent, type CheckedMessage } from './message-input.js';
 import { isToolName, toolCallBytes } from './tool-use-input.js';
@@ -112,25 +113,24 @@ export function withCalls(exchange: ToolExchange, text: string, calls: ToolCall[
   return { question: exchange.question, steps: [...exchange.steps, { text, calls, at, results: null, answeredAt: null }] };
 }
 
-/** What the chat model is sent after the package: the user's message, then each answered step. */
-export function exchangeMessages(exchange: ToolExchange): ChatMessage[] {
-  const messages: ChatMessage[] = [{ role: 'user', content: exchange.question.content }];
+/** The exchange's messages so far, as they are stored: the user's message, then each step's call and its results. */
+function exchangeSoFar(exchange: ToolExchange): CheckedMessage[] {
+  const base = { speaker: null, externalId: null };
+  const messages: CheckedMessage[] = [exchange.question];
   for (const step of exchange.steps) {
-    messages.push({ role: 'assistant', content: step.text, toolCalls: step.calls });
-    for (const call of step.calls) messages.push({ role: 'tool', content: step.results?.get(call.id) ?? '', toolCallId: call.id });
+    messages.push({ ...base, role: 'assistant', content: step.text, createdAt: step.at, sentAt: step.at, toolCalls: step.calls });
+    const answeredAt = step.answeredAt ?? step.at;
+    for (const call of step.calls) messages.push({ ...base, role: 'tool', content: step.results?.get(call.id) ?? '', createdAt: answeredAt, sentAt: answeredAt, toolCallId: call.id });
   }
   return messages;
 }
 
-/** The turn to store once the model has answered: the user's message, each step's call and results, the reply. */
+/** What the chat model is sent after the package: the exchange so far. */
+export function exchangeMessages(exchange: ToolExchange): ChatMessage[] {
+  return exchangeSoFar(exchange).map((message) => ({ role: message.role, content: message.content, ...toolUseOf(message) }));
+}
+
+/** The turn to store once the model has answered: the exchange so far, then the reply. */
 export function exchangeTurn(exchange: ToolExchange, reply: CheckedMessage): CheckedMessage[] {
-  const base = { speaker: null, externalId: null };
-  const turn: CheckedMessage[] = [exchange.question];
-  for (const step of exchange.steps) {
-    turn.push({ ...base, role: 'assistant', content: step.text, createdAt: step.at, sentAt: step.at, toolCalls: step.calls });
-    const answeredAt = step.answeredAt ?? step.at;
-    for (const call of step.calls) turn.push({ ...base, role: 'tool', content: step.results?.get(call.id) ?? '', createdAt: answeredAt, sentAt: answeredAt, toolCallId: call.id });
-  }
-  turn.push(reply);
-  return turn;
+  return [...exchangeSoFar(exchange), reply];
 }

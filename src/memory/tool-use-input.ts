@@ -6,7 +6,7 @@
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import { loneSurrogateIndex } from '../core/text.js';
-import type { ToolCall } from '../core/types.js';
+import type { Role, ToolCall } from '../core/types.js';
 import { checkContent, type CheckedMessage } from './message-input.js';
 
 /** A tool call as `record()` takes it: `arguments` as the model wrote them, or as an object (stored as its JSON). */
@@ -83,6 +83,25 @@ export function openAiToolCalls(value: unknown, label: string): ToolCall[] {
       arguments: argumentsText(fn.arguments ?? '', `${at}.function.arguments`, 'IMPORT_INVALID'),
     };
   });
+}
+
+/**
+ * The tool use of an OpenAI-style message: an assistant's calls, or the call a tool result answers.
+ * Null or empty fields (some exports write them on every message) mean none; a call on another role's
+ * message, or a call id on a message that is not a result, is refused.
+ */
+export function openAiToolUse(message: { role: Role; tool_calls?: unknown; tool_call_id?: unknown }, label: string): { toolCalls?: ToolCall[]; toolCallId?: string } {
+  const { role } = message;
+  if (role === 'tool') return { toolCallId: checkToolName(message.tool_call_id, `${label}.tool_call_id`, 'IMPORT_INVALID') };
+  if (typeof message.tool_call_id === 'string') {
+    throw new StrataError('IMPORT_INVALID', `${label} is ${role === 'assistant' ? 'an' : 'a'} ${role} message with a tool_call_id; only tool messages answer calls.`);
+  }
+  if (role !== 'assistant') {
+    if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) throw new StrataError('IMPORT_INVALID', `${label} is a ${role} message with tool_calls; only assistant messages call tools.`);
+    return {};
+  }
+  const calls = message.tool_calls === undefined || message.tool_calls === null ? [] : openAiToolCalls(message.tool_calls, label);
+  return calls.length === 0 ? {} : { toolCalls: calls };
 }
 
 /** Bytes a message's tool calls add to its size, for the message size limit. */

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isStrataError } from '../../src/core/errors.js';
 import type { ToolCall } from '../../src/core/types.js';
 import { createMemory, type Memory } from '../../src/memory/create-memory.js';
 import { createOpenAiChatModel } from '../../src/providers/openai/openai-chat-model.js';
 import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../support/scripted-openai-server.js';
 import { sequentialIds, steppingClock } from '../support/memory-fixtures.js';
+import { strataFailure } from '../support/strata-failure.js';
 
 const servers: ScriptedServer[] = [];
 const memories: Memory[] = [];
@@ -43,13 +43,9 @@ function requestBody(server: ScriptedServer, index: number): { messages: Array<R
 const TOOLS = [{ name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
 const WEATHER: ToolCall = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Lisbon"}' };
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(isStrataError(error, 'INVALID_INPUT'), String(error)).toBe(true);
-  return error as Error;
+/** The INVALID_INPUT a call fails with. */
+function failure(promise: Promise<unknown>): Promise<Error> {
+  return strataFailure(promise, 'INVALID_INPUT');
 }
 
 describe('chat with tools', () => {
@@ -166,12 +162,7 @@ describe('chat with tools', () => {
     expect((await failure(session.chat(answer, { tools: TOOLS }))).message).toMatch(/is 3,000 bytes; the limit is 2,000/u);
     expect(await session.messages()).toEqual([]);
     expect((await session.chat(answer, { tools: TOOLS })).turn).toBe(1);
-    const error = await session.chat('And Porto?', { tools: TOOLS }).then(
-      () => null,
-      (caught: unknown) => caught,
-    );
-    expect(isStrataError(error, 'MODEL_OUTPUT_INVALID'), String(error)).toBe(true);
-    expect((error as Error).message).toMatch(/called a tool with the id "call_1" twice/u);
+    expect((await strataFailure(session.chat('And Porto?', { tools: TOOLS }), 'MODEL_OUTPUT_INVALID')).message).toMatch(/called a tool with the id "call_1" twice/u);
   });
 
   it('refuses bad tools and model options before calling the model', async () => {
@@ -188,16 +179,7 @@ describe('chat with tools', () => {
       [{ temperature: 3 }, /temperature must be a number from 0 to 2/u],
       [{ maxTokens: 0.5 }, /maxTokens must be a whole number/u],
     ];
-    for (const [options, pattern] of cases) {
-      const error = await Promise.resolve()
-        .then(() => session.chat('Hello', options as never))
-        .then(
-          () => null,
-          (caught: unknown) => caught,
-        );
-      expect(isStrataError(error, 'INVALID_INPUT'), String(error)).toBe(true);
-      expect((error as Error).message).toMatch(pattern);
-    }
+    for (const [options, pattern] of cases) expect((await failure(session.chat('Hello', options as { stream?: false }))).message).toMatch(pattern);
     expect(server.requests).toEqual([]);
     expect(await session.messages()).toEqual([]);
   });

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isStrataError } from '../../src/core/errors.js';
 import type { ChatMessage } from '../../src/core/types.js';
 import { createGptTokenizer } from '../../src/providers/tokenizer/gpt-tokenizer.js';
 import { testMemory } from '../support/memory-fixtures.js';
+import { strataFailure } from '../support/strata-failure.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -105,12 +105,7 @@ describe('tool messages', () => {
     const { memory } = fixture();
     const session = await memory.sessions.create();
     const rejected = async (tools: unknown, pattern: RegExp): Promise<void> => {
-      const error = await session.record({ user: 'Check Porto.', tools: tools as never, assistant: 'Done.' }).then(
-        () => null,
-        (caught: unknown) => caught,
-      );
-      expect(isStrataError(error, 'INVALID_INPUT'), String(error)).toBe(true);
-      expect((error as Error).message).toMatch(pattern);
+      expect((await strataFailure(session.record({ user: 'Check Porto.', tools: tools as never, assistant: 'Done.' }), 'INVALID_INPUT')).message).toMatch(pattern);
     };
     await rejected('get_weather', /tools must be a list/u);
     await rejected([{ calls: [] }], /tools\[0\]\.calls must be a non-empty list/u);
@@ -162,12 +157,7 @@ describe('tool messages', () => {
       [spoken, /is a tool result with a speaker/u],
       [broken, /tool call arguments with a lone UTF-16 surrogate/u],
     ] as const) {
-      const error = await memory.sessions.import({ data, source: 'edited.json' }).then(
-        () => null,
-        (caught: unknown) => caught,
-      );
-      expect(isStrataError(error, 'IMPORT_INVALID'), String(error)).toBe(true);
-      expect((error as Error).message).toMatch(pattern);
+      expect((await strataFailure(memory.sessions.import({ data, source: 'edited.json' }), 'IMPORT_INVALID')).message).toMatch(pattern);
     }
     expect(await memory.sessions.list()).toEqual([]);
   });
@@ -184,12 +174,7 @@ describe('tool messages', () => {
       [[{ role: 'user', content: 'Find flights.' }, { role: 'assistant', content: 'Done.', tool_call_id: 'c1' }], /agent\.json messages\[1\] is an assistant message with a tool_call_id/u],
     ];
     for (const [data, pattern] of cases) {
-      const error = await memory.sessions.import({ data, source: 'agent.json' }).then(
-        () => null,
-        (caught: unknown) => caught,
-      );
-      expect(isStrataError(error, 'IMPORT_INVALID'), String(error)).toBe(true);
-      expect((error as Error).message).toMatch(pattern);
+      expect((await strataFailure(memory.sessions.import({ data, source: 'agent.json' }), 'IMPORT_INVALID')).message).toMatch(pattern);
     }
     expect(await memory.sessions.list()).toEqual([]);
   });

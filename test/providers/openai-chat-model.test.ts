@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatStreamEvent } from '../../src/providers/chat-model/chat-model.js';
 import { createOpenAiChatModel, type OpenAiChatModelSettings } from '../../src/providers/openai/openai-chat-model.js';
 import { refusedBaseUrl, startScriptedServer, type ScriptedServer, type ScriptEntry } from '../support/scripted-openai-server.js';
-import { strataFailure } from './strata-failure.js';
+import { strataFailure } from '../support/strata-failure.js';
 
 let server: ScriptedServer | undefined;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAiEmbedder, type OpenAiEmbedderSettings } from '../../src/providers/openai/openai-embedder.js';
 import { startScriptedServer, type ScriptedServer, type ScriptEntry } from '../support/scripted-openai-server.js';
-import { strataFailure } from './strata-failure.js';
+import { strataFailure } from '../support/strata-failure.js';
 
 let server: ScriptedServer | undefined;
 

@@ -7,7 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isStrataError } from '../../core/errors.js';
-import { messageText } from '../../core/tool-calls.js';
+import { messageText, roleLabel } from '../../core/tool-calls.js';
 import { FACT_KINDS } from '../../core/types.js';
 import type { TenantMemory } from '../../memory/memory-api.js';
 import { MAX_SESSION_ID_LENGTH } from '../../memory/session-input.js';
@@ -75,7 +75,7 @@ export function strataMcpServer(tenant: TenantMemory, version: string): McpServe
         const pkg = await (await open(sessionId)).context({ budget, ...(query === undefined ? {} : { query }) });
         return pkg
           .render()
-          .map((message) => `[${message.toolCallId === undefined ? message.role : `${message.role} answering ${message.toolCallId}`}]\n${messageText(message)}`)
+          .map((message) => `[${roleLabel(message)}]\n${messageText(message)}`)
           .join('\n\n');
       }),
   );

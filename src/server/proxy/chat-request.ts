@@ -5,6 +5,7 @@
  * never separated from its results.
  */
 import { z } from '@hono/zod-openapi';
+import { splitAtLastUser, toolStepsOf, userSegments, type ToolUseReader } from '../../core/exchange.js';
 import { openAiToolCalls, type ToolStepInput } from '../../memory/tool-use-input.js';
 
 const MessageSchema = z.looseObject({
@@ -46,29 +47,18 @@ export function textOf(message: ChatBodyMessage): string {
 
 export function splitMessages(messages: readonly ChatBodyMessage[]): SplitMessages {
   const system = messages.filter((message) => message.role === 'system' || message.role === 'developer');
-  const rest = messages.filter((message) => message.role !== 'system' && message.role !== 'developer');
-  let last = -1;
-  rest.forEach((message, index) => {
-    if (message.role === 'user') last = index;
-  });
-  const start = Math.max(0, last);
-  const user = rest[last];
-  return { system, history: rest.slice(0, start), current: rest.slice(start), userText: user === undefined ? '' : textOf(user) };
+  const { history, exchange } = splitAtLastUser(messages.filter((message) => message.role !== 'system' && message.role !== 'developer'));
+  const user = exchange[0]?.role === 'user' ? exchange[0] : undefined;
+  return { system, history, current: exchange, userText: user === undefined ? '' : textOf(user) };
 }
 
 /** The turns of a history, for a new session: each user message with its tool steps and reply (empty messages left out). */
 export function historyTurns(history: readonly ChatBodyMessage[]): Array<{ user?: string; tools?: ToolStepInput[]; assistant?: string }> {
   const turns: Array<{ user?: string; tools?: ToolStepInput[]; assistant?: string }> = [];
-  // Each user message begins a turn; its tool steps (when they pair up) and replies follow it.
-  let start = 0;
-  for (let index = 1; index <= history.length; index += 1) {
-    if (index < history.length && history[index]?.role !== 'user') continue;
-    const segment = history.slice(start, index);
-    start = index;
+  for (const segment of userSegments(history)) {
     const user = segment[0]?.role === 'user' ? textOf(segment[0]) : '';
-    const replies = segment.filter((message) => message.role === 'assistant' && !(Array.isArray(message.tool_calls) && message.tool_calls.length > 0));
+    const texts = segment.filter((message) => message.role === 'assistant' && !callsTools(message)).map(textOf).filter((text) => text.trim() !== '');
     const tools = toolSteps(segment);
-    const texts = replies.map(textOf).filter((text) => text.trim() !== '');
     const turn = {
       ...(user.trim() === '' ? {} : { user }),
       ...(tools.length === 0 ? {} : { tools }),
@@ -81,28 +71,27 @@ export function historyTurns(history: readonly ChatBodyMessage[]): Array<{ user?
   return turns;
 }
 
+function callsTools(message: ChatBodyMessage): boolean {
+  return message.role === 'assistant' && Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
+}
+
+/** How the proxy reads an OpenAI message's tool use. */
+const OPENAI_TOOL_USE: ToolUseReader<ChatBodyMessage> = {
+  calls: (message) => (callsTools(message) ? openAiToolCalls(message.tool_calls, 'the exchange') : []),
+  results: (message) => (message.role !== 'tool' ? null : typeof message.tool_call_id === 'string' ? [[message.tool_call_id, textOf(message)]] : []),
+  text: textOf,
+};
+
 /**
  * The tool steps of the exchange in progress (after its user message): each assistant message that
  * called tools, with each call's result from the tool messages right after it. Empty when the exchange
  * used no tools, or when its calls and results do not pair up (the turn is then kept as text only).
  */
 export function toolSteps(current: readonly ChatBodyMessage[]): ToolStepInput[] {
-  const steps: ToolStepInput[] = [];
   try {
-    current.forEach((message, index) => {
-      if (message.role !== 'assistant' || !Array.isArray(message.tool_calls) || message.tool_calls.length === 0) return;
-      const calls = openAiToolCalls(message.tool_calls, 'the exchange');
-      const results = new Map<string, string>();
-      for (const answer of current.slice(index + 1)) {
-        if (answer.role !== 'tool') break;
-        if (typeof answer.tool_call_id === 'string') results.set(answer.tool_call_id, textOf(answer));
-      }
-      if (calls.some((call) => !results.has(call.id))) throw new Error('a call without its result');
-      const text = textOf(message);
-      steps.push({ ...(text.trim() === '' ? {} : { text }), calls: calls.map((call) => ({ ...call, result: results.get(call.id) ?? '' })) });
-    });
+    return toolStepsOf(current, OPENAI_TOOL_USE) ?? [];
   } catch {
+    // (A malformed call.)
     return [];
   }
-  return steps;
 }

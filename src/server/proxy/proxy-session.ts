@@ -67,15 +67,11 @@ export async function rememberTurn(
 
 /** Record a turn; when the library refuses its tool traffic (a result over the size limit …), the turn is still kept, as text. */
 async function recordKeepingText(handle: SessionHandle, turn: RecordInput): Promise<void> {
-  if (turn.tools === undefined) {
-    await handle.record(turn);
-    return;
-  }
+  const { tools, ...text } = turn;
   try {
     await handle.record(turn);
   } catch (error) {
-    if (!isStrataError(error, 'INVALID_INPUT')) throw error;
-    const { tools: _refused, ...text } = turn;
+    if (tools === undefined || !isStrataError(error, 'INVALID_INPUT')) throw error;
     await handle.record(text);
   }
 }
