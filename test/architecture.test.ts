@@ -16,7 +16,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   memory: ['core', 'providers', 'store', 'managers', 'context', 'retrieval', 'longterm'],
   eval: ['core', 'providers', 'store', 'managers', 'context', 'memory'],
   cli: ['core', 'context', 'memory', 'eval', 'server'],
-  server: ['core', 'context', 'memory'],
+  server: ['core', 'context', 'memory', 'eval'],
   'ai-sdk': ['core', 'providers', 'memory'],
   testing: ['core', 'providers', 'managers'],
 };

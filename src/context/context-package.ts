@@ -65,12 +65,15 @@ export interface Omission {
   reason: string;
 }
 
+/** An item as the JSON of a package gives it: what it says, its size, where it came from, and what it is. */
+export type ContextItemJson = Pick<ContextItem, 'text' | 'tokens' | 'sourceMessageIds' | 'kind' | 'turn' | 'date' | 'tier'>;
+
 /** The JSON shape of a package (`strata context --json`). */
 export interface ContextPackageJson {
   budget: number;
   tokens: number;
   messages: ChatMessage[];
-  sections: Array<{ name: SectionName; tokens: number; items: Array<{ text: string; tokens: number; sourceMessageIds: string[] }> }>;
+  sections: Array<{ name: SectionName; tokens: number; items: ContextItemJson[] }>;
   omitted: Omission[];
   warnings: string[];
 }

@@ -136,7 +136,7 @@ export function finish(assembly: Assembly, budget: number, tokenizer: Tokenizer,
       sections: (owned ?? sections).map((section) => ({
         name: section.name,
         tokens: section.tokens,
-        items: section.items.map((item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds] })),
+        items: section.items.map((item) => ({ text: item.text, tokens: item.tokens, sourceMessageIds: [...item.sourceMessageIds], kind: item.kind, turn: item.turn, date: item.date, tier: item.tier })),
       })),
       omitted: ownOmitted().map((omission) => ({
         sourceMessageIds: [...omission.sourceMessageIds],

@@ -11,6 +11,8 @@ import type { Memory, MemoryStats } from '../memory/memory-api.js';
 import { addInto, emptyCounters } from '../memory/memory-counters.js';
 import { authenticate, type AuthMode } from './auth.js';
 import { answerFor, errorAnswer } from './error-response.js';
+import { registerChatRoutes } from './routes/chat-routes.js';
+import { registerEvalRoutes } from './routes/eval-routes.js';
 import { registerFactRoutes } from './routes/fact-routes.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
 import { registerTurnRoutes } from './routes/turn-routes.js';
@@ -22,6 +24,7 @@ import { registerMcpRoute } from './mcp/mcp-route.js';
 import { registerProxyRoutes } from './proxy/proxy-routes.js';
 import type { Fetch } from './proxy/upstream.js';
 import { validationHook } from './validation-hook.js';
+import { registerWebApp } from './web-app.js';
 
 export interface AppOptions {
   memory: Memory;
@@ -43,6 +46,10 @@ export interface AppOptions {
   fetch?: Fetch;
   /** The version the MCP server reports (default `0.0.0`). */
   version?: string;
+  /** The package folder whose `examples/` the eval routes list and run (default: the installed strata-memory package). */
+  packageRoot?: string;
+  /** Folder of the built web app, served at `/` (default: none; `strata serve` serves the package's `dist/web`). */
+  webRoot?: string;
 }
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -80,7 +87,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     }),
   );
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }, 200));
+  // `auth` tells a client (the web app) whether to ask for a key before its first call.
+  app.get('/healthz', (c) => c.json({ status: 'ok', auth: options.auth ?? 'keys' }, 200));
   app.get('/metrics', async (c) => c.text(metrics.render(await memoryTotals(memory, served)), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }));
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'Strata', version: '1', description: 'Conversational memory: sessions, turns, facts and context packages.' } });
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'An API key from `strata keys create`.' });
@@ -92,8 +100,12 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerSessionRoutes(app);
   registerTurnRoutes(app);
   registerFactRoutes(app);
+  registerChatRoutes(app, { memory, background, onUnexpected: (error, requestId) => options.onUnexpected?.(error, requestId) });
+  registerEvalRoutes(app, { packageRoot: options.packageRoot });
   registerMcpRoute(app, options.version ?? '0.0.0');
   registerProxyRoutes(app, { memory, background, newId, fetch: options.fetch ?? ((input, init) => fetch(input, init)) });
+
+  if (options.webRoot !== undefined) registerWebApp(app, options.webRoot);
 
   app.notFound((c) => {
     const { status, body } = errorAnswer('NOT_FOUND', `No route ${c.req.method} ${c.req.path}; the API is described at /openapi.json.`);

@@ -29,7 +29,7 @@ describe('strata context', () => {
     for (const message of messages) expect(Object.keys(message).sort()).toEqual(['content', 'role']);
     for (const section of data.sections as Array<Record<string, unknown>>) {
       expect(Object.keys(section)).toEqual(['name', 'tokens', 'items']);
-      for (const item of section.items as Array<Record<string, unknown>>) expect(Object.keys(item)).toEqual(['text', 'tokens', 'sourceMessageIds']);
+      for (const item of section.items as Array<Record<string, unknown>>) expect(Object.keys(item)).toEqual(['text', 'tokens', 'sourceMessageIds', 'kind', 'turn', 'date', 'tier']);
     }
     for (const omission of data.omitted as Array<Record<string, unknown>>) expect(Object.keys(omission)).toEqual(['sourceMessageIds', 'turns', 'messageCount', 'reason']);
 

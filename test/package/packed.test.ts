@@ -4,7 +4,7 @@
  * a CommonJS one, library and CLI. (A full `npm install` of the tarball also builds better-sqlite3 from
  * source, minutes on a fresh machine; the dependencies are not what this test is about.)
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -60,8 +60,40 @@ describe('the packed package', () => {
     expect(files).toContain('dist/src/index.js');
     expect(files).toContain('bin/strata.js');
     expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
-    expect(files.filter((file) => file.startsWith('src/') || file.startsWith('test/'))).toEqual([]);
+    expect(files.filter((file) => file.startsWith('src/') || file.startsWith('test/') || file.startsWith('web/'))).toEqual([]);
+    expect(files).toContain('dist/web/index.html');
+    expect(files).toContain('examples/conversations/kitchen-renovation.json');
   });
+
+  it('serves the built web app and the shipped eval examples from strata serve', async () => {
+    const dbFolder = mkdtempSync(join(tmpdir(), 'strata-packed-serve-'));
+    // The package's own bin, not npx: a stop signal must reach the server itself.
+    const bin = join(folder, 'app', 'node_modules', 'strata-memory', 'bin', 'strata.js');
+    const server = spawn(process.execPath, [bin, '--db', join(dbFolder, 'strata.db'), 'serve', '--port', '0', '--no-auth'], { cwd: join(folder, 'app', 'esm'), env: { ...process.env, STRATA_LOG_LEVEL: 'silent' } });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let printed = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          printed += chunk.toString();
+          const match = /listening on (http:\/\/\S+)/.exec(printed);
+          if (match?.[1] !== undefined) resolve(match[1]);
+        });
+        server.once('exit', (code) => reject(new Error(`strata serve exited with ${String(code)} before listening`)));
+      });
+      const page = await fetch(`${url}/`);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      const html = await page.text();
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script).toBeDefined();
+      expect((await fetch(`${url}${script}`)).status).toBe(200);
+      const examples = (await (await fetch(`${url}/api/eval/examples`)).json()) as { examples: Array<{ name: string }> };
+      expect(examples.examples.map((example) => example.name)).toContain('kitchen-renovation');
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('close', resolve));
+      rmSync(dbFolder, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   for (const kind of ['esm', 'cjs'] as const) {
     it(`runs the README's library example from ${kind === 'esm' ? 'an ES module' : 'a CommonJS'} project`, () => {

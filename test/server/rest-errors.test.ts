@@ -70,7 +70,7 @@ describe('REST errors', () => {
 describe('health, metrics, OpenAPI and the request log', () => {
   it('serves /healthz and /openapi.json without a key', async () => {
     const { server } = await open();
-    expect((await server.call('GET', '/healthz')).json).toEqual({ status: 'ok' });
+    expect((await server.call('GET', '/healthz')).json).toEqual({ status: 'ok', auth: 'keys' });
     const doc = (await server.call('GET', '/openapi.json')).json;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.schemas).toHaveProperty('FactEvent');

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createScriptedChatModel } from '../../src/testing/scripted-chat-model.js';
 import { testServer, type TestServer } from './server-fixtures.js';
 
 let server: TestServer;
 
 beforeEach(async () => {
-  server = await testServer();
+  server = await testServer({}, { chatModel: createScriptedChatModel(() => 'Noted: Porto on Friday.') });
 });
 
 afterEach(async () => {
@@ -35,6 +36,21 @@ const ROUTES: Probe[] = [
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/export?format=markdown` },
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/search?query=Porto` },
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/facts` },
+  { method: 'POST', path: (ids) => `/api/sessions/${ids.session}/chat`, body: { message: 'When do we fly?' } },
+  { method: 'GET', path: () => '/api/chat-model' },
+  { method: 'GET', path: () => '/api/eval/examples' },
+  {
+    method: 'POST',
+    path: () => '/api/eval/retention',
+    body: {
+      conversation: {
+        id: 'probe',
+        budget: 200,
+        messages: [{ role: 'user', content: 'We fly to Porto on Friday.' }],
+        keyFacts: [{ id: 'trip', tier: 1, text: 'Porto on Friday', mustInclude: [['Porto']] }],
+      },
+    },
+  },
   { method: 'GET', path: (ids) => `/api/sessions/${ids.session}/facts/events` },
   { method: 'POST', path: (ids) => `/api/sessions/${ids.session}/facts`, body: { text: 'deposit: £300', reason: 'paid' } },
   { method: 'PATCH', path: (ids) => `/api/sessions/${ids.session}/facts/${ids.fact}`, body: { text: 'deposit: £350', reason: 'more' } },

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { join } from 'node:path';
 import { DEFAULT_BODY_LIMIT } from '../../server/create-app.js';
 import { startServer } from '../../server/start-server.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
@@ -24,7 +25,7 @@ function stopRequested(io: CliIo): Promise<string> {
 export function registerServeCommand(program: Command, io: CliIo): void {
   program
     .command('serve')
-    .description('serve the REST API (and /healthz, /metrics, /openapi.json) over HTTP until SIGINT or SIGTERM')
+    .description('serve the web app at /, the REST API, the OpenAI-compatible proxy and MCP (and /healthz, /metrics, /openapi.json) over HTTP until SIGINT or SIGTERM')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', integerOption(0), 8787)
     .option('--no-auth', 'serve the default tenant without API keys (loopback hosts only)')
@@ -39,6 +40,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           auth: options.auth ? 'keys' : 'none',
           bodyLimit: options.bodyLimit,
           version: packageInfo().version,
+          webRoot: join(packageInfo().root, 'dist', 'web'),
           log: (entry) => writeJson(io.stderr, { level: 'info', msg: 'request', ...entry }),
           onUnexpected: (error, requestId) => writeJson(io.stderr, { level: 'error', msg: 'request failed', requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
         });

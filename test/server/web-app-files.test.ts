@@ -1,0 +1,69 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/server/create-app.js';
+import { temporaryFolder, testMemory } from '../support/memory-fixtures.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function appServing(webRoot: string) {
+  const { memory, cleanup } = testMemory();
+  cleanups.push(cleanup);
+  return createApp({ memory, auth: 'keys', webRoot });
+}
+
+function builtApp(): string {
+  const folder = temporaryFolder();
+  cleanups.push(folder.cleanup);
+  mkdirSync(join(folder.path, 'assets'));
+  writeFileSync(join(folder.path, 'index.html'), '<!doctype html><title>Strata</title><script type="module" src="/assets/app-1a2b.js"></script>');
+  writeFileSync(join(folder.path, 'assets', 'app-1a2b.js'), 'console.log("strata");');
+  return folder.path;
+}
+
+describe('the web app files', () => {
+  it('serves the page at / without a key, uncached and same-origin only', async () => {
+    const app = appServing(builtApp());
+    const page = await app.request('/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await page.text()).toContain('<title>Strata</title>');
+    // The API behind it still wants a key.
+    expect((await app.request('/api/sessions')).status).toBe(401);
+  });
+
+  it('serves the hashed assets for good, and a missing one as a JSON 404', async () => {
+    const app = appServing(builtApp());
+    const script = await app.request('/assets/app-1a2b.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const missing = await app.request('/assets/gone.js');
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+
+  it('never serves a file outside its folder', async () => {
+    const root = builtApp();
+    writeFileSync(join(root, '..', 'secret.txt'), 'not for the web');
+    const app = appServing(root);
+    for (const path of ['/assets/../../secret.txt', '/assets/%2e%2e/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt']) {
+      const answer = await app.request(path);
+      expect(answer.status, path).not.toBe(200);
+      expect(await answer.text()).not.toContain('not for the web');
+    }
+  });
+
+  it('says how to build the app when it is not built', async () => {
+    const folder = temporaryFolder();
+    cleanups.push(folder.cleanup);
+    const answer = await appServing(folder.path).request('/');
+    expect(answer.status).toBe(404);
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toContain('npm run build');
+  });
+});
