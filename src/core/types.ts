@@ -102,6 +102,26 @@ export interface TurnSummary {
    * session lock's bound passed). Once set it stays set; absent means false.
    */
   staleMemory?: boolean;
+  /** What the chat model asked for while it wrote this turn's reply, round by round (absent: nothing). */
+  detailRequests?: DetailRequestRecord[];
+}
+
+/** One request for more detail the chat model made in a turn, and what it did. */
+export interface DetailRequestRecord {
+  /** The model's reply it came in: 1 for the first, 2 for the reply after the first requests … */
+  round: number;
+  kind: 'tier' | 'search';
+  /** What the model named: a message ref (`12u`) or id for a tier, the query for a search. */
+  target: string;
+  /** For a tier request: the tier asked for. */
+  tier?: Tier;
+  /** For a tier request: the message of this session it named, when it named one. */
+  messageId?: string;
+  /**
+   * `raised` (the message is shown at that tier from now on), `unchanged` (it already was), `searched`,
+   * `ignored` (no such message in this session), `over-limit` (no round was left to use it).
+   */
+  outcome: 'raised' | 'unchanged' | 'searched' | 'ignored' | 'over-limit';
 }
 
 export interface Fact {

@@ -32,6 +32,16 @@ const message = z.strictObject({
   toolCallId: id.optional(),
 });
 
+/** A request for more detail the chat model made in a turn (absent in exports made before they were kept). */
+const detailRequest = z.strictObject({
+  round: z.number().int().min(1),
+  kind: z.enum(['tier', 'search']),
+  target: z.string().min(1),
+  tier: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+  messageId: id.optional(),
+  outcome: z.enum(['raised', 'unchanged', 'searched', 'ignored', 'over-limit']),
+});
+
 const turn = z.strictObject({
   sessionId: id,
   turn: z.number().int().min(1),
@@ -41,6 +51,7 @@ const turn = z.strictObject({
   depth: z.enum(['short', 'medium', 'long', 'code']),
   status: z.enum(['summarised', 'fallback-raw', 'pending-retry']),
   staleMemory: z.boolean().optional(),
+  detailRequests: z.array(detailRequest).optional(),
   windowExtension: count,
   tokens: count,
   createdAt: time,

@@ -82,6 +82,19 @@ export const TurnSummarySchema = z
     tokens: z.number().int(),
     createdAt: z.string(),
     staleMemory: z.boolean().optional(),
+    detailRequests: z
+      .array(
+        z.object({
+          round: z.number().int(),
+          kind: z.enum(['tier', 'search']),
+          target: z.string(),
+          tier: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+          messageId: z.string().optional(),
+          outcome: z.enum(['raised', 'unchanged', 'searched', 'ignored', 'over-limit']),
+        }),
+      )
+      .optional()
+      .openapi({ description: 'What the chat model asked for while it wrote the reply (a message at a higher tier, a search), round by round, and what each did.' }),
   })
   .openapi('TurnSummary');
 

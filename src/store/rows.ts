@@ -7,6 +7,7 @@ import { StrataError } from '../core/errors.js';
 import type {
   ArtifactKind,
   ArtifactVersion,
+  DetailRequestRecord,
   Fact,
   FactEvent,
   FactEventOp,
@@ -121,6 +122,7 @@ export interface TurnRow {
   tokens: number;
   created_at: string;
   stale_memory: number | boolean;
+  detail_requests?: string | null;
 }
 
 export function toSummary(row: TurnRow): TurnSummary {
@@ -136,7 +138,20 @@ export function toSummary(row: TurnRow): TurnSummary {
     tokens: row.tokens,
     createdAt: row.created_at,
     ...(row.stale_memory === 1 || row.stale_memory === true ? { staleMemory: true } : {}),
+    ...(row.detail_requests == null ? {} : { detailRequests: parseDetailRequests(row.detail_requests) }),
   };
+}
+
+const OUTCOMES: ReadonlySet<string> = new Set(['raised', 'unchanged', 'searched', 'ignored', 'over-limit']);
+
+/** The stored JSON of a turn's detail requests, checked (a malformed column fails loudly, naming it). */
+function parseDetailRequests(text: string): DetailRequestRecord[] {
+  const parsed: unknown = JSON.parse(text);
+  const valid =
+    Array.isArray(parsed) &&
+    parsed.every((entry: Partial<DetailRequestRecord>) => Number.isInteger(entry.round) && (entry.kind === 'tier' || entry.kind === 'search') && typeof entry.target === 'string' && OUTCOMES.has(String(entry.outcome)));
+  if (!valid) throw new StrataError('STORE_FAILURE', `turns.detail_requests holds something that is not a list of detail requests: ${text.slice(0, 120)}`);
+  return parsed as DetailRequestRecord[];
 }
 
 /** The columns of a fact row, in the order `FactRow` holds them. */

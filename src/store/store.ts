@@ -129,7 +129,16 @@ export interface MessageRepository {
    * each after the session's last: a session only grows at its end (the search relies on it).
    */
   append(options: { sessionId: string; messages: readonly Message[]; updatedAt: string }): Promise<void>;
+  /** Replace tiers written by a memory manager (a raised message keeps its raised tier if higher, and returns to the new one). */
   updateTiers(options: { sessionId: string; updates: readonly TierUpdate[] }): Promise<void>;
+  /**
+   * Raise a message's required tier to at least `tier`, asked for at `turn`: the tier it had is kept to
+   * return to (`lowerTiers`), and a message asked for again is kept raised longer. Returns the message as
+   * it now stands, or null when the session holds no message with that id.
+   */
+  raiseTier(options: { sessionId: string; messageId: string; tier: Tier; turn: number }): Promise<Message | null>;
+  /** Return the messages last asked for before `turn` to the tiers they had; gives the turns whose messages changed. */
+  lowerTiers(options: { sessionId: string; raisedBefore: number }): Promise<number[]>;
   /** Messages of a turn range (inclusive), in position order. */
   listByTurns(options: { sessionId: string; fromTurn: number; toTurn: number }): Promise<Message[]>;
   /** Every message of the session, in position order. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
+import { describeTierRaiseContract } from '../contract/tier-raise-contract.js';
 import { describeStoreContract, makeExchange, makeSession, seedSession, at } from '../contract/store-contract.js';
 import { describeApiKeyContract } from '../contract/api-key-contract.js';
 import { createInMemoryStore } from '../support/in-memory-store.js';
@@ -7,6 +8,7 @@ import { stem, termsOf } from '../support/in-memory-store/terms.js';
 
 describeStoreContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
 describeApiKeyContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
+describeTierRaiseContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
 
 describe('in-memory fake store', () => {
   it('hands out copies: changing a returned value or a stored argument changes nothing stored', async () => {

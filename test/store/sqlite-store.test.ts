@@ -22,6 +22,7 @@ import {
   seedSession,
 } from '../contract/store-contract.js';
 import { describeApiKeyContract } from '../contract/api-key-contract.js';
+import { describeTierRaiseContract } from '../contract/tier-raise-contract.js';
 
 const MIGRATED_AT = '2025-03-01T08:00:00.000Z';
 
@@ -42,6 +43,11 @@ describeStoreContract('sqlite (file)', async () => {
 });
 
 describeStoreContract('sqlite (:memory:)', async () => {
+  const store = createSqliteStore({ path: ':memory:', durability: 'normal' });
+  return { store, cleanup: () => store.close() };
+});
+
+describeTierRaiseContract('sqlite (:memory:)', async () => {
   const store = createSqliteStore({ path: ':memory:', durability: 'normal' });
   return { store, cleanup: () => store.close() };
 });
@@ -204,7 +210,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links, facts in store order and tool messages, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links, facts in store order, tool messages and raised tiers, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -222,6 +228,7 @@ describe('SQLite store', () => {
     const messagesSql = raw.prepare<[], string>("SELECT sql FROM sqlite_schema WHERE name = 'messages'").pluck().get()!;
     const oldMessagesSql = messagesSql
       .replace("CHECK (role IN ('user', 'assistant', 'tool'))", "CHECK (role IN ('user', 'assistant'))")
+      // (The line of the tool columns also holds the columns added since: raised tiers.)
       .replace(/\s*tool_calls TEXT[^\n]*\n\s*tool_call_id TEXT[^\n]*\n/u, '\n')
       .replace(/CREATE TABLE "?messages"?/u, 'CREATE TABLE messages_old');
     expect(oldMessagesSql).not.toMatch(/tool/u);
@@ -233,6 +240,7 @@ describe('SQLite store', () => {
       CREATE UNIQUE INDEX messages_position ON messages (tenant_id, session_id, position);
       CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id);`);
     raw.exec(`DROP TABLE memory_retries; ALTER TABLE turns DROP COLUMN stale_memory; ALTER TABLE messages DROP COLUMN sent_at;
+      ALTER TABLE turns DROP COLUMN detail_requests;
       ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
       DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys;
       DELETE FROM schema_migrations WHERE version > 3;`);
@@ -270,6 +278,9 @@ describe('SQLite store', () => {
     expect((await reopened.messages.list({ sessionId: 's1' })).slice(4)).toEqual(toolTurn);
     await reopened.retries.put({ retry: makeRetry('s1', 2) });
     expect(await reopened.retries.listDue({ now: at(100), limit: 10 })).toEqual([makeRetry('s1', 2)]);
+    // A message kept from before can be raised on request, and returns to its tier later.
+    expect((await reopened.messages.raiseTier({ sessionId: 's1', messageId: messages[0]!.id, tier: 3, turn: 4 }))?.requiredTier).toBe(3);
+    expect(await reopened.messages.lowerTiers({ sessionId: 's1', raisedBefore: 9 })).toEqual([messages[0]!.turn]);
     await upgraded.close();
 
     const check = new Database(file, { readonly: true });
@@ -288,8 +299,9 @@ describe('SQLite store', () => {
         { version: 13, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 14, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 15, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 16, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(15);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(16);
       expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_id']);
     } finally {
       check.close();

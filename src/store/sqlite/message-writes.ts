@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { messageText } from '../../core/tool-calls.js';
-import type { Message } from '../../core/types.js';
+import type { Message, Tier } from '../../core/types.js';
 import type { TierUpdate } from '../store.js';
 import { sessionToken, type TenantSearchIndex } from './search-index.js';
 
@@ -14,6 +14,9 @@ type IndexInsert = Database.Statement<[number | bigint, string, string, string]>
 export interface MessageWrites {
   append(sessionId: string, messages: readonly Message[], updatedAt: string): void;
   updateTiers(sessionId: string, updates: readonly TierUpdate[]): void;
+  /** True when the session holds the message (raised now, or already at that tier or above). */
+  raiseTier(sessionId: string, messageId: string, tier: Tier, turn: number): boolean;
+  lowerTiers(sessionId: string, raisedBefore: number): number[];
 }
 
 export function createMessageWrites(db: Database.Database, tenantId: string, index: TenantSearchIndex): MessageWrites {
@@ -27,9 +30,23 @@ export function createMessageWrites(db: Database.Database, tenantId: string, ind
       turn_count = max(turn_count, ?),
       updated_at = ?
     WHERE tenant_id = ? AND id = ?`);
-  const updateTiers = db.prepare(`UPDATE messages SET tier1 = ?, tier2 = ?, tier1_tokens = ?, tier2_tokens = ?,
-      required_tier = ?
-    WHERE tenant_id = ? AND session_id = ? AND id = ?`);
+  // A raised message takes the manager's tier as the one to return to, and stays raised meanwhile.
+  const updateTiers = db.prepare(`UPDATE messages SET tier1 = @tier1, tier2 = @tier2, tier1_tokens = @tier1Tokens, tier2_tokens = @tier2Tokens,
+      required_tier = CASE WHEN default_tier IS NULL THEN @tier ELSE max(required_tier, @tier) END,
+      default_tier = CASE WHEN default_tier IS NULL THEN NULL ELSE @tier END
+    WHERE tenant_id = @tenantId AND session_id = @sessionId AND id = @messageId`);
+  // Asked again, a raised message keeps its tier and is kept longer; below the tier, it is raised.
+  const raise = db.prepare(`UPDATE messages SET
+      default_tier = CASE WHEN required_tier >= @tier AND default_tier IS NULL THEN NULL ELSE coalesce(default_tier, required_tier) END,
+      raised_at_turn = CASE WHEN required_tier >= @tier AND default_tier IS NULL THEN NULL ELSE @turn END,
+      required_tier = max(required_tier, @tier)
+    WHERE tenant_id = @tenantId AND session_id = @sessionId AND id = @messageId`);
+  const lower = db
+    .prepare<[string, string, number], number>(
+      `UPDATE messages SET required_tier = default_tier, default_tier = NULL, raised_at_turn = NULL
+        WHERE tenant_id = ? AND session_id = ? AND raised_at_turn < ? RETURNING turn`,
+    )
+    .pluck();
   // The index table exists from the tenant's first session on; its statement is prepared once per table.
   const indexStatements = new Map<string, IndexInsert>();
   const indexInsert = (): IndexInsert => {
@@ -79,8 +96,19 @@ export function createMessageWrites(db: Database.Database, tenantId: string, ind
     },
     updateTiers: (sessionId, updates) => {
       for (const update of updates) {
-        updateTiers.run(update.tier1, update.tier2, update.tokens.tier1, update.tokens.tier2, update.requiredTier, tenantId, sessionId, update.messageId);
+        updateTiers.run({
+          tier1: update.tier1,
+          tier2: update.tier2,
+          tier1Tokens: update.tokens.tier1,
+          tier2Tokens: update.tokens.tier2,
+          tier: update.requiredTier,
+          tenantId,
+          sessionId,
+          messageId: update.messageId,
+        });
       }
     },
+    raiseTier: (sessionId, messageId, tier, turn) => raise.run({ tier, turn, tenantId, sessionId, messageId }).changes > 0,
+    lowerTiers: (sessionId, raisedBefore) => [...new Set(lower.all(tenantId, sessionId, raisedBefore))].sort((a, b) => a - b),
   };
 }

@@ -51,6 +51,13 @@ export function createMessageRepository(db: Database.Database, tenantId: string,
   return {
     append: ({ sessionId, messages, updatedAt }) => run(() => writes.append(sessionId, messages, updatedAt)),
     updateTiers: ({ sessionId, updates }) => run(() => writes.updateTiers(sessionId, updates)),
+    raiseTier: ({ sessionId, messageId, tier, turn }) =>
+      run(() => {
+        if (!writes.raiseTier(sessionId, messageId, tier, turn)) return null;
+        const row = many(1).get(tenantId, messageId);
+        return row === undefined ? null : toMessage(row);
+      }),
+    lowerTiers: ({ sessionId, raisedBefore }) => run(() => writes.lowerTiers(sessionId, raisedBefore)),
     listByTurns: ({ sessionId, fromTurn, toTurn }) =>
       run(() => byTurns.all(tenantId, sessionId, fromTurn, toTurn).map(toMessage)),
     list: ({ sessionId, limit, offset }) =>

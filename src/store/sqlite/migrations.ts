@@ -362,4 +362,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id, sent_at);
     `,
   },
+  {
+    version: 16,
+    name: 'tiers raised on request, and the requests of a turn',
+    // A message the chat model asked to see in more detail keeps the tier it had (default_tier) and the
+    // turn of the latest request, so it can return to it; the few raised messages are found by index.
+    change: `
+      ALTER TABLE messages ADD COLUMN default_tier INTEGER CHECK (default_tier BETWEEN 1 AND 3);
+      ALTER TABLE messages ADD COLUMN raised_at_turn INTEGER;
+      CREATE INDEX messages_raised ON messages (tenant_id, session_id, raised_at_turn) WHERE raised_at_turn IS NOT NULL;
+      ALTER TABLE turns ADD COLUMN detail_requests TEXT;
+    `,
+  },
 ];

@@ -6,13 +6,14 @@ import type { Run } from './run.js';
 
 export function createTurnRepository(db: Database.Database, tenantId: string, run: Run): TurnRepository {
   const upsert = db.prepare(`INSERT INTO turns
-    (tenant_id, session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at, stale_memory)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    (tenant_id, session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at, stale_memory, detail_requests)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (tenant_id, session_id, turn) DO UPDATE SET
       message_ids = excluded.message_ids, user_summary = excluded.user_summary,
       assistant_summary = excluded.assistant_summary, depth = excluded.depth, status = excluded.status,
       window_extension = excluded.window_extension, tokens = excluded.tokens,
-      stale_memory = max(turns.stale_memory, excluded.stale_memory)`);
+      stale_memory = max(turns.stale_memory, excluded.stale_memory),
+      detail_requests = coalesce(excluded.detail_requests, turns.detail_requests)`);
   const get = db.prepare<[string, string, number], TurnRow>(
     'SELECT * FROM turns WHERE tenant_id = ? AND session_id = ? AND turn = ?',
   );
@@ -50,6 +51,7 @@ export function createTurnRepository(db: Database.Database, tenantId: string, ru
           summary.tokens,
           summary.createdAt,
           summary.staleMemory === true ? 1 : 0,
+          summary.detailRequests === undefined || summary.detailRequests.length === 0 ? null : JSON.stringify(summary.detailRequests),
         );
       }),
     get: ({ sessionId, turn }) =>

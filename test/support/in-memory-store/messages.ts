@@ -1,12 +1,16 @@
 /** Messages of the in-memory fake store: appended with their search terms, kept in position order. */
 import { messageText, toolUseOf } from '../../../src/core/tool-calls.js';
-import type { Message } from '../../../src/core/types.js';
+import type { Message, Tier } from '../../../src/core/types.js';
 import type { MessageRepository } from '../../../src/store/store.js';
 import { page, requireSession, storeFailure, type SessionState, type StateAccess, type TenantState } from './state.js';
 import { termsOf } from './terms.js';
 
 function messagesOf(state: TenantState, sessionId: string): Message[] {
   return (state.sessions.get(sessionId)?.messages ?? []).map((entry) => entry.message);
+}
+
+function copied(message: Message): Message {
+  return { ...message, tokens: { ...message.tokens }, ...toolUseOf(message) };
 }
 
 /** The message as stored: its own fields only, in the session it was appended to. */
@@ -52,13 +56,38 @@ export function createMessageRepository(access: StateAccess): MessageRepository 
       }),
     updateTiers: ({ sessionId, updates }) =>
       access.write((draft) => {
-        const messages = messagesOf(draft, sessionId);
         for (const update of updates) {
-          const message = messages.find((candidate) => candidate.id === update.messageId);
-          if (message === undefined) continue;
-          Object.assign(message, { tier1: update.tier1, tier2: update.tier2, requiredTier: update.requiredTier });
+          const entry = draft.sessions.get(sessionId)?.messages.find((candidate) => candidate.message.id === update.messageId);
+          if (entry === undefined) continue;
+          const { message } = entry;
+          // A raised message returns to the manager's tier later, and keeps the higher one meanwhile.
+          const requiredTier = entry.raised === undefined ? update.requiredTier : (Math.max(message.requiredTier, update.requiredTier) as Tier);
+          if (entry.raised !== undefined) entry.raised = { ...entry.raised, defaultTier: update.requiredTier };
+          Object.assign(message, { tier1: update.tier1, tier2: update.tier2, requiredTier });
           Object.assign(message.tokens, { tier1: update.tokens.tier1, tier2: update.tokens.tier2 });
         }
+      }),
+    raiseTier: ({ sessionId, messageId, tier, turn }) =>
+      access.write((draft) => {
+        const entry = draft.sessions.get(sessionId)?.messages.find((candidate) => candidate.message.id === messageId);
+        if (entry === undefined) return null;
+        const { message } = entry;
+        if (message.requiredTier < tier || entry.raised !== undefined) {
+          entry.raised = { defaultTier: entry.raised?.defaultTier ?? message.requiredTier, atTurn: turn };
+          message.requiredTier = Math.max(message.requiredTier, tier) as Tier;
+        }
+        return copied(message);
+      }),
+    lowerTiers: ({ sessionId, raisedBefore }) =>
+      access.write((draft) => {
+        const turns = new Set<number>();
+        for (const entry of draft.sessions.get(sessionId)?.messages ?? []) {
+          if (entry.raised === undefined || entry.raised.atTurn >= raisedBefore) continue;
+          entry.message.requiredTier = entry.raised.defaultTier;
+          entry.raised = undefined;
+          turns.add(entry.message.turn);
+        }
+        return [...turns].sort((a, b) => a - b);
       }),
     listByTurns: ({ sessionId, fromTurn, toTurn }) =>
       access.read((state) =>

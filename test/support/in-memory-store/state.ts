@@ -3,13 +3,15 @@
  * from them (so deleting a session is deleting one map entry), and how repositories reach it.
  */
 import { StrataError } from '../../../src/core/errors.js';
-import type { Artifact, Fact, FactEvent, Message, Session, TurnSummary } from '../../../src/core/types.js';
+import type { Artifact, Fact, FactEvent, Message, Session, Tier, TurnSummary } from '../../../src/core/types.js';
 import type { MemoryRetry } from '../../../src/store/store.js';
 
 /** A message with its search-index entry: the terms of its speaker and of its content, in order. */
 export interface IndexedMessage {
   message: Message;
   terms: { speaker: string[]; content: string[] };
+  /** Set while the message is raised on request: the tier to return to and the turn of the latest request. */
+  raised?: { defaultTier: Tier; atTurn: number };
 }
 
 export interface SessionState {

@@ -15,6 +15,7 @@ export function createTurnRepository(access: StateAccess): TurnRepository {
         const old = turns.get(summary.turn);
         const { sessionId, turn, messageIds, userSummary, assistantSummary, depth, status, windowExtension, tokens } = summary;
         const stale = summary.staleMemory === true || old?.staleMemory === true;
+        const detailRequests = summary.detailRequests !== undefined && summary.detailRequests.length > 0 ? summary.detailRequests : old?.detailRequests;
         turns.set(turn, {
           sessionId,
           turn,
@@ -28,6 +29,8 @@ export function createTurnRepository(access: StateAccess): TurnRepository {
           // Replacing a summary keeps the time the turn was first stored.
           createdAt: old?.createdAt ?? summary.createdAt,
           ...(stale ? { staleMemory: true } : {}),
+          // A summary written again without them (phase 2 of a chat turn) keeps the turn's detail requests.
+          ...(detailRequests === undefined ? {} : { detailRequests: detailRequests.map((request) => ({ ...request })) }),
         });
       }),
     get: ({ sessionId, turn }) => access.read((state) => state.sessions.get(sessionId)?.turns.get(turn) ?? null),
