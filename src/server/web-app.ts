@@ -12,7 +12,7 @@ import { errorAnswer } from './error-response.js';
 import type { ServerEnv } from './server-env.js';
 
 /** Same-origin only: the app loads nothing from elsewhere and sends nothing elsewhere. */
-const CONTENT_SECURITY_POLICY = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 const PAGE_HEADERS = {
   'cache-control': 'no-cache',

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { captureIo, createWorkspace, type Workspace } from './helpers.js';
@@ -60,6 +61,19 @@ describe('strata serve', () => {
     const server = await serve(['--no-auth']);
     const created = await fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Open' }) });
     expect(created.status).toBe(201);
+    // A page elsewhere reaching it through a rebound DNS name is refused: its requests name that host.
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(`${server.url}/api/sessions`);
+      const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host: `attacker.example:${url.port}` } }, (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    expect(rebound.status).toBe(401);
+    expect(rebound.body).toContain('attacker.example');
     expect((await server.stop()).code).toBe(0);
     const sessions = await workspace.run(['sessions', '--json']);
     expect((JSON.parse(sessions.stdout) as Array<{ title: string }>).map((session) => session.title)).toEqual(['Open']);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_EVAL_MESSAGES } from '../../src/server/routes/eval-routes.js';
 import { VAN_HIRE as SMALL } from '../support/key-fact-fixtures.js';
 import { testServer, type TestServer } from './server-fixtures.js';
 
@@ -87,6 +88,24 @@ describe('REST retention eval', () => {
     const notAnObject = await server.call('POST', '/api/eval/retention', { key, body: { conversation: 'hello' } });
     expect(notAnObject.status).toBe(400);
     expect(notAnObject.json.error.message).toContain('body.conversation is not a valid key-fact conversation');
+  });
+
+  it('refuses a conversation too long to replay over the API, saying how to run it instead', async () => {
+    const messages = Array.from({ length: MAX_EVAL_MESSAGES + 1 }, (_, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content: `Message ${index}: the van budget is £220.` }));
+    const tooLong = await server.call('POST', '/api/eval/retention', { key, body: { conversation: { ...SMALL, messages } } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json.error.message).toContain(`${MAX_EVAL_MESSAGES + 1} messages`);
+    expect(tooLong.json.error.message).toContain('strata eval retention');
+  });
+
+  it('replays runs asked for at once one after the other, each with its own figures', async () => {
+    const [first, second] = await Promise.all([
+      server.call('POST', '/api/eval/retention', { key, body: { conversation: SMALL } }),
+      server.call('POST', '/api/eval/retention', { key, body: { conversation: SMALL, budget: 60 } }),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.json.run.conversations[0].budget).toBe(SMALL.budget);
+    expect(second.json.run.conversations[0].budget).toBe(60);
   });
 
   it('refuses a body naming neither or both, a bad budget, and an unknown example (listing the known ones)', async () => {

@@ -98,7 +98,13 @@ describe('the web app with API keys and no chat model', () => {
     await page.getByLabel('API key').fill('sk-strata-not-a-key');
     await page.getByRole('button', { name: 'Open' }).click();
     await page.getByRole('alert').filter({ hasText: 'refused the key' }).waitFor();
+    expect(refused.failedRequests.length).toBeGreaterThan(0);
     expect(refused.failedRequests.every((line) => line.endsWith(': 401'))).toBe(true);
+    // The right key then opens the app with no stale complaint about the wrong one.
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('button', { name: 'New session' }).waitFor();
+    expect(await page.locator('.notice').count()).toBe(0);
     await page.context().close();
   });
 

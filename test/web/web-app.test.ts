@@ -115,8 +115,8 @@ describe('the web app in Chromium', () => {
     await expect.poll(() => budget.locator('.fact-text').textContent()).toBe('budget: $5,500 including trains');
     await page.getByRole('tab', { name: 'Timeline' }).click();
     const latest = page.locator('.event').first();
-    expect(await latest.textContent()).toContain('Agreed on the phone');
-    expect(await latest.textContent()).toContain('user');
+    expect(await latest.locator('.reason').textContent()).toBe('Agreed on the phone');
+    expect(await latest.locator('.event-head .muted').textContent()).toMatch(/^turn 3 · user · /);
     await screenshot(page, 'timeline');
 
     // The document as it stood after turn 1.
@@ -167,6 +167,45 @@ describe('the web app in Chromium', () => {
     await page.context().close();
   }, 60_000);
 
+  it('keeps a turn to its session when another is opened mid-reply, gives back a message that failed, and retitles on rename', async () => {
+    const alpha = await memory.sessions.create({ title: 'Alpha plans' });
+    const beta = await memory.sessions.create({ title: 'Beta plans' });
+    await beta.record({ user: 'Beta starts here.', assistant: 'Noted for beta.' });
+    upstream.push({ slowStream: { chunks: ['one ', 'two ', 'three ', 'four ', 'five.'], intervalMs: 400 } }, { status: 400, body: { error: { message: 'bad request' } } });
+    // (This page's one failure is the model's refusal, made on purpose; it is checked at the end.)
+    const own: Problems = { consoleErrors: [], failedRequests: [] };
+    const page = await watchedPage(browser, 1280, 860, own);
+    await page.goto(`${server.url}/#/s/${alpha.id}`);
+    const box = page.getByRole('textbox', { name: 'Message scripted-model' });
+    await box.fill('A message meant for Alpha');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-message-id="pending-reply"] .content').filter({ hasText: 'one' }).waitFor();
+    // Beta opened while Alpha's reply streams: Beta shows only its own turn, and can be written to at once.
+    await page.locator('.session-list li').filter({ hasText: 'Beta plans' }).locator('.session-open').click();
+    await expect.poll(() => page.locator('.session-heading').textContent()).toBe('Beta plans');
+    expect(await page.locator('.transcript .message .content').allTextContents()).toEqual(['Beta starts here.', 'Noted for beta.']);
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await box.fill('Is the model there?');
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(false);
+    // Leaving cancelled Alpha's turn: nothing of it was stored.
+    await expect.poll(async () => (await alpha.messages()).length).toBe(0);
+
+    // The model refuses the next message: the error shows and the message is back in the box.
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: /chat model/i }).waitFor();
+    await expect.poll(() => box.inputValue()).toBe('Is the model there?');
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+
+    // A rename shows in the heading at once.
+    await page.getByRole('button', { name: 'Rename Beta plans' }).click();
+    await page.getByLabel('New title').fill('Beta, renamed');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('.session-heading').textContent()).toBe('Beta, renamed');
+    expect(own.failedRequests).toEqual([`POST ${server.url}/api/sessions/${beta.id}/chat: 502`]);
+    expect(own.consoleErrors).toEqual([expect.stringContaining('502')]);
+    await page.context().close();
+  }, 60_000);
+
   it('opens a session of ten thousand messages at once and keeps few rows in the page while it scrolls', async () => {
     const page = await watchedPage(browser, 1280, 860, problems);
     await page.goto(`${server.url}/#/s/${longSessionId}`);
@@ -193,6 +232,8 @@ describe('the web app in Chromium', () => {
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.getByRole('button', { name: 'Memory' }).click();
     expect(await page.locator('.transcript').isVisible()).toBe(false);
+    // Every tab is on screen, none cut off.
+    expect(await page.locator('.tabs').evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     await page.getByRole('tab', { name: 'Turn log' }).click();
     const firstTurn = page.locator('.turn-row button').first();
     await expect.poll(() => firstTurn.textContent()).toBe('5000');

@@ -8,7 +8,7 @@ import { storedKey, storeKey, whenUnauthorized } from './api/http.js';
 import { authMode, chatModel, listSessions } from './api/strata-api.js';
 import type { ChatModelStatus, Session } from './api/types.js';
 import { useFileDrop } from './file-drop.js';
-import { useSessionData } from './session-data.js';
+import { useSessionData, type ReloadPart } from './session-data.js';
 import { ChatPane } from './views/chat-pane.js';
 import { Inspector } from './views/inspector.js';
 import { KeyGate } from './views/key-gate.js';
@@ -22,21 +22,29 @@ export interface Focus {
   nonce: number;
 }
 
+/** The session the address names (`#/s/<id>`), or null (a malformed one included). */
 function sessionFromHash(): string | null {
   const match = /^#\/s\/(.+)$/.exec(location.hash);
-  return match?.[1] === undefined ? null : decodeURIComponent(match[1]);
+  if (match?.[1] === undefined) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
 }
 
 export function App() {
   // Unknown until the server says whether it wants a key: no call is made that would only be refused.
   const [needKey, setNeedKey] = useState<boolean | null>(null);
+  // Set once the app has a key (or needs none); a key refused later asks again over the app, keeping it as it is.
+  const [started, setStarted] = useState(false);
   const [sessions, setSessions] = useState<Session[] | null>(null);
   const [selected, setSelected] = useState<string | null>(sessionFromHash);
   const [model, setModel] = useState<ChatModelStatus | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [panel, setPanel] = useState<Panel>('chat');
   const [focus, setFocus] = useState<Focus | null>(null);
-  const state = useSessionData(needKey === false ? selected : null);
+  const state = useSessionData(started ? selected : null);
 
   const refreshSessions = useCallback(async () => {
     try {
@@ -48,6 +56,8 @@ export function App() {
 
   const start = useCallback(() => {
     setNeedKey(false);
+    setStarted(true);
+    setNotice(null);
     void refreshSessions();
     chatModel().then(setModel, (error: unknown) => setNotice(describeError(error)));
   }, [refreshSessions]);
@@ -70,14 +80,31 @@ export function App() {
     setPanel('chat');
   }, []);
 
-  const changed = useCallback(async () => {
-    await Promise.all([state.reload(), refreshSessions()]);
-  }, [state, refreshSessions]);
+  // Back, forward and an address typed by hand open the session they name.
+  useEffect(() => {
+    const follow = (): void => {
+      setSelected(sessionFromHash());
+      setFocus(null);
+    };
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
 
-  const dropping = useFileDrop((id) => {
-    void refreshSessions();
-    select(id);
-  }, setNotice);
+  const changed = useCallback(
+    async (part?: ReloadPart) => {
+      await Promise.all([state.reload(part), refreshSessions()]);
+    },
+    [state, refreshSessions],
+  );
+
+  const imported = useCallback(
+    (id: string) => {
+      void refreshSessions();
+      select(id);
+    },
+    [refreshSessions, select],
+  );
+  const dropping = useFileDrop(started, imported, setNotice);
 
   const jump = useCallback((messageId: string) => {
     setFocus({ messageId, nonce: Date.now() });
@@ -85,17 +112,17 @@ export function App() {
   }, []);
 
   if (needKey === null) return <p class="muted pad">Connecting…</p>;
-  if (needKey) {
-    return (
-      <KeyGate
-        refused={storedKey() !== null}
-        onKey={(key) => {
-          storeKey(key);
-          start();
-        }}
-      />
-    );
-  }
+  const gate = needKey && (
+    <KeyGate
+      refused={storedKey() !== null}
+      onKey={(key) => {
+        storeKey(key);
+        start();
+        if (started) void state.reload();
+      }}
+    />
+  );
+  if (!started) return gate || null;
 
   return (
     <div class="app" data-panel={panel} data-dropping={dropping ? 'yes' : undefined}>
@@ -115,10 +142,11 @@ export function App() {
           <button type="button" onClick={() => setNotice(null)} aria-label="Dismiss">×</button>
         </div>
       )}
-      <SessionsSidebar sessions={sessions} selected={selected} onSelect={select} onChanged={refreshSessions} onError={setNotice} />
-      <ChatPane sessionId={selected} state={state} model={model} focus={focus} onChanged={changed} onError={setNotice} onImported={(id) => { void refreshSessions(); select(id); }} />
+      <SessionsSidebar sessions={sessions} selected={selected} onSelect={select} onChanged={changed} onImported={imported} onError={setNotice} />
+      <ChatPane key={selected ?? ''} sessionId={selected} state={state} model={model} focus={focus} onChanged={changed} onError={setNotice} onImported={imported} />
       <Inspector sessionId={selected} state={state} onJump={jump} onChanged={changed} onError={setNotice} />
       {dropping && <div class="drop-hint" aria-hidden="true">Drop a conversation file to import it as a new session</div>}
+      {gate}
     </div>
   );
 }

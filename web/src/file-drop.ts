@@ -22,11 +22,13 @@ export async function importFile(file: File): Promise<string> {
   return result.sessionId;
 }
 
-export function useFileDrop(onImported: (sessionId: string) => void, onError: (message: string) => void): boolean {
+/** Imports a file dropped on the window while `active` (once the app has its key); says whether one is being dragged over. */
+export function useFileDrop(active: boolean, onImported: (sessionId: string) => void, onError: (message: string) => void): boolean {
   const [dropping, setDropping] = useState(false);
   const handlers = useRef({ onImported, onError });
   handlers.current = { onImported, onError };
   useEffect(() => {
+    if (!active) return;
     let depth = 0;
     const hasFiles = (event: DragEvent): boolean => event.dataTransfer?.types.includes('Files') ?? false;
     const enter = (event: DragEvent): void => {
@@ -59,6 +61,6 @@ export function useFileDrop(onImported: (sessionId: string) => void, onError: (m
       window.removeEventListener('dragover', over);
       window.removeEventListener('drop', drop);
     };
-  }, []);
+  }, [active]);
   return dropping;
 }

@@ -2,8 +2,8 @@
  * What the app shows of one session, read over the API: the session, its messages, turn log, facts and
  * fact events. The session and its messages come first, so the transcript shows without waiting for the
  * rest (the server answers one request at a time per core, and a long session's turn log and events are
- * megabytes); the inspector's reads follow. `reload` reads everything again after a change; a read for a
- * session left behind is dropped.
+ * megabytes); the inspector's reads follow. `reload` reads again after a change, all of it or a part; an
+ * answer older than one already shown, or for a session left behind, is dropped.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from './api/api-error.js';
@@ -23,10 +23,13 @@ export interface SessionMemory {
   events: FactEvent[];
 }
 
+/** What to read again: the transcript, the memory, or both (default). */
+export type ReloadPart = 'transcript' | 'memory' | 'all';
+
 export interface SessionState {
   data: SessionData | null;
   error: string | null;
-  reload(): Promise<void>;
+  reload(part?: ReloadPart): Promise<void>;
 }
 
 export function useSessionData(sessionId: string | null): SessionState {
@@ -34,18 +37,29 @@ export function useSessionData(sessionId: string | null): SessionState {
   const [error, setError] = useState<string | null>(null);
   const current = useRef(sessionId);
   current.current = sessionId;
+  // Each read takes a number; a part is shown only if no later read of it has been shown already.
+  const sequence = useRef(0);
+  const shown = useRef({ transcript: 0, memory: 0 });
 
-  const reload = useCallback(async () => {
+  const reload = useCallback(async (part: ReloadPart = 'all') => {
     const id = current.current;
     if (id === null) return;
+    const ticket = ++sequence.current;
+    const fresh = (which: 'transcript' | 'memory'): boolean => {
+      if (current.current !== id || shown.current[which] > ticket) return false;
+      shown.current[which] = ticket;
+      return true;
+    };
     try {
-      const [session, messages] = await Promise.all([readSession(id), messagesOf(id)]);
-      if (current.current !== id) return;
-      setData((known) => ({ session, messages, memory: known?.session.id === id ? known.memory : null }));
-      setError(null);
-      const [turns, facts, events] = await Promise.all([turnsOf(id), factsOf(id), factEventsOf(id)]);
-      if (current.current !== id) return;
-      setData({ session, messages, memory: { turns, facts, events } });
+      if (part !== 'memory') {
+        const [session, messages] = await Promise.all([readSession(id), messagesOf(id)]);
+        if (fresh('transcript')) setData((known) => ({ session, messages, memory: known?.session.id === id ? known.memory : null }));
+      }
+      if (part !== 'transcript') {
+        const [session, turns, facts, events] = await Promise.all([readSession(id), turnsOf(id), factsOf(id), factEventsOf(id)]);
+        if (fresh('memory')) setData((known) => (known?.session.id === id ? { ...known, session, memory: { turns, facts, events } } : known));
+      }
+      if (current.current === id) setError(null);
     } catch (failure) {
       if (current.current === id) setError(describeError(failure));
     }
@@ -54,6 +68,7 @@ export function useSessionData(sessionId: string | null): SessionState {
   useEffect(() => {
     setData(null);
     setError(null);
+    shown.current = { transcript: 0, memory: 0 };
     void reload();
   }, [sessionId, reload]);
 

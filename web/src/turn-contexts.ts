@@ -21,6 +21,11 @@ function read(sessionId: string | null): Record<string, TurnContext> {
   }
 }
 
+/** Drop what this tab kept of a session (it was deleted). */
+export function forgetTurnContexts(sessionId: string): void {
+  sessionStorage.removeItem(itemOf(sessionId));
+}
+
 export function useTurnContexts(sessionId: string | null): { of(messageId: string): TurnContext | undefined; remember(messageId: string, context: TurnContext): void } {
   const [version, setVersion] = useState(0);
   return useMemo(() => {
@@ -29,7 +34,11 @@ export function useTurnContexts(sessionId: string | null): { of(messageId: strin
       of: (messageId: string) => known[messageId],
       remember: (messageId: string, context: TurnContext) => {
         if (sessionId === null) return;
-        sessionStorage.setItem(itemOf(sessionId), JSON.stringify({ ...read(sessionId), [messageId]: context }));
+        try {
+          sessionStorage.setItem(itemOf(sessionId), JSON.stringify({ ...read(sessionId), [messageId]: context }));
+        } catch {
+          // Storage full or refused: the figure shows until the page is left, like any other.
+        }
         setVersion(version + 1);
       },
     };

@@ -4,6 +4,7 @@
  * into a temporary store of its own, so the tenant's sessions are never touched.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { StrataError } from '../../core/errors.js';
 import { parseKeyFactConversation, type LoadedConversation } from '../../eval/key-fact-conversation.js';
 import { packageInfo } from '../../eval/package-root.js';
 import { runRetention } from '../../eval/run-retention.js';
@@ -17,6 +18,9 @@ const TAG = ['Evaluation'];
 
 /** How an inline conversation is named in messages and in the run. */
 const INLINE_SOURCE = 'body.conversation';
+
+/** Most messages an uploaded conversation may have: a replay is CPU work, and the server serves others meanwhile. */
+export const MAX_EVAL_MESSAGES = 2000;
 
 const examples = createRoute({
   method: 'get',
@@ -61,11 +65,18 @@ export interface EvalRouteOptions {
 export function registerEvalRoutes(app: OpenAPIHono<ServerEnv>, options: EvalRouteOptions): void {
   const packageRoot = (): string => options.packageRoot ?? packageInfo().root;
   app.openapi(examples, (c) => c.json({ examples: listShippedExamples(packageRoot()) }, 200));
+  // One replay at a time in this server: more wait their turn rather than share the CPU with every request.
+  let running: Promise<unknown> = Promise.resolve();
   app.openapi(retention, async (c) => {
     const { example, conversation, budget } = c.req.valid('json');
     const loaded: LoadedConversation =
       example === undefined ? { file: INLINE_SOURCE, conversation: parseKeyFactConversation(conversation, INLINE_SOURCE) } : loadShippedExample(packageRoot(), example);
-    const run = await runRetention([loaded], budget === undefined ? {} : { budget });
-    return c.json({ run }, 200);
+    const messages = loaded.conversation.messages.length;
+    if (messages > MAX_EVAL_MESSAGES) {
+      throw new StrataError('INVALID_INPUT', `${loaded.file} has ${messages} messages; the eval over the API replays at most ${MAX_EVAL_MESSAGES}. Run \`strata eval retention <file>\` for a longer one.`);
+    }
+    const run = running.then(() => runRetention([loaded], budget === undefined ? {} : { budget }));
+    running = run.catch(() => undefined);
+    return c.json({ run: await run }, 200);
   });
 }

@@ -69,6 +69,8 @@ export function VirtualList<T>(props: Props<T>) {
             <div
               key={row.key as string}
               role="listitem"
+              aria-setsize={props.items.length}
+              aria-posinset={row.index + 1}
               data-index={row.index}
               ref={(node) => virtualizer.measureElement(node)}
               style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start}px)` }}

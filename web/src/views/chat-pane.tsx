@@ -3,15 +3,16 @@
  * streams its reply in place; once the turn is stored the pane says memory is updating until phase 2
  * ends, then the inspector's reads are refreshed.
  */
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { describeError } from '../api/api-error.js';
-import { chat, exportSession, recordTurn } from '../api/strata-api.js';
+import { exportSession, recordTurn } from '../api/strata-api.js';
 import type { ChatModelStatus } from '../api/types.js';
 import type { Focus } from '../app.js';
 import { importFile, IMPORTABLE } from '../file-drop.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { VirtualList } from '../parts/virtual-list.js';
-import type { SessionState } from '../session-data.js';
+import { useChatTurn } from '../chat-turn.js';
+import type { ReloadPart, SessionState } from '../session-data.js';
 import { useTurnContexts } from '../turn-contexts.js';
 import { Composer } from './composer.js';
 import { MessageRow, type TranscriptRow } from './message-row.js';
@@ -21,12 +22,10 @@ interface Props {
   state: SessionState;
   model: ChatModelStatus | null;
   focus: Focus | null;
-  onChanged(): Promise<void>;
+  onChanged(part?: ReloadPart): Promise<void>;
   onError(message: string): void;
   onImported(sessionId: string): void;
 }
-
-type Phase = { name: 'idle' } | { name: 'replying'; user: string; reply: string } | { name: 'memory'; turn: number };
 
 function save(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
@@ -38,10 +37,10 @@ function save(blob: Blob, name: string): void {
 }
 
 export function ChatPane({ sessionId, state, model, focus, onChanged, onError, onImported }: Props) {
-  const [phase, setPhase] = useState<Phase>({ name: 'idle' });
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [follow, setFollow] = useState(0);
   const contexts = useTurnContexts(sessionId);
+  const { phase, send, stop } = useChatTurn({ sessionId: sessionId ?? '', onChanged, onError, remember: contexts.remember, follow: () => setFollow(Date.now()) });
   const data = state.data;
 
   const rows = useMemo<TranscriptRow[]>(() => {
@@ -49,6 +48,18 @@ export function ChatPane({ sessionId, state, model, focus, onChanged, onError, o
     if (phase.name !== 'replying') return stored;
     return [...stored, { kind: 'pending', id: 'pending-user', role: 'user', text: phase.user, note: 'sending' }, { kind: 'pending', id: 'pending-reply', role: 'assistant', text: phase.reply, note: 'writing…' }];
   }, [data, phase]);
+
+  // A jump to a source brings the message into view, then moves the keyboard focus onto it.
+  useEffect(() => {
+    if (focus === null) return;
+    let frames = 0;
+    const tryFocus = (): void => {
+      const element = document.querySelector<HTMLElement>(`.transcript [data-message-id="${CSS.escape(focus.messageId)}"]`);
+      if (element !== null) element.focus({ preventScroll: true });
+      else if (++frames < 10) requestAnimationFrame(tryFocus);
+    };
+    requestAnimationFrame(tryFocus);
+  }, [focus]);
 
   const focusIndex = focus === null ? -1 : rows.findIndex((row) => row.kind === 'message' && row.message.id === focus.messageId);
   const scrollTo = focus !== null && focusIndex >= 0 ? { index: focusIndex, request: focus.nonce } : follow > 0 ? { index: rows.length - 1, request: follow } : null;
@@ -61,32 +72,6 @@ export function ChatPane({ sessionId, state, model, focus, onChanged, onError, o
       </main>
     );
   }
-
-  const send = (message: string): void => {
-    setPhase({ name: 'replying', user: message, reply: '' });
-    setFollow(Date.now());
-    let reply = '';
-    chat(sessionId, message, undefined, {
-      onReply: (text) => {
-        reply += text;
-        setPhase({ name: 'replying', user: message, reply });
-      },
-      onStored: (stored) => {
-        const last = stored.messageIds.at(-1);
-        if (last !== undefined) contexts.remember(last, { tokens: stored.contextTokens, budget: stored.budget });
-        setPhase({ name: 'memory', turn: stored.turn });
-        void onChanged().then(() => setFollow(Date.now()));
-      },
-      onMemory: () => {
-        setPhase({ name: 'idle' });
-        void onChanged();
-      },
-    }).catch((error: unknown) => {
-      setPhase({ name: 'idle' });
-      onError(describeError(error));
-      void onChanged();
-    });
-  };
 
   const record = async (user: string, assistant: string): Promise<boolean> => {
     try {
@@ -110,7 +95,7 @@ export function ChatPane({ sessionId, state, model, focus, onChanged, onError, o
   return (
     <main class="chat-pane" aria-label="Chat">
       <header class="pane-head">
-        <h1 class="session-heading">{data?.session.title ?? '…'}</h1>
+        <h1 class="session-heading" title={data?.session.title}>{data?.session.title ?? '…'}</h1>
         <div class="actions">
           <button type="button" onClick={() => download('markdown')}>Export Markdown</button>
           <button type="button" onClick={() => download('json')}>Export JSON</button>
@@ -143,11 +128,18 @@ export function ChatPane({ sessionId, state, model, focus, onChanged, onError, o
           )}
         />
       )}
-      {phase.name === 'memory' && (
-        <p class="memory-status" role="status">
-          <span class="spinner" aria-hidden="true" /> Memory updating for turn {phase.turn}…
-        </p>
-      )}
+      <p class="memory-status" role="status">
+        {phase.name === 'memory' && (
+          <>
+            <span class="spinner" aria-hidden="true" /> Memory updating for turn {phase.turn}…
+          </>
+        )}
+        {phase.name === 'replying' && (
+          <button type="button" onClick={stop}>
+            Stop
+          </button>
+        )}
+      </p>
       <Composer model={model} busy={phase.name !== 'idle'} onSend={send} onRecord={record} />
     </main>
   );

@@ -8,7 +8,8 @@ import type { ChatModelStatus } from '../api/types.js';
 interface Props {
   model: ChatModelStatus | null;
   busy: boolean;
-  onSend(message: string): void;
+  /** Resolves false when the message was not sent (it goes back into the box). */
+  onSend(message: string): Promise<boolean>;
   onRecord(user: string, assistant: string): Promise<boolean>;
 }
 
@@ -54,9 +55,12 @@ export function Composer({ model, busy, onSend, onRecord }: Props) {
     );
   }
   const send = (): void => {
-    if (busy || text.trim() === '') return;
-    onSend(text.trim());
+    const message = text.trim();
+    if (busy || message === '') return;
     setText('');
+    void onSend(message).then((sent) => {
+      if (!sent) setText((typed) => (typed === '' ? message : typed));
+    });
   };
   return (
     <form

@@ -70,13 +70,19 @@ export function ContextView({ sessionId, data, onJump, onError }: Props) {
   const sessionTokens = data.session.tokenCount;
 
   useEffect(() => {
-    if (!Number.isSafeInteger(budget) || budget < 1) return;
+    if (!Number.isSafeInteger(budget) || budget < 1) {
+      setLoading(false);
+      return;
+    }
     const controller = new AbortController();
     const timer = setTimeout(() => {
       setLoading(true);
       contextOf(sessionId, budget, query, controller.signal)
         .then(setPkg, (error: unknown) => {
-          if (!controller.signal.aborted) onError(describeError(error));
+          if (controller.signal.aborted) return;
+          // (An old package under a new budget would mislead: nothing is shown rather.)
+          setPkg(null);
+          onError(describeError(error));
         })
         .finally(() => !controller.signal.aborted && setLoading(false));
     }, 150);

@@ -59,15 +59,18 @@ export function EvalReport({ run }: { run: RetentionRun }) {
               <tr><th scope="col">Fact</th><th scope="col">Tier</th><th scope="col">Kept</th><th scope="col">Memory only</th><th scope="col">Found in</th></tr>
             </thead>
             <tbody>
-              {conversation.facts.map((fact, index) => (
+              {conversation.facts.map((fact) => {
+                const memoryOnly = conversation.memoryOnlyFacts.find((candidate) => candidate.id === fact.id);
+                return (
                 <tr key={fact.id}>
                   <td>{fact.text}</td>
                   <td>{fact.tier}</td>
                   <td class={`status-${fact.status}`}>{fact.status}</td>
-                  <td class={`status-${conversation.memoryOnlyFacts[index]?.status ?? 'missing'}`}>{conversation.memoryOnlyFacts[index]?.status ?? '—'}</td>
+                  <td class={`status-${memoryOnly?.status ?? 'missing'}`}>{memoryOnly?.status ?? '—'}</td>
                   <td class="small">{fact.bestItem === null ? '—' : `${fact.bestItem.section}: ${fact.bestItem.text.slice(0, 120)}`}</td>
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </table>
           {conversation.stale.length > 0 && (

@@ -29,6 +29,7 @@ export function EvalView({ onError }: { onError(message: string): void }) {
 
   const start = (what: string, input: { example: string } | { conversation: unknown }): void => {
     setRunning(what);
+    setRun(null);
     runEval(input)
       .then(setRun, (error: unknown) => onError(describeError(error)))
       .finally(() => setRunning(null));
@@ -79,7 +80,7 @@ export function EvalView({ onError }: { onError(message: string): void }) {
           {chosen.description} {formatNumber(chosen.turns)} turns, {formatNumber(chosen.keyFacts)} key facts, budget {formatNumber(chosen.budget)} tokens.
         </p>
       )}
-      {running !== null && <p role="status">Replaying {running} into a scratch memory and scoring its package…</p>}
+      <p role="status">{running !== null && `Replaying ${running} into a scratch memory and scoring its package…`}</p>
       {run !== null && running === null && <EvalReport run={run} />}
       {run === null && running === null && <p class="muted">The run replays the conversation into a scratch memory (yours is not touched), builds its package at the file's budget and scores every key fact ({formatPercent(1)} is every fact kept in full).</p>}
     </div>

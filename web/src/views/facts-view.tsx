@@ -38,23 +38,26 @@ function grouped(facts: readonly Fact[]): Array<[string, Fact[]]> {
 
 export function FactsView({ sessionId, data, memory, onJump, onChanged, onError }: Props) {
   const latest = memory.turns.at(-1)?.turn ?? 0;
-  const [atTurn, setAtTurn] = useState(latest);
-  const [past, setPast] = useState<Fact[] | null>(null);
+  // null follows the latest turn: a new turn moves it along without closing an edit in progress.
+  const [chosenTurn, setChosenTurn] = useState<number | null>(null);
+  const atTurn = chosenTurn === null || chosenTurn >= latest ? latest : chosenTurn;
+  const [past, setPast] = useState<{ turn: number; facts: Fact[] } | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
   const messages = useMemo(() => messageIndex(data.messages), [data.messages]);
   const viewingPast = atTurn < latest;
 
-  useEffect(() => setAtTurn(latest), [latest, sessionId]);
   useEffect(() => {
     if (!viewingPast) return setPast(null);
     let live = true;
-    factsOf(sessionId, atTurn).then((facts) => live && setPast(facts), (error: unknown) => onError(describeError(error)));
+    // (A slider dragged across many turns asks once it rests.)
+    const timer = setTimeout(() => factsOf(sessionId, atTurn).then((facts) => live && setPast({ turn: atTurn, facts }), (error: unknown) => live && onError(describeError(error))), 120);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [sessionId, atTurn, viewingPast, onError]);
 
-  const facts = viewingPast ? (past ?? []) : memory.facts;
+  const facts = !viewingPast ? memory.facts : past?.turn === atTurn ? past.facts : null;
   const change = async (work: () => Promise<unknown>): Promise<boolean> => {
     try {
       await work();
@@ -71,18 +74,21 @@ export function FactsView({ sessionId, data, memory, onJump, onChanged, onError 
     <div class="facts-view">
       <div class="slider">
         <label for="fact-turn">
-          {viewingPast ? `The document as it stood after turn ${atTurn}` : `Now (after turn ${latest})`} · {plural(facts.length, 'fact')}
+          {viewingPast ? `The document as it stood after turn ${atTurn}` : `Now (after turn ${latest})`} {facts === null ? ' · reading…' : ` · ${plural(facts.length, 'fact')}`}
         </label>
-        <input id="fact-turn" type="range" min={latest === 0 ? 0 : 1} max={latest} value={atTurn} disabled={latest === 0} onInput={(event) => setAtTurn(Number(event.currentTarget.value))} aria-valuetext={`after turn ${atTurn}`} />
+        <input id="fact-turn" type="range" min={latest === 0 ? 0 : 1} max={latest} value={atTurn} disabled={latest === 0} onInput={(event) => {
+            const turn = Number(event.currentTarget.value);
+            setChosenTurn(turn >= latest ? null : turn);
+          }} aria-valuetext={`after turn ${atTurn}`} />
       </div>
-      {!viewingPast && editing?.mode !== 'add' && (
+      {!viewingPast && editing === null && (
         <button type="button" onClick={() => setEditing({ mode: 'add' })}>Add a fact</button>
       )}
       {editing?.mode === 'add' && (
         <FactEditor title="Add a fact" initial={{ text: '', kind: 'fact' }} submitLabel="Add" onCancel={() => setEditing(null)} onSubmit={(fact) => change(() => addFact(sessionId, fact))} />
       )}
-      {facts.length === 0 && <p class="muted">{viewingPast ? 'Nothing was established yet.' : 'No facts yet: they appear as the conversation establishes them.'}</p>}
-      {grouped(facts).map(([heading, members]) => (
+      {facts?.length === 0 && <p class="muted">{viewingPast ? 'Nothing was established yet.' : 'No facts yet: they appear as the conversation establishes them.'}</p>}
+      {grouped(facts ?? []).map(([heading, members]) => (
         <section key={heading} class="fact-group">
           <h2>{heading}</h2>
           <ul>
@@ -101,7 +107,7 @@ export function FactsView({ sessionId, data, memory, onJump, onChanged, onError 
                   </div>
                 )}
                 {editing?.mode === 'edit' && editing.fact.id === fact.id && (
-                  <FactEditor title={`Edit ${fact.key}`} initial={fact} submitLabel="Save" onCancel={() => setEditing(null)} onSubmit={(change_) => change(() => editFact(sessionId, fact.id, change_))} />
+                  <FactEditor title={`Edit ${fact.key}`} initial={fact} submitLabel="Save" onCancel={() => setEditing(null)} onSubmit={(edit) => change(() => editFact(sessionId, fact.id, edit))} />
                 )}
                 {editing?.mode === 'remove' && editing.fact.id === fact.id && (
                   <ReasonForm label={`Why remove ${fact.key}?`} submitLabel="Remove" onCancel={() => setEditing(null)} onSubmit={(reason) => change(() => removeFact(sessionId, fact.id, reason))} />

@@ -42,9 +42,12 @@ export function Inspector({ sessionId, state, onJump, onChanged, onError }: Prop
             tabIndex={tab === name ? 0 : -1}
             onClick={() => setTab(name)}
             onKeyDown={(event) => {
-              const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-              if (step === 0) return;
-              const next = TABS[(TABS.findIndex(([candidate]) => candidate === tab) + step + TABS.length) % TABS.length];
+              const here = TABS.findIndex(([candidate]) => candidate === tab);
+              const moves: Record<string, number> = { ArrowRight: here + 1, ArrowLeft: here - 1 + TABS.length, Home: 0, End: TABS.length - 1 };
+              const target = moves[event.key];
+              if (target === undefined) return;
+              event.preventDefault();
+              const next = TABS[target % TABS.length];
               if (next === undefined) return;
               setTab(next[0]);
               document.getElementById(`tab-${next[0]}`)?.focus();

@@ -4,14 +4,14 @@ import { useState } from 'preact/hooks';
 export function KeyGate({ onKey, refused }: { onKey: (key: string) => void; refused: boolean }) {
   const [key, setKey] = useState('');
   return (
-    <main class="key-gate">
+    <div class="key-gate" role="dialog" aria-modal="true" aria-labelledby="key-gate-title">
       <form
         onSubmit={(event) => {
           event.preventDefault();
           if (key.trim() !== '') onKey(key.trim());
         }}
       >
-        <h1>Strata</h1>
+        <h1 id="key-gate-title">Strata</h1>
         <p>This server needs an API key. Create one with <code>strata keys create --tenant NAME</code>; it is kept in this tab until you close it.</p>
         {refused && (
           <p class="error" role="alert">
@@ -24,6 +24,6 @@ export function KeyGate({ onKey, refused }: { onKey: (key: string) => void; refu
         </label>
         <button type="submit" disabled={key.trim() === ''}>Open</button>
       </form>
-    </main>
+    </div>
   );
 }

@@ -47,7 +47,7 @@ export function MessageRow({ row, highlighted, expanded, context, onToggle }: Pr
   }
   const { message } = row;
   return (
-    <article class={`message ${message.role}${highlighted ? ' highlighted' : ''}`} data-message-id={message.id} aria-current={highlighted ? 'true' : undefined}>
+    <article class={`message ${message.role}${highlighted ? ' highlighted' : ''}`} data-message-id={message.id} aria-current={highlighted ? 'true' : undefined} tabIndex={-1}>
       <header>
         <span class="who">{message.speaker ?? ROLE_NAMES[message.role]}</span>
         <span class="muted small">

@@ -6,18 +6,20 @@ import type { Session } from '../api/types.js';
 import { importFile, IMPORTABLE } from '../file-drop.js';
 import { formatMoment, plural } from '../format.js';
 import { FilePicker } from '../parts/file-picker.js';
+import { forgetTurnContexts } from '../turn-contexts.js';
 
 interface Props {
   sessions: Session[] | null;
   selected: string | null;
   onSelect(id: string | null): void;
   onChanged(): Promise<void>;
+  onImported(sessionId: string): void;
   onError(message: string): void;
 }
 
 type Editing = { id: string; mode: 'rename'; title: string } | { id: string; mode: 'delete' } | null;
 
-export function SessionsSidebar({ sessions, selected, onSelect, onChanged, onError }: Props) {
+export function SessionsSidebar({ sessions, selected, onSelect, onChanged, onImported, onError }: Props) {
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
   const wanted = search.trim().toLowerCase();
@@ -48,7 +50,7 @@ export function SessionsSidebar({ sessions, selected, onSelect, onChanged, onErr
         >
           New session
         </button>
-        <FilePicker label="Import a conversation…" accept={IMPORTABLE} onFile={(file) => void act(async () => onSelect(await importFile(file)))} />
+        <FilePicker label="Import a conversation…" accept={IMPORTABLE} onFile={(file) => importFile(file).then(onImported, (error: unknown) => onError(describeError(error)))} />
         <input type="search" placeholder="Search by title" aria-label="Search sessions by title" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
       </div>
       {sessions === null ? (
@@ -80,10 +82,11 @@ export function SessionsSidebar({ sessions, selected, onSelect, onChanged, onErr
                 </button>
               )}
               {editing?.id === session.id && editing.mode === 'delete' ? (
-                <div class="confirm" role="group" aria-label="Confirm deletion">
+                <div class="confirm" role="group" aria-label="Confirm deletion" onKeyDown={(event) => event.key === 'Escape' && setEditing(null)}>
                   <span>Delete “{session.title}” and all its memory?</span>
                   <button type="button" class="danger" onClick={() => void act(async () => {
                     await deleteSession(session.id);
+                    forgetTurnContexts(session.id);
                     if (selected === session.id) onSelect(null);
                   })}>
                     Delete
