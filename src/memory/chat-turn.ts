@@ -4,26 +4,47 @@
  * then store the exchange and hand it to phase 2. The caller sees the reply at once; memory work
  * never delays it longer than the bound. A reply that calls tools is held, not stored: the turn goes on
  * once the caller sends their results.
+ *
+ * With the detail protocol on, the model may answer with requests instead (a message at a higher tier,
+ * a search of older turns): they are applied, the package is built again and the model asked again, up
+ * to `detailRounds` more times. Requests never reach the user, and each is recorded on the turn.
  */
+import type { DetailRequest } from '../core/detail-markers.js';
 import { StrataError, isStrataError } from '../core/errors.js';
-import type { ChatMessage, ToolCall } from '../core/types.js';
+import type { ChatMessage, DetailRequestRecord, ToolCall } from '../core/types.js';
 import type { ContextPackage } from '../context/context-package.js';
 import type { ChatModel, ChatUsage } from '../providers/chat-model/chat-model.js';
 import type { ChatCall } from './chat-call-options.js';
+import { addUsage, streamRound, type RoundOutcome } from './chat-round.js';
+import { detailProtocolMessage } from './detail-protocol.js';
 import type { GateWait } from './memory-gate.js';
+
+/** A request made when no round was left: recorded, not applied. */
+function overLimit(request: DetailRequest, round: number): DetailRequestRecord {
+  return request.kind === 'tier'
+    ? { round, kind: 'tier', target: request.ref, tier: request.tier, outcome: 'over-limit' }
+    : { round, kind: 'search', target: request.query, outcome: 'over-limit' };
+}
 
 /** What the chat loop needs from the engine, one function per step. */
 export interface ChatTurnSteps {
   /** Wait for the session's earlier memory work, up to the bound. */
   settle(): Promise<GateWait>;
-  /** The context package for the user's message. */
-  assemble(query: string): Promise<ContextPackage>;
+  /**
+   * The context package for the user's message (and the searches the model asked for), leaving room
+   * for `extra`, the messages sent after it before the exchange (the detail protocol's).
+   */
+  assemble(query: string, detail: { searches: readonly string[]; extra: readonly ChatMessage[] }): Promise<ContextPackage>;
+  /** Tokens of messages as sent (the package with the protocol's message, for the turn's figures). */
+  measure(messages: readonly ChatMessage[]): number;
+  /** Apply one request of the model (raise a message's tier, note a search); says what it did. */
+  request(request: DetailRequest, round: number): Promise<DetailRequestRecord>;
   /**
    * Store both messages of the turn (the user's, held since the turn began, and the reply) raw, in one
    * transaction; resolves once they are durable, with phase 2 for the turn started and its outcome to
    * come through `memory`.
    */
-  store(exchange: { assistant: string; staleMemory: boolean }): Promise<{ turn: number; messageIds: string[]; memory: Promise<ChatMemoryOutcome> }>;
+  store(exchange: { assistant: string; staleMemory: boolean; detailRequests: DetailRequestRecord[] }): Promise<{ turn: number; messageIds: string[]; memory: Promise<ChatMemoryOutcome> }>;
   /** Keep a reply that calls tools until the caller sends their results (nothing is stored). */
   hold(reply: { text: string; toolCalls: ToolCall[] }): void;
   /** Called once the chat model has begun its reply: memory work on the user's message that can be done while it writes. Never throws. */
@@ -66,8 +87,10 @@ export interface ChatResult {
   lockWaitMs: number;
   /** Strata's own time before the model call: waiting, assembly and bookkeeping, in milliseconds. */
   overheadMs: number;
-  /** Tokens the chat model billed. */
+  /** Tokens the chat model billed (every round of the turn). */
   usage: ChatUsage;
+  /** What the model asked for before it answered, round by round, and what each request did. */
+  detailRequests: DetailRequestRecord[];
   /** Phase 2 of this turn; resolves when its memory is written (or has failed visibly). */
   memory: Promise<ChatMemoryOutcome>;
 }
@@ -87,6 +110,10 @@ export interface ChatTurnOptions {
   call: ChatCall;
   steps: ChatTurnSteps;
   signal?: AbortSignal;
+  /** Extra rounds the model may use to ask for detail; 0 turns the protocol off. */
+  detailRounds: number;
+  /** The turn's budget: the package and the protocol's message together stay within it. */
+  budget: number;
 }
 
 /**
@@ -109,31 +136,44 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
     try {
       const start = steps.monotonic();
       const wait = await steps.settle();
-      const pkg = await steps.assemble(query);
-      const overheadMs = steps.monotonic() - start;
+      const rounds = options.detailRounds;
+      const detailRequests: DetailRequestRecord[] = [];
+      const searches: string[] = [];
       let reply = '';
       let usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
       let toolCalls: ToolCall[] = [];
       let prepared = false;
-      const messages = [...pkg.render(), ...exchange];
-      for await (const event of chatModel.stream({ messages, ...call, ...(options.signal === undefined ? {} : { signal: options.signal }) })) {
-        if (event.type === 'delta') {
-          reply += event.text;
-          if (event.text === '') continue;
-          yield event.text;
-          // After the first piece is passed on, while the model writes the rest (a reply that comes
-          // whole has no such time: its memory work all waits for phase 2).
-          if (!prepared) {
+      let overheadMs = 0;
+      let sent: ChatMessage[] = [];
+      for (let round = 1; ; round++) {
+        const extra = round <= rounds ? [detailProtocolMessage({ roundsLeft: rounds - round + 1 })] : [];
+        const pkg = await steps.assemble(query, { searches, extra });
+        sent = [...pkg.render(), ...extra];
+        if (round === 1) overheadMs = steps.monotonic() - start;
+        const outcome: RoundOutcome = yield* streamRound({
+          chatModel,
+          messages: [...sent, ...exchange],
+          call,
+          signal: options.signal,
+          markers: rounds > 0,
+          onFirstPiece: () => {
+            // After the first piece is passed on, while the model writes the rest (a reply that comes
+            // whole has no such time: its memory work all waits for phase 2).
+            if (prepared) return;
             prepared = true;
             steps.prepare();
-          }
-        } else {
-          reply = event.text;
-          usage = event.usage;
-          toolCalls = event.toolCalls;
-        }
+          },
+        });
+        reply += outcome.text;
+        usage = addUsage(usage, outcome.usage);
+        toolCalls = outcome.toolCalls;
+        if (outcome.requests.length === 0 || toolCalls.length > 0) break;
+        const canGoOn = round <= rounds;
+        for (const request of outcome.requests) detailRequests.push(canGoOn ? await steps.request(request, round) : overLimit(request, round));
+        if (!canGoOn) break;
+        for (const request of outcome.requests) if (request.kind === 'search') searches.push(request.query);
       }
-      const figures = { contextTokens: pkg.tokens, budget: pkg.budget, staleMemory: wait.stale, lockWaitMs: wait.waitedMs, overheadMs, usage };
+      const figures = { contextTokens: steps.measure(sent), budget: options.budget, staleMemory: wait.stale, lockWaitMs: wait.waitedMs, overheadMs, usage, detailRequests };
       if (toolCalls.length > 0) {
         steps.hold({ text: reply, toolCalls });
         completed = true;
@@ -144,7 +184,7 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
       if (reply.trim() === '') {
         throw new StrataError('MODEL_OUTPUT_INVALID', `The chat model "${chatModel.model}" returned an empty reply; nothing was stored. Try again, or check the model's configuration.`);
       }
-      const stored = await steps.store({ assistant: reply, staleMemory: wait.stale });
+      const stored = await steps.store({ assistant: reply, staleMemory: wait.stale, detailRequests });
       const memory = stored.memory;
       memory.catch(() => undefined);
       completed = true;

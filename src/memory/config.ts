@@ -32,6 +32,17 @@ export const settingsSchema = z.strictObject({
    * (default 10,000 ms). Variable: STRATA_MEMORY_WAIT_MS.
    */
   memoryWaitMs: z.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * Extra rounds a chat turn gives the chat model to ask for detail (`[REQUEST_TIER:3:12u]`,
+   * `[SEARCH_EPISODIC: query]`) before it answers; 0 turns the protocol off (default 2). Variable:
+   * STRATA_DETAIL_ROUNDS.
+   */
+  detailRounds: z.number().int().min(0).max(5).default(2),
+  /**
+   * Turns a message raised on the chat model's request stays raised after it was last asked for, before it
+   * returns to its own tier (default 20). Variable: STRATA_RAISED_TIER_TURNS.
+   */
+  raisedTierTurns: z.number().int().min(1).max(1_000_000).default(20),
   /** First wait before a flagged turn's memory is retried; doubles per attempt up to 5 minutes (default 2,000 ms). Variable: STRATA_RETRY_BASE_MS. */
   retryBaseMs: z.number().int().min(1).max(600_000).default(2_000),
   /**
@@ -74,6 +85,8 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   importWorker: 'STRATA_IMPORT_WORKER',
   contextBudget: 'STRATA_CONTEXT_BUDGET',
   memoryWaitMs: 'STRATA_MEMORY_WAIT_MS',
+  detailRounds: 'STRATA_DETAIL_ROUNDS',
+  raisedTierTurns: 'STRATA_RAISED_TIER_TURNS',
   retryBaseMs: 'STRATA_RETRY_BASE_MS',
   consolidateEveryTurns: 'STRATA_CONSOLIDATE_EVERY_TURNS',
   snapshotEveryTurns: 'STRATA_SNAPSHOT_EVERY_TURNS',
@@ -81,7 +94,7 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   logLevel: 'STRATA_LOG_LEVEL',
 };
 
-const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns', 'cacheMegabytes']);
+const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'detailRounds', 'raisedTierTurns', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns', 'cacheMegabytes']);
 const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker']);
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 

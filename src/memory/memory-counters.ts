@@ -23,6 +23,9 @@ export interface MemoryCounterSet {
   lockWaits: number;
   lockWaitMs: number;
   staleTurns: number;
+  /** Requests for detail the chat model made (a tier, a search), and those ignored (an id of no message in the session, no round left). */
+  detailRequests: number;
+  detailRequestsIgnored: number;
   tokens: {
     /** Phase 1: context-package tokens sent, and what the chat model billed. */
     context: number;
@@ -46,6 +49,8 @@ export function emptyCounters(): MemoryCounterSet {
     lockWaits: 0,
     lockWaitMs: 0,
     staleTurns: 0,
+    detailRequests: 0,
+    detailRequestsIgnored: 0,
     tokens: { context: 0, chatPrompt: 0, chatCompletion: 0, memoryPrompt: 0, memoryCompletion: 0 },
   };
 }

@@ -12,6 +12,7 @@ import type { ChatOptions } from './memory-api.js';
 import { checkChatCall } from './chat-call-options.js';
 import { checkContent, checkMessageInput } from './message-input.js';
 import { answerCalls, exchangeMessages, exchangeTurn, withCalls, type ToolExchange } from './tool-exchange.js';
+import { applyDetailRequest } from './detail-requests.js';
 import { assemble, type SessionServices } from './session-reads.js';
 
 /**
@@ -53,6 +54,8 @@ export function chatInSession(services: SessionServices, sessionId: string, inpu
     exchange: exchangeMessages(exchange),
     chatModel,
     call,
+    detailRounds: settings.detailRounds,
+    budget,
     ...(chatOptions.signal === undefined ? {} : { signal: chatOptions.signal }),
     steps: {
       settle: async () => {
@@ -66,7 +69,13 @@ export function chatInSession(services: SessionServices, sessionId: string, inpu
         }
         return gate.settle(sessionId, { boundMs: settings.memoryWaitMs });
       },
-      assemble: async (query) => assemble(services, sessionId, budget, query),
+      assemble: async (query, { searches, extra }) => {
+        // The protocol's message is sent beside the package: the package gives it room in the budget.
+        const room = extra.length === 0 ? 0 : services.parts.tokenizer.countMessages([...extra]);
+        return assemble(services, sessionId, Math.max(1, budget - room), [query, ...searches].join('\n'));
+      },
+      measure: (messages) => (messages.length === 0 ? 0 : services.parts.tokenizer.countMessages([...messages])),
+      request: (request, round) => applyDetailRequest(services.parts, sessionId, request, round),
       prepare: () => {
         // (Only a turn's first call: later ones answer tool calls of a message already prepared.)
         if (!fresh) return;
@@ -84,10 +93,10 @@ export function chatInSession(services: SessionServices, sessionId: string, inpu
         const next = withCalls(exchange, text, toolCalls, now(), settings.maxMessageBytes);
         if (!toolExchanges.replace(sessionId, waiting, next)) logger.warn({ sessionId }, 'a new message came while this turn waited for the model; its tool calls are not kept');
       },
-      store: async ({ assistant, staleMemory }) => {
+      store: async ({ assistant, staleMemory, detailRequests }) => {
         // The user message was checked when the turn began; the reply is checked before anything changes.
         const reply = checkMessageInput(assistant, 'assistant', now(), settings.maxMessageBytes);
-        const stored = await storeTurn(sessionId, exchangeTurn(exchange, reply), staleMemory);
+        const stored = await storeTurn(sessionId, exchangeTurn(exchange, reply), { staleMemory, detailRequests });
         // The turn is done with tools (unless a new message has given it up meanwhile: nothing to do then).
         if (waiting !== undefined) toolExchanges.replace(sessionId, waiting, undefined);
         return {
@@ -108,6 +117,8 @@ export function chatInSession(services: SessionServices, sessionId: string, inpu
         lockWaits: result.lockWaitMs > 0 ? 1 : 0,
         lockWaitMs: result.lockWaitMs,
         staleTurns: result.staleMemory ? 1 : 0,
+        detailRequests: result.detailRequests.length,
+        detailRequestsIgnored: result.detailRequests.filter((request) => request.outcome === 'ignored' || request.outcome === 'over-limit').length,
         tokens: { context: result.contextTokens, chatPrompt: result.usage.promptTokens, chatCompletion: result.usage.completionTokens },
       });
       const details = { sessionId, turn: result.turn, contextTokens: result.contextTokens, overheadMs: result.overheadMs, lockWaitMs: result.lockWaitMs };

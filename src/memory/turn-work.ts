@@ -5,7 +5,7 @@
  */
 import { StrataError } from '../core/errors.js';
 import { hasPlaceholderTitle, titleFromExchange } from '../core/session-title.js';
-import type { Session, TurnSummary } from '../core/types.js';
+import type { DetailRequestRecord, Session, TurnSummary } from '../core/types.js';
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';
 import { consolidateAfterTurn } from './consolidation.js';
 import type { EngineParts } from './engine-parts.js';
@@ -21,7 +21,12 @@ import { deriveTurn, isStaleFacts, writeDerivedTurns, writeRawTurns, type Derive
 
 export interface TurnWork {
   /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
-  storeTurn(sessionId: string, checked: CheckedMessage[], staleMemory?: boolean): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }>;
+  /**
+   * Store one turn's raw messages (with what a live chat turn knows of it: stale memory, the detail
+   * requests of its model) and queue its memory work; messages raised on request and not asked for in
+   * `raisedTierTurns` turns return to their tiers.
+   */
+  storeTurn(sessionId: string, checked: CheckedMessage[], live?: { staleMemory: boolean; detailRequests: DetailRequestRecord[] }): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }>;
   /** Derive, in turn order, the turns an earlier run stored but left without memory (run behind the gate). */
   resumePending(sessionId: string): Promise<void>;
   /**
@@ -225,11 +230,14 @@ export function createTurnWork(parts: EngineParts): TurnWork {
   retries.schedule();
 
   /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
-  const storeTurn = (sessionId: string, checked: CheckedMessage[], staleMemory = false): Promise<{ raw: RawTurn; memory: Promise<RecordResult> }> =>
+  const storeTurn: TurnWork['storeTurn'] = (sessionId, checked, live) =>
     lock(sessionId, async () => {
       const session = await requireSession(sessionId);
+      let lowered: number[] = [];
       const [raw] = await repositories.transaction(async (tx) => {
-        const written = await writeRawTurns(tx, session, [checked], context, { staleMemory });
+        const written = await writeRawTurns(tx, session, [checked], context, live ?? {});
+        const turn = written[0]?.turn;
+        if (turn !== undefined) lowered = await tx.messages.lowerTiers({ sessionId, raisedBefore: turn - settings.raisedTierTurns + 1 });
         // A session created without a title is named after its first exchange, with that exchange. The
         // title is read again here: a rename committed since the session was read above must stand.
         if (written[0]?.turn === 1) {
@@ -242,6 +250,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
       counters.add(sessionId, { turns: 1 });
       writes.announce({ sessionId, turn: raw.turn });
+      for (const turn of lowered) writes.announce({ sessionId, turn });
       return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw, session.createdAt)) };
     });
 

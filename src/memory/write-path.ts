@@ -2,7 +2,7 @@ import { StrataError } from '../core/errors.js';
 import { mapPacked } from '../core/packed-map.js';
 import { limitWords } from '../core/text.js';
 import { toolUseOf } from '../core/tool-calls.js';
-import type { ArtifactVersion, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
+import type { ArtifactVersion, DetailRequestRecord, Fact, FactEvent, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
 import type { KnownArtifact, MemoryManager, TurnMemory, TurnUsage } from '../managers/memory-manager.js';
 import { toolUseTokens, type Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { TenantRepositories, TierUpdate } from '../store/store.js';
@@ -71,7 +71,7 @@ export async function writeRawTurns(
   session: Session,
   turns: readonly (readonly CheckedMessage[])[],
   context: WriteContext,
-  options: { staleMemory?: boolean } = {},
+  options: { staleMemory?: boolean; detailRequests?: DetailRequestRecord[] } = {},
 ): Promise<RawTurn[]> {
   const stored = rawTurnsAfter(await repositories.messages.last({ sessionId: session.id }), session, turns, context);
   const all = stored.flatMap((turn) => turn.messages);
@@ -91,6 +91,7 @@ export async function writeRawTurns(
         tokens: 0,
         createdAt: turn.messages[0]?.createdAt ?? context.now(),
         ...(options.staleMemory === true ? { staleMemory: true } : {}),
+        ...(options.detailRequests !== undefined && options.detailRequests.length > 0 ? { detailRequests: options.detailRequests } : {}),
       },
     });
   }

@@ -208,6 +208,8 @@ export const StatsSchema = z
     lockWaits: count,
     lockWaitMs: z.number(),
     staleTurns: count,
+    detailRequests: count,
+    detailRequestsIgnored: count,
     tokens: z.object({ context: count, chatPrompt: count, chatCompletion: count, memoryPrompt: count, memoryCompletion: count }),
     pendingRetries: count,
   })

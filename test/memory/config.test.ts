@@ -41,6 +41,8 @@ describe('settings', () => {
       importWorker: true,
       contextBudget: 30_000,
       memoryWaitMs: 10_000,
+      detailRounds: 2,
+      raisedTierTurns: 20,
       retryBaseMs: 2_000,
       consolidateEveryTurns: 15,
       snapshotEveryTurns: 15,

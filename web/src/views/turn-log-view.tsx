@@ -15,6 +15,12 @@ function TurnRow({ turn, onJump }: { turn: TurnSummary; onJump(messageId: string
       <div>
         <div>{turn.userSummary}</div>
         <div class="muted">{turn.assistantSummary}</div>
+        {turn.detailRequests !== undefined && turn.detailRequests.length > 0 && (
+          <div class="small">
+            The model asked for:{' '}
+            {turn.detailRequests.map((request) => (request.kind === 'tier' ? `${request.target} at tier ${request.tier ?? 3} (${request.outcome})` : `a search for “${request.target}” (${request.outcome})`)).join('; ')}
+          </div>
+        )}
         <div class="muted small">
           {turn.depth} · <span class={turn.status === 'summarised' ? undefined : 'warn'}>{turn.status}{turn.staleMemory === true ? ' (stale memory)' : ''}</span> · {formatNumber(turn.tokens)} tokens
         </div>

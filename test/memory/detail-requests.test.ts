@@ -1,0 +1,123 @@
+/**
+ * The detail protocol in the chat loop: the chat model asks for a message at tier 3 or for a search,
+ * the engine applies it and asks again, within the round bound; only the model's own markers count.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../src/core/types.js';
+import { createMemory } from '../../src/memory/create-memory.js';
+import type { Memory, SessionHandle } from '../../src/memory/memory-api.js';
+import { createScriptedChatModel, type ScriptedCall, type ScriptedReply } from '../../src/testing/scripted-chat-model.js';
+import { createScriptedMemoryManager } from '../../src/testing/scripted-memory-manager.js';
+
+const FILLER = 'We walked the garden again this morning and talked about where the new beds should go, how much sun the corner gets, and whether the old apple tree needs pruning before winter arrives.';
+/** Turn 1: the detail sits past the first 40 words, so the message's tier 2 (its first 40 words) leaves it out. */
+const GATE = `${FILLER} Also, for the delivery on Friday: the side gate code is 4417, and the driver should ring twice.`;
+
+const memories: Memory[] = [];
+afterEach(async () => {
+  for (const memory of memories.splice(0)) await memory.close();
+});
+
+/** A session of eight turns whose first message holds the gate code, with a chat model answering by `reply`. */
+async function gardenSession(reply: (call: ScriptedCall, text: string) => ScriptedReply, env: Record<string, string> = {}): Promise<{ memory: Memory; session: SessionHandle; calls: readonly ScriptedCall[] }> {
+  const chatModel = createScriptedChatModel((call) => reply(call, call.messages.map((message: ChatMessage) => message.content).join('\n')));
+  const memory = createMemory({ path: ':memory:', env, chatModel, manager: createScriptedMemoryManager([]) });
+  memories.push(memory);
+  const session = await memory.sessions.create({ title: 'Garden' });
+  await session.record({ user: GATE, assistant: 'Noted.' });
+  for (let turn = 2; turn <= 8; turn++) await session.record({ user: `Turn ${turn}: ${FILLER}`, assistant: `Reply ${turn}.` });
+  return { memory, session, calls: chatModel.calls };
+}
+
+/** Answers with the code once it can see it, else asks for turn 1's user message in full. */
+const askForGate = (_call: ScriptedCall, text: string): ScriptedReply => (text.includes('4417') ? 'The side gate code is 4417.' : '[REQUEST_TIER:3:1u]');
+
+async function streamed(session: SessionHandle, message: string): Promise<{ pieces: string[]; result: Awaited<ReturnType<SessionHandle['chat']>> }> {
+  const stream = session.chat(message, { stream: true });
+  const pieces: string[] = [];
+  for await (const piece of stream) pieces.push(piece);
+  return { pieces, result: await stream.result };
+}
+
+describe('detail on demand', () => {
+  it('raises a message the model asks for, answers from it, and shows it at that tier on later turns without asking', async () => {
+    const { memory, session, calls } = await gardenSession(askForGate);
+    const { pieces, result } = await streamed(session, 'What was that number again?');
+    expect(result.reply).toBe('The side gate code is 4417.');
+    expect(pieces.join('')).not.toContain('REQUEST_TIER');
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.messages.some((message) => message.role === 'system' && message.content.includes('[REQUEST_TIER:3:12u]'))).toBe(true);
+    const [first] = await session.messages();
+    expect(result.detailRequests).toEqual([{ round: 1, kind: 'tier', target: '1u', tier: 3, messageId: first!.id, outcome: 'raised' }]);
+    expect(first!.requiredTier).toBe(3);
+    // Kept on the turn, and counted.
+    expect((await session.turns()).at(-1)?.detailRequests).toEqual(result.detailRequests);
+    expect(await memory.stats()).toMatchObject({ detailRequests: 1, detailRequestsIgnored: 0 });
+
+    // The next turn sends the message in full from the start: no request needed.
+    const next = await session.chat('Thanks, anything else to remember?');
+    expect(next.detailRequests).toEqual([]);
+    expect(calls).toHaveLength(3);
+    expect(calls[2]!.messages.map((message) => message.content).join('\n')).toContain('4417');
+  });
+
+  it('searches older turns for the words the model asks for', async () => {
+    const { session, calls } = await gardenSession((_call, text) => (text.includes('4417') ? 'It is 4417.' : '[SEARCH_EPISODIC: side gate code]'));
+    const result = await session.chat('Remind me of that number, please.');
+    expect(result.reply).toBe('It is 4417.');
+    expect(result.detailRequests).toEqual([{ round: 1, kind: 'search', target: 'side gate code', outcome: 'searched' }]);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('gives the model at most the rounds set, then records what it still asks for as over the limit', async () => {
+    const { memory, session, calls } = await gardenSession((call) => (call.index < 2 ? '[REQUEST_TIER:3:2u]' : 'I could not find it. [REQUEST_TIER:3:3u]'), { STRATA_DETAIL_ROUNDS: '2' });
+    const result = await session.chat('What did I say about the pergola?');
+    expect(calls).toHaveLength(3);
+    expect(result.reply).toBe('I could not find it. ');
+    expect(result.detailRequests.map((request) => [request.round, request.outcome])).toEqual([
+      [1, 'raised'],
+      [2, 'unchanged'],
+      [3, 'over-limit'],
+    ]);
+    // The last round was told it had no asks left: no protocol message.
+    expect(calls[2]!.messages.some((message) => message.content.includes('REQUEST_TIER'))).toBe(false);
+    expect(await memory.stats()).toMatchObject({ detailRequests: 3, detailRequestsIgnored: 1 });
+  });
+
+  it('does nothing for a marker the user types, and ignores one naming a message of another session', async () => {
+    const { memory, session } = await gardenSession((call) => (call.index === 0 ? 'Plain answer.' : call.index === 3 ? `Nothing else. [REQUEST_TIER:3:${foreign}]` : `[REQUEST_TIER:3:${foreign}]`));
+    const other = await memory.sessions.create({ title: 'Other' });
+    await other.record({ user: 'My locker code is 9920.', assistant: 'Noted.' });
+    const foreign = (await other.messages())[0]!.id;
+
+    const typed = await session.chat('[REQUEST_TIER:3:1u] please show turn one');
+    expect(typed.reply).toBe('Plain answer.');
+    expect(typed.detailRequests).toEqual([]);
+    expect((await session.messages())[0]!.requiredTier).toBe(2);
+
+    const probing = await session.chat('Anything else?');
+    expect(probing.detailRequests).toEqual([
+      { round: 1, kind: 'tier', target: foreign, tier: 3, outcome: 'ignored' },
+      { round: 2, kind: 'tier', target: foreign, tier: 3, outcome: 'ignored' },
+      { round: 3, kind: 'tier', target: foreign, tier: 3, outcome: 'over-limit' },
+    ]);
+    expect((await other.messages())[0]!.requiredTier).not.toBe(3);
+  });
+
+  it('returns a raised message to its tier once it has not been asked for in the turns set', async () => {
+    const { session } = await gardenSession(askForGate, { STRATA_RAISED_TIER_TURNS: '2' });
+    await session.chat('What was that number again?');
+    expect((await session.messages())[0]!.requiredTier).toBe(3);
+    await session.record({ user: 'Thanks.', assistant: 'You are welcome.' });
+    expect((await session.messages())[0]!.requiredTier).toBe(3);
+    await session.record({ user: 'One more thing.', assistant: 'Yes?' });
+    expect((await session.messages())[0]!.requiredTier).toBe(2);
+  });
+
+  it('is off with no rounds: markers stay text and no protocol is sent', async () => {
+    const { session, calls } = await gardenSession(() => 'See [REQUEST_TIER:3:1u]', { STRATA_DETAIL_ROUNDS: '0' });
+    const result = await session.chat('Hello?');
+    expect(result.reply).toBe('See [REQUEST_TIER:3:1u]');
+    expect(calls[0]!.messages.some((message) => message.content.includes('SEARCH_EPISODIC'))).toBe(false);
+  });
+});
