@@ -8,14 +8,17 @@ import { createMemory } from '../../src/memory/create-memory.js';
 import type { Memory, SessionHandle } from '../../src/memory/memory-api.js';
 import { createScriptedChatModel, type ScriptedCall, type ScriptedReply } from '../../src/testing/scripted-chat-model.js';
 import { createScriptedMemoryManager } from '../../src/testing/scripted-memory-manager.js';
+import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
 
 const FILLER = 'We walked the garden again this morning and talked about where the new beds should go, how much sun the corner gets, and whether the old apple tree needs pruning before winter arrives.';
 /** Turn 1: the detail sits past the first 40 words, so the message's tier 2 (its first 40 words) leaves it out. */
 const GATE = `${FILLER} Also, for the delivery on Friday: the side gate code is 4417, and the driver should ring twice.`;
 
 const memories: Memory[] = [];
+const servers: ScriptedServer[] = [];
 afterEach(async () => {
   for (const memory of memories.splice(0)) await memory.close();
+  for (const server of servers.splice(0)) await server.close();
 });
 
 /** A session of eight turns whose first message holds the gate code, with a chat model answering by `reply`. */
@@ -119,5 +122,24 @@ describe('detail on demand', () => {
     const result = await session.chat('Hello?');
     expect(result.reply).toBe('See [REQUEST_TIER:3:1u]');
     expect(calls[0]!.messages.some((message) => message.content.includes('SEARCH_EPISODIC'))).toBe(false);
+  });
+
+  it('takes out a marker split across the chunks of a real stream, showing the text around it as it comes', async () => {
+    const upstream = await startScriptedServer();
+    servers.push(upstream);
+    upstream.push({ slowStream: { chunks: ['Let me check. [REQ', 'UEST_TI', 'ER:3:1', 'u]'], intervalMs: 20 } }, { slowStream: { chunks: ['The code ', 'is 4417.'], intervalMs: 20 } });
+    const memory = createMemory({ path: ':memory:', env: { STRATA_CHAT_MODEL: 'scripted-model', STRATA_CHAT_BASE_URL: upstream.baseUrl }, manager: createScriptedMemoryManager([]) });
+    memories.push(memory);
+    const session = await memory.sessions.create({ title: 'Garden' });
+    await session.record({ user: GATE, assistant: 'Noted.' });
+    for (let turn = 2; turn <= 8; turn++) await session.record({ user: `Turn ${turn}: ${FILLER}`, assistant: `Reply ${turn}.` });
+    const { pieces, result } = await streamed(session, 'What was that number again?');
+    expect(pieces.join('')).toBe('Let me check. The code is 4417.');
+    expect(pieces.some((piece) => piece.includes('['))).toBe(false);
+    expect(result.detailRequests.map((request) => request.outcome)).toEqual(['raised']);
+    // The first call did not see the code; the second saw turn 1's message in full.
+    expect(JSON.stringify(upstream.requests[0]?.body)).not.toContain('4417');
+    expect(JSON.stringify(upstream.requests[1]?.body)).toContain('4417');
+    expect(upstream.problems).toEqual([]);
   });
 });
