@@ -222,7 +222,11 @@ export interface SessionHandle {
    */
   undoFactEvent(eventId: string): Promise<FactEvent>;
   factEvents(): Promise<FactEvent[]>;
-  messages(): Promise<Message[]>;
+  /**
+   * The session's messages in order, with their tiers; `offset` skips that many (default 0), `limit`
+   * gives at most that many (default all), so a client can read only what came since it last read.
+   */
+  messages(options?: { offset?: number; limit?: number }): Promise<Message[]>;
   turns(): Promise<TurnSummary[]>;
   artifacts(): Promise<Artifact[]>;
   rename(title: string): Promise<void>;

@@ -102,9 +102,12 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
       await requireSession(sessionId);
       return gate.enqueue(sessionId, () => undoFactEvent({ repositories, sessionId, eventId, now, newId }));
     },
-    messages: async () => {
+    messages: async (options = {}) => {
+      if (typeof options !== 'object' || options === null) throw new StrataError('INVALID_INPUT', 'messages() takes nothing, or { offset, limit }.');
+      const offset = pageNumber(options.offset, 'offset');
+      const limit = pageNumber(options.limit, 'limit');
       await requireSession(sessionId);
-      return repositories.messages.list({ sessionId });
+      return repositories.messages.list({ sessionId, ...(offset === undefined ? {} : { offset }), ...(limit === undefined ? {} : { limit }) });
     },
     turns: async () => {
       await requireSession(sessionId);
@@ -139,4 +142,11 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
         : toMarkdown(data);
     },
   };
+}
+
+/** A paging number as given: undefined, or a whole number ≥ 0 (anything else is refused, naming it). */
+function pageNumber(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  throw new StrataError('INVALID_INPUT', `messages({ ${name} }) must be a whole number ≥ 0 (got ${typeof value === 'number' ? value : typeof value}).`);
 }

@@ -93,6 +93,19 @@ describe('REST sessions', () => {
     expect((await server.call('GET', `/api/sessions/${sessionId}/messages`, { key })).json.messages).toHaveLength(4);
   });
 
+  it('pages the messages: a client reads only what came after those it has', async () => {
+    const sessionId = (await server.call('POST', '/api/sessions', { key, body: { title: 'Paging' } })).json.id as string;
+    for (const user of ['First.', 'Second.', 'Third.']) await server.call('POST', `/api/sessions/${sessionId}/turns`, { key, body: { user, assistant: 'Noted.' } });
+    const all = (await server.call('GET', `/api/sessions/${sessionId}/messages`, { key })).json.messages as Array<{ id: string; content: string }>;
+    expect(all).toHaveLength(6);
+    const since = (await server.call('GET', `/api/sessions/${sessionId}/messages?offset=4`, { key })).json.messages as Array<{ id: string }>;
+    expect(since.map((message) => message.id)).toEqual(all.slice(4).map((message) => message.id));
+    const page = (await server.call('GET', `/api/sessions/${sessionId}/messages?offset=1&limit=2`, { key })).json.messages as Array<{ id: string }>;
+    expect(page.map((message) => message.id)).toEqual(all.slice(1, 3).map((message) => message.id));
+    expect((await server.call('GET', `/api/sessions/${sessionId}/messages?offset=9`, { key })).json.messages).toEqual([]);
+    expect((await server.call('GET', `/api/sessions/${sessionId}/messages?offset=-1`, { key })).status).toBe(400);
+  });
+
   it('records a speaker, and refuses a turn the library refuses without storing anything', async () => {
     const sessionId = await newSession();
     const named = await server.call('POST', `/api/sessions/${sessionId}/turns`, { key, body: { user: { content: 'I moved the delivery to Friday.', speaker: 'Maya' } } });

@@ -87,11 +87,20 @@ describe('the web app in Chromium', () => {
 
   it('chats, shows memory with its provenance, corrects it, travels back, sizes a package, exports and deletes', async () => {
     const page = await watchedPage(browser, 1280, 860, problems);
+    const transcriptReads: string[] = [];
+    page.on('request', (request) => {
+      if (/\/messages(?:\?|$)/u.test(request.url())) transcriptReads.push(new URL(request.url()).search);
+    });
     await page.goto(server.url);
     await page.getByRole('button', { name: 'New session' }).click();
     await expect.poll(() => page.getByRole('textbox', { name: 'Message scripted-model' }).isVisible()).toBe(true);
 
     for (const [index, turn] of TURNS.entries()) await chatTurn(page, index + 1, turn.user, turn.reply.join(''));
+    // Once a turn is held, only the newest turn on is read again, never the whole transcript.
+    const firstPaged = transcriptReads.findIndex((search) => search !== '');
+    expect(firstPaged).toBeGreaterThan(0);
+    expect(transcriptReads.slice(firstPaged), transcriptReads.join(' ')).toEqual(transcriptReads.slice(firstPaged).filter((search) => /^\?offset=[1-9]\d*$/u.test(search)));
+    await expect.poll(() => transcriptReads).toContain('?offset=4');
     // Titled from what the person said first.
     await expect.poll(() => page.locator('.session-heading').textContent()).toMatch(/Lisbon/);
     expect(await page.locator('.session-list li.current .session-title').textContent()).toMatch(/Lisbon/);

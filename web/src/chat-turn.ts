@@ -58,7 +58,8 @@ export function useChatTurn(options: Options): { phase: Phase; send(message: str
           },
           onMemory: () => {
             setPhase({ name: 'idle' });
-            void latest.current.onChanged('memory');
+            // The facts, and the tiers phase 2 gave the turn's messages (only the newest turn is read again).
+            void latest.current.onChanged();
           },
         },
         controller.signal,

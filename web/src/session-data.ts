@@ -32,11 +32,22 @@ export interface SessionState {
   reload(part?: ReloadPart): Promise<void>;
 }
 
+/** Where to read the transcript again from: the first message of the latest turn held (0 when none). */
+function rereadFrom(held: readonly Message[]): number {
+  const last = held.at(-1);
+  if (last === undefined) return 0;
+  let index = held.length - 1;
+  while (index > 0 && held[index - 1]!.turn === last.turn) index -= 1;
+  return index;
+}
+
 export function useSessionData(sessionId: string | null): SessionState {
   const [data, setData] = useState<SessionData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const current = useRef(sessionId);
   current.current = sessionId;
+  const latestData = useRef(data);
+  latestData.current = data;
   // Each read takes a number; a part is shown only if no later read of it has been shown already.
   const sequence = useRef(0);
   const shown = useRef({ transcript: 0, memory: 0 });
@@ -52,7 +63,13 @@ export function useSessionData(sessionId: string | null): SessionState {
     };
     try {
       if (part !== 'memory') {
-        const [session, messages] = await Promise.all([readSession(id), messagesOf(id)]);
+        // Only what is new is read: from the latest turn already held (phase 2 may have changed its tiers) on.
+        const held = latestData.current?.session.id === id ? latestData.current.messages : [];
+        const from = rereadFrom(held);
+        const [session, since] = await Promise.all([readSession(id), messagesOf(id, from)]);
+        // (Should the session not start where it did, it is read whole.)
+        const aligned = from === 0 || (since[0] !== undefined && since[0].id === held[from]?.id);
+        const messages = aligned ? [...held.slice(0, from), ...since] : await messagesOf(id);
         if (fresh('transcript')) setData((known) => ({ session, messages, memory: known?.session.id === id ? known.memory : null }));
       }
       if (part !== 'transcript') {

@@ -49,7 +49,20 @@ const remove = createRoute({
   responses: { 204: { description: 'Deleted.' }, ...ERROR_ANSWERS },
 });
 
-const messages = sessionRead({ path: '/api/sessions/{sessionId}/messages', tags: TAG, summary: 'The messages of a session, in order, with their tiers', answer: z.object({ messages: z.array(MessageSchema) }), description: 'Every message.' });
+const messages = createRoute({
+  method: 'get',
+  path: '/api/sessions/{sessionId}/messages',
+  tags: TAG,
+  summary: 'The messages of a session, in order, with their tiers',
+  request: {
+    params: SessionParams,
+    query: z.object({
+      offset: queryWhole('offset', 'Skip this many (default 0): a client that has the first N reads from N.').optional(),
+      limit: queryWhole('limit', 'At most this many (default all).').optional(),
+    }),
+  },
+  responses: { 200: jsonAnswer(z.object({ messages: z.array(MessageSchema) }), 'The messages asked for.'), ...ERROR_ANSWERS },
+});
 
 const turns = sessionRead({ path: '/api/sessions/{sessionId}/turns', tags: TAG, summary: 'The turn log of a session', answer: z.object({ turns: z.array(TurnSummarySchema) }), description: 'Every turn.' });
 
@@ -102,7 +115,7 @@ export function registerSessionRoutes(app: OpenAPIHono<ServerEnv>): void {
   });
   app.openapi(messages, async (c) => {
     const handle = await c.var.tenant.sessions.open(c.req.valid('param').sessionId);
-    return c.json({ messages: await handle.messages() }, 200);
+    return c.json({ messages: await handle.messages(c.req.valid('query')) }, 200);
   });
   app.openapi(turns, async (c) => {
     const handle = await c.var.tenant.sessions.open(c.req.valid('param').sessionId);

@@ -41,7 +41,9 @@ export const renameSession = (id: string, title: string): Promise<Session> => re
 export const deleteSession = (id: string): Promise<void> => request(session(id), { method: 'DELETE' });
 export const readSession = (id: string): Promise<Session> => request(session(id));
 
-export const messagesOf = async (id: string): Promise<Message[]> => (await request<{ messages: Message[] }>(`${session(id)}/messages`)).messages;
+/** The session's messages, or those from `offset` on (a client that holds the first `offset`). */
+export const messagesOf = async (id: string, offset = 0): Promise<Message[]> =>
+  (await request<{ messages: Message[] }>(`${session(id)}/messages`, { query: { offset: offset === 0 ? undefined : offset } })).messages;
 export const turnsOf = async (id: string): Promise<TurnSummary[]> => (await request<{ turns: TurnSummary[] }>(`${session(id)}/turns`)).turns;
 export const factsOf = async (id: string, atTurn?: number): Promise<Fact[]> => (await request<{ facts: Fact[] }>(`${session(id)}/facts`, { query: { atTurn } })).facts;
 export const factEventsOf = async (id: string): Promise<FactEvent[]> => (await request<{ events: FactEvent[] }>(`${session(id)}/facts/events`)).events;
