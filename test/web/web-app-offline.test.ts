@@ -88,6 +88,18 @@ describe('the web app with API keys and no chat model', () => {
     await page.locator('[data-figure="retention"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('.fact-table tbody tr').count()).toBe(2);
     expect(await page.locator('[data-figure="stale"]').textContent()).toMatch(/^\d of 1$/);
+
+    // Several files dropped at once are imported one after another; the last one opens.
+    const second = [{ role: 'user', content: 'The van is booked for Saturday at nine.' }, { role: 'assistant', content: 'Saturday at nine it is.' }];
+    const third = [{ role: 'user', content: 'Pack the kitchen last.' }, { role: 'assistant', content: 'Kitchen last.' }];
+    await page.evaluate(`(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([${JSON.stringify(JSON.stringify(second))}], 'van.json', { type: 'application/json' }));
+      transfer.items.add(new File([${JSON.stringify(JSON.stringify(third))}], 'packing.json', { type: 'application/json' }));
+      for (const type of ['dragenter', 'dragover', 'drop']) window.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    })()`);
+    await page.locator('.message.user .content').filter({ hasText: 'Pack the kitchen last.' }).waitFor();
+    await expect.poll(() => page.locator('.session-list li').count()).toBe(3);
     await page.context().close();
   }, 60_000);
 

@@ -104,7 +104,7 @@ export function App() {
     },
     [refreshSessions, select],
   );
-  const dropping = useFileDrop(started, imported, setNotice);
+  const drop = useFileDrop(started, imported, setNotice);
 
   const jump = useCallback((messageId: string) => {
     setFocus({ messageId, nonce: Date.now() });
@@ -125,9 +125,12 @@ export function App() {
   if (!started) return gate || null;
 
   return (
-    <div class="app" data-panel={panel} data-dropping={dropping ? 'yes' : undefined}>
+    <div class="app" data-panel={panel} data-dropping={drop.dragging ? 'yes' : undefined}>
       <header class="top-bar">
         <strong class="brand">Strata</strong>
+        <span class="muted small" role="status">
+          {drop.importing !== null && `Importing ${drop.importing}…`}
+        </span>
         <nav class="panel-switch" aria-label="Views">
           {(['sessions', 'chat', 'inspector'] as const).map((name) => (
             <button key={name} type="button" aria-pressed={panel === name} onClick={() => setPanel(name)}>
@@ -145,7 +148,7 @@ export function App() {
       <SessionsSidebar sessions={sessions} selected={selected} onSelect={select} onChanged={changed} onImported={imported} onError={setNotice} />
       <ChatPane key={selected ?? ''} sessionId={selected} state={state} model={model} focus={focus} onChanged={changed} onError={setNotice} onImported={imported} />
       <Inspector sessionId={selected} state={state} onJump={jump} onChanged={changed} onError={setNotice} />
-      {dropping && <div class="drop-hint" aria-hidden="true">Drop a conversation file to import it as a new session</div>}
+      {drop.dragging && <div class="drop-hint" aria-hidden="true">Drop conversation files to import each as a new session</div>}
       {gate}
     </div>
   );

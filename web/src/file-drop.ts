@@ -22,9 +22,17 @@ export async function importFile(file: File): Promise<string> {
   return result.sessionId;
 }
 
-/** Imports a file dropped on the window while `active` (once the app has its key); says whether one is being dragged over. */
-export function useFileDrop(active: boolean, onImported: (sessionId: string) => void, onError: (message: string) => void): boolean {
+/** Files dropped on the window: whether some are being dragged over it, and the one being imported now. */
+export interface FileDrop {
+  dragging: boolean;
+  /** "name (2 of 3)" while an import runs, else null. */
+  importing: string | null;
+}
+
+/** Imports the files dropped on the window while `active` (once the app has its key), one after another; the last imported opens. */
+export function useFileDrop(active: boolean, onImported: (sessionId: string) => void, onError: (message: string) => void): FileDrop {
   const [dropping, setDropping] = useState(false);
+  const [importing, setImporting] = useState<string | null>(null);
   const handlers = useRef({ onImported, onError });
   handlers.current = { onImported, onError };
   useEffect(() => {
@@ -48,8 +56,18 @@ export function useFileDrop(active: boolean, onImported: (sessionId: string) => 
       event.preventDefault();
       depth = 0;
       setDropping(false);
-      const file = event.dataTransfer?.files[0];
-      if (file !== undefined) importFile(file).then((id) => handlers.current.onImported(id), (error: unknown) => handlers.current.onError(describeError(error)));
+      const files = [...(event.dataTransfer?.files ?? [])];
+      void (async () => {
+        for (const [index, file] of files.entries()) {
+          setImporting(files.length === 1 ? file.name : `${file.name} (${index + 1} of ${files.length})`);
+          try {
+            handlers.current.onImported(await importFile(file));
+          } catch (error) {
+            handlers.current.onError(`${file.name}: ${describeError(error)}`);
+          }
+        }
+        setImporting(null);
+      })();
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);
@@ -62,5 +80,5 @@ export function useFileDrop(active: boolean, onImported: (sessionId: string) => 
       window.removeEventListener('drop', drop);
     };
   }, [active]);
-  return dropping;
+  return { dragging: dropping, importing };
 }

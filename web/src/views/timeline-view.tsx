@@ -1,5 +1,5 @@
 /** Every change of the base truth, newest first: what changed, who changed it, at which turn and why; undoable. */
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { describeError } from '../api/api-error.js';
 import { undoEvent } from '../api/strata-api.js';
 import type { FactEvent } from '../api/types.js';
@@ -32,6 +32,8 @@ function Change({ event }: { event: FactEvent }) {
 export function TimelineView({ sessionId, data, memory, onJump, onChanged, onError }: Props) {
   const messages = useMemo(() => messageIndex(data.messages), [data.messages]);
   const events = useMemo(() => [...memory.events].reverse(), [memory.events]);
+  // The event being undone: its button waits, so a second click does not send a second undo.
+  const [undoing, setUndoing] = useState<string | null>(null);
   if (events.length === 0) return <p class="muted">No changes yet.</p>;
   return (
     <ol class="timeline">
@@ -53,7 +55,13 @@ export function TimelineView({ sessionId, data, memory, onJump, onChanged, onErr
                 type="button"
                 class="link"
                 aria-label={`Undo ${event.op} of ${event.key} at turn ${event.turn}`}
-                onClick={() => undoEvent(sessionId, event.id).then(onChanged, (error: unknown) => onError(describeError(error)))}
+                disabled={undoing !== null}
+                onClick={() => {
+                  setUndoing(event.id);
+                  undoEvent(sessionId, event.id)
+                    .then(() => onChanged(), (error: unknown) => onError(describeError(error)))
+                    .finally(() => setUndoing(null));
+                }}
               >
                 Undo
               </button>
