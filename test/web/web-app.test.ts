@@ -281,6 +281,8 @@ async function chatTurn(page: Page, turn: number, message: string, reply: string
   await page.getByRole('status').filter({ hasText: 'Memory updating' }).waitFor({ state: 'detached' });
   const answer = page.locator('.message.assistant').last();
   expect(await answer.locator('.content').textContent()).toBe(reply);
+  // Told to screen readers once, whole.
+  expect(await page.locator('[aria-live="polite"].visually-hidden').textContent()).toBe(`Reply: ${reply}`);
   expect(await answer.locator('.badge').textContent()).toMatch(/^context [\d,]+ \/ 30,000$/);
 }
 

@@ -20,8 +20,10 @@ interface Options {
   follow(): void;
 }
 
-export function useChatTurn(options: Options): { phase: Phase; send(message: string): Promise<boolean>; stop(): void } {
+export function useChatTurn(options: Options): { phase: Phase; announcement: string; send(message: string): Promise<boolean>; stop(): void } {
   const [phase, setPhase] = useState<Phase>({ name: 'idle' });
+  // The whole reply once stored, for screen readers (a reply read out piece by piece as it streams is noise).
+  const [announcement, setAnnouncement] = useState('');
   const running = useRef<AbortController | null>(null);
   const latest = useRef(options);
   latest.current = options;
@@ -48,6 +50,7 @@ export function useChatTurn(options: Options): { phase: Phase; send(message: str
           },
           onStored: (turn) => {
             stored = true;
+            setAnnouncement(`Reply: ${reply}`);
             const last = turn.messageIds.at(-1);
             if (last !== undefined) latest.current.remember(last, { tokens: turn.contextTokens, budget: turn.budget });
             void latest.current.onChanged('transcript').then(() => {
@@ -77,5 +80,5 @@ export function useChatTurn(options: Options): { phase: Phase; send(message: str
   }, []);
 
   const stop = useCallback(() => running.current?.abort(), []);
-  return { phase, send, stop };
+  return { phase, announcement, send, stop };
 }

@@ -17,7 +17,8 @@ import type { ServerEnv } from '../server-env.js';
 
 const TAG = ['Chat'];
 
-const ChatModelSchema = z
+/** The answer of `GET /api/chat-model` (the web app takes its type from here). */
+export const ChatModelSchema = z
   .union([
     z.object({ configured: z.literal(true), model: z.string().openapi({ example: 'gpt-4o-mini' }) }),
     z.object({ configured: z.literal(false), problem: z.string().openapi({ description: 'What to set to configure one (STRATA_CHAT_MODEL …).' }) }),

@@ -14,6 +14,8 @@ import type {
   TurnSummarySchema,
 } from '../../../src/server/domain-schemas.js';
 import type { RetentionRun } from '../../../src/eval/run-retention.js';
+import type { ShippedExampleSchema } from '../../../src/server/eval-schemas.js';
+import type { ChatModelSchema } from '../../../src/server/routes/chat-routes.js';
 
 export type Session = z.infer<typeof SessionSchema>;
 export type Fact = z.infer<typeof FactSchema>;
@@ -29,18 +31,12 @@ export type { RetentionRun };
 export type ConversationRetention = RetentionRun['conversations'][number];
 
 /** `GET /api/chat-model`: the model `chat` answers with, or what to set to have one. */
-export type ChatModelStatus = { configured: true; model: string } | { configured: false; problem: string };
+export type ChatModelStatus = z.infer<typeof ChatModelSchema>;
 
 /** One key-fact conversation shipped with the package (`GET /api/eval/examples`). */
-export interface EvalExample {
-  name: string;
-  description: string;
-  turns: number;
-  keyFacts: number;
-  budget: number;
-}
+export type EvalExample = z.infer<typeof ShippedExampleSchema>;
 
-/** What a streamed chat turn reports once its reply is stored. */
+/** What a streamed chat turn reports once its reply is stored (the `stored` event; SSE payloads have no schema). */
 export interface StoredTurn {
   turn: number;
   messageIds: string[];

@@ -40,7 +40,7 @@ export function ChatPane({ sessionId, state, model, focus, onChanged, onError, o
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [follow, setFollow] = useState(0);
   const contexts = useTurnContexts(sessionId);
-  const { phase, send, stop } = useChatTurn({ sessionId: sessionId ?? '', onChanged, onError, remember: contexts.remember, follow: () => setFollow(Date.now()) });
+  const { phase, announcement, send, stop } = useChatTurn({ sessionId: sessionId ?? '', onChanged, onError, remember: contexts.remember, follow: () => setFollow(Date.now()) });
   const data = state.data;
 
   const rows = useMemo<TranscriptRow[]>(() => {
@@ -128,6 +128,9 @@ export function ChatPane({ sessionId, state, model, focus, onChanged, onError, o
           )}
         />
       )}
+      <p class="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
       <p class="memory-status" role="status">
         {phase.name === 'memory' && (
           <>
