@@ -35,8 +35,8 @@ export interface ChatTurnSteps {
    * for `extra`, the messages sent after it before the exchange (the detail protocol's).
    */
   assemble(query: string, detail: { searches: readonly string[]; extra: readonly ChatMessage[] }): Promise<ContextPackage>;
-  /** Tokens of messages as sent (the package with the protocol's message, for the turn's figures). */
-  measure(messages: readonly ChatMessage[]): number;
+  /** Tokens of the package and `extra` sent together (the turn's figure), without counting the package again. */
+  measure(pkg: ContextPackage, extra: readonly ChatMessage[]): number;
   /** Apply one request of the model (raise a message's tier, note a search); says what it did. */
   request(request: DetailRequest, round: number): Promise<DetailRequestRecord>;
   /**
@@ -144,15 +144,15 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
       let toolCalls: ToolCall[] = [];
       let prepared = false;
       let overheadMs = 0;
-      let sent: ChatMessage[] = [];
+      let sent: { pkg: ContextPackage; extra: ChatMessage[] } | null = null;
       for (let round = 1; ; round++) {
         const extra = round <= rounds ? [detailProtocolMessage({ roundsLeft: rounds - round + 1 })] : [];
         const pkg = await steps.assemble(query, { searches, extra });
-        sent = [...pkg.render(), ...extra];
+        sent = { pkg, extra };
         if (round === 1) overheadMs = steps.monotonic() - start;
         const outcome: RoundOutcome = yield* streamRound({
           chatModel,
-          messages: [...sent, ...exchange],
+          messages: [...pkg.render(), ...extra, ...exchange],
           call,
           signal: options.signal,
           markers: rounds > 0,
@@ -173,7 +173,7 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
         if (!canGoOn) break;
         for (const request of outcome.requests) if (request.kind === 'search') searches.push(request.query);
       }
-      const figures = { contextTokens: steps.measure(sent), budget: options.budget, staleMemory: wait.stale, lockWaitMs: wait.waitedMs, overheadMs, usage, detailRequests };
+      const figures = { contextTokens: sent === null ? 0 : steps.measure(sent.pkg, sent.extra), budget: options.budget, staleMemory: wait.stale, lockWaitMs: wait.waitedMs, overheadMs, usage, detailRequests };
       if (toolCalls.length > 0) {
         steps.hold({ text: reply, toolCalls });
         completed = true;

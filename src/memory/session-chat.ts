@@ -6,6 +6,7 @@
  * them; the turn is stored, calls and results included, once the model answers in text.
  */
 import { StrataError } from '../core/errors.js';
+import { TOKENS_PER_REPLY } from '../providers/tokenizer/tokenizer.js';
 import { validateBudget } from '../context/assembler.js';
 import { chatTurn, completeChat, type ChatResult, type ChatStream } from './chat-turn.js';
 import type { ChatOptions } from './memory-api.js';
@@ -74,7 +75,12 @@ export function chatInSession(services: SessionServices, sessionId: string, inpu
         const room = extra.length === 0 ? 0 : services.parts.tokenizer.countMessages([...extra]);
         return assemble(services, sessionId, Math.max(1, budget - room), [query, ...searches].join('\n'));
       },
-      measure: (messages) => (messages.length === 0 ? 0 : services.parts.tokenizer.countMessages([...messages])),
+      // Messages count one by one, and the reply's priming once: the package's own count plus the extra's.
+      measure: (pkg, extra) => {
+        if (extra.length === 0) return pkg.tokens;
+        const room = services.parts.tokenizer.countMessages([...extra]);
+        return pkg.tokens === 0 ? room : pkg.tokens + room - TOKENS_PER_REPLY;
+      },
       request: (request, round) => applyDetailRequest(services.parts, sessionId, request, round),
       prepare: () => {
         // (Only a turn's first call: later ones answer tool calls of a message already prepared.)

@@ -62,19 +62,24 @@ export function useSessionData(sessionId: string | null): SessionState {
       return true;
     };
     try {
+      // The session (its title and counts) is read once per reload, beside the first part read.
+      const session = readSession(id);
+      // (Awaited below; a failure of another read first must not leave it unhandled.)
+      session.catch(() => undefined);
       if (part !== 'memory') {
         // Only what is new is read: from the latest turn already held (phase 2 may have changed its tiers) on.
         const held = latestData.current?.session.id === id ? latestData.current.messages : [];
         const from = rereadFrom(held);
-        const [session, since] = await Promise.all([readSession(id), messagesOf(id, from)]);
+        const since = await messagesOf(id, from);
         // (Should the session not start where it did, it is read whole.)
         const aligned = from === 0 || (since[0] !== undefined && since[0].id === held[from]?.id);
         const messages = aligned ? [...held.slice(0, from), ...since] : await messagesOf(id);
-        if (fresh('transcript')) setData((known) => ({ session, messages, memory: known?.session.id === id ? known.memory : null }));
+        const read = await session;
+        if (fresh('transcript')) setData((known) => ({ session: read, messages, memory: known?.session.id === id ? known.memory : null }));
       }
       if (part !== 'transcript') {
-        const [session, turns, facts, events] = await Promise.all([readSession(id), turnsOf(id), factsOf(id), factEventsOf(id)]);
-        if (fresh('memory')) setData((known) => (known?.session.id === id ? { ...known, session, memory: { turns, facts, events } } : known));
+        const [read, turns, facts, events] = await Promise.all([session, turnsOf(id), factsOf(id), factEventsOf(id)]);
+        if (fresh('memory')) setData((known) => (known?.session.id === id ? { ...known, session: read, memory: { turns, facts, events } } : known));
       }
       if (current.current === id) setError(null);
     } catch (failure) {
