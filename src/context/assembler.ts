@@ -17,7 +17,8 @@ import { storeFactReader, type FactReader } from './fact-view.js';
 import { addHistory } from './history-source.js';
 import { finish } from './package-finish.js';
 import { addPinned } from './pinned-source.js';
-import { addRecalled, type Recalled } from './recall.js';
+import { addRecalled, type Recalled, type RecallSearch } from './recall.js';
+import { searchArchive } from '../store/archive-query.js';
 import { storeTurnReader, type TurnCache } from './turn-reader.js';
 import { addDegraded, addWindow, readWindow, reserveNewest } from './window-source.js';
 
@@ -57,6 +58,11 @@ export interface AssemblerSettings {
    * base-truth document (default 0.5); a version that does not fit is shown as a truncated head.
    */
   artifactShare?: number;
+  /**
+   * Raw tokens of the newest conversation that history may reach back over (default: no bound; a memory
+   * passes its `contextWindowTokens` setting, 30,000): older turns are archived, shown only when recalled.
+   */
+  contextWindowTokens?: number;
 }
 
 export interface AssembleContextOptions {
@@ -64,8 +70,10 @@ export interface AssembleContextOptions {
   session: Session;
   /** Hard limit on the rendered tokens, chat-format overhead included. */
   budget: number;
-  /** Ranks older material by BM25 when given. */
+  /** Ranks older material when given: BM25, or whatever `search` does. */
   query?: string;
+  /** How the archive is searched for the query (default: BM25 over the store's index). */
+  search?: RecallSearch;
   tokenizer: Tokenizer;
   settings?: AssemblerSettings;
   /** Where older turns are read from: a memory's cache (default: the store, page by page). */
@@ -104,6 +112,7 @@ function resolved(settings: AssemblerSettings, budget: number): Required<Assembl
     coverageShare: share(settings.coverageShare, 0.5),
     windowFloorShare: share(settings.windowFloorShare, 0.15),
     artifactShare: share(settings.artifactShare, 0.5),
+    contextWindowTokens: Math.max(0, settings.contextWindowTokens ?? Number.POSITIVE_INFINITY),
   };
 }
 
@@ -144,6 +153,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   if (query !== '' && window.start > 1 && settings.recallLimit > 0) {
     recalled = await addRecalled(assembly, {
       repositories,
+      search: options.search ?? ((archiveQuery) => searchArchive(repositories.search, archiveQuery)),
       sessionId,
       query,
       limit: settings.recallLimit,
@@ -159,13 +169,15 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   addDeferredFacts(assembly, view, deferred);
   for (const material of waiting) addDegraded(assembly, material, { countShort, lines, queryFirst });
 
-  const oldestCovered = await addHistory(assembly, {
+  const windowTokens = window.materials.reduce((sum, material) => sum + material.messages.reduce((turn, message) => turn + message.tokens.tier3, 0), 0);
+  const { oldestCovered, archived } = await addHistory(assembly, {
     reader,
     sessionId,
     windowStart: window.start,
     countShort,
     coverageShare: settings.coverageShare,
     shownElsewhere: recalled,
+    reachTokens: Math.max(0, settings.contextWindowTokens - windowTokens),
   });
   if (oldestCovered > 1) {
     // The older turns as one range: in a long session, listing their ids would be most of the package.
@@ -173,7 +185,10 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     const stored = await repositories.messages.countUpToTurn({ sessionId, toTurn: to });
     // (Recalled messages of those turns are shown: they are not left out.)
     const count = stored - recalled.messageTurns.filter((turn) => turn <= to).length;
-    if (count > 0) assembly.omitTurns({ from: 1, to }, count, `budget: turns 1–${to} did not fit`);
+    const reason = archived
+      ? `archived: turns 1–${to} lie beyond the contextual window (${settings.contextWindowTokens.toLocaleString('en-US')} tokens of raw conversation); recall finds them for a query`
+      : `budget: turns 1–${to} did not fit`;
+    if (count > 0) assembly.omitTurns({ from: 1, to }, count, reason);
   }
   return finish(assembly, budget, tokenizer, warnings);
 }

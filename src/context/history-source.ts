@@ -39,18 +39,45 @@ export interface HistoryOptions {
   coverageShare: number;
   /** Messages shown in the recalled section. */
   shownElsewhere: ExcludedMessages;
+  /** Raw tokens of older turns the section may reach back over; turns beyond are archived (default: no bound). */
+  reachTokens?: number;
 }
 
-/** Add the history section; returns the oldest turn it covers (the window's first turn when none). */
-export async function addHistory(assembly: Assembly, options: HistoryOptions): Promise<number> {
+/** Where the history section stopped: the oldest turn it covers, and whether older turns are archived. */
+export interface HistoryReach {
+  /** The oldest turn covered (the window's first turn when none). */
+  oldestCovered: number;
+  /** True when the turns before `oldestCovered` lie beyond the contextual window, not merely beyond the budget. */
+  archived: boolean;
+}
+
+function rawTokens(material: TurnMaterial): number {
+  let tokens = 0;
+  for (const message of material.messages) tokens += message.tokens.tier3;
+  return tokens;
+}
+
+/** Add the history section; says how far back it reaches. */
+export async function addHistory(assembly: Assembly, options: HistoryOptions): Promise<HistoryReach> {
   const next = olderTurns(options.reader, options.sessionId, options.windowStart - 1);
   const chosen: Array<{ forms: TurnOption[]; index: number }> = [];
+  const reach = options.reachTokens ?? Number.POSITIVE_INFINITY;
   let pending: TurnMaterial | null = null;
   let oldestCovered = options.windowStart;
+  let walked = 0;
+  let archived = false;
   const cover = async (limit: number): Promise<void> => {
+    if (archived) return;
     for (let found = pending ?? next(); ; found = next()) {
       const material = found instanceof Promise ? await found : found;
       if (material === null) break;
+      if (pending === null) {
+        walked += rawTokens(material);
+        if (walked > reach) {
+          archived = true;
+          return;
+        }
+      }
       pending = null;
       const forms = options.reader.lines.keptTurnOptions(material, options.countShort, options.shownElsewhere);
       const cheapest = forms[forms.length - 1];
@@ -82,7 +109,7 @@ export async function addHistory(assembly: Assembly, options: HistoryOptions): P
   }
   history.push(...assembly.items('history'));
   assembly.setItems('history', history);
-  return oldestCovered;
+  return { oldestCovered, archived };
 }
 
 /** Each covered turn, newest first, in the richest form the room allows. */

@@ -6,15 +6,22 @@
  */
 import { mapPacked } from '../core/packed-map.js';
 import type { Message } from '../core/types.js';
-import { searchArchive } from '../store/archive-query.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { Assembly } from './assembly.js';
 import type { TurnCache } from './turn-reader.js';
 import type { TurnLines } from './turn-lines.js';
 import type { CountShort, Line, TurnMaterial } from './turn-options.js';
 
+/**
+ * How the archive is searched for a query: the session's best messages, best first. The lexical index
+ * (`searchArchive`) by default; a memory with hybrid recall passes its fused search.
+ */
+export type RecallSearch = (query: { sessionId: string; query: string; limit: number; maxTurn?: number }) => Promise<ReadonlyArray<{ messageId: string; turn: number }>>;
+
 export interface RecallOptions {
   repositories: TenantRepositories;
+  /** How the archive is searched (lexical or hybrid). */
+  search: RecallSearch;
   sessionId: string;
   query: string;
   /** Most hits considered. */
@@ -118,10 +125,10 @@ async function candidates(
 
 /** Add the recalled section to `assembly`, best hits first, within `reserve` tokens. */
 export async function addRecalled(assembly: Assembly, options: RecallOptions): Promise<Recalled> {
-  const { repositories, sessionId, query, reserve, countShort } = options;
+  const { sessionId, query, reserve, countShort } = options;
   const recalledIds = new Set<string>();
   const recalledTurns = new Set<number>();
-  const hits = await searchArchive(repositories.search, { sessionId, query, limit: options.limit, maxTurn: options.maxTurn });
+  const hits = await options.search({ sessionId, query, limit: options.limit, maxTurn: options.maxTurn });
   const read = await hitMessages(options, hits);
   const recalled: Array<{ message: Message; line: Line }> = [];
   let spent = 0;

@@ -43,6 +43,18 @@ export const settingsSchema = z.strictObject({
    * returns to its own tier (default 20). Variable: STRATA_RAISED_TIER_TURNS.
    */
   raisedTierTurns: z.number().int().min(1).max(1_000_000).default(20),
+  /**
+   * How older messages are found for a query: `hybrid` (default) fuses BM25 with vector neighbours from
+   * the embedder (STRATA_EMBEDDING_* when set, else the bundled word vectors); `lexical` is BM25 alone.
+   * Variable: STRATA_RECALL.
+   */
+  recall: z.enum(['hybrid', 'lexical']).default('hybrid'),
+  /**
+   * Tokens of the newest raw conversation that make up the contextual window (default 30,000): older turns
+   * are archived, kept and searchable (recall, `[SEARCH_EPISODIC]`) but no longer shown in a package's
+   * history by default. Variable: STRATA_CONTEXT_WINDOW_TOKENS.
+   */
+  contextWindowTokens: z.number().int().min(1_000).max(100_000_000).default(30_000),
   /** First wait before a flagged turn's memory is retried; doubles per attempt up to 5 minutes (default 2,000 ms). Variable: STRATA_RETRY_BASE_MS. */
   retryBaseMs: z.number().int().min(1).max(600_000).default(2_000),
   /**
@@ -87,6 +99,8 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   memoryWaitMs: 'STRATA_MEMORY_WAIT_MS',
   detailRounds: 'STRATA_DETAIL_ROUNDS',
   raisedTierTurns: 'STRATA_RAISED_TIER_TURNS',
+  recall: 'STRATA_RECALL',
+  contextWindowTokens: 'STRATA_CONTEXT_WINDOW_TOKENS',
   retryBaseMs: 'STRATA_RETRY_BASE_MS',
   consolidateEveryTurns: 'STRATA_CONSOLIDATE_EVERY_TURNS',
   snapshotEveryTurns: 'STRATA_SNAPSHOT_EVERY_TURNS',
@@ -94,7 +108,7 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   logLevel: 'STRATA_LOG_LEVEL',
 };
 
-const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'detailRounds', 'raisedTierTurns', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns', 'cacheMegabytes']);
+const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'detailRounds', 'raisedTierTurns', 'contextWindowTokens', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns', 'cacheMegabytes']);
 const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker']);
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 

@@ -7,6 +7,9 @@
 import { StrataError } from '../core/errors.js';
 import { checkTenantId } from '../core/tenant-id.js';
 import type { ChatModel } from '../providers/chat-model/chat-model.js';
+import type { Embedder } from '../providers/embedder/embedder.js';
+import { createWordVectorEmbedder } from '../providers/embedder/word-vector-embedder.js';
+import { createOpenAiEmbedder } from '../providers/openai/openai-embedder.js';
 import { readModelSettings, requireModelSettings, type ModelSettingsByRole } from '../providers/model-settings.js';
 import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -51,6 +54,8 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       busyTimeoutMs: options.busyTimeoutMs,
       importWorker: options.importWorker,
       consolidateEveryTurns: options.consolidateEveryTurns,
+      recall: options.recall,
+      contextWindowTokens: options.contextWindowTokens,
     },
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
@@ -85,6 +90,16 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     }
     return chatModel ?? openAiModel(requireModelSettings(null, 'chat'));
   };
+  let embedder: Embedder | undefined = options.embedder;
+  const sharedEmbedder = (): Embedder => {
+    if (embedder !== undefined) return embedder;
+    const endpoint = models().embedding;
+    embedder =
+      endpoint === null
+        ? createWordVectorEmbedder()
+        : createOpenAiEmbedder({ baseUrl: endpoint.baseUrl, model: endpoint.model, role: 'embedding', headers: endpoint.headers, timeoutMs: endpoint.timeoutMs, ...(endpoint.apiKey === undefined ? {} : { apiKey: endpoint.apiKey }) });
+    return embedder;
+  };
   const shared: SharedParts = {
     settings,
     store,
@@ -98,7 +113,8 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     logger: options.logger ?? createMemoryLogger(settings.logLevel, options.logDestination),
     onBackgroundError: options.onBackgroundError,
     requireChatModel,
-    assemblerSettings: { ...options.assembler, rawWindowTurns: settings.rawWindowTurns },
+    embedder: sharedEmbedder,
+    assemblerSettings: { ...options.assembler, rawWindowTurns: settings.rawWindowTurns, contextWindowTokens: settings.contextWindowTokens },
     localInCharge: options.manager === undefined && memoryModel === null,
     importWorkerScript: workerScript,
   };

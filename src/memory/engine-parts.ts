@@ -9,6 +9,8 @@ import type { CachedFactReader } from '../context/fact-view.js';
 import type { CachedTurnReader } from '../context/turn-reader.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
 import type { ChatModel } from '../providers/chat-model/chat-model.js';
+import type { Embedder } from '../providers/embedder/embedder.js';
+import type { SessionSearch } from '../retrieval/session-search.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
 import type { SessionLock } from '../store/session-lock.js';
 import type { Store, TenantStore } from '../store/store.js';
@@ -36,6 +38,8 @@ export interface SharedParts {
   onBackgroundError: ((error: unknown) => void) | undefined;
   /** The chat model `session.chat()` uses; MODEL_NOT_CONFIGURED, naming the variables to set, when there is none. */
   requireChatModel(): ChatModel;
+  /** The embedder hybrid recall uses (made on first use): the one given, the STRATA_EMBEDDING_* endpoint, else the bundled word vectors. */
+  embedder(): Embedder;
   assemblerSettings: AssemblerSettings;
   /** The local manager writes memory (so a long import may use a worker thread). */
   localInCharge: boolean;
@@ -60,6 +64,8 @@ export interface EngineParts extends SharedParts {
   factReader: CachedFactReader;
   /** Each session's memory state between its turns. */
   states: MemoryStateCache;
+  /** How the session's archive is searched for a query: hybrid (BM25 and vectors) or lexical (see the `recall` setting). */
+  search: SessionSearch;
   /** The session, or SESSION_NOT_FOUND naming it. */
   requireSession(sessionId: string): Promise<Session>;
 }

@@ -19,6 +19,7 @@ import type { ChatResult, ChatStream } from './chat-turn.js';
 import type { MemoryCounterSet } from './memory-counters.js';
 import type { LogDestination, MemoryLogger } from './memory-logger.js';
 import type { MessageInput } from './message-input.js';
+import type { Embedder } from '../providers/embedder/embedder.js';
 import type { ToolStepInput } from './tool-use-input.js';
 
 /** Options of `createMemory()`. Unset fields come from `STRATA_*` variables, then `strata.config.json`, then defaults. */
@@ -47,6 +48,23 @@ export interface MemoryOptions {
   importWorkerScript?: URL;
   /** Consolidate facts after every N-th turn when the manager can (the model manager); 0 = never (default 15). */
   consolidateEveryTurns?: number;
+  /**
+   * How older messages are found for a query (default `hybrid`): BM25 fused with the nearest messages by
+   * vectors, or `lexical`, BM25 alone. Hybrid needs a store that keeps vectors (SQLite with the optional
+   * sqlite-vec package); without one, recall is lexical and a warning says why.
+   */
+  recall?: 'hybrid' | 'lexical';
+  /**
+   * Embeds messages for hybrid recall (default: an OpenAI-compatible endpoint from STRATA_EMBEDDING_MODEL,
+   * STRATA_EMBEDDING_BASE_URL and STRATA_EMBEDDING_API_KEY when set, else the bundled word vectors,
+   * offline). Vectors are kept per embedder `id`: changing it embeds the sessions again as they are read.
+   */
+  embedder?: Embedder;
+  /**
+   * Tokens of the newest raw conversation a package's history may reach back over (default 30,000): older
+   * turns are archived, kept and found by recall, but not shown as history.
+   */
+  contextWindowTokens?: number;
   /** Another store (default: the SQLite store at `path`). Not closed by `close()`. */
   store?: Store;
   /**
@@ -75,7 +93,7 @@ export interface MemoryOptions {
   /** Where the default logger writes its JSON lines (default: the process's stderr); unused with `logger`. */
   logDestination?: LogDestination;
   /** Assembler tuning (recall share, coverage share …). */
-  assembler?: Omit<AssemblerSettings, 'rawWindowTurns'>;
+  assembler?: Omit<AssemblerSettings, 'rawWindowTurns' | 'contextWindowTokens'>;
   /** Environment to read `STRATA_*` from (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
   /** Config file (default `STRATA_CONFIG`, else `./strata.config.json` when present). */

@@ -26,6 +26,9 @@ export interface MemoryCounterSet {
   /** Requests for detail the chat model made (a tier, a search), and those ignored (an id of no message in the session, no round left). */
   detailRequests: number;
   detailRequestsIgnored: number;
+  /** Messages embedded into the vector index (hybrid recall), and background attempts at it that failed. */
+  messagesEmbedded: number;
+  embeddingFailures: number;
   tokens: {
     /** Phase 1: context-package tokens sent, and what the chat model billed. */
     context: number;
@@ -51,6 +54,8 @@ export function emptyCounters(): MemoryCounterSet {
     staleTurns: 0,
     detailRequests: 0,
     detailRequestsIgnored: 0,
+    messagesEmbedded: 0,
+    embeddingFailures: 0,
     tokens: { context: 0, chatPrompt: 0, chatCompletion: 0, memoryPrompt: 0, memoryCompletion: 0 },
   };
 }

@@ -22,7 +22,7 @@ export interface SessionServices {
 export async function assemble(services: SessionServices, sessionId: string, budget: number, query: string | undefined): Promise<ContextPackage> {
   const { repositories, tokenizer, turnReader, factReader, requireSession } = services.parts;
   const session = await requireSession(sessionId);
-  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader, factReader });
+  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader, factReader, search: services.parts.search });
 }
 
 /** Everything the session holds, for an export. */

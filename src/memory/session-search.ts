@@ -1,9 +1,8 @@
-/** `session.search()`: the session's messages that best match a query (BM25 over the raw text), best first. */
+/** `session.search()`: the session's messages that best match a query (the memory's recall: hybrid or BM25), best first. */
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import { messageText } from '../core/tool-calls.js';
 import type { Role } from '../core/types.js';
-import { searchArchive } from '../store/archive-query.js';
 import type { EngineParts } from './engine-parts.js';
 import { isOptions } from './session-input.js';
 
@@ -17,7 +16,7 @@ export interface SearchResult {
   content: string;
   /** When it was sent, when known. */
   sentAt: string | null;
-  /** BM25 relevance, higher is better. */
+  /** Relevance, higher is better: BM25 with lexical recall, the fused rank score with hybrid recall. */
   score: number;
 }
 
@@ -39,7 +38,7 @@ function checkSearch(options: unknown): { query: string; limit: number } {
 export async function searchSession(parts: EngineParts, sessionId: string, options: unknown): Promise<SearchResult[]> {
   const { query, limit } = checkSearch(options);
   await parts.requireSession(sessionId);
-  const hits = await searchArchive(parts.repositories.search, { sessionId, query, limit });
+  const hits = await parts.search({ sessionId, query, limit });
   const messages = await parts.repositories.messages.getMany({ sessionId, messageIds: hits.map((hit) => hit.messageId) });
   const byId = new Map(messages.map((message) => [message.id, message]));
   return hits.flatMap((hit) => {

@@ -23,6 +23,9 @@ import { checkInstructions, checkSessionId, checkTitle, isOptions } from './sess
 import type { SessionServices } from './session-reads.js';
 import { SessionWrites } from './session-writes.js';
 import { createTurnWork } from './turn-work.js';
+import { hybridSearch, lexicalSearch, type SessionSearch } from '../retrieval/session-search.js';
+import { createVectorIndexer } from '../retrieval/vector-indexer.js';
+import { VectorUpkeep } from './vector-upkeep.js';
 
 /** A tenant's API and what closing it takes. */
 export interface TenantRuntime {
@@ -56,8 +59,11 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
     }
     return session;
   };
+  const { search, upkeep } = recallFor(shared, tenant, repositories, counters);
+  if (upkeep !== null) writes.listen(({ sessionId }) => upkeep.schedule(sessionId));
   const parts: EngineParts = {
     ...shared,
+    search,
     tenant,
     repositories,
     lock: (sessionId, work) => shared.sessionLock.run({ tenant, sessionId }, work),
@@ -99,8 +105,38 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
       await tidied;
       await work.close();
       await gate.drain();
+      await upkeep?.close();
     },
   };
+}
+
+/**
+ * The tenant's search (hybrid when the settings ask for it and the store keeps vectors) and, with it,
+ * the upkeep that embeds what each write adds.
+ */
+function recallFor(shared: SharedParts, tenant: string, repositories: EngineParts['repositories'], counters: MemoryCounters): { search: SessionSearch; upkeep: VectorUpkeep | null } {
+  if (shared.settings.recall === 'lexical') return { search: lexicalSearch(repositories.search), upkeep: null };
+  if (!repositories.vectors.available) {
+    shared.logger.warn({ tenant, store: shared.store.kind }, 'this store keeps no vectors (for SQLite, install the optional sqlite-vec package): recall is lexical; set STRATA_RECALL=lexical to silence this');
+    return { search: lexicalSearch(repositories.search), upkeep: null };
+  }
+  // The embedder is made on first use: a memory that never searches or writes never loads the word vectors.
+  let indexer: ReturnType<typeof createVectorIndexer> | undefined;
+  const lazyIndexer = (): ReturnType<typeof createVectorIndexer> => (indexer ??= createVectorIndexer(repositories.vectors, shared.embedder(), (sessionId, count) => counters.add(sessionId, { messagesEmbedded: count })));
+  const upkeepIndexer = {
+    get embedder() {
+      return lazyIndexer().embedder;
+    },
+    catchUp: (sessionId: string, options?: { signal?: AbortSignal }) => lazyIndexer().catchUp(sessionId, options),
+  };
+  const upkeep = new VectorUpkeep(upkeepIndexer, { logger: shared.logger, counters, tenant });
+  const search = hybridSearch({
+    search: repositories.search,
+    vectors: repositories.vectors,
+    indexer: upkeepIndexer,
+    onFailure: (error) => shared.logger.warn({ tenant, error: error instanceof Error ? error.message : String(error) }, 'vector recall failed; this search used the lexical index alone'),
+  });
+  return { search, upkeep };
 }
 
 /** The `sessions` API of a tenant. */

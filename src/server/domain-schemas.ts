@@ -210,6 +210,8 @@ export const StatsSchema = z
     staleTurns: count,
     detailRequests: count,
     detailRequestsIgnored: count,
+    messagesEmbedded: count,
+    embeddingFailures: count,
     tokens: z.object({ context: count, chatPrompt: count, chatCompletion: count, memoryPrompt: count, memoryCompletion: count }),
     pendingRetries: count,
   })

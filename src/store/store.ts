@@ -72,6 +72,7 @@ export interface TenantRepositories {
   readonly artifacts: ArtifactRepository;
   readonly search: ArchiveSearch;
   readonly retries: RetryRepository;
+  readonly vectors: MessageVectors;
 }
 
 export interface TenantStore extends TenantRepositories {
@@ -266,4 +267,41 @@ export interface ArchiveSearch {
    * session is a condition of the query itself: no other session's message is ever ranked.
    */
   rank(options: { sessionId: string; terms: readonly string[]; limit: number; maxTurn?: number }): Promise<SearchHit[]>;
+}
+
+/** A message of the session waiting for its vector in a space. */
+export interface UnembeddedMessage {
+  messageId: string;
+  /** Its place in the session (0-based): vectors are kept in this order. */
+  position: number;
+  /** The text to embed, as the lexical index holds it: the content, then the tools it called (`messageText`). */
+  text: string;
+}
+
+export interface VectorHit {
+  messageId: string;
+  turn: number;
+  /** Cosine similarity to the query vector, from -1 to 1, higher is closer. */
+  similarity: number;
+}
+
+/**
+ * The vector index of a tenant's messages, one space per embedder (`Embedder.id`): vectors of different
+ * spaces are never compared. A session's messages are embedded in position order, so what is still
+ * missing is what comes after the last one stored. Vectors go with their session when it is deleted.
+ */
+export interface MessageVectors {
+  /** False when this store cannot keep vectors (SQLite without its sqlite-vec extension); every call then fails with STORE_FAILURE. */
+  readonly available: boolean;
+  /** The session's messages after the last one embedded in `space`, in position order, at most `limit`. */
+  pending(options: { sessionId: string; space: string; limit: number }): Promise<UnembeddedMessage[]>;
+  /**
+   * Keep vectors of the session's messages, in position order, each of `dimensions` numbers (a vector
+   * stored again replaces the first); a null vector marks a message with nothing to embed (no words the
+   * embedder knows), which is then no longer pending and never found. Fails with STORE_FAILURE, changing
+   * nothing, when the space holds vectors of another length or a message is not the session's.
+   */
+  put(options: { sessionId: string; space: string; dimensions: number; entries: ReadonlyArray<{ messageId: string; position: number; vector: Float32Array | null }> }): Promise<void>;
+  /** The session's `limit` messages closest to `vector` in `space` (turns ≤ `maxTurn` when given), closest first, a tie in conversation order. */
+  nearest(options: { sessionId: string; space: string; vector: Float32Array; limit: number; maxTurn?: number }): Promise<VectorHit[]>;
 }

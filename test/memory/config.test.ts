@@ -43,6 +43,8 @@ describe('settings', () => {
       memoryWaitMs: 10_000,
       detailRounds: 2,
       raisedTierTurns: 20,
+      recall: 'hybrid',
+      contextWindowTokens: 30_000,
       retryBaseMs: 2_000,
       consolidateEveryTurns: 15,
       snapshotEveryTurns: 15,

@@ -65,7 +65,9 @@ describe('detail on demand', () => {
   });
 
   it('searches older turns for the words the model asks for', async () => {
-    const { session, calls } = await gardenSession((_call, text) => (text.includes('4417') ? 'It is 4417.' : '[SEARCH_EPISODIC: side gate code]'));
+    // Lexical recall: the question's words are not the message's, so the first package lacks the code
+    // (hybrid recall finds it by meaning at once, and the model would not need to ask).
+    const { session, calls } = await gardenSession((_call, text) => (text.includes('4417') ? 'It is 4417.' : '[SEARCH_EPISODIC: side gate code]'), { STRATA_RECALL: 'lexical' });
     const result = await session.chat('Remind me of that number, please.');
     expect(result.reply).toBe('It is 4417.');
     expect(result.detailRequests).toEqual([{ round: 1, kind: 'search', target: 'side gate code', outcome: 'searched' }]);

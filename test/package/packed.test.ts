@@ -63,7 +63,26 @@ describe('the packed package', () => {
     expect(files.filter((file) => file.startsWith('src/') || file.startsWith('test/') || file.startsWith('web/'))).toEqual([]);
     expect(files).toContain('dist/web/index.html');
     expect(files).toContain('examples/conversations/kitchen-renovation.json');
+    expect(files).toContain('assets/word-vectors-en.bin');
+    expect(files).toContain('assets/WORD-VECTORS-NOTICE.md');
   });
+
+  it('recalls by meaning from the installed package: its bundled word vectors and sqlite-vec load', () => {
+    const script = [
+      "const { createMemory } = require('strata-memory');",
+      '(async () => {',
+      "  const memory = createMemory({ path: ':memory:', env: { STRATA_LOG_LEVEL: 'silent' } });",
+      "  const session = await memory.sessions.create({ title: 'Trips' });",
+      "  await session.record({ user: 'We went camping by the lake last weekend with the kids.', assistant: 'Lovely.' });",
+      "  await session.record({ user: 'The printer lease starts in March.', assistant: 'Noted.' });",
+      "  const hits = await session.search({ query: 'Did we ever go hiking in the mountains?', limit: 3 });",
+      '  console.log(JSON.stringify(hits.map((hit) => hit.content)));',
+      '  await memory.close();',
+      '})();',
+    ].join('\n');
+    const printed = JSON.parse(run('node', ['-e', script], join(folder, 'app', 'cjs'))) as string[];
+    expect(printed).toContain('We went camping by the lake last weekend with the kids.');
+  }, 60_000);
 
   it('serves the built web app and the shipped eval examples from strata serve', async () => {
     const dbFolder = mkdtempSync(join(tmpdir(), 'strata-packed-serve-'));

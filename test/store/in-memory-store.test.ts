@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
 import { describeTierRaiseContract } from '../contract/tier-raise-contract.js';
+import { describeVectorContract } from '../contract/vector-contract.js';
 import { describeStoreContract, makeExchange, makeSession, seedSession, at } from '../contract/store-contract.js';
 import { describeApiKeyContract } from '../contract/api-key-contract.js';
 import { createInMemoryStore } from '../support/in-memory-store.js';
@@ -8,6 +9,7 @@ import { stem, termsOf } from '../support/in-memory-store/terms.js';
 
 describeStoreContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
 describeApiKeyContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
+describeVectorContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
 describeTierRaiseContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
 
 describe('in-memory fake store', () => {

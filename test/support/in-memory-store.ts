@@ -26,6 +26,7 @@ import { createArchiveSearch } from './in-memory-store/search.js';
 import { createSessionRepository } from './in-memory-store/sessions.js';
 import { emptyTenantState, storeFailure, type StateAccess, type TenantState } from './in-memory-store/state.js';
 import { createTurnRepository } from './in-memory-store/turns.js';
+import { createMessageVectors } from './in-memory-store/vectors.js';
 
 /** Lets one holder run at a time, in the order they asked. */
 class Lock {
@@ -56,6 +57,7 @@ function repositoriesOver(tenantId: string, access: StateAccess): TenantReposito
     artifacts: createArtifactRepository(access),
     search: createArchiveSearch(access),
     retries: createRetryRepository(access),
+    vectors: createMessageVectors(access),
   };
 }
 

@@ -25,5 +25,10 @@ export interface EmbedResult {
 export interface Embedder {
   /** Names the vector space, e.g. `lexical-hash-256` or `openai:text-embedding-3-small`. */
   readonly id: string;
+  /**
+   * Cosine similarity under which two texts are unrelated for this embedder (its noise floor): hybrid
+   * recall ignores neighbours below it. Absent: every neighbour counts.
+   */
+  readonly unrelatedBelow?: number;
   embed(options: EmbedOptions): Promise<EmbedResult>;
 }

@@ -374,4 +374,28 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE turns ADD COLUMN detail_requests TEXT;
     `,
   },
+  {
+    version: 17,
+    name: 'vector spaces and how far each session is embedded',
+    // Each (tenant, embedder) pair gets a sqlite-vec table of its own, named after the space's rowid
+    // (vectors_<id>), made when its first vector is stored; a session's progress is the position of its
+    // last message embedded there, so the messages still to embed are found by index.
+    change: `
+      CREATE TABLE vector_spaces (
+        id INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        space TEXT NOT NULL,
+        dimensions INTEGER NOT NULL CHECK (dimensions > 0),
+        UNIQUE (tenant_id, space)
+      ) STRICT;
+      CREATE TABLE vector_progress (
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        space_id INTEGER NOT NULL REFERENCES vector_spaces(id) ON DELETE CASCADE,
+        through_position INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, session_id, space_id),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions(tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];

@@ -7,6 +7,7 @@ import { mapPacked } from '../../core/packed-map.js';
 import type { ArchiveSearch, SearchHit } from '../store.js';
 
 type RankOptions = Parameters<ArchiveSearch['rank']>[0];
+import { prepareMessagePlaces } from './message-places.js';
 import type { Run } from './run.js';
 import { sessionToken, type TenantSearchIndex } from './search-index.js';
 
@@ -60,15 +61,7 @@ export function createArchiveSearch(db: Database.Database, tenantId: string, run
   const documents = db.prepare<[string], number | null>('SELECT sum(message_count) FROM sessions WHERE tenant_id = ?').pluck();
   const sessionSize = db.prepare<[string, string], number | undefined>('SELECT message_count FROM sessions WHERE tenant_id = ? AND id = ?').pluck();
   const countAfter = db.prepare<[string, string, number], number>('SELECT count(*) FROM messages WHERE tenant_id = ? AND session_id = ? AND turn > ?').pluck();
-  // The rowids come as one JSON array parameter, so any number of rows is one statement; CROSS JOIN keeps
-  // the planner to one rowid lookup each (it would rather scan the session's index for them).
-  const placed = db
-    .prepare<[string, string, string], [number, string, number, number]>(
-      `SELECT message.seq, message.id, message.turn, message.position
-         FROM json_each(?) AS ranked CROSS JOIN messages AS message ON message.seq = ranked.value
-        WHERE message.tenant_id = ? AND message.session_id = ?`,
-    )
-    .raw(true);
+  const placed = prepareMessagePlaces(db);
 
   /** The ranked rows that are messages of the session's turns up to `lastTurn`, with where each sits. */
   const hitsOf = (rows: ReadonlyArray<[number, number]>, sessionId: string, lastTurn: number): Hit[] => {

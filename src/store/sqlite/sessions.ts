@@ -4,8 +4,10 @@ import type { SessionRepository } from '../store.js';
 import { toSession, type SessionRow } from '../rows.js';
 import type { Run } from './run.js';
 import type { TenantSearchIndex } from './search-index.js';
+import type { VectorExtension } from './vector-extension.js';
+import { deleteSessionVectors } from './vectors.js';
 
-export function createSessionRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): SessionRepository {
+export function createSessionRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex, extension: VectorExtension): SessionRepository {
   const ensureTenant = db.prepare('INSERT INTO tenants (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING');
   const insert = db.prepare(`INSERT INTO sessions
     (tenant_id, id, title, instructions, created_at, updated_at, message_count, turn_count, token_count, import_until)
@@ -24,11 +26,12 @@ export function createSessionRepository(db: Database.Database, tenantId: string,
   const unindex = (table: string): Database.Statement<[string, string]> =>
     db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT seq FROM messages WHERE tenant_id = ? AND session_id = ?)`);
 
-  /** Delete a session, its search entries first (the index holds no session rows to cascade from). */
+  /** Delete a session, its search entries and vectors first (those indexes hold no session rows to cascade from). */
   const deleteSession = (sessionId: string): boolean =>
     db.transaction(() => {
       const table = index.table();
       if (table !== null) unindex(table).run(tenantId, sessionId);
+      deleteSessionVectors(db, tenantId, sessionId, extension);
       return remove.run(tenantId, sessionId).changes > 0;
     })();
 

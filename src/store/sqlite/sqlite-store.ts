@@ -12,8 +12,13 @@ import { createRetryRepository } from './retries.js';
 import type { Run } from './run.js';
 import { createArchiveSearch } from './search.js';
 import { TenantSearchIndex } from './search-index.js';
+import { loadVectorExtension } from './vector-extension.js';
+import { createMessageVectors } from './vectors.js';
 import { createSessionRepository } from './sessions.js';
 import { createTurnRepository } from './turns.js';
+
+/** Bytes of the database file reads may map into memory (SQLite's mmap_size). */
+const MMAP_BYTES = 256 * 1024 * 1024;
 
 export interface SqliteStoreSettings {
   /** Database file (default `./strata.db`); `:memory:` for a private in-memory database. */
@@ -115,6 +120,8 @@ function openDatabase(path: string, settings: SqliteStoreSettings, fullSync: boo
     refuseForeign(db, path);
     const wal = path !== ':memory:' && whileBusy(() => db.pragma('journal_mode = WAL', { simple: true }), busyTimeoutMs) === 'wal';
     db.pragma(`synchronous = ${fullSync ? 'FULL' : 'NORMAL'}`);
+    // Reads map the file instead of copying its pages: a vector search reads every vector of a session.
+    db.pragma(`mmap_size = ${MMAP_BYTES}`);
     db.pragma('foreign_keys = ON');
     migrate(db, (settings.now ?? (() => new Date().toISOString()))());
     return { db, wal, readOnly: false, remove: () => undefined };
@@ -130,6 +137,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
   const fullSync = settings.durability !== 'normal';
   // Commits may skip their sync only in WAL mode, where such a commit is still atomic.
   const { db, wal, readOnly, remove } = openDatabase(path, settings, fullSync);
+  const extension = loadVectorExtension(db);
 
   let active: Promise<void> | null = null;
   let closed = false;
@@ -158,13 +166,14 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
 
   const repositories = (tenantId: string, run: Run, index: TenantSearchIndex): TenantRepositories => ({
     tenantId,
-    sessions: createSessionRepository(db, tenantId, run, index),
+    sessions: createSessionRepository(db, tenantId, run, index, extension),
     messages: createMessageRepository(db, tenantId, run, index),
     turns: createTurnRepository(db, tenantId, run),
     facts: createFactRepository(db, tenantId, run),
     artifacts: createArtifactRepository(db, tenantId, run),
     search: createArchiveSearch(db, tenantId, run, index),
     retries: createRetryRepository(db, tenantId, run),
+    vectors: createMessageVectors(db, tenantId, run, extension),
   });
 
   const tenants = new Map<string, TenantStore>();

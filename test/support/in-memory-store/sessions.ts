@@ -17,6 +17,7 @@ export function createSessionRepository(access: StateAccess): SessionRepository 
           events: [],
           artifacts: [],
           retries: new Map(),
+          vectors: new Map(),
           importUntil: importUntil ?? null,
         });
       }),

@@ -26,14 +26,18 @@ export interface SessionState {
   retries: Map<number, MemoryRetry>;
   /** Set while the session is being imported: hidden from `get` and `list` until then. */
   importUntil: string | null;
+  /** By space: the vectors of its messages, by message id, and the position of the last one embedded. */
+  vectors: Map<string, { through: number; byMessage: Map<string, Float32Array> }>;
 }
 
 export interface TenantState {
   sessions: Map<string, SessionState>;
+  /** The length of the vectors of each space the tenant has stored some in. */
+  vectorSpaces: Map<string, number>;
 }
 
 export function emptyTenantState(): TenantState {
-  return { sessions: new Map() };
+  return { sessions: new Map(), vectorSpaces: new Map() };
 }
 
 /**

@@ -1,0 +1,131 @@
+/**
+ * The SQLite vector index: a sqlite-vec `vec0` table per space of a tenant (vector_spaces names it),
+ * partitioned by session so a search reads only that session's vectors, with each message's turn kept
+ * beside its vector so a search can stop at a turn. A row's rowid is its message's `seq`. How far each
+ * session is embedded is one row of vector_progress.
+ */
+import type Database from 'better-sqlite3';
+import { StrataError } from '../../core/errors.js';
+import { messageText } from '../../core/tool-calls.js';
+import type { ToolCall } from '../../core/types.js';
+import type { MessageVectors, UnembeddedMessage, VectorHit } from '../store.js';
+import { prepareMessagePlaces } from './message-places.js';
+import type { Run } from './run.js';
+import type { VectorExtension } from './vector-extension.js';
+
+type PutOptions = Parameters<MessageVectors['put']>[0];
+type NearestOptions = Parameters<MessageVectors['nearest']>[0];
+
+interface Space {
+  id: number;
+  dimensions: number;
+  table: string;
+}
+
+function vectorTable(spaceId: number): string {
+  return `vectors_${String(spaceId)}`;
+}
+
+function unavailable(reason: string): StrataError {
+  return new StrataError('STORE_FAILURE', `This SQLite store keeps no vectors: the sqlite-vec extension did not load (${reason}). Install the optional dependency sqlite-vec, or set STRATA_RECALL=lexical.`);
+}
+
+export function createMessageVectors(db: Database.Database, tenantId: string, run: Run, extension: VectorExtension): MessageVectors {
+  const findSpace = db.prepare<[string, string], { id: number; dimensions: number }>('SELECT id, dimensions FROM vector_spaces WHERE tenant_id = ? AND space = ?');
+  const addSpace = db.prepare<[string, string, number]>('INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES (?, ?, ?)');
+  const progress = db.prepare<[string, string, number], number>('SELECT through_position FROM vector_progress WHERE tenant_id = ? AND session_id = ? AND space_id = ?').pluck();
+  const advance = db.prepare<[string, string, number, number]>(
+    `INSERT INTO vector_progress (tenant_id, session_id, space_id, through_position) VALUES (?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET through_position = max(through_position, excluded.through_position)`,
+  );
+  const after = db.prepare<[string, string, number, number], [string, number, string, string | null]>(
+    'SELECT id, position, content, tool_calls FROM messages WHERE tenant_id = ? AND session_id = ? AND position > ? ORDER BY position LIMIT ?',
+  ).raw(true);
+  const located = db.prepare<[string, string, string], [number, number, number]>('SELECT seq, turn, position FROM messages WHERE tenant_id = ? AND session_id = ? AND id = ?').raw(true);
+  const placed = prepareMessagePlaces(db);
+  const spaces = new Map<string, Space>();
+
+  const space = (name: string): Space | null => {
+    const known = spaces.get(name);
+    if (known !== undefined) return known;
+    const row = findSpace.get(tenantId, name);
+    if (row === undefined) return null;
+    const found = { id: row.id, dimensions: row.dimensions, table: vectorTable(row.id) };
+    spaces.set(name, found);
+    return found;
+  };
+
+  const createSpace = (name: string, dimensions: number): Space => {
+    const id = Number(addSpace.run(tenantId, name, dimensions).lastInsertRowid);
+    const table = vectorTable(id);
+    db.exec(`CREATE VIRTUAL TABLE ${table} USING vec0 (session_id TEXT PARTITION KEY, turn INTEGER, embedding FLOAT[${String(dimensions)}] distance_metric=cosine)`);
+    return { id, dimensions, table };
+  };
+
+  const putAll = db.transaction(({ sessionId, space: name, dimensions, entries }: PutOptions): void => {
+    if (entries.length === 0) return;
+    const found = space(name) ?? createSpace(name, dimensions);
+    if (found.dimensions !== dimensions) {
+      throw new StrataError('STORE_FAILURE', `The vector space "${name}" holds vectors of ${String(found.dimensions)} numbers, not ${String(dimensions)}; an embedder that changes its length needs a new id.`, { details: { space: name } });
+    }
+    const remove = db.prepare(`DELETE FROM ${found.table} WHERE rowid = ?`);
+    const insert = db.prepare(`INSERT INTO ${found.table} (rowid, session_id, turn, embedding) VALUES (?, ?, ?, ?)`);
+    let through = -1;
+    for (const { messageId, vector } of entries) {
+      const row = located.get(tenantId, sessionId, messageId);
+      if (row === undefined) throw new StrataError('STORE_FAILURE', `Cannot store a vector for message "${messageId}": it is not a message of session "${sessionId}".`, { details: { sessionId, messageId } });
+      if (vector !== null && vector.length !== dimensions) throw new StrataError('STORE_FAILURE', `A vector of ${String(vector.length)} numbers came for a space of ${String(dimensions)}.`, { details: { space: name } });
+      const [seq, turn, position] = row;
+      remove.run(BigInt(seq));
+      if (vector !== null) insert.run(BigInt(seq), sessionId, BigInt(turn), vector);
+      through = Math.max(through, position);
+    }
+    // Remember the space only once the transaction that made it has committed.
+    spaces.set(name, found);
+    advance.run(tenantId, sessionId, found.id, through);
+  });
+
+  const nearest = ({ sessionId, space: name, vector, limit, maxTurn }: NearestOptions): VectorHit[] => {
+    const found = space(name);
+    if (found === null || limit <= 0 || vector.length !== found.dimensions) return [];
+    const turnCondition = maxTurn === undefined ? '' : ' AND turn <= ?';
+    const rows = db
+      .prepare(`SELECT rowid, distance FROM ${found.table} WHERE embedding MATCH ? AND k = ? AND session_id = ?${turnCondition} ORDER BY distance`)
+      .raw(true)
+      .all(vector, BigInt(Math.min(limit, 4096)), sessionId, ...(maxTurn === undefined ? [] : [BigInt(maxTurn)])) as Array<[number, number]>;
+    const distances = new Map(rows);
+    const hits = placed.all(JSON.stringify(rows.map(([rowid]) => rowid)), tenantId, sessionId).map(([seq, id, turn, position]) => ({ id, turn, position, distance: distances.get(seq) ?? 1 }));
+    hits.sort((a, b) => a.distance - b.distance || a.position - b.position);
+    return hits.map((hit) => ({ messageId: hit.id, turn: hit.turn, similarity: 1 - hit.distance }));
+  };
+
+  const pending = ({ sessionId, space: name, limit }: { sessionId: string; space: string; limit: number }): UnembeddedMessage[] => {
+    const found = space(name);
+    const through = found === null ? -1 : (progress.get(tenantId, sessionId, found.id) ?? -1);
+    return after.all(tenantId, sessionId, through, Math.max(0, limit)).map(([messageId, position, content, calls]) => ({
+      messageId,
+      position,
+      text: messageText(calls === null ? { content } : { content, toolCalls: JSON.parse(calls) as ToolCall[] }),
+    }));
+  };
+
+  if (!extension.loaded) {
+    const fail = (): Promise<never> => Promise.reject(unavailable(extension.reason));
+    return { available: false, pending: fail, put: fail, nearest: fail };
+  }
+  return {
+    available: true,
+    pending: (options) => run(() => pending(options)),
+    put: (options) => run(() => putAll(options)),
+    nearest: (options) => run(() => nearest(options)),
+  };
+}
+
+/** Delete the vectors of a session's messages from every space of the tenant (before its messages go). */
+export function deleteSessionVectors(db: Database.Database, tenantId: string, sessionId: string, extension: VectorExtension): void {
+  if (!extension.loaded) return;
+  const ids = db.prepare<[string], number>('SELECT id FROM vector_spaces WHERE tenant_id = ?').pluck().all(tenantId);
+  for (const id of ids) {
+    db.prepare(`DELETE FROM ${vectorTable(id)} WHERE rowid IN (SELECT seq FROM messages WHERE tenant_id = ? AND session_id = ?)`).run(tenantId, sessionId);
+  }
+}
