@@ -17,6 +17,7 @@ import type { ChatModel, ChatUsage } from '../providers/chat-model/chat-model.js
 import type { ChatCall } from './chat-call-options.js';
 import { addUsage, streamRound, type RoundOutcome } from './chat-round.js';
 import { detailProtocolMessage } from './detail-protocol.js';
+import { answerDetailCalls, splitToolCalls, withDetailTools } from './detail-tools.js';
 import type { GateWait } from './memory-gate.js';
 
 /** A request made when no round was left: recorded, not applied. */
@@ -112,6 +113,8 @@ export interface ChatTurnOptions {
   signal?: AbortSignal;
   /** Extra rounds the model may use to ask for detail; 0 turns the protocol off. */
   detailRounds: number;
+  /** How the model asks: markers in its reply, or the detail tools (see `detailFormFor`). Default markers. */
+  detailForm?: 'markers' | 'tools';
   /** The turn's budget: the package and the protocol's message together stay within it. */
   budget: number;
 }
@@ -145,17 +148,22 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
       let prepared = false;
       let overheadMs = 0;
       let sent: { pkg: ContextPackage; extra: ChatMessage[] } | null = null;
+      const tools = options.detailForm === 'tools';
+      // With tools, the model's detail calls and what each did follow the user's message in later rounds.
+      let followUps: ChatMessage[] = [];
       for (let round = 1; ; round++) {
-        const extra = round <= rounds ? [detailProtocolMessage({ roundsLeft: rounds - round + 1 })] : [];
+        const asking = round <= rounds;
+        const before = asking ? [detailProtocolMessage({ roundsLeft: rounds - round + 1, form: options.detailForm ?? 'markers' })] : [];
+        const extra = [...before, ...followUps];
         const pkg = await steps.assemble(query, { searches, extra });
         sent = { pkg, extra };
         if (round === 1) overheadMs = steps.monotonic() - start;
         const outcome: RoundOutcome = yield* streamRound({
           chatModel,
-          messages: [...pkg.render(), ...extra, ...exchange],
-          call,
+          messages: [...pkg.render(), ...before, ...exchange, ...followUps],
+          call: tools && asking ? withDetailTools(call) : call,
           signal: options.signal,
-          markers: rounds > 0,
+          markers: !tools && rounds > 0,
           onFirstPiece: () => {
             // After the first piece is passed on, while the model writes the rest (a reply that comes
             // whole has no such time: its memory work all waits for phase 2).
@@ -166,11 +174,22 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
         });
         reply += outcome.text;
         usage = addUsage(usage, outcome.usage);
+        if (tools) {
+          // The detail calls are the engine's: the caller sees only its own tools' calls.
+          const { detail, caller } = splitToolCalls(outcome.toolCalls);
+          toolCalls = caller;
+          if (detail.length === 0) break;
+          const answered = await answerDetailCalls(detail, { round, canGoOn: asking, apply: (request, at) => steps.request(request, at), overLimit });
+          detailRequests.push(...answered.records);
+          if (!asking || caller.length > 0) break;
+          searches.push(...answered.searches);
+          followUps = [...followUps, ...answered.messages];
+          continue;
+        }
         toolCalls = outcome.toolCalls;
         if (outcome.requests.length === 0 || toolCalls.length > 0) break;
-        const canGoOn = round <= rounds;
-        for (const request of outcome.requests) detailRequests.push(canGoOn ? await steps.request(request, round) : overLimit(request, round));
-        if (!canGoOn) break;
+        for (const request of outcome.requests) detailRequests.push(asking ? await steps.request(request, round) : overLimit(request, round));
+        if (!asking) break;
         for (const request of outcome.requests) if (request.kind === 'search') searches.push(request.query);
       }
       const figures = { contextTokens: sent === null ? 0 : steps.measure(sent.pkg, sent.extra), budget: options.budget, staleMemory: wait.stale, lockWaitMs: wait.waitedMs, overheadMs, usage, detailRequests };

@@ -39,6 +39,12 @@ export const settingsSchema = z.strictObject({
    */
   detailRounds: z.number().int().min(0).max(5).default(2),
   /**
+   * How the chat model asks for detail: `auto` (default) offers the `request_tier` and `search_episodic`
+   * tools in turns that give the model tools of their own, markers otherwise; `markers` or `tools` always.
+   * Variable: STRATA_DETAIL_PROTOCOL.
+   */
+  detailProtocol: z.enum(['auto', 'markers', 'tools']).default('auto'),
+  /**
    * Turns a message raised on the chat model's request stays raised after it was last asked for, before it
    * returns to its own tier (default 20). Variable: STRATA_RAISED_TIER_TURNS.
    */
@@ -98,6 +104,7 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   contextBudget: 'STRATA_CONTEXT_BUDGET',
   memoryWaitMs: 'STRATA_MEMORY_WAIT_MS',
   detailRounds: 'STRATA_DETAIL_ROUNDS',
+  detailProtocol: 'STRATA_DETAIL_PROTOCOL',
   raisedTierTurns: 'STRATA_RAISED_TIER_TURNS',
   recall: 'STRATA_RECALL',
   contextWindowTokens: 'STRATA_CONTEXT_WINDOW_TOKENS',

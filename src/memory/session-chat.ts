@@ -14,6 +14,7 @@ import { checkChatCall } from './chat-call-options.js';
 import { checkContent, checkMessageInput } from './message-input.js';
 import { answerCalls, exchangeMessages, exchangeTurn, withCalls, type ToolExchange } from './tool-exchange.js';
 import { applyDetailRequest } from './detail-requests.js';
+import { detailFormFor } from './detail-tools.js';
 import { assemble, type SessionServices } from './session-reads.js';
 
 /**
@@ -56,6 +57,7 @@ export function chatInSession(services: SessionServices, sessionId: string, inpu
     chatModel,
     call,
     detailRounds: settings.detailRounds,
+    detailForm: detailFormFor(settings.detailProtocol, call),
     budget,
     ...(chatOptions.signal === undefined ? {} : { signal: chatOptions.signal }),
     steps: {

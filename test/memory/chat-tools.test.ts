@@ -56,7 +56,11 @@ describe('chat with tools', () => {
     expect(asked).toMatchObject({ reply: '', toolCalls: [WEATHER], turn: 0, messageIds: [] });
     await expect(asked.memory).resolves.toEqual({ turn: 0, status: 'awaiting-tool-results', problem: null });
     expect(await session.messages()).toEqual([]);
-    expect(requestBody(server, 0)).toMatchObject({ temperature: 0.2, max_tokens: 200, tools: [{ type: 'function', function: TOOLS[0] }] });
+    // The caller's tool, then the detail protocol's two (offered to a model that calls tools).
+    const sentTools = (requestBody(server, 0) as { tools: Array<{ function: { name: string } }> }).tools;
+    expect(requestBody(server, 0)).toMatchObject({ temperature: 0.2, max_tokens: 200 });
+    expect(sentTools[0]).toEqual({ type: 'function', function: TOOLS[0] });
+    expect(sentTools.map((tool) => tool.function.name)).toEqual([TOOLS[0]!.name, 'request_tier', 'search_episodic']);
 
     const answered = await session.chat({ toolResults: [{ toolCallId: 'call_1', result: '{"celsius":21,"sky":"clear"}' }] }, { tools: TOOLS, stream: true });
     let streamed = '';

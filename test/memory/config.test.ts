@@ -42,6 +42,7 @@ describe('settings', () => {
       contextBudget: 30_000,
       memoryWaitMs: 10_000,
       detailRounds: 2,
+      detailProtocol: 'auto',
       raisedTierTurns: 20,
       recall: 'hybrid',
       contextWindowTokens: 30_000,

@@ -159,3 +159,67 @@ describe('detail on demand', () => {
     expect(upstream.problems).toEqual([]);
   });
 });
+
+describe('detail on demand, as tools', () => {
+  const tierCall = (ref: string): ScriptedReply => ({ text: '', toolCalls: [{ id: `call_${ref}`, name: 'request_tier', arguments: JSON.stringify({ message: ref }) }] });
+
+  it('offers the two tools to a model that calls tools, answers its call, and keeps the call from the caller and the store', async () => {
+    // (Lexical recall, and a question that shares no word with the message: the first package lacks the code.)
+    const { memory, session, calls } = await gardenSession((call, text) => (text.includes('4417') ? 'The side gate code is 4417.' : tierCall('1u')), {
+      STRATA_DETAIL_PROTOCOL: 'tools',
+      STRATA_RECALL: 'lexical',
+    });
+    const result = await session.chat('Remind me of that number, please.');
+    expect(result.reply).toBe('The side gate code is 4417.');
+    expect(result.toolCalls).toEqual([]);
+    expect(result.detailRequests).toEqual([{ round: 1, kind: 'tier', target: '1u', tier: 3, messageId: expect.any(String), outcome: 'raised' }]);
+    expect(calls).toHaveLength(2);
+    // Both calls offered the tools; the second saw the model's call and its result after the user's message.
+    expect(calls[0]!.tools?.map((tool) => tool.name)).toEqual(['request_tier', 'search_episodic']);
+    const second = calls[1]!.messages;
+    const asked = second.findIndex((message) => message.role === 'assistant' && message.toolCalls?.[0]?.name === 'request_tier');
+    expect(second[asked - 1]).toMatchObject({ role: 'user', content: 'Remind me of that number, please.' });
+    expect(second[asked + 1]).toMatchObject({ role: 'tool', toolCallId: 'call_1u', content: expect.stringContaining('tier 3') });
+    // No marker instructions with tools.
+    expect(second.some((message) => message.content.includes('[REQUEST_TIER'))).toBe(false);
+    // Stored: the user's message and the answer only.
+    const stored = (await session.messages()).filter((message) => message.turn === result.turn);
+    expect(stored.map((message) => [message.role, message.content])).toEqual([
+      ['user', 'Remind me of that number, please.'],
+      ['assistant', 'The side gate code is 4417.'],
+    ]);
+    expect(await memory.stats()).toMatchObject({ detailRequests: 1, detailRequestsIgnored: 0 });
+  });
+
+  it('gives the caller its own tool calls and applies the detail call made beside them', async () => {
+    const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+    const { session, calls } = await gardenSession((call) =>
+      call.index === 0
+        ? { text: '', toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: '{"city":"Lisbon"}' }, { id: 'call_t', name: 'request_tier', arguments: '{"message":"1u"}' }] }
+        : 'Sunny, and the gate code is 4417.',
+      { STRATA_RECALL: 'lexical' },
+    );
+    const held = await session.chat('The weather, and that number again?', { tools: [weather] });
+    expect(calls[0]!.messages.map((message) => message.content).join('\n')).not.toContain('4417');
+    expect(held.toolCalls).toEqual([{ id: 'call_w', name: 'get_weather', arguments: '{"city":"Lisbon"}' }]);
+    expect(held.detailRequests).toMatchObject([{ kind: 'tier', target: '1u', outcome: 'raised' }]);
+    expect(calls[0]!.tools?.map((tool) => tool.name)).toEqual(['get_weather', 'request_tier', 'search_episodic']);
+    const done = await session.chat({ toolResults: [{ toolCallId: 'call_w', result: '{"sky":"clear"}' }] }, { tools: [weather] });
+    expect(done.reply).toBe('Sunny, and the gate code is 4417.');
+    // The raised message is shown in full to the call that answers the tool result.
+    expect(calls[1]!.messages.map((message) => message.content).join('\n')).toContain('4417');
+  });
+
+  it('records a malformed call as ignored, tells the model why, and offers no detail tools once the rounds are spent', async () => {
+    const { session, calls } = await gardenSession(
+      (call) => (call.index === 0 ? { text: '', toolCalls: [{ id: 'bad', name: 'request_tier', arguments: '{"message":"1u","tier":7}' }] } : 'Done.'),
+      { STRATA_DETAIL_PROTOCOL: 'tools', STRATA_DETAIL_ROUNDS: '1' },
+    );
+    const result = await session.chat('Anything about the gate?');
+    expect(result.reply).toBe('Done.');
+    expect(result.detailRequests.map((request) => [request.round, request.kind, request.target, request.outcome])).toEqual([[1, 'tier', '{"message":"1u","tier":7}', 'ignored']]);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.messages.find((message) => message.toolCallId === 'bad')?.content).toContain('tier must be 2 or 3');
+    expect(calls[1]!.tools ?? []).toEqual([]);
+  });
+});
