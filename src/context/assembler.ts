@@ -14,7 +14,7 @@ import { Assembly } from './assembly.js';
 import type { ContextPackage } from './context-package.js';
 import { addDeferredFacts, addFacts } from './fact-source.js';
 import { storeFactReader, type FactReader } from './fact-view.js';
-import { addHistory } from './history-source.js';
+import { addHistory, contextualTokens } from './history-source.js';
 import { finish } from './package-finish.js';
 import { addPinned } from './pinned-source.js';
 import { addRecalled, type Recalled, type RecallSearch } from './recall.js';
@@ -169,7 +169,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   addDeferredFacts(assembly, view, deferred);
   for (const material of waiting) addDegraded(assembly, material, { countShort, lines, queryFirst });
 
-  const windowTokens = window.materials.reduce((sum, material) => sum + material.messages.reduce((turn, message) => turn + message.tokens.tier3, 0), 0);
+  const windowTokens = window.materials.reduce((sum, material) => sum + contextualTokens(material, settings.contextWindowTokens), 0);
   const { oldestCovered, archived } = await addHistory(assembly, {
     reader,
     sessionId,
@@ -178,6 +178,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     coverageShare: settings.coverageShare,
     shownElsewhere: recalled,
     reachTokens: Math.max(0, settings.contextWindowTokens - windowTokens),
+    windowTokens: settings.contextWindowTokens,
   });
   if (oldestCovered > 1) {
     // The older turns as one range: in a long session, listing their ids would be most of the package.

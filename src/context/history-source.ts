@@ -41,6 +41,8 @@ export interface HistoryOptions {
   shownElsewhere: ExcludedMessages;
   /** Raw tokens of older turns the section may reach back over; turns beyond are archived (default: no bound). */
   reachTokens?: number;
+  /** The contextual window the reach is part of: one message counts for at most 5 % of it (default: the reach). */
+  windowTokens?: number;
 }
 
 /** Where the history section stopped: the oldest turn it covers, and whether older turns are archived. */
@@ -51,9 +53,14 @@ export interface HistoryReach {
   archived: boolean;
 }
 
-function rawTokens(material: TurnMaterial): number {
+/** Of the contextual window, the most one message counts for: a pasted log must not archive all before it. */
+const MESSAGE_SHARE_OF_REACH = 0.05;
+
+/** The raw tokens a turn takes of a contextual window of `windowTokens`, each message counted up to 5 % of it. */
+export function contextualTokens(material: TurnMaterial, windowTokens: number): number {
+  const cap = Math.max(1, windowTokens * MESSAGE_SHARE_OF_REACH);
   let tokens = 0;
-  for (const message of material.messages) tokens += message.tokens.tier3;
+  for (const message of material.messages) tokens += Math.min(cap, message.tokens.tier3);
   return tokens;
 }
 
@@ -62,6 +69,7 @@ export async function addHistory(assembly: Assembly, options: HistoryOptions): P
   const next = olderTurns(options.reader, options.sessionId, options.windowStart - 1);
   const chosen: Array<{ forms: TurnOption[]; index: number }> = [];
   const reach = options.reachTokens ?? Number.POSITIVE_INFINITY;
+  const windowTokens = options.windowTokens ?? reach;
   let pending: TurnMaterial | null = null;
   let oldestCovered = options.windowStart;
   let walked = 0;
@@ -72,7 +80,7 @@ export async function addHistory(assembly: Assembly, options: HistoryOptions): P
       const material = found instanceof Promise ? await found : found;
       if (material === null) break;
       if (pending === null) {
-        walked += rawTokens(material);
+        walked += contextualTokens(material, windowTokens);
         if (walked > reach) {
           archived = true;
           return;

@@ -24,7 +24,7 @@ import type { SessionServices } from './session-reads.js';
 import { SessionWrites } from './session-writes.js';
 import { createTurnWork } from './turn-work.js';
 import { hybridSearch, lexicalSearch, type SessionSearch } from '../retrieval/session-search.js';
-import { createVectorIndexer } from '../retrieval/vector-indexer.js';
+import { createVectorIndexer, type VectorIndexer } from '../retrieval/vector-indexer.js';
 import { VectorUpkeep } from './vector-upkeep.js';
 
 /** A tenant's API and what closing it takes. */
@@ -121,20 +121,25 @@ function recallFor(shared: SharedParts, tenant: string, repositories: EnginePart
     return { search: lexicalSearch(repositories.search), upkeep: null };
   }
   // The embedder is made on first use: a memory that never searches or writes never loads the word vectors.
-  let indexer: ReturnType<typeof createVectorIndexer> | undefined;
-  const lazyIndexer = (): ReturnType<typeof createVectorIndexer> => (indexer ??= createVectorIndexer(repositories.vectors, shared.embedder(), (sessionId, count) => counters.add(sessionId, { messagesEmbedded: count })));
-  const upkeepIndexer = {
+  let indexer: VectorIndexer | undefined;
+  const lazyIndexer = (): VectorIndexer =>
+    (indexer ??= createVectorIndexer(repositories.vectors, shared.embedder(), {
+      onEmbedded: (sessionId, count) => counters.add(sessionId, { messagesEmbedded: count }),
+    }));
+  const upkeep = new VectorUpkeep(lazyIndexer, { logger: shared.logger, counters, tenant, sessions: repositories.sessions });
+  const resting: VectorIndexer = {
     get embedder() {
       return lazyIndexer().embedder;
     },
-    catchUp: (sessionId: string, options?: { signal?: AbortSignal }) => lazyIndexer().catchUp(sessionId, options),
+    resting: () => lazyIndexer().resting(),
+    catchUp: (sessionId, options) => lazyIndexer().catchUp(sessionId, options),
   };
-  const upkeep = new VectorUpkeep(upkeepIndexer, { logger: shared.logger, counters, tenant });
   const search = hybridSearch({
     search: repositories.search,
     vectors: repositories.vectors,
-    indexer: upkeepIndexer,
-    onFailure: (error) => shared.logger.warn({ tenant, error: error instanceof Error ? error.message : String(error) }, 'vector recall failed; this search used the lexical index alone'),
+    indexer: resting,
+    onFailure: (error, sessionId) => void upkeep.failed(sessionId, error),
+    onBacklog: (sessionId) => upkeep.schedule(sessionId),
   });
   return { search, upkeep };
 }

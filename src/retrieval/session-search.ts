@@ -37,18 +37,37 @@ export interface HybridSearchParts {
   search: ArchiveSearch;
   vectors: MessageVectors;
   indexer: VectorIndexer;
-  /** Told when the semantic half failed and the answer is lexical only. */
-  onFailure?: (error: unknown) => void;
+  /** Told when a part of the semantic half failed (the search goes on without it). */
+  onFailure?: (error: unknown, sessionId: string) => void;
+  /** Told when the session has more to embed than a read embeds itself (a batch): catch it up elsewhere. */
+  onBacklog?: (sessionId: string) => void;
 }
 
-/** BM25 fused with vector neighbours (`fuseRankings`); each half may look as deep as `limit`. */
+/**
+ * BM25 fused with vector neighbours (`fuseRankings`). A read embeds at most one batch of what its session
+ * lacks (the rest is handed to `onBacklog`) and searches the vectors already stored; when the embedder
+ * rests after a failure or cannot embed the query, the answer is the lexical ranking alone.
+ */
 export function hybridSearch(parts: HybridSearchParts): SessionSearch {
   const { search, vectors, indexer } = parts;
   return async (query) => {
     const lexical = await searchArchive(search, query);
     if (query.limit <= 0 || query.query.trim() === '') return lexical;
     try {
-      await indexer.catchUp(query.sessionId);
+      if (indexer.resting()) return lexical;
+    } catch (error) {
+      // No embedder could be made (its settings are wrong): say so, answer lexically.
+      parts.onFailure?.(error, query.sessionId);
+      return lexical;
+    }
+    try {
+      const caught = await indexer.catchUp(query.sessionId, { maxBatches: 1, join: false });
+      if (!caught.complete) parts.onBacklog?.(query.sessionId);
+    } catch (error) {
+      // The vectors stored so far still answer.
+      parts.onFailure?.(error, query.sessionId);
+    }
+    try {
       const [vector] = (await indexer.embedder.embed({ texts: [query.query] })).vectors;
       if (vector === undefined || vector.every((value) => value === 0)) return lexical;
       const semantic = await vectors.nearest({
@@ -63,7 +82,7 @@ export function hybridSearch(parts: HybridSearchParts): SessionSearch {
       const floor = indexer.embedder.unrelatedBelow ?? Number.NEGATIVE_INFINITY;
       return fuseRankings(lexical, semantic.filter((hit) => hit.similarity >= floor), { limit: query.limit });
     } catch (error) {
-      parts.onFailure?.(error);
+      parts.onFailure?.(error, query.sessionId);
       return lexical;
     }
   };

@@ -1,59 +1,113 @@
 /**
  * Keeps a tenant's vector index up to date: a session's messages not yet embedded are embedded in
- * batches, oldest first, and stored with the embedder's space. Work on one session is shared by whoever
- * asks while it runs (a turn just stored and a read wanting fresh vectors), so no message is embedded
- * twice by one memory.
+ * batches, oldest first, and stored with the embedder's space. A full catch-up of a session is shared by
+ * whoever asks for one while it runs, so no message is embedded twice by one memory; a read asks for at
+ * most a batch of its own and never waits for a long backlog. After a failure the indexer rests before it
+ * calls the embedder again (30 s, doubling to 10 minutes), so an endpoint that is down is not asked on
+ * every write and read, and a paid one is not sent the same texts over and over.
  */
+import { StrataError } from '../core/errors.js';
 import type { Embedder } from '../providers/embedder/embedder.js';
 import type { MessageVectors } from '../store/store.js';
 
 /** Messages embedded per call to the embedder. */
 const BATCH = 256;
+const FIRST_REST_MS = 30_000;
+const LONGEST_REST_MS = 10 * 60_000;
+
+export interface CatchUpOptions {
+  /** Stop after this many batches (default: until nothing is left). */
+  maxBatches?: number;
+  /** When a full catch-up of the session is running: wait for it (true, default) or return at once. */
+  join?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface CatchUpResult {
+  embedded: number;
+  /** Whether the session has nothing left to embed (as far as this call knows). */
+  complete: boolean;
+}
 
 export interface VectorIndexer {
   readonly embedder: Embedder;
-  /** Embed and store what the session lacks; resolves with how many messages were embedded. */
-  catchUp(sessionId: string, options?: { signal?: AbortSignal }): Promise<number>;
+  /** Embed and store what the session lacks (see `CatchUpOptions`). Fails while resting after a failure. */
+  catchUp(sessionId: string, options?: CatchUpOptions): Promise<CatchUpResult>;
+  /** True while the indexer rests after a failure: the embedder is not called. */
+  resting(): boolean;
+}
+
+/** Told how many messages of a session were embedded and stored, batch by batch. */
+export type EmbeddedListener = (sessionId: string, count: number) => void;
+
+export interface VectorIndexerOptions {
+  onEmbedded?: EmbeddedListener;
+  /** Milliseconds now (default `Date.now`). */
+  now?: () => number;
 }
 
 function isZero(vector: readonly number[]): boolean {
   return vector.every((value) => value === 0);
 }
 
-/** Told how many messages of a session were embedded and stored, batch by batch. */
-export type EmbeddedListener = (sessionId: string, count: number) => void;
+export function createVectorIndexer(vectors: MessageVectors, embedder: Embedder, options: VectorIndexerOptions = {}): VectorIndexer {
+  const now = options.now ?? Date.now;
+  const running = new Map<string, Promise<CatchUpResult>>();
+  let restUntil = 0;
+  let rest = 0;
 
-export function createVectorIndexer(vectors: MessageVectors, embedder: Embedder, onEmbedded?: EmbeddedListener): VectorIndexer {
-  const running = new Map<string, Promise<number>>();
+  const embedBatch = async (sessionId: string, signal: AbortSignal | undefined): Promise<number> => {
+    const pending = await vectors.pending({ sessionId, space: embedder.id, limit: BATCH });
+    if (pending.length === 0) return 0;
+    const result = await embedder.embed({ texts: pending.map((message) => message.text), ...(signal === undefined ? {} : { signal }) });
+    if (result.vectors.length !== pending.length || result.vectors.some((vector) => vector.length !== result.dimensions)) {
+      throw new StrataError('MODEL_OUTPUT_INVALID', `The embedder "${embedder.id}" gave ${result.vectors.length} vectors for ${pending.length} texts, or vectors of another length than ${result.dimensions}; nothing was stored.`);
+    }
+    await vectors.put({
+      sessionId,
+      space: embedder.id,
+      dimensions: result.dimensions,
+      entries: pending.map((message, index) => {
+        const vector = result.vectors[index] ?? [];
+        return { messageId: message.messageId, position: message.position, vector: isZero(vector) ? null : Float32Array.from(vector) };
+      }),
+    });
+    options.onEmbedded?.(sessionId, pending.length);
+    return pending.length;
+  };
 
-  const run = async (sessionId: string, signal: AbortSignal | undefined): Promise<number> => {
+  const run = async (sessionId: string, catchUp: CatchUpOptions): Promise<CatchUpResult> => {
+    if (now() < restUntil) throw new StrataError('MODEL_FAILURE', `Embedding rests after a failure until ${new Date(restUntil).toISOString()}.`);
     let embedded = 0;
-    for (;;) {
-      const pending = await vectors.pending({ sessionId, space: embedder.id, limit: BATCH });
-      if (pending.length === 0) return embedded;
-      const result = await embedder.embed({ texts: pending.map((message) => message.text), ...(signal === undefined ? {} : { signal }) });
-      await vectors.put({
-        sessionId,
-        space: embedder.id,
-        dimensions: result.dimensions,
-        entries: pending.map((message, index) => {
-          const vector = result.vectors[index] ?? [];
-          return { messageId: message.messageId, position: message.position, vector: isZero(vector) ? null : Float32Array.from(vector) };
-        }),
-      });
-      embedded += pending.length;
-      onEmbedded?.(sessionId, pending.length);
+    try {
+      for (let batch = 0; batch < (catchUp.maxBatches ?? Number.POSITIVE_INFINITY); batch += 1) {
+        const count = await embedBatch(sessionId, catchUp.signal);
+        embedded += count;
+        if (count < BATCH) {
+          rest = 0;
+          return { embedded, complete: true };
+        }
+      }
+      rest = 0;
+      return { embedded, complete: false };
+    } catch (error) {
+      rest = Math.min(LONGEST_REST_MS, rest === 0 ? FIRST_REST_MS : rest * 2);
+      restUntil = now() + rest;
+      throw error;
     }
   };
 
   return {
     embedder,
-    catchUp(sessionId, options = {}) {
+    resting: () => now() < restUntil,
+    catchUp(sessionId, catchUp = {}) {
       const known = running.get(sessionId);
-      if (known !== undefined) return known;
-      const work = run(sessionId, options.signal).finally(() => running.delete(sessionId));
-      running.set(sessionId, work);
-      return work;
+      if (known !== undefined) return catchUp.join === false ? Promise.resolve({ embedded: 0, complete: false }) : known;
+      const work = run(sessionId, catchUp);
+      if (catchUp.maxBatches !== undefined) return work;
+      const shared = work.finally(() => running.delete(sessionId));
+      running.set(sessionId, shared);
+      return shared;
     },
   };
 }

@@ -82,9 +82,26 @@ describe('word-vector files', () => {
       const step = Math.max(...vector.map(Math.abs)) / 127 || 1;
       vector.forEach((value, index) => expect(Math.abs((table.vectors[row * 3 + index] ?? Number.NaN) - value)).toBeLessThanOrEqual(step / 2 + 1e-6));
     });
-    // An embedder over a table of one's own: a word's text embeds along its vector.
-    const embedder = createWordVectorEmbedder({ table, id: 'tiny' });
-    expect(embedder.id).toBe('tiny');
+    expect(createWordVectorEmbedder({ table, id: 'tiny' }).id).toBe('tiny');
+  });
+
+  it('embeds a text over a table of its own: weighted words, less the direction all texts share', async () => {
+    // Rare words (late rows) weigh more than frequent ones; row 0 is the most frequent.
+    const words = ['common', 'apple', 'pear', 'engine'];
+    const vectors = [
+      [1, 1, 1],
+      [1, 0.2, 0],
+      [0.9, 0.3, 0],
+      [0, 0, 1],
+    ];
+    const table = loadWordVectors(tempFile('fruit.bin', encodeWordVectors({ words, dimensions: 3, vectors })));
+    const embedder = createWordVectorEmbedder({ table, id: 'fruit' });
+    const [apple, pear, engine, common] = (await embedder.embed({ texts: ['apple', 'pear', 'engine', 'common'] })).vectors as [number[], number[], number[], number[]];
+    expect(cosine(apple, pear)).toBeGreaterThan(0.9);
+    expect(cosine(apple, engine)).toBeLessThan(cosine(apple, pear) - 0.5);
+    // The common direction is taken out: the most frequent word's vector keeps little of its own.
+    for (const vector of [apple, pear, engine]) expect(Math.sqrt(cosine(vector, vector))).toBeCloseTo(1, 5);
+    expect(common.every((value) => Number.isFinite(value))).toBe(true);
   });
 
   it('refuses a file that is not one, or that is cut short, naming the path', () => {

@@ -13,7 +13,7 @@ import type { Run } from './run.js';
 import { createArchiveSearch } from './search.js';
 import { TenantSearchIndex } from './search-index.js';
 import { loadVectorExtension } from './vector-extension.js';
-import { createMessageVectors } from './vectors.js';
+import { createMessageVectors, purgeOrphanVectors } from './vectors.js';
 import { createSessionRepository } from './sessions.js';
 import { createTurnRepository } from './turns.js';
 
@@ -138,6 +138,13 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
   // Commits may skip their sync only in WAL mode, where such a commit is still atomic.
   const { db, wal, readOnly, remove } = openDatabase(path, settings, fullSync);
   const extension = loadVectorExtension(db);
+  // Vectors of sessions a process without the extension deleted go before any vector is read or written.
+  let purged = !extension.loaded || readOnly;
+  const purgeOnce = (): void => {
+    if (purged) return;
+    purgeOrphanVectors(db);
+    purged = true;
+  };
 
   let active: Promise<void> | null = null;
   let closed = false;
@@ -173,7 +180,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
     artifacts: createArtifactRepository(db, tenantId, run),
     search: createArchiveSearch(db, tenantId, run, index),
     retries: createRetryRepository(db, tenantId, run),
-    vectors: createMessageVectors(db, tenantId, run, extension),
+    vectors: createMessageVectors(db, tenantId, run, extension, purgeOnce),
   });
 
   const tenants = new Map<string, TenantStore>();

@@ -30,7 +30,7 @@ function unavailable(reason: string): StrataError {
   return new StrataError('STORE_FAILURE', `This SQLite store keeps no vectors: the sqlite-vec extension did not load (${reason}). Install the optional dependency sqlite-vec, or set STRATA_RECALL=lexical.`);
 }
 
-export function createMessageVectors(db: Database.Database, tenantId: string, run: Run, extension: VectorExtension): MessageVectors {
+export function createMessageVectors(db: Database.Database, tenantId: string, run: Run, extension: VectorExtension, beforeUse: () => void = () => undefined): MessageVectors {
   const findSpace = db.prepare<[string, string], { id: number; dimensions: number }>('SELECT id, dimensions FROM vector_spaces WHERE tenant_id = ? AND space = ?');
   const addSpace = db.prepare<[string, string, number]>('INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES (?, ?, ?)');
   const progress = db.prepare<[string, string, number], number>('SELECT through_position FROM vector_progress WHERE tenant_id = ? AND session_id = ? AND space_id = ?').pluck();
@@ -62,8 +62,8 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
     return { id, dimensions, table };
   };
 
-  const putAll = db.transaction(({ sessionId, space: name, dimensions, entries }: PutOptions): void => {
-    if (entries.length === 0) return;
+  const putAll = db.transaction(({ sessionId, space: name, dimensions, entries }: PutOptions): Space | null => {
+    if (entries.length === 0) return null;
     const found = space(name) ?? createSpace(name, dimensions);
     if (found.dimensions !== dimensions) {
       throw new StrataError('STORE_FAILURE', `The vector space "${name}" holds vectors of ${String(found.dimensions)} numbers, not ${String(dimensions)}; an embedder that changes its length needs a new id.`, { details: { space: name } });
@@ -80,10 +80,14 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
       if (vector !== null) insert.run(BigInt(seq), sessionId, BigInt(turn), vector);
       through = Math.max(through, position);
     }
-    // Remember the space only once the transaction that made it has committed.
-    spaces.set(name, found);
     advance.run(tenantId, sessionId, found.id, through);
+    return found;
   });
+  /** Store, then remember the space: only once the transaction that may have made it has committed. */
+  const put = (options: PutOptions): void => {
+    const stored = putAll(options);
+    if (stored !== null) spaces.set(options.space, stored);
+  };
 
   const nearest = ({ sessionId, space: name, vector, limit, maxTurn }: NearestOptions): VectorHit[] => {
     const found = space(name);
@@ -115,17 +119,47 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
   }
   return {
     available: true,
-    pending: (options) => run(() => pending(options)),
-    put: (options) => run(() => putAll(options)),
-    nearest: (options) => run(() => nearest(options)),
+    pending: (options) =>
+      run(() => {
+        beforeUse();
+        return pending(options);
+      }),
+    put: (options) =>
+      run(() => {
+        beforeUse();
+        put(options);
+      }),
+    nearest: (options) =>
+      run(() => {
+        beforeUse();
+        return nearest(options);
+      }),
   };
 }
 
-/** Delete the vectors of a session's messages from every space of the tenant (before its messages go). */
+/**
+ * Delete the vectors of a session's messages from every space of the tenant (before its messages go).
+ * Without the extension the vec0 tables cannot be written: the rows are noted as orphans instead, and
+ * the next open with the extension removes them (`purgeOrphanVectors`).
+ */
 export function deleteSessionVectors(db: Database.Database, tenantId: string, sessionId: string, extension: VectorExtension): void {
-  if (!extension.loaded) return;
   const ids = db.prepare<[string], number>('SELECT id FROM vector_spaces WHERE tenant_id = ?').pluck().all(tenantId);
   for (const id of ids) {
-    db.prepare(`DELETE FROM ${vectorTable(id)} WHERE rowid IN (SELECT seq FROM messages WHERE tenant_id = ? AND session_id = ?)`).run(tenantId, sessionId);
+    const sql = extension.loaded
+      ? `DELETE FROM ${vectorTable(id)} WHERE rowid IN (SELECT seq FROM messages WHERE tenant_id = ? AND session_id = ?)`
+      : `INSERT OR IGNORE INTO vector_orphans (space_id, seq) SELECT ${String(id)}, seq FROM messages WHERE tenant_id = ? AND session_id = ?`;
+    db.prepare(sql).run(tenantId, sessionId);
   }
+}
+
+/** Remove the vectors noted as orphans by a process that had no extension (call with it loaded). */
+export function purgeOrphanVectors(db: Database.Database): void {
+  const spaces = db.prepare<[], number>('SELECT DISTINCT space_id FROM vector_orphans').pluck().all();
+  if (spaces.length === 0) return;
+  db.transaction(() => {
+    for (const id of spaces) {
+      db.prepare(`DELETE FROM ${vectorTable(id)} WHERE rowid IN (SELECT seq FROM vector_orphans WHERE space_id = ?)`).run(id);
+      db.prepare('DELETE FROM vector_orphans WHERE space_id = ?').run(id);
+    }
+  })();
 }

@@ -1,0 +1,129 @@
+/** Migrations 13 on (migrations.ts joins them to the first ones). Append only: never edit a shipped one. */
+import type { Migration } from './migration.js';
+
+export const LATER_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 13,
+    name: 'tool calls and tool results',
+    // The role check cannot change in place: the table is made again, its rows copied with their `seq`
+    // (the search index's rowids) unchanged.
+    change: `
+      CREATE TABLE messages_next (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+        speaker TEXT,
+        content TEXT NOT NULL,
+        tier1 TEXT NOT NULL,
+        tier2 TEXT NOT NULL,
+        tier1_tokens INTEGER NOT NULL,
+        tier2_tokens INTEGER NOT NULL,
+        tier3_tokens INTEGER NOT NULL,
+        required_tier INTEGER NOT NULL CHECK (required_tier BETWEEN 1 AND 3),
+        created_at TEXT NOT NULL,
+        external_id TEXT,
+        sent_at TEXT,
+        tool_calls TEXT CHECK (tool_calls IS NULL OR role = 'assistant'),
+        tool_call_id TEXT CHECK ((tool_call_id IS NULL) = (role <> 'tool')),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
+      ) STRICT;
+      INSERT INTO messages_next (seq, tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
+          tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, external_id, sent_at)
+        SELECT seq, tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
+          tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, external_id, sent_at FROM messages;
+      DROP TABLE messages;
+      ALTER TABLE messages_next RENAME TO messages;
+      CREATE UNIQUE INDEX messages_id ON messages (tenant_id, id);
+      CREATE UNIQUE INDEX messages_position ON messages (tenant_id, session_id, position);
+      CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id);
+    `,
+  },
+  {
+    version: 14,
+    name: "facts stored in their session's order",
+    // The table is clustered by its primary key: keyed by session and store order, a session's facts are
+    // one range of the table (reading 10,000 of them was 10,000 lookups through an index, about 90 ms),
+    // and deleting a session finds its facts by the key's prefix. Ids stay unique per tenant.
+    change: `
+      CREATE TABLE facts_next (
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        text TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('fact', 'constraint', 'goal', 'preference', 'exception')),
+        pinned INTEGER NOT NULL,
+        source_message_ids TEXT NOT NULL,
+        created_turn INTEGER NOT NULL,
+        updated_turn INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        may_replace TEXT,
+        PRIMARY KEY (tenant_id, session_id, created_turn, id),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO facts_next (tenant_id, session_id, id, key, text, kind, pinned, source_message_ids, created_turn, updated_turn, created_at, updated_at, may_replace)
+        SELECT tenant_id, session_id, id, key, text, kind, pinned, source_message_ids, created_turn, updated_turn, created_at, updated_at, may_replace FROM facts;
+      DROP TABLE facts;
+      ALTER TABLE facts_next RENAME TO facts;
+      CREATE UNIQUE INDEX facts_id ON facts (tenant_id, id);
+    `,
+  },
+  {
+    version: 15,
+    name: "turns' sent times from the index",
+    // The first package of a long session dates every turn its facts were established in (9,200 turns
+    // of a 100,000-message session): with the time in the index, each is one index probe, no row read.
+    change: `
+      DROP INDEX IF EXISTS messages_turn;
+      CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id, sent_at);
+    `,
+  },
+  {
+    version: 16,
+    name: 'tiers raised on request, and the requests of a turn',
+    // A message the chat model asked to see in more detail keeps the tier it had (default_tier) and the
+    // turn of the latest request, so it can return to it; the few raised messages are found by index.
+    change: `
+      ALTER TABLE messages ADD COLUMN default_tier INTEGER CHECK (default_tier BETWEEN 1 AND 3);
+      ALTER TABLE messages ADD COLUMN raised_at_turn INTEGER;
+      CREATE INDEX messages_raised ON messages (tenant_id, session_id, raised_at_turn) WHERE raised_at_turn IS NOT NULL;
+      ALTER TABLE turns ADD COLUMN detail_requests TEXT;
+    `,
+  },
+  {
+    version: 17,
+    name: 'vector spaces and how far each session is embedded',
+    // Each (tenant, embedder) pair gets a sqlite-vec table of its own, named after the space's rowid
+    // (vectors_<id>), made when its first vector is stored; a session's progress is the position of its
+    // last message embedded there, so the messages still to embed are found by index.
+    change: `
+      CREATE TABLE vector_spaces (
+        id INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        space TEXT NOT NULL,
+        dimensions INTEGER NOT NULL CHECK (dimensions > 0),
+        UNIQUE (tenant_id, space)
+      ) STRICT;
+      CREATE TABLE vector_progress (
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        space_id INTEGER NOT NULL REFERENCES vector_spaces(id) ON DELETE CASCADE,
+        through_position INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, session_id, space_id),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions(tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      -- Vectors of deleted sessions a process without sqlite-vec could not remove: removed on the next
+      -- open with it (a vec0 table cannot be written without the extension).
+      CREATE TABLE vector_orphans (
+        space_id INTEGER NOT NULL REFERENCES vector_spaces(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (space_id, seq)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
+];

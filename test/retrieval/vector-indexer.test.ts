@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { Embedder } from '../../src/providers/embedder/embedder.js';
+import { createVectorIndexer } from '../../src/retrieval/vector-indexer.js';
+import { seedSession } from '../contract/store-contract.js';
+import { createInMemoryStore } from '../support/in-memory-store.js';
+
+const EXCHANGES: ReadonlyArray<readonly [string, string]> = [
+  ['Paint the fence blue.', 'Exterior paint, then.'],
+  ['The gate needs oiling.', 'Oil it on Sunday.'],
+];
+
+describe('the vector indexer', () => {
+  it('stores nothing and rests when the embedder gives fewer vectors than texts, then tries again after the rest', async () => {
+    const tenant = createInMemoryStore().tenant('acme');
+    await seedSession(tenant, 's1', EXCHANGES);
+    let short = true;
+    let calls = 0;
+    const embedder: Embedder = {
+      id: 'short-2',
+      embed: ({ texts }) => {
+        calls += 1;
+        const vectors = texts.map(() => [1, 0]);
+        return Promise.resolve({ vectors: short ? vectors.slice(1) : vectors, dimensions: 2, usage: { promptTokens: 0 } });
+      },
+    };
+    let now = 1_000_000;
+    const embedded: number[] = [];
+    const indexer = createVectorIndexer(tenant.vectors, embedder, { now: () => now, onEmbedded: (_session, count) => embedded.push(count) });
+    await expect(indexer.catchUp('s1')).rejects.toMatchObject({ code: 'MODEL_OUTPUT_INVALID' });
+    expect(await tenant.vectors.pending({ sessionId: 's1', space: 'short-2', limit: 10 })).toHaveLength(4);
+    expect(indexer.resting()).toBe(true);
+    await expect(indexer.catchUp('s1')).rejects.toMatchObject({ code: 'MODEL_FAILURE' });
+    expect(calls).toBe(1);
+    short = false;
+    now += 30_001;
+    expect(indexer.resting()).toBe(false);
+    expect(await indexer.catchUp('s1')).toEqual({ embedded: 4, complete: true });
+    expect(embedded).toEqual([4]);
+    expect(await tenant.vectors.pending({ sessionId: 's1', space: 'short-2', limit: 10 })).toEqual([]);
+  });
+
+  it('shares one full catch-up of a session between callers, and a read that will not wait returns at once', async () => {
+    const tenant = createInMemoryStore().tenant('acme');
+    await seedSession(tenant, 's1', EXCHANGES);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let calls = 0;
+    const embedder: Embedder = {
+      id: 'gated-2',
+      embed: async ({ texts }) => {
+        calls += 1;
+        await gate;
+        return { vectors: texts.map(() => [0, 1]), dimensions: 2, usage: { promptTokens: 0 } };
+      },
+    };
+    const indexer = createVectorIndexer(tenant.vectors, embedder);
+    const first = indexer.catchUp('s1');
+    const second = indexer.catchUp('s1');
+    expect(await indexer.catchUp('s1', { maxBatches: 1, join: false })).toEqual({ embedded: 0, complete: false });
+    release();
+    expect(await first).toEqual({ embedded: 4, complete: true });
+    expect(await second).toEqual({ embedded: 4, complete: true });
+    expect(calls).toBe(1);
+  });
+});
