@@ -14,6 +14,17 @@ export interface WordVectorEmbedderSettings {
   smoothing?: number;
 }
 
+let bundled: WordVectorTable | undefined;
+
+/**
+ * The bundled table, read once per process: it is immutable data (about 25 MB in memory), like a
+ * tokenizer's vocabulary, so every memory of the process shares it.
+ */
+function bundledTable(): WordVectorTable {
+  bundled ??= loadWordVectors(bundledWordVectorsPath());
+  return bundled;
+}
+
 /** A word's probability, estimated from its frequency rank by Zipf's law over a vocabulary of `size` words. */
 function zipfProbability(rank: number, size: number): number {
   const harmonic = Math.log(size) + 0.5772;
@@ -89,7 +100,7 @@ export function createWordVectorEmbedder(settings: WordVectorEmbedderSettings = 
     throw new StrataError('INVALID_CONFIG', `The word-vector embedder's smoothing must be above 0 and at most 1, not ${String(smoothing)}.`, { details: { option: 'smoothing' } });
   }
   let weighted: Weighted | undefined;
-  const ready = (): Weighted => (weighted ??= weigh(settings.table ?? loadWordVectors(bundledWordVectorsPath()), smoothing));
+  const ready = (): Weighted => (weighted ??= weigh(settings.table ?? bundledTable(), smoothing));
   return {
     id: settings.id ?? 'word-vectors-en-100d-sif',
     // Unrelated texts score between about -0.2 and 0.2 here (they share function words at most); on
