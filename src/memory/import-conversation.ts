@@ -34,7 +34,7 @@ async function importExport(parts: EngineParts, data: SessionExport): Promise<Im
     throw new StrataError('SESSION_EXISTS', `Session "${data.session.id}" already exists here; delete it first or import with newIds (\`strata import --new-ids\`).`);
   }
   await writeExportBatches(parts, data);
-  writes.announce({ sessionId: data.session.id });
+  writes.announce({ sessionId: data.session.id, messagesAdded: true });
   return { sessionId: data.session.id, messages: data.messages.length, turns: data.turns.length, skipped: 0 };
 }
 

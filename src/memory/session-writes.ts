@@ -7,6 +7,8 @@ export interface SessionWrite {
   sessionId: string;
   /** The turn written; absent when the whole session changed. */
   turn?: number;
+  /** True when the write added raw messages (a turn stored, an export imported): they are to be embedded. */
+  messagesAdded?: boolean;
 }
 
 export type SessionWriteListener = (write: SessionWrite) => void;

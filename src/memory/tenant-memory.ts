@@ -60,7 +60,12 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
     return session;
   };
   const { search, upkeep } = recallFor(shared, tenant, repositories, counters);
-  if (upkeep !== null) writes.listen(({ sessionId }) => upkeep.schedule(sessionId));
+  // Only writes that add messages give the upkeep something to embed (memory written, a tier raised: nothing).
+  if (upkeep !== null) {
+    writes.listen(({ sessionId, messagesAdded }) => {
+      if (messagesAdded === true) upkeep.schedule(sessionId);
+    });
+  }
   const parts: EngineParts = {
     ...shared,
     search,
@@ -121,23 +126,23 @@ function recallFor(shared: SharedParts, tenant: string, repositories: EnginePart
     return { search: lexicalSearch(repositories.search), upkeep: null };
   }
   // The embedder is made on first use: a memory that never searches or writes never loads the word vectors.
-  let indexer: VectorIndexer | undefined;
-  const lazyIndexer = (): VectorIndexer =>
-    (indexer ??= createVectorIndexer(repositories.vectors, shared.embedder(), {
+  let made: VectorIndexer | undefined;
+  const indexerNow = (): VectorIndexer =>
+    (made ??= createVectorIndexer(repositories.vectors, shared.embedder(), {
       onEmbedded: (sessionId, count) => counters.add(sessionId, { messagesEmbedded: count }),
     }));
-  const upkeep = new VectorUpkeep(lazyIndexer, { logger: shared.logger, counters, tenant, sessions: repositories.sessions });
-  const resting: VectorIndexer = {
+  const indexer: VectorIndexer = {
     get embedder() {
-      return lazyIndexer().embedder;
+      return indexerNow().embedder;
     },
-    resting: () => lazyIndexer().resting(),
-    catchUp: (sessionId, options) => lazyIndexer().catchUp(sessionId, options),
+    resting: () => indexerNow().resting(),
+    catchUp: (sessionId, options) => indexerNow().catchUp(sessionId, options),
   };
+  const upkeep = new VectorUpkeep(indexer, { logger: shared.logger, counters, tenant, sessions: repositories.sessions });
   const search = hybridSearch({
     search: repositories.search,
     vectors: repositories.vectors,
-    indexer: resting,
+    indexer,
     onFailure: (error, sessionId) => void upkeep.failed(sessionId, error),
     onBacklog: (sessionId) => upkeep.schedule(sessionId),
   });

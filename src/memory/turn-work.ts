@@ -249,7 +249,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       });
       if (raw === undefined) throw new StrataError('STORE_FAILURE', 'The turn was not stored.');
       counters.add(sessionId, { turns: 1 });
-      writes.announce({ sessionId, turn: raw.turn });
+      writes.announce({ sessionId, turn: raw.turn, messagesAdded: true });
       for (const turn of lowered) writes.announce({ sessionId, turn });
       return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw, session.createdAt)) };
     });

@@ -23,7 +23,7 @@ export class VectorUpkeep {
   private closed = false;
 
   constructor(
-    private readonly indexer: () => VectorIndexer,
+    private readonly indexer: VectorIndexer,
     private readonly report: UpkeepReport,
   ) {}
 
@@ -44,9 +44,9 @@ export class VectorUpkeep {
   /** One catch-up; resolves whatever happens. */
   private async catchUp(sessionId: string): Promise<void> {
     try {
-      const indexer = this.indexer();
-      if (indexer.resting()) return;
-      await indexer.catchUp(sessionId);
+      // (Inside the try: the embedder is made on first use, and making it may fail.)
+      if (this.indexer.resting()) return;
+      await this.indexer.catchUp(sessionId);
     } catch (error) {
       await this.failed(sessionId, error);
     }

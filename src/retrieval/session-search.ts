@@ -7,7 +7,7 @@
 import { searchArchive } from '../store/archive-query.js';
 import type { ArchiveSearch, MessageVectors } from '../store/store.js';
 import { fuseRankings, type FusedHit } from './rank-fusion.js';
-import type { VectorIndexer } from './vector-indexer.js';
+import { isZeroVector, type VectorIndexer } from './vector-indexer.js';
 
 export interface SessionSearchQuery {
   sessionId: string;
@@ -69,7 +69,7 @@ export function hybridSearch(parts: HybridSearchParts): SessionSearch {
     }
     try {
       const [vector] = (await indexer.embedder.embed({ texts: [query.query] })).vectors;
-      if (vector === undefined || vector.every((value) => value === 0)) return lexical;
+      if (vector === undefined || isZeroVector(vector)) return lexical;
       const semantic = await vectors.nearest({
         sessionId: query.sessionId,
         space: indexer.embedder.id,

@@ -46,7 +46,8 @@ export interface VectorIndexerOptions {
   now?: () => number;
 }
 
-function isZero(vector: readonly number[]): boolean {
+/** Whether a vector is all zeros: the embedder knew no word of its text, and it is like nothing. */
+export function isZeroVector(vector: readonly number[]): boolean {
   return vector.every((value) => value === 0);
 }
 
@@ -69,7 +70,7 @@ export function createVectorIndexer(vectors: MessageVectors, embedder: Embedder,
       dimensions: result.dimensions,
       entries: pending.map((message, index) => {
         const vector = result.vectors[index] ?? [];
-        return { messageId: message.messageId, position: message.position, vector: isZero(vector) ? null : Float32Array.from(vector) };
+        return { messageId: message.messageId, vector: isZeroVector(vector) ? null : Float32Array.from(vector) };
       }),
     });
     options.onEmbedded?.(sessionId, pending.length);

@@ -296,12 +296,12 @@ export interface MessageVectors {
   /** The session's messages after the last one embedded in `space`, in position order, at most `limit`. */
   pending(options: { sessionId: string; space: string; limit: number }): Promise<UnembeddedMessage[]>;
   /**
-   * Keep vectors of the session's messages, in position order, each of `dimensions` numbers (a vector
+   * Keep vectors of the session's messages (as `pending` gave them, in position order), each of `dimensions` numbers (a vector
    * stored again replaces the first); a null vector marks a message with nothing to embed (no words the
    * embedder knows), which is then no longer pending and never found. Fails with STORE_FAILURE, changing
    * nothing, when the space holds vectors of another length or a message is not the session's.
    */
-  put(options: { sessionId: string; space: string; dimensions: number; entries: ReadonlyArray<{ messageId: string; position: number; vector: Float32Array | null }> }): Promise<void>;
+  put(options: { sessionId: string; space: string; dimensions: number; entries: ReadonlyArray<{ messageId: string; vector: Float32Array | null }> }): Promise<void>;
   /** The session's `limit` messages closest to `vector` in `space` (turns ≤ `maxTurn` when given), closest first, a tie in conversation order. */
   nearest(options: { sessionId: string; space: string; vector: Float32Array; limit: number; maxTurn?: number }): Promise<VectorHit[]>;
 }

@@ -62,7 +62,7 @@ export function describeVectorContract(name: string, openStore: OpenStore): void
         sessionId,
         space: SPACE,
         dimensions: DIMENSIONS,
-        entries: list.map((message) => ({ messageId: message.id, position: message.position, vector: vectorFor(message.position + 1 + seedOffset) })),
+        entries: list.map((message) => ({ messageId: message.id, vector: vectorFor(message.position + 1 + seedOffset) })),
       });
     };
 
@@ -74,7 +74,7 @@ export function describeVectorContract(name: string, openStore: OpenStore): void
       const rest = await tenant.vectors.pending({ sessionId: 's-vec', space: SPACE, limit: 100 });
       expect(rest.map((entry) => entry.messageId)).toEqual(messages.slice(7).map((message) => message.id));
       // A message with nothing to embed (a null vector) is no longer pending, and never found.
-      await tenant.vectors.put({ sessionId: 's-vec', space: SPACE, dimensions: DIMENSIONS, entries: [{ messageId: messages[7]!.id, position: messages[7]!.position, vector: null }] });
+      await tenant.vectors.put({ sessionId: 's-vec', space: SPACE, dimensions: DIMENSIONS, entries: [{ messageId: messages[7]!.id, vector: null }] });
       expect((await tenant.vectors.pending({ sessionId: 's-vec', space: SPACE, limit: 1 }))[0]?.messageId).toBe(messages[8]!.id);
       const everything = await tenant.vectors.nearest({ sessionId: 's-vec', space: SPACE, vector: vectorFor(1), limit: 100 });
       expect(everything.map((hit) => hit.messageId).sort()).toEqual(messages.slice(0, 7).map((message) => message.id).sort());
@@ -124,15 +124,15 @@ export function describeVectorContract(name: string, openStore: OpenStore): void
 
     it('refuses a vector of another length or for a message of another session, storing nothing of the call', async () => {
       await putAll('s-vec', messages.slice(0, 2));
-      const wrongLength = tenant.vectors.put({ sessionId: 's-vec', space: SPACE, dimensions: 4, entries: [{ messageId: messages[2]!.id, position: messages[2]!.position, vector: new Float32Array(4) }] });
+      const wrongLength = tenant.vectors.put({ sessionId: 's-vec', space: SPACE, dimensions: 4, entries: [{ messageId: messages[2]!.id, vector: new Float32Array(4) }] });
       await expect(wrongLength).rejects.toMatchObject({ code: 'STORE_FAILURE' });
       const foreign = tenant.vectors.put({
         sessionId: 's-vec',
         space: SPACE,
         dimensions: DIMENSIONS,
         entries: [
-          { messageId: messages[2]!.id, position: messages[2]!.position, vector: vectorFor(3) },
-          { messageId: 'no-such-message', position: 99, vector: vectorFor(4) },
+          { messageId: messages[2]!.id, vector: vectorFor(3) },
+          { messageId: 'no-such-message', vector: vectorFor(4) },
         ],
       });
       await expect(foreign).rejects.toMatchObject({ code: 'STORE_FAILURE' });

@@ -291,7 +291,7 @@ describe('SQLite store', () => {
     // Messages kept from before are waiting to be embedded, and once embedded are found by vector.
     const waiting = await reopened.vectors.pending({ sessionId: 's1', space: 'upgrade-space', limit: 100 });
     expect(waiting.map((entry) => entry.messageId)).toEqual([...messages, ...toolTurn].map((message) => message.id));
-    await reopened.vectors.put({ sessionId: 's1', space: 'upgrade-space', dimensions: 2, entries: waiting.map((entry, index) => ({ ...entry, vector: Float32Array.from([1, index]) })) });
+    await reopened.vectors.put({ sessionId: 's1', space: 'upgrade-space', dimensions: 2, entries: waiting.map((entry, index) => ({ messageId: entry.messageId, vector: Float32Array.from([1, index]) })) });
     expect((await reopened.vectors.nearest({ sessionId: 's1', space: 'upgrade-space', vector: Float32Array.from([1, 0]), limit: 1 }))[0]?.messageId).toBe(messages[0]!.id);
     await upgraded.close();
 

@@ -37,7 +37,7 @@ describe('SQLite vectors of deleted sessions', () => {
     const first = createSqliteStore({ path: file, durability: 'normal' });
     const tenant = first.tenant('acme');
     const messages = await seedSession(tenant, 's1', EXCHANGES);
-    await tenant.vectors.put({ sessionId: 's1', space: 'space-2', dimensions: 2, entries: messages.map((message, index) => ({ messageId: message.id, position: message.position, vector: Float32Array.from([1, index]) })) });
+    await tenant.vectors.put({ sessionId: 's1', space: 'space-2', dimensions: 2, entries: messages.map((message, index) => ({ messageId: message.id, vector: Float32Array.from([1, index]) })) });
     await first.close();
 
     // A process without the extension deletes the session: the vec0 table cannot be written there.
@@ -54,7 +54,7 @@ describe('SQLite vectors of deleted sessions', () => {
     const again = second.tenant('acme');
     const fresh = await seedSession(again, 's1', EXCHANGES.slice(0, 1));
     expect(await again.vectors.nearest({ sessionId: 's1', space: 'space-2', vector: Float32Array.from([1, 0]), limit: 10 })).toEqual([]);
-    await again.vectors.put({ sessionId: 's1', space: 'space-2', dimensions: 2, entries: fresh.map((message) => ({ messageId: message.id, position: message.position, vector: Float32Array.from([0, 1]) })) });
+    await again.vectors.put({ sessionId: 's1', space: 'space-2', dimensions: 2, entries: fresh.map((message) => ({ messageId: message.id, vector: Float32Array.from([0, 1]) })) });
     const found = await again.vectors.nearest({ sessionId: 's1', space: 'space-2', vector: Float32Array.from([1, 0]), limit: 10 });
     expect(found.map((hit) => hit.messageId).sort()).toEqual(fresh.map((message) => message.id).sort());
     const check = new Database(file, { readonly: true });

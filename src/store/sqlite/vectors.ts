@@ -16,6 +16,13 @@ import type { VectorExtension } from './vector-extension.js';
 type PutOptions = Parameters<MessageVectors['put']>[0];
 type NearestOptions = Parameters<MessageVectors['nearest']>[0];
 
+interface SpaceStatements {
+  remove: Database.Statement;
+  insert: Database.Statement;
+  nearest: Database.Statement;
+  nearestUpTo: Database.Statement;
+}
+
 interface Space {
   id: number;
   dimensions: number;
@@ -44,6 +51,22 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
   const located = db.prepare<[string, string, string], [number, number, number]>('SELECT seq, turn, position FROM messages WHERE tenant_id = ? AND session_id = ? AND id = ?').raw(true);
   const placed = prepareMessagePlaces(db);
   const spaces = new Map<string, Space>();
+  const statements = new Map<string, SpaceStatements>();
+  /** A space table's statements, prepared once. */
+  const prepared = (table: string): SpaceStatements => {
+    let found = statements.get(table);
+    if (found === undefined) {
+      const knn = `SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ? AND session_id = ?`;
+      found = {
+        remove: db.prepare(`DELETE FROM ${table} WHERE rowid = ?`),
+        insert: db.prepare(`INSERT INTO ${table} (rowid, session_id, turn, embedding) VALUES (?, ?, ?, ?)`),
+        nearest: db.prepare(`${knn} ORDER BY distance`).raw(true),
+        nearestUpTo: db.prepare(`${knn} AND turn <= ? ORDER BY distance`).raw(true),
+      };
+      statements.set(table, found);
+    }
+    return found;
+  };
 
   const space = (name: string): Space | null => {
     const known = spaces.get(name);
@@ -68,8 +91,7 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
     if (found.dimensions !== dimensions) {
       throw new StrataError('STORE_FAILURE', `The vector space "${name}" holds vectors of ${String(found.dimensions)} numbers, not ${String(dimensions)}; an embedder that changes its length needs a new id.`, { details: { space: name } });
     }
-    const remove = db.prepare(`DELETE FROM ${found.table} WHERE rowid = ?`);
-    const insert = db.prepare(`INSERT INTO ${found.table} (rowid, session_id, turn, embedding) VALUES (?, ?, ?, ?)`);
+    const { remove, insert } = prepared(found.table);
     let through = -1;
     for (const { messageId, vector } of entries) {
       const row = located.get(tenantId, sessionId, messageId);
@@ -92,11 +114,9 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
   const nearest = ({ sessionId, space: name, vector, limit, maxTurn }: NearestOptions): VectorHit[] => {
     const found = space(name);
     if (found === null || limit <= 0 || vector.length !== found.dimensions) return [];
-    const turnCondition = maxTurn === undefined ? '' : ' AND turn <= ?';
-    const rows = db
-      .prepare(`SELECT rowid, distance FROM ${found.table} WHERE embedding MATCH ? AND k = ? AND session_id = ?${turnCondition} ORDER BY distance`)
-      .raw(true)
-      .all(vector, BigInt(Math.min(limit, 4096)), sessionId, ...(maxTurn === undefined ? [] : [BigInt(maxTurn)])) as Array<[number, number]>;
+    const k = BigInt(Math.min(limit, 4096));
+    const statement = prepared(found.table);
+    const rows = (maxTurn === undefined ? statement.nearest.all(vector, k, sessionId) : statement.nearestUpTo.all(vector, k, sessionId, BigInt(maxTurn))) as Array<[number, number]>;
     const distances = new Map(rows);
     const hits = placed.all(JSON.stringify(rows.map(([rowid]) => rowid)), tenantId, sessionId).map(([seq, id, turn, position]) => ({ id, turn, position, distance: distances.get(seq) ?? 1 }));
     hits.sort((a, b) => a.distance - b.distance || a.position - b.position);
@@ -117,23 +137,16 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
     const fail = (): Promise<never> => Promise.reject(unavailable(extension.reason));
     return { available: false, pending: fail, put: fail, nearest: fail };
   }
+  const used: Run = (work) =>
+    run(() => {
+      beforeUse();
+      return work();
+    });
   return {
     available: true,
-    pending: (options) =>
-      run(() => {
-        beforeUse();
-        return pending(options);
-      }),
-    put: (options) =>
-      run(() => {
-        beforeUse();
-        put(options);
-      }),
-    nearest: (options) =>
-      run(() => {
-        beforeUse();
-        return nearest(options);
-      }),
+    pending: (options) => used(() => pending(options)),
+    put: (options) => used(() => put(options)),
+    nearest: (options) => used(() => nearest(options)),
   };
 }
 
