@@ -1,8 +1,10 @@
 /**
  * The SQLite vector index beyond the contract: a session deleted by a process without sqlite-vec leaves
- * its vectors noted as orphans, and the next open with the extension removes them before any use.
+ * its vectors noted as orphans, and the next open with the extension removes them before any use; small
+ * sessions take little room, and tables of the older layout are rebuilt without losing a vector.
  */
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,5 +65,73 @@ describe('SQLite vectors of deleted sessions', () => {
     } finally {
       check.close();
     }
+  });
+});
+
+/** Bytes the pages of the tenant's vector tables take (SQLite's dbstat). */
+function vectorBytes(file: string): number {
+  const check = new Database(file, { readonly: true });
+  try {
+    return check.prepare<[], number>("SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'vectors\\_%' ESCAPE '\\'").pluck().get() ?? 0;
+  } finally {
+    check.close();
+  }
+}
+
+/** A vector of 100 numbers pointing mostly along `axis`. */
+function axes(axis: number): Float32Array {
+  return Float32Array.from({ length: 100 }, (_, at) => (at === axis ? 1 : 0.01));
+}
+
+describe('SQLite vector tables', () => {
+  it('give a session of one exchange a few kilobytes, not a chunk of a thousand vectors', async () => {
+    const file = newFile();
+    const store = createSqliteStore({ path: file, durability: 'normal' });
+    stores.push(store);
+    const tenant = store.tenant('acme');
+    for (let index = 0; index < 20; index += 1) {
+      const messages = await seedSession(tenant, `s${String(index)}`, EXCHANGES.slice(0, 1));
+      const vector = Float32Array.from({ length: 100 }, (_, at) => Math.sin(at + index));
+      await tenant.vectors.put({ sessionId: `s${String(index)}`, space: 'words-100', dimensions: 100, entries: messages.map((message) => ({ messageId: message.id, vector })) });
+    }
+    // 20 sessions of 2 vectors: 16 KB of numbers. sqlite-vec's default chunks took about 8 MB.
+    expect(vectorBytes(file)).toBeLessThan(20 * 32 * 1024);
+  });
+
+  it('of the older layout (chunks of 1,024) are rebuilt on the next open, with every vector and its progress', async () => {
+    const file = newFile();
+    const first = createSqliteStore({ path: file, durability: 'normal' });
+    const tenant = first.tenant('acme');
+    const messages = await seedSession(tenant, 's1', EXCHANGES);
+    await first.close();
+    // The table as the previous release made it, holding the session's vectors.
+    const raw = new Database(file);
+    sqliteVec.load(raw);
+    const spaceId = Number(raw.prepare("INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES ('acme', 'space-100', 100)").run().lastInsertRowid);
+    raw.exec(`CREATE VIRTUAL TABLE vectors_${String(spaceId)} USING vec0 (session_id TEXT PARTITION KEY, turn INTEGER, embedding FLOAT[100] distance_metric=cosine)`);
+    const insert = raw.prepare(`INSERT INTO vectors_${String(spaceId)} (rowid, session_id, turn, embedding) SELECT seq, session_id, turn, ? FROM messages WHERE id = ?`);
+    messages.forEach((message, index) => insert.run(axes(index), message.id));
+    raw.prepare("INSERT INTO vector_progress (tenant_id, session_id, space_id, through_position) VALUES ('acme', 's1', ?, ?)").run(spaceId, messages.length);
+    raw.close();
+    const before = vectorBytes(file);
+
+    const second = createSqliteStore({ path: file, durability: 'normal' });
+    stores.push(second);
+    const again = second.tenant('acme');
+    const found = await again.vectors.nearest({ sessionId: 's1', space: 'space-100', vector: axes(0), limit: 10 });
+    expect(found.map((hit) => hit.messageId)).toEqual(messages.map((message) => message.id));
+    expect(found[0]?.similarity).toBeCloseTo(1, 6);
+    // Nothing is left to embed: the progress moved with the vectors.
+    expect(await again.vectors.pending({ sessionId: 's1', space: 'space-100', limit: 10 })).toEqual([]);
+    const check = new Database(file, { readonly: true });
+    try {
+      const tables = check.prepare<[], string>("SELECT sql FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING vec0%'").pluck().all();
+      expect(tables).toHaveLength(1);
+      expect(tables[0]).toContain('chunk_size=32');
+      expect(check.prepare('SELECT space FROM vector_spaces').pluck().all()).toEqual(['space-100']);
+    } finally {
+      check.close();
+    }
+    expect(vectorBytes(file)).toBeLessThan(before / 10);
   });
 });

@@ -15,6 +15,7 @@ import { validateBudget } from '../../context/assembler.js';
 import { StrataError } from '../../core/errors.js';
 import type { Memory } from '../../memory/memory-api.js';
 import type { BackgroundWork } from '../background-work.js';
+import { nodeResponseOf, responseSent } from '../response-sent.js';
 import type { ServerEnv } from '../server-env.js';
 import { describeIssues } from '../validation-hook.js';
 import { toOpenAiMessages } from '../../core/openai-messages.js';
@@ -78,9 +79,14 @@ export function registerProxyRoutes(app: OpenAPIHono<ServerEnv>, options: ProxyO
     const upstream = await callUpstream({ endpoint, path: '/chat/completions', body: { ...body, model: body.model ?? endpoint.model, messages }, signal: c.req.raw.signal, fetch: options.fetch, whole: !stream });
     const headers = { ...passedHeaders(upstream), [SESSION_HEADER]: sessionId };
     if (!upstream.ok || upstream.body === null) return new Response(upstream.body, { status: upstream.status, headers });
+    // The turn is recorded once the answer has left, so its memory work never delays the answer's end.
+    const sent = responseSent(nodeResponseOf(c.env));
     const remember = (reply: CapturedReply): void => {
       if (!reply.finished || reply.toolCalls || split.userText.trim() === '' || reply.text.trim() === '') return;
-      background.run(work, () => rememberTurn(tenant, sessionId, { history: split.history, user: split.userText, tools: toolSteps(split.current), assistant: reply.text }));
+      background.run(work, async () => {
+        await sent;
+        await rememberTurn(tenant, sessionId, { history: split.history, user: split.userText, tools: toolSteps(split.current), assistant: reply.text });
+      });
     };
     if (stream) {
       const captured = captureStream(upstream.body);

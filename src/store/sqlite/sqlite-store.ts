@@ -13,7 +13,7 @@ import type { Run } from './run.js';
 import { createArchiveSearch } from './search.js';
 import { TenantSearchIndex } from './search-index.js';
 import { loadVectorExtension } from './vector-extension.js';
-import { createMessageVectors, purgeOrphanVectors } from './vectors.js';
+import { createMessageVectors, purgeOrphanVectors, resizeVectorChunks } from './vectors.js';
 import { createSessionRepository } from './sessions.js';
 import { createTurnRepository } from './turns.js';
 
@@ -138,11 +138,13 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
   // Commits may skip their sync only in WAL mode, where such a commit is still atomic.
   const { db, wal, readOnly, remove } = openDatabase(path, settings, fullSync);
   const extension = loadVectorExtension(db);
-  // Vectors of sessions a process without the extension deleted go before any vector is read or written.
+  // Vectors of sessions a process without the extension deleted go before any vector is read or written,
+  // and tables of an older layout are rebuilt.
   let purged = !extension.loaded || readOnly;
   const purgeOnce = (): void => {
     if (purged) return;
     purgeOrphanVectors(db);
+    resizeVectorChunks(db);
     purged = true;
   };
 

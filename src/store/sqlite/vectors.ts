@@ -33,6 +33,18 @@ function vectorTable(spaceId: number): string {
   return `vectors_${String(spaceId)}`;
 }
 
+/**
+ * Vectors per chunk of a space table. sqlite-vec allocates a chunk whole for each partition (session),
+ * so its default of 1,024 gave a one-message session about 400 KB at 100 dimensions; at 32 the room a
+ * session can leave unused is a few kilobytes, and a search over a large session is no slower (measured
+ * at 10,000 and 50,000 vectors).
+ */
+const CHUNK_SIZE = 32;
+
+function createSpaceTable(db: Database.Database, table: string, dimensions: number): void {
+  db.exec(`CREATE VIRTUAL TABLE ${table} USING vec0 (session_id TEXT PARTITION KEY, turn INTEGER, embedding FLOAT[${String(dimensions)}] distance_metric=cosine, chunk_size=${String(CHUNK_SIZE)})`);
+}
+
 function unavailable(reason: string): StrataError {
   return new StrataError('STORE_FAILURE', `This SQLite store keeps no vectors: the sqlite-vec extension did not load (${reason}). Install the optional dependency sqlite-vec, or set STRATA_RECALL=lexical.`);
 }
@@ -81,7 +93,7 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
   const createSpace = (name: string, dimensions: number): Space => {
     const id = Number(addSpace.run(tenantId, name, dimensions).lastInsertRowid);
     const table = vectorTable(id);
-    db.exec(`CREATE VIRTUAL TABLE ${table} USING vec0 (session_id TEXT PARTITION KEY, turn INTEGER, embedding FLOAT[${String(dimensions)}] distance_metric=cosine)`);
+    createSpaceTable(db, table, dimensions);
     return { id, dimensions, table };
   };
 
@@ -175,4 +187,28 @@ export function purgeOrphanVectors(db: Database.Database): void {
       db.prepare('DELETE FROM vector_orphans WHERE space_id = ?').run(id);
     }
   })();
+}
+
+/**
+ * Rebuild the space tables made with sqlite-vec's default chunks of 1,024 (before `CHUNK_SIZE`), keeping
+ * every vector and how far each session is embedded (call with the extension loaded, before any vector
+ * use). A vec0 table cannot be renamed, so each moves to a new space id: one transaction per space.
+ */
+export function resizeVectorChunks(db: Database.Database): void {
+  const spaces = db.prepare<[], { id: number; tenantId: string; space: string; dimensions: number }>('SELECT id, tenant_id AS tenantId, space, dimensions FROM vector_spaces').all();
+  const definition = db.prepare<[string], string | null>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
+  for (const old of spaces) {
+    const sql = definition.get(vectorTable(old.id));
+    if (typeof sql !== 'string' || sql.includes('chunk_size')) continue;
+    db.transaction(() => {
+      const id = Number(db.prepare<[string, string, number]>('INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES (?, ?, ?)').run(old.tenantId, `${old.space}\u0000resized`, old.dimensions).lastInsertRowid);
+      createSpaceTable(db, vectorTable(id), old.dimensions);
+      db.exec(`INSERT INTO ${vectorTable(id)} (rowid, session_id, turn, embedding) SELECT rowid, session_id, turn, embedding FROM ${vectorTable(old.id)}`);
+      db.prepare('UPDATE vector_progress SET space_id = ? WHERE space_id = ?').run(id, old.id);
+      db.prepare('UPDATE vector_orphans SET space_id = ? WHERE space_id = ?').run(id, old.id);
+      db.exec(`DROP TABLE ${vectorTable(old.id)}`);
+      db.prepare('DELETE FROM vector_spaces WHERE id = ?').run(old.id);
+      db.prepare('UPDATE vector_spaces SET space = ? WHERE id = ?').run(old.space, id);
+    })();
+  }
 }
