@@ -55,6 +55,7 @@ export type {
   ArtifactKind,
   ArtifactVersion,
   ChatMessage,
+  DetailRequestRecord,
   Fact,
   FactEvent,
   FactEventOp,
@@ -69,6 +70,7 @@ export type {
   TurnSummary,
 } from './core/types.js';
 export type { DiffEntry, FactDiff, RemoveEntry } from './core/diff.js';
+export type { DetailRequest } from './core/detail-markers.js';
 
 // Ports and their default adapters, for those who plug in their own.
 export type { Store, TenantStore, TenantRepositories } from './store/store.js';

@@ -17,15 +17,8 @@ import type { ChatModel, ChatUsage } from '../providers/chat-model/chat-model.js
 import type { ChatCall } from './chat-call-options.js';
 import { addUsage, streamRound, type RoundOutcome } from './chat-round.js';
 import { detailProtocolMessage } from './detail-protocol.js';
-import { answerDetailCalls, splitToolCalls, withDetailTools } from './detail-tools.js';
+import { answerDetailCalls, overLimit, splitToolCalls, withDetailTools } from './detail-tools.js';
 import type { GateWait } from './memory-gate.js';
-
-/** A request made when no round was left: recorded, not applied. */
-function overLimit(request: DetailRequest, round: number): DetailRequestRecord {
-  return request.kind === 'tier'
-    ? { round, kind: 'tier', target: request.ref, tier: request.tier, outcome: 'over-limit' }
-    : { round, kind: 'search', target: request.query, outcome: 'over-limit' };
-}
 
 /** What the chat loop needs from the engine, one function per step. */
 export interface ChatTurnSteps {

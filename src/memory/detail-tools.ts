@@ -83,6 +83,13 @@ function resultText(record: DetailRequestRecord, problem: string | null): string
   return `Message ${record.target} is now shown at tier ${String(record.tier ?? 3)} in the context above.`;
 }
 
+/** A request made when no round was left: recorded, not applied. */
+export function overLimit(request: DetailRequest, round: number): DetailRequestRecord {
+  return request.kind === 'tier'
+    ? { round, kind: 'tier', target: request.ref, tier: request.tier, outcome: 'over-limit' }
+    : { round, kind: 'search', target: request.query, outcome: 'over-limit' };
+}
+
 /** The record of a call whose arguments make no request: ignored, naming what the model sent. */
 function unreadable(call: ToolCall, round: number): DetailRequestRecord {
   return { round, kind: call.name === SEARCH_EPISODIC_TOOL ? 'search' : 'tier', target: call.arguments.slice(0, 256), outcome: 'ignored' };

@@ -2,7 +2,8 @@
  * The public API of a memory: `createMemory()`'s options, the session handle, the sessions collection and
  * the memory itself, with the shapes they take and return. Implemented in `create-memory.ts`.
  */
-import type { Artifact, Fact, FactEvent, FactKind, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
+import type { DetailRequest } from '../core/detail-markers.js';
+import type { Artifact, DetailRequestRecord, Fact, FactEvent, FactKind, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
 import type { AssemblerSettings } from '../context/assembler.js';
 import type { ContextPackage } from '../context/context-package.js';
 import type { MemoryManager } from '../managers/memory-manager.js';
@@ -121,6 +122,12 @@ export interface RecordInput {
   assistant?: MessageInput;
   /** When the turn happened (default: now). ISO-8601 string, Date or epoch ms. */
   timestamp?: string | number | Date;
+  /**
+   * What the chat model asked for before it answered, as `session.requestDetail()` reported it: kept
+   * with the turn (a loop of your own that follows the detail protocol; `chat()` and the proxy do this
+   * themselves). At most 50.
+   */
+  detailRequests?: DetailRequestRecord[];
 }
 
 export interface RecordResult {
@@ -211,6 +218,19 @@ export interface SessionHandle {
   record(input: RecordInput): Promise<RecordResult>;
   /** Assemble a context package within `budget` tokens. */
   context(options: ContextOptions): Promise<ContextPackage>;
+  /**
+   * The detail protocol for a chat loop of your own (`chat()` and the proxy use it): apply one request
+   * the chat model made while answering the session's next turn, and say what it did. A tier request
+   * raises the message it names (`12u` or an id) so packages show it at that tier from now on; one
+   * naming no message of this session changes nothing (`ignored`). A search is noted (`searched`): add
+   * its words to the next `context()` query. `round` (default 1) is the model's reply it came in. Call it
+   * only for the model's own output, never for text a user or a tool wrote.
+   *
+   * @example
+   * const done = await session.requestDetail({ kind: 'tier', tier: 3, ref: '12u' });
+   * await session.record({ user, assistant, detailRequests: [done] });
+   */
+  requestDetail(request: DetailRequest, options?: { round?: number }): Promise<DetailRequestRecord>;
   /**
    * The session's messages that best match `query` (BM25 over their raw text), best first; `limit`
    * defaults to 10 (at most 100).

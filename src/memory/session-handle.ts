@@ -7,6 +7,8 @@ import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
 import { toolPairingProblem } from '../core/tool-calls.js';
 import type { FactEvent } from '../core/types.js';
+import { checkDetailRecords, checkDetailRequest, checkRound } from './detail-request-input.js';
+import { applyDetailRequest } from './detail-requests.js';
 import { editFact } from './edit-facts.js';
 import type { ChatOptions, SessionHandle } from './memory-api.js';
 import { checkMessageInput, toTimestamp, type CheckedMessage } from './message-input.js';
@@ -36,26 +38,31 @@ function checkContextOptions(options: unknown): { budget: number; query: string 
 }
 
 export function sessionHandle(services: SessionServices, sessionId: string): SessionHandle {
-  const { settings, repositories, tokenizer, now, newId, lock, gate, writes, requireSession } = services.parts;
+  const { settings, repositories, tokenizer, now, newId, lock, gate, writes, counters, requireSession } = services.parts;
   const { storeTurn, resumePending } = services.work;
   return {
     id: sessionId,
     info: () => requireSession(sessionId),
     record: async (input) => {
       if (typeof input !== 'object' || input === null) {
-        throw new StrataError('INVALID_INPUT', 'record() takes { user?, tools?, assistant?, timestamp? }.');
+        throw new StrataError('INVALID_INPUT', 'record() takes { user?, tools?, assistant?, timestamp?, detailRequests? }.');
       }
       const createdAt = input.timestamp === undefined ? now() : toTimestamp(input.timestamp, 'The turn timestamp');
       const checked: CheckedMessage[] = [];
       if (input.user !== undefined) checked.push(checkMessageInput(input.user, 'user', createdAt, settings.maxMessageBytes));
       if (input.tools !== undefined) checked.push(...checkToolSteps(input.tools, createdAt, settings.maxMessageBytes));
       if (input.assistant !== undefined) checked.push(checkMessageInput(input.assistant, 'assistant', createdAt, settings.maxMessageBytes));
+      const detailRequests = checkDetailRecords(input.detailRequests);
       if (checked.length === 0) throw new StrataError('INVALID_INPUT', 'record() needs a user message, an assistant message, or both.');
       const pairing = toolPairingProblem(checked, (index) => describeChecked(checked, index));
       if (pairing !== null) throw new StrataError('INVALID_INPUT', pairing);
       // (storeTurn reports an unknown session.) Turns an earlier run left underived go first, so memory is derived in turn order.
       void gate.enqueue(sessionId, () => resumePending(sessionId)).catch(() => undefined);
-      const stored = await storeTurn(sessionId, checked);
+      const stored = await storeTurn(sessionId, checked, detailRequests.length === 0 ? undefined : { staleMemory: false, detailRequests });
+      if (detailRequests.length > 0) {
+        const ignored = detailRequests.filter((request) => request.outcome === 'ignored' || request.outcome === 'over-limit').length;
+        counters.add(sessionId, { detailRequests: detailRequests.length, detailRequestsIgnored: ignored });
+      }
       return stored.memory;
     },
     context: async (options) => {
@@ -63,6 +70,12 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
       // (assemble reports an unknown session.)
       await gate.enqueue(sessionId, () => resumePending(sessionId));
       return assemble(services, sessionId, budget, query);
+    },
+    requestDetail: async (request, options) => {
+      const checked = checkDetailRequest(request);
+      const round = checkRound(options);
+      await requireSession(sessionId);
+      return applyDetailRequest(services.parts, sessionId, checked, round);
     },
     search: (options) => searchSession(services.parts, sessionId, options),
     chat: ((input: unknown, chatOptions: unknown = {}) => {

@@ -9,6 +9,7 @@ import type { Memory, SessionHandle } from '../../src/memory/memory-api.js';
 import { createScriptedChatModel, type ScriptedCall, type ScriptedReply } from '../../src/testing/scripted-chat-model.js';
 import { createScriptedMemoryManager } from '../../src/testing/scripted-memory-manager.js';
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server.js';
+import { strataFailure } from '../support/strata-failure.js';
 
 const FILLER = 'We walked the garden again this morning and talked about where the new beds should go, how much sun the corner gets, and whether the old apple tree needs pruning before winter arrives.';
 /** Turn 1: the detail sits past the first 40 words, so the message's tier 2 (its first 40 words) leaves it out. */
@@ -221,5 +222,28 @@ describe('detail on demand, as tools', () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]!.messages.find((message) => message.toolCallId === 'bad')?.content).toContain('tier must be 2 or 3');
     expect(calls[1]!.tools ?? []).toEqual([]);
+  });
+
+  it("serves a chat loop of your own: requestDetail applies the model's request, record keeps it with the turn, bad input is refused", async () => {
+    const { memory, session } = await gardenSession(() => 'unused');
+    const [first] = await session.messages();
+    const raised = await session.requestDetail({ kind: 'tier', tier: 3, ref: '1u' });
+    expect(raised).toEqual({ round: 1, kind: 'tier', target: '1u', tier: 3, messageId: first!.id, outcome: 'raised' });
+    expect((await session.messages())[0]?.requiredTier).toBe(3);
+    const searched = await session.requestDetail({ kind: 'search', query: 'gate code' }, { round: 2 });
+    expect(searched).toEqual({ round: 2, kind: 'search', target: 'gate code', outcome: 'searched' });
+    const unknown = await session.requestDetail({ kind: 'tier', tier: 2, ref: 'no-such-message' });
+    expect(unknown.outcome).toBe('ignored');
+    await session.record({ user: 'What was the code?', assistant: 'It is 4417.', detailRequests: [raised, searched, unknown] });
+    expect((await session.turns()).at(-1)?.detailRequests).toEqual([raised, searched, unknown]);
+    expect(await memory.stats()).toMatchObject({ detailRequests: 3, detailRequestsIgnored: 1 });
+
+    const before = (await session.turns()).length;
+    expect((await strataFailure(session.requestDetail({ kind: 'tier', tier: 1, ref: '1u' } as never), 'INVALID_INPUT')).message).toContain('must be 2');
+    expect((await strataFailure(session.requestDetail({ kind: 'search', query: '  ' }), 'INVALID_INPUT')).message).toContain('search query');
+    expect((await strataFailure(session.requestDetail({ kind: 'search', query: 'x' }, { round: 0 }), 'INVALID_INPUT')).message).toContain('round');
+    const forged = { round: 1, kind: 'tier', target: '1u', outcome: 'made-up' };
+    expect((await strataFailure(session.record({ user: 'Hi', detailRequests: [forged as never] }), 'INVALID_INPUT')).message).toContain('detailRequests[0].outcome');
+    expect((await session.turns()).length).toBe(before);
   });
 });

@@ -12,6 +12,8 @@ const anyValue = fc.oneof(
   fc.record({ user: fc.anything({ withBigInt: true }), assistant: fc.anything(), timestamp: fc.anything({ withBigInt: true }) }),
   fc.record({ format: fc.anything({ withBigInt: true, withNullPrototype: true }) }),
   fc.record({ sessionId: fc.anything({ withBigInt: true }) }),
+  fc.record({ kind: fc.oneof(fc.constantFrom('tier', 'search'), fc.anything()), tier: fc.oneof(fc.constantFrom(1, 2, 3), fc.anything()), ref: fc.oneof(fc.constantFrom('1u', '1a', '9u'), fc.anything()), query: fc.anything() }),
+  fc.record({ user: fc.constant('Hello'), detailRequests: fc.oneof(fc.anything({ withBigInt: true }), fc.array(fc.record({ round: fc.anything(), kind: fc.anything(), target: fc.anything(), outcome: fc.anything() }))) }),
 );
 
 describe('the public API, fuzzed with values of every type', () => {
@@ -29,6 +31,8 @@ describe('the public API, fuzzed with values of every type', () => {
         ['facts.remove', (value) => session.facts.remove(value as never)],
         ['export', (value) => session.export(value as never)],
         ['search', (value) => session.search(value as never)],
+        ['requestDetail', (value) => session.requestDetail(value as never)],
+        ['requestDetail with options', (value) => session.requestDetail({ kind: 'tier', tier: 3, ref: '1u' }, value as never)],
         ['rename', (value) => session.rename(value as never)],
         ['setInstructions', (value) => session.setInstructions(value as never)],
         ['stats', (value) => memory.stats(value as never)],

@@ -8,18 +8,24 @@
  * user message, the exchange's tool calls with their results, and the reply as a turn (after the
  * client's history, for a new session). A reply that only asks for tool calls records nothing yet: the
  * turn ends when the model answers their results. Packages go upstream in the OpenAI format, a stored
- * call beside its result.
+ * call beside its result. With a package in place of the history, the detail protocol is on (unless
+ * `detailRounds` is 0): the model may ask for a message in full or a search, as a marker or through the
+ * detail tools (detail-exchange.ts), and is asked again; the client sees only the reply that stands.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { validateBudget } from '../../context/assembler.js';
 import { StrataError } from '../../core/errors.js';
-import type { Memory } from '../../memory/memory-api.js';
+import type { Memory, SessionHandle } from '../../memory/memory-api.js';
 import type { BackgroundWork } from '../background-work.js';
 import { nodeResponseOf, responseSent } from '../response-sent.js';
 import type { ServerEnv } from '../server-env.js';
 import { describeIssues } from '../validation-hook.js';
 import { toOpenAiMessages } from '../../core/openai-messages.js';
-import { ChatBodySchema, splitMessages, toolSteps, type ChatBody } from './chat-request.js';
+import type { DetailRequestRecord } from '../../core/types.js';
+import { ChatBodySchema, splitMessages, toolSteps, type ChatBody, type SplitMessages } from './chat-request.js';
+import { DetailExchange } from './detail-exchange.js';
+import { answerPlain } from './detail-plain.js';
+import { streamWithDetail } from './detail-stream.js';
 import { rememberedSession, rememberTurn, sessionIdOf } from './proxy-session.js';
 import { captureStream, completionReply, type CapturedReply } from './stream-capture.js';
 import { callUpstream, passedHeaders, type Fetch } from './upstream.js';
@@ -73,28 +79,68 @@ export function registerProxyRoutes(app: OpenAPIHono<ServerEnv>, options: ProxyO
     // The session's previous reply is recorded first (up to the memory's wait bound), so the package holds it.
     await background.idle(work, memory.settings.memoryWaitMs);
     const session = await rememberedSession(tenant, sessionId);
-    const query = split.userText.trim() === '' ? {} : { query: split.userText };
-    const messages = session === null ? body.messages : [...split.system, ...toOpenAiMessages((await session.context({ budget, ...query })).render()), ...split.current];
-    const stream = body.stream === true;
-    const upstream = await callUpstream({ endpoint, path: '/chat/completions', body: { ...body, model: body.model ?? endpoint.model, messages }, signal: c.req.raw.signal, fetch: options.fetch, whole: !stream });
-    const headers = { ...passedHeaders(upstream), [SESSION_HEADER]: sessionId };
-    if (!upstream.ok || upstream.body === null) return new Response(upstream.body, { status: upstream.status, headers });
     // The turn is recorded once the answer has left, so its memory work never delays the answer's end.
     const sent = responseSent(nodeResponseOf(c.env));
-    const remember = (reply: CapturedReply): void => {
-      if (!reply.finished || reply.toolCalls || split.userText.trim() === '' || reply.text.trim() === '') return;
-      background.run(work, async () => {
-        await sent;
-        await rememberTurn(tenant, sessionId, { history: split.history, user: split.userText, tools: toolSteps(split.current), assistant: reply.text });
-      });
+    const turn: ProxiedTurn = {
+      body,
+      split,
+      sessionId,
+      send: (payload, whole) => callUpstream({ endpoint, path: '/chat/completions', body: { ...payload, model: payload.model ?? endpoint.model }, signal: c.req.raw.signal, fetch: options.fetch, whole }),
+      remember: (reply, detailRequests = []) => {
+        if (!reply.finished || reply.toolCalls || split.userText.trim() === '' || reply.text.trim() === '') return;
+        background.run(work, async () => {
+          await sent;
+          await rememberTurn(tenant, sessionId, { history: split.history, user: split.userText, tools: toolSteps(split.current), assistant: reply.text, detailRequests });
+        });
+      },
     };
-    if (stream) {
-      const captured = captureStream(upstream.body);
-      void captured.reply.then(remember);
-      return new Response(captured.body, { status: upstream.status, headers: { ...headers, 'cache-control': 'no-cache' } });
-    }
-    const text = await upstream.text();
-    remember(completionReply(text));
-    return new Response(text, { status: upstream.status, headers });
+    const rounds = memory.settings.detailRounds;
+    if (session === null || rounds === 0) return answerAsIs(turn, session, budget);
+    // The package stands in for the history: the model may ask for more of it (the detail protocol).
+    return answerWithDetail(turn, new DetailExchange({ session, tokenizer: memory.tokenizer, setting: memory.settings.detailProtocol, rounds, budget, split, body }));
   });
+}
+
+/** One proxied request on its way: how to call the upstream, and how to remember the turn once answered. */
+interface ProxiedTurn {
+  body: ChatBody;
+  split: SplitMessages;
+  sessionId: string;
+  send(payload: ChatBody, whole: boolean): Promise<Response>;
+  remember(reply: CapturedReply, detailRequests?: DetailRequestRecord[]): void;
+}
+
+/** The package in place of the history (when the session has turns), the upstream's answer passed back unchanged. */
+async function answerAsIs(turn: ProxiedTurn, session: SessionHandle | null, budget: number): Promise<Response> {
+  const { body, split, sessionId } = turn;
+  const stream = body.stream === true;
+  const query = split.userText.trim() === '' ? {} : { query: split.userText };
+  const messages = session === null ? body.messages : [...split.system, ...toOpenAiMessages((await session.context({ budget, ...query })).render()), ...split.current];
+  const upstream = await turn.send({ ...body, messages }, !stream);
+  const headers = { ...passedHeaders(upstream), [SESSION_HEADER]: sessionId };
+  if (!upstream.ok || upstream.body === null) return new Response(upstream.body, { status: upstream.status, headers });
+  if (stream) {
+    const captured = captureStream(upstream.body);
+    void captured.reply.then((reply) => turn.remember(reply));
+    return new Response(captured.body, { status: upstream.status, headers: { ...headers, 'cache-control': 'no-cache' } });
+  }
+  const text = await upstream.text();
+  turn.remember(completionReply(text));
+  return new Response(text, { status: upstream.status, headers });
+}
+
+/** The upstream asked round by round while it asks for detail; the client gets the reply that stands. */
+async function answerWithDetail(turn: ProxiedTurn, exchange: DetailExchange): Promise<Response> {
+  if (turn.body.stream !== true) {
+    const answered = await answerPlain(exchange, (payload) => turn.send(payload, true));
+    turn.remember(answered.reply, exchange.records);
+    answered.response.headers.set(SESSION_HEADER, turn.sessionId);
+    return answered.response;
+  }
+  const first = await turn.send(await exchange.body(), false);
+  const headers = { ...passedHeaders(first), [SESSION_HEADER]: turn.sessionId };
+  if (!first.ok || first.body === null) return new Response(first.body, { status: first.status, headers });
+  const streamed = streamWithDetail(exchange, first, (payload) => turn.send(payload, false));
+  void streamed.reply.then((reply) => turn.remember(reply, exchange.records));
+  return new Response(streamed.body, { status: first.status, headers: { ...headers, 'cache-control': 'no-cache' } });
 }

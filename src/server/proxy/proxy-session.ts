@@ -6,6 +6,7 @@
  * first, only when the reply is remembered.
  */
 import { isStrataError } from '../../core/errors.js';
+import type { DetailRequestRecord } from '../../core/types.js';
 import type { RecordInput, SessionHandle, TenantMemory } from '../../memory/memory-api.js';
 import type { ToolStepInput } from '../../memory/tool-use-input.js';
 import { checkSessionId } from '../../memory/session-input.js';
@@ -57,12 +58,13 @@ async function openOrCreate(tenant: TenantMemory, sessionId: string): Promise<Se
 export async function rememberTurn(
   tenant: TenantMemory,
   sessionId: string,
-  turn: { history: readonly ChatBodyMessage[]; user: string; tools: ToolStepInput[]; assistant: string },
+  turn: { history: readonly ChatBodyMessage[]; user: string; tools: ToolStepInput[]; assistant: string; detailRequests?: DetailRequestRecord[] },
 ): Promise<void> {
   const handle = await openOrCreate(tenant, sessionId);
   // The history is read only for a session with no turn yet.
   if ((await handle.info()).turnCount === 0) for (const earlier of historyTurns(turn.history)) await recordKeepingText(handle, earlier);
-  await recordKeepingText(handle, { user: turn.user, ...(turn.tools.length === 0 ? {} : { tools: turn.tools }), assistant: turn.assistant });
+  const detail = turn.detailRequests === undefined || turn.detailRequests.length === 0 ? {} : { detailRequests: turn.detailRequests };
+  await recordKeepingText(handle, { user: turn.user, ...(turn.tools.length === 0 ? {} : { tools: turn.tools }), assistant: turn.assistant, ...detail });
 }
 
 /** Record a turn; when the library refuses its tool traffic (a result over the size limit …), the turn is still kept, as text. */
