@@ -17,7 +17,7 @@ import type { ChatModel, ChatUsage } from '../providers/chat-model/chat-model.js
 import type { ChatCall } from './chat-call-options.js';
 import { addUsage, streamRound, type RoundOutcome } from './chat-round.js';
 import { detailProtocolMessage } from './detail-protocol.js';
-import { answerDetailCalls, overLimit, splitToolCalls, withDetailTools } from './detail-tools.js';
+import { answerDetailCalls, MOST_REQUESTS_PER_REPLY, overLimit, splitToolCalls, withDetailTools } from './detail-tools.js';
 import type { GateWait } from './memory-gate.js';
 
 /** What the chat loop needs from the engine, one function per step. */
@@ -181,9 +181,9 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
         }
         toolCalls = outcome.toolCalls;
         if (outcome.requests.length === 0 || toolCalls.length > 0) break;
-        for (const request of outcome.requests) detailRequests.push(asking ? await steps.request(request, round) : overLimit(request, round));
+        for (const [index, request] of outcome.requests.entries()) detailRequests.push(asking && index < MOST_REQUESTS_PER_REPLY ? await steps.request(request, round) : overLimit(request, round));
         if (!asking) break;
-        for (const request of outcome.requests) if (request.kind === 'search') searches.push(request.query);
+        for (const request of outcome.requests.slice(0, MOST_REQUESTS_PER_REPLY)) if (request.kind === 'search') searches.push(request.query);
       }
       const figures = { contextTokens: sent === null ? 0 : steps.measure(sent.pkg, sent.extra), budget: options.budget, staleMemory: wait.stale, lockWaitMs: wait.waitedMs, overheadMs, usage, detailRequests };
       if (toolCalls.length > 0) {

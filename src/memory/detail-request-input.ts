@@ -5,11 +5,11 @@
 import type { DetailRequest } from '../core/detail-markers.js';
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
-import type { DetailRequestRecord } from '../core/types.js';
+import type { DetailRequestRecord, Tier } from '../core/types.js';
 import { isOptions } from './session-input.js';
 
 /** Most records kept with one turn: a turn has a few rounds, each a few requests. */
-const MOST_RECORDS = 50;
+export const MOST_DETAIL_RECORDS = 50;
 const OUTCOMES: ReadonlySet<string> = new Set(['raised', 'unchanged', 'searched', 'ignored', 'over-limit']);
 
 function text(value: unknown, name: string, most: number): string {
@@ -18,12 +18,12 @@ function text(value: unknown, name: string, most: number): string {
   return trimmed;
 }
 
-function tierOf(value: unknown, name: string): 2 | 3 {
-  if (value === 2 || value === 3) return value;
-  throw new StrataError('INVALID_INPUT', `${name} must be 2 (a brief summary) or 3 (the full text) (got ${describeValue(value)}).`);
+function tierOf(value: unknown, name: string): Tier {
+  if (value === 1 || value === 2 || value === 3) return value;
+  throw new StrataError('INVALID_INPUT', `${name} must be 1 (key = value pairs), 2 (a brief summary) or 3 (the full text) (got ${describeValue(value)}).`);
 }
 
-/** A request of the model: `{ kind: 'tier', tier: 2 | 3, ref }` or `{ kind: 'search', query }`. */
+/** A request of the model: `{ kind: 'tier', tier: 1 | 2 | 3, ref }` or `{ kind: 'search', query }`. */
 export function checkDetailRequest(value: unknown): DetailRequest {
   if (!isOptions(value)) throw new StrataError('INVALID_INPUT', `requestDetail() takes { kind: 'tier', tier, ref } or { kind: 'search', query } (got ${describeValue(value)}).`);
   if (value.kind === 'search') return { kind: 'search', query: text(value.query, 'The search query', 500) };
@@ -60,6 +60,6 @@ function checkRecord(value: unknown, index: number): DetailRequestRecord {
 /** The records of a turn's requests, checked (undefined: none). */
 export function checkDetailRecords(value: unknown): DetailRequestRecord[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || value.length > MOST_RECORDS) throw new StrataError('INVALID_INPUT', `detailRequests must be a list of at most ${String(MOST_RECORDS)} records (got ${describeValue(value)}).`);
+  if (!Array.isArray(value) || value.length > MOST_DETAIL_RECORDS) throw new StrataError('INVALID_INPUT', `detailRequests must be a list of at most ${String(MOST_DETAIL_RECORDS)} records (got ${describeValue(value)}).`);
   return value.map((record, index) => checkRecord(record, index));
 }

@@ -92,8 +92,15 @@ export function overLimit(request: DetailRequest, round: number): DetailRequestR
 
 /** The record of a call whose arguments make no request: ignored, naming what the model sent. */
 function unreadable(call: ToolCall, round: number): DetailRequestRecord {
-  return { round, kind: call.name === SEARCH_EPISODIC_TOOL ? 'search' : 'tier', target: call.arguments.slice(0, 256), outcome: 'ignored' };
+  const sent = call.arguments.trim().slice(0, 256);
+  return { round, kind: call.name === SEARCH_EPISODIC_TOOL ? 'search' : 'tier', target: sent === '' ? '(no arguments)' : sent, outcome: 'ignored' };
 }
+
+/**
+ * Most requests applied from one reply of the model; the rest are recorded as over the limit. A reply
+ * that asks for dozens of messages would raise them all for many turns, and no answer needs that many.
+ */
+export const MOST_REQUESTS_PER_REPLY = 8;
 
 /**
  * Apply the detail calls of one round (`canGoOn`: a round is left to use them; else each is recorded as
@@ -107,10 +114,10 @@ export async function answerDetailCalls(
   const records: DetailRequestRecord[] = [];
   const searches: string[] = [];
   const results: ChatMessage[] = [];
-  for (const entry of calls) {
+  for (const [index, entry] of calls.entries()) {
     let record: DetailRequestRecord;
     if ('problem' in entry) record = unreadable(entry.call, options.round);
-    else if (!options.canGoOn) record = options.overLimit(entry.request, options.round);
+    else if (!options.canGoOn || index >= MOST_REQUESTS_PER_REPLY) record = options.overLimit(entry.request, options.round);
     else {
       record = await options.apply(entry.request, options.round);
       if (entry.request.kind === 'search') searches.push(entry.request.query);

@@ -239,7 +239,7 @@ describe('detail on demand, as tools', () => {
     expect(await memory.stats()).toMatchObject({ detailRequests: 3, detailRequestsIgnored: 1 });
 
     const before = (await session.turns()).length;
-    expect((await strataFailure(session.requestDetail({ kind: 'tier', tier: 1, ref: '1u' } as never), 'INVALID_INPUT')).message).toContain('must be 2');
+    expect((await strataFailure(session.requestDetail({ kind: 'tier', tier: 4, ref: '1u' } as never), 'INVALID_INPUT')).message).toContain('must be 1');
     expect((await strataFailure(session.requestDetail({ kind: 'search', query: '  ' }), 'INVALID_INPUT')).message).toContain('search query');
     expect((await strataFailure(session.requestDetail({ kind: 'search', query: 'x' }, { round: 0 }), 'INVALID_INPUT')).message).toContain('round');
     const forged = { round: 1, kind: 'tier', target: '1u', outcome: 'made-up' };

@@ -178,3 +178,116 @@ describe('the detail protocol through the proxy', () => {
     expect((await (await rig.memory.sessions.open('garden')).turns()).length).toBe(8);
   });
 });
+
+const CHUNK = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'scripted-model' };
+const sse = (chunks: unknown[], tail = 'data: [DONE]\n\n'): ScriptEntry => ({ raw: `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}${tail}`, contentType: 'text/event-stream' });
+const completionOf = (message: unknown, finish: string): ScriptEntry => ({
+  raw: JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model: 'scripted-model', choices: [{ index: 0, message, finish_reason: finish }] }),
+  contentType: 'application/json',
+});
+const weatherTool = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
+
+/** A request to the proxy as raw HTTP, and the chunks of its answer when it streams. */
+async function post(rig: ProxyRig, body: Record<string, unknown>): Promise<{ status: number; text: string; chunks: Array<{ choices: Array<{ index: number; delta: { content?: string; tool_calls?: unknown[] }; finish_reason: unknown }> }> }> {
+  const answer = await fetch(`${rig.server.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${rig.key}`, 'content-type': 'application/json', 'x-strata-session': 'garden' },
+    body: JSON.stringify({ model: 'scripted-model', ...body }),
+  });
+  const text = await answer.text();
+  const chunks = text
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .map((line) => JSON.parse(line.slice(6)) as { choices: Array<{ index: number; delta: { content?: string; tool_calls?: unknown[] }; finish_reason: unknown }> });
+  return { status: answer.status, text, chunks };
+}
+
+const contentOf = (chunks: Awaited<ReturnType<typeof post>>['chunks']): string => chunks.map((chunk) => chunk.choices.find((choice) => choice.index === 0)?.delta.content ?? '').join('');
+
+describe('what the proxy passes on while the protocol is on', () => {
+  it('sends the last piece once when it comes in the chunk that ends the reply, text or tool call', async () => {
+    let calls = 0;
+    const rig = await gardenRig(() =>
+      calls++ === 0
+        ? sse([{ ...CHUNK, choices: [{ index: 0, delta: { role: 'assistant', content: 'Hello ' }, finish_reason: null }] }, { ...CHUNK, choices: [{ index: 0, delta: { content: 'world.' }, finish_reason: 'stop' }] }])
+        : sse([
+            { ...CHUNK, choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'call_w', type: 'function', function: { name: 'get_weather', arguments: '{"city":' } }] }, finish_reason: null }] },
+            { ...CHUNK, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"Leeds"}' } }] }, finish_reason: 'tool_calls' }] },
+          ]),
+    );
+    const text = await post(rig, { stream: true, messages: [{ role: 'user', content: 'Hi?' }] });
+    expect(contentOf(text.chunks)).toBe('Hello world.');
+    expect(text.chunks.filter((chunk) => chunk.choices[0]?.finish_reason === 'stop')).toHaveLength(1);
+    const tool = await post(rig, { stream: true, tools: weatherTool, messages: [{ role: 'user', content: 'Weather?' }] });
+    const pieces = tool.chunks.flatMap((chunk) => (chunk.choices[0]?.delta.tool_calls ?? []) as Array<{ function?: { arguments?: string } }>);
+    expect(pieces.map((piece) => piece.function?.arguments ?? '').join('')).toBe('{"city":"Leeds"}');
+  });
+
+  it('shows and stores the same text when a round that asks ends on held-back text', async () => {
+    let calls = 0;
+    const rig = await gardenRig(() =>
+      calls++ === 0 ? sse([{ ...CHUNK, choices: [{ index: 0, delta: { role: 'assistant', content: 'Look [SEARCH_EPISODIC: walked] [REQ' }, finish_reason: null }] }, { ...CHUNK, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]) : { reply: 'Done.' },
+    );
+    const answer = await post(rig, { stream: true, messages: [{ role: 'user', content: 'Hi?' }] });
+    await turnsOf(rig, 9);
+    const stored = (await (await rig.memory.sessions.open('garden')).messages()).at(-1)?.content;
+    expect(contentOf(answer.chunks)).toBe('Look  [REQDone.');
+    expect(stored).toBe('Look  [REQDone.');
+  });
+
+  it("drops an event's other fields with the data it holds back", async () => {
+    const data = (content: string, finish: string | null = null): string => `data: ${JSON.stringify({ ...CHUNK, choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}\n\n`;
+    const rig = await gardenRig(() => ({ raw: `${data('A [')}event: ping\n${data('REQ')}event: note\n${data('x] b')}${data('', 'stop')}data: [DONE]\n\n`, contentType: 'text/event-stream' }));
+    const answer = await post(rig, { stream: true, messages: [{ role: 'user', content: 'Hi?' }] });
+    expect(contentOf(answer.chunks)).toBe('A [REQx] b');
+    expect(answer.text).not.toContain('event: ping');
+    expect(answer.text).toContain('event: note\ndata: ');
+  });
+
+  it('leaves several choices (n > 1) to the upstream: no protocol, the answer as it came', async () => {
+    const rig = await gardenRig(() => ({ reply: 'Plain answer.' }));
+    const answer = await post(rig, { n: 2, messages: [{ role: 'user', content: 'Hi?' }] });
+    expect(answer.status).toBe(200);
+    expect(rig.upstream.requests).toHaveLength(1);
+    expect(JSON.stringify(upstreamMessages(rig.upstream, 0))).not.toContain('REQUEST_TIER');
+  });
+
+  it('tells calls apart by id when the provider sends no index, and keeps only the client’s', async () => {
+    const rig = await gardenRig(() =>
+      sse([
+        { ...CHUNK, choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ id: 'call_d', type: 'function', function: { name: 'request_tier', arguments: '{"message":"1u"}' } }] }, finish_reason: null }] },
+        { ...CHUNK, choices: [{ index: 0, delta: { tool_calls: [{ id: 'call_w', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Leeds"}' } }] }, finish_reason: null }] },
+        { ...CHUNK, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+      ]),
+    );
+    const answer = await post(rig, { stream: true, tools: weatherTool, messages: [{ role: 'user', content: 'Weather?' }] });
+    const calls = answer.chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);
+    expect(calls).toEqual([{ index: 0, id: 'call_w', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Leeds"}' } }]);
+    expect((await (await rig.memory.sessions.open('garden')).messages())[0]?.requiredTier).toBe(3);
+  });
+
+  it('never fails the request or loses the turn for what the model asks: tier 1, empty arguments, fifty-one markers', async () => {
+    let calls = 0;
+    const many = Array.from({ length: 51 }, (_, index) => `[SEARCH_EPISODIC: word${String(index)}]`).join(' ');
+    const script = [
+      { reply: 'Hm [REQUEST_TIER:1:1u]' },
+      { reply: 'Fine.' },
+      completionOf({ role: 'assistant', content: null, tool_calls: [{ id: 'call_d', type: 'function', function: { name: 'request_tier', arguments: '' } }] }, 'tool_calls'),
+      completionOf({ role: 'assistant', content: 'The answer.' }, 'stop'),
+      { reply: many },
+      { reply: 'Found it.' },
+    ];
+    const rig = await gardenRig(() => script[calls++] ?? { reply: 'Spare.' });
+    expect((await post(rig, { messages: [{ role: 'user', content: 'What?' }] })).status).toBe(200);
+    await turnsOf(rig, 9);
+    expect((await post(rig, { tools: weatherTool, messages: [{ role: 'user', content: 'And?' }] })).status).toBe(200);
+    const turns = await turnsOf(rig, 10);
+    expect(turns.at(-2)?.detailRequests?.map((request) => [request.tier, request.outcome])).toEqual([[1, 'unchanged']]);
+    expect(turns.at(-1)?.detailRequests).toEqual([{ round: 1, kind: 'tier', target: '(no arguments)', outcome: 'ignored' }]);
+    expect((await post(rig, { messages: [{ role: 'user', content: 'Anything else?' }] })).status).toBe(200);
+    const last = (await turnsOf(rig, 11)).at(-1)?.detailRequests ?? [];
+    // Eight applied, the rest over the limit; the turn keeps the first fifty.
+    expect(last.filter((request) => request.outcome === 'searched')).toHaveLength(8);
+    expect(last).toHaveLength(50);
+  });
+});

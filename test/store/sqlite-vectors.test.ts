@@ -83,6 +83,22 @@ function axes(axis: number): Float32Array {
   return Float32Array.from({ length: 100 }, (_, at) => (at === axis ? 1 : 0.01));
 }
 
+/** A space of tenant acme as the previous release made it (sqlite-vec's default chunks), holding a vector per message of session s1. */
+function addOlderSpace(file: string, space: string, messages: ReadonlyArray<{ id: string }>, options: { progress: boolean }): void {
+  const raw = new Database(file);
+  try {
+    sqliteVec.load(raw);
+    const spaceId = Number(raw.prepare("INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES ('acme', ?, 100)").run(space).lastInsertRowid);
+    const table = `vectors_${String(spaceId)}`;
+    raw.exec(`CREATE VIRTUAL TABLE ${table} USING vec0 (session_id TEXT PARTITION KEY, turn INTEGER, embedding FLOAT[100] distance_metric=cosine)`);
+    const insert = raw.prepare(`INSERT INTO ${table} (rowid, session_id, turn, embedding) SELECT seq, session_id, turn, ? FROM messages WHERE id = ?`);
+    messages.forEach((message, index) => insert.run(axes(index), message.id));
+    if (options.progress) raw.prepare("INSERT INTO vector_progress (tenant_id, session_id, space_id, through_position) VALUES ('acme', 's1', ?, ?)").run(spaceId, messages.length);
+  } finally {
+    raw.close();
+  }
+}
+
 describe('SQLite vector tables', () => {
   it('give a session of one exchange a few kilobytes, not a chunk of a thousand vectors', async () => {
     const file = newFile();
@@ -105,14 +121,7 @@ describe('SQLite vector tables', () => {
     const messages = await seedSession(tenant, 's1', EXCHANGES);
     await first.close();
     // The table as the previous release made it, holding the session's vectors.
-    const raw = new Database(file);
-    sqliteVec.load(raw);
-    const spaceId = Number(raw.prepare("INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES ('acme', 'space-100', 100)").run().lastInsertRowid);
-    raw.exec(`CREATE VIRTUAL TABLE vectors_${String(spaceId)} USING vec0 (session_id TEXT PARTITION KEY, turn INTEGER, embedding FLOAT[100] distance_metric=cosine)`);
-    const insert = raw.prepare(`INSERT INTO vectors_${String(spaceId)} (rowid, session_id, turn, embedding) SELECT seq, session_id, turn, ? FROM messages WHERE id = ?`);
-    messages.forEach((message, index) => insert.run(axes(index), message.id));
-    raw.prepare("INSERT INTO vector_progress (tenant_id, session_id, space_id, through_position) VALUES ('acme', 's1', ?, ?)").run(spaceId, messages.length);
-    raw.close();
+    addOlderSpace(file, 'space-100', messages, { progress: true });
     const before = vectorBytes(file);
 
     const second = createSqliteStore({ path: file, durability: 'normal' });
@@ -133,5 +142,24 @@ describe('SQLite vector tables', () => {
       check.close();
     }
     expect(vectorBytes(file)).toBeLessThan(before / 10);
+  });
+
+  it('keep answering in a process whose space another process rebuilt under a new id', async () => {
+    const file = newFile();
+    const first = createSqliteStore({ path: file, durability: 'normal' });
+    stores.push(first);
+    const tenant = first.tenant('acme');
+    const messages = await seedSession(tenant, 's1', EXCHANGES);
+    await tenant.vectors.put({ sessionId: 's1', space: 'space-100', dimensions: 100, entries: messages.map((message, index) => ({ messageId: message.id, vector: axes(index) })) });
+    // An older release adds a space in the older layout; this process then uses it as it is.
+    addOlderSpace(file, 'older', messages, { progress: false });
+    const expected = messages.map((message) => message.id);
+    expect((await tenant.vectors.nearest({ sessionId: 's1', space: 'older', vector: axes(0), limit: 10 })).map((hit) => hit.messageId)).toEqual(expected);
+
+    // Another process of this release rebuilds it.
+    const second = createSqliteStore({ path: file, durability: 'normal' });
+    stores.push(second);
+    await second.tenant('acme').vectors.nearest({ sessionId: 's1', space: 'older', vector: axes(0), limit: 10 });
+    expect((await tenant.vectors.nearest({ sessionId: 's1', space: 'older', vector: axes(0), limit: 10 })).map((hit) => hit.messageId)).toEqual(expected);
   });
 });

@@ -11,7 +11,9 @@ import { toOpenAiMessages } from '../../core/openai-messages.js';
 import type { ChatMessage, DetailRequestRecord, ToolCall } from '../../core/types.js';
 import type { Memory, SessionHandle } from '../../memory/memory-api.js';
 import { detailProtocolMessage } from '../../memory/detail-protocol.js';
-import { answerDetailCalls, DETAIL_TOOLS, detailFormFor, overLimit, splitToolCalls } from '../../memory/detail-tools.js';
+import { answerDetailCalls, DETAIL_TOOLS, detailFormFor, MOST_REQUESTS_PER_REPLY, overLimit, splitToolCalls } from '../../memory/detail-tools.js';
+import { MOST_DETAIL_RECORDS } from '../../memory/detail-request-input.js';
+import { isStrataError } from '../../core/errors.js';
 import type { ChatBody, SplitMessages } from './chat-request.js';
 
 /** What one reply of the upstream said, read by the form in use. */
@@ -51,14 +53,19 @@ export class DetailExchange {
   readonly form: 'markers' | 'tools';
   /** The model's reply being read: 1, then 2 after the first requests … */
   round = 1;
-  /** What the model asked for, round by round, and what each did: kept with the turn. */
-  readonly records: DetailRequestRecord[] = [];
+  /** What the model asked for, round by round, and what each did. */
+  private readonly made: DetailRequestRecord[] = [];
   private readonly searches: string[] = [];
   /** With tools: the detail calls answered so far and their results, after the exchange. */
   private followUps: ChatMessage[] = [];
 
   constructor(private readonly options: DetailExchangeOptions) {
     this.form = detailFormFor(options.setting, { tools: clientToolNames(options.body).map((name) => ({ name })) });
+  }
+
+  /** What the model asked for and what each did, to keep with the turn (the first ones, as many as a turn keeps). */
+  get records(): DetailRequestRecord[] {
+    return this.made.slice(0, MOST_DETAIL_RECORDS);
   }
 
   /** Whether this round may still ask (the protocol's message is sent, the detail tools offered). */
@@ -88,12 +95,20 @@ export class DetailExchange {
   async settle(reply: RoundReply): Promise<{ again: boolean; callerCalls: ToolCall[] }> {
     const { session } = this.options;
     const round = this.round;
-    const apply = (request: DetailRequest, at: number): Promise<DetailRequestRecord> => session.requestDetail(request, { round: at });
+    const apply = async (request: DetailRequest, at: number): Promise<DetailRequestRecord> => {
+      try {
+        return await session.requestDetail(request, { round: at });
+      } catch (error) {
+        // The model's output, not the client's input: a request the engine refuses is recorded, not passed on as an error.
+        if (!isStrataError(error, 'INVALID_INPUT')) throw error;
+        return { ...overLimit(request, at), outcome: 'ignored' };
+      }
+    };
     if (this.form === 'tools') {
       const { detail, caller } = splitToolCalls(reply.toolCalls);
       if (detail.length === 0) return { again: false, callerCalls: caller };
       const answered = await answerDetailCalls(detail, { round, canGoOn: this.asking, apply, overLimit });
-      this.records.push(...answered.records);
+      this.made.push(...answered.records);
       if (!this.asking || caller.length > 0) return { again: false, callerCalls: caller };
       this.searches.push(...answered.searches);
       this.followUps = [...this.followUps, ...answered.messages];
@@ -101,9 +116,9 @@ export class DetailExchange {
       return { again: true, callerCalls: [] };
     }
     if (reply.requests.length === 0 || reply.toolCalls.length > 0) return { again: false, callerCalls: reply.toolCalls };
-    for (const request of reply.requests) this.records.push(this.asking ? await apply(request, round) : overLimit(request, round));
+    for (const [index, request] of reply.requests.entries()) this.made.push(this.asking && index < MOST_REQUESTS_PER_REPLY ? await apply(request, round) : overLimit(request, round));
     if (!this.asking) return { again: false, callerCalls: [] };
-    for (const request of reply.requests) if (request.kind === 'search') this.searches.push(request.query);
+    for (const request of reply.requests.slice(0, MOST_REQUESTS_PER_REPLY)) if (request.kind === 'search') this.searches.push(request.query);
     this.round += 1;
     return { again: true, callerCalls: [] };
   }

@@ -36,9 +36,11 @@ const event = (data: string): Uint8Array => encoder.encode(`data: ${data}\n\n`);
 class RoundReader {
   text = '';
   private readonly filter: MarkerFilter | null;
-  private readonly calls = new Map<number, ToolCall>();
+  private readonly calls = new Map<string, ToolCall>();
+  /** The call the last piece belonged to. */
+  private lastCall: string | null = null;
   /** Index of each client call as the client sees it (detail calls taken out). */
-  private readonly callerIndex = new Map<number, number>();
+  private readonly callerIndex = new Map<string, number>();
   /** The round's end and what came after it, sent only if the round stands. */
   readonly held: string[] = [];
   usage: Record<string, unknown> | null = null;
@@ -86,31 +88,37 @@ class RoundReader {
       if (own.length > 0) delta.tool_calls = own;
       else delete delta.tool_calls;
     }
-    const ends = typeof choice.finish_reason === 'string';
-    if (ends) {
-      // The end waits; what the same chunk says before it goes now.
-      this.held.push(JSON.stringify(chunk));
+    if (typeof choice.finish_reason === 'string') {
+      // The end waits (with the usage the chunk reports); what the chunk says before it goes now.
+      const { usage, ...rest } = chunk;
+      this.held.push(JSON.stringify({ ...rest, choices: [{ index: 0, delta: {}, finish_reason: choice.finish_reason }], ...(usage === undefined ? {} : { usage }) }));
       choice.finish_reason = null;
+      delete chunk.usage;
       changed = true;
     }
     const empty = (delta.content === undefined || delta.content === '') && delta.tool_calls === undefined && delta.role === undefined;
-    if (empty && (ends || changed)) return null;
+    if (empty && changed) return null;
     return changed ? JSON.stringify(chunk) : data;
   }
 
-  /** Keep a call's piece for the round's outcome; true when the client is to see it (renumbered). */
+  /**
+   * Keep a call's piece for the round's outcome; true when the client is to see it (renumbered from 0).
+   * Pieces name their call by `index`; a provider that leaves it out names each call by its id, and a
+   * piece with neither continues the call before it.
+   */
   private ownCall(piece: ToolDelta): boolean {
-    const index = typeof piece.index === 'number' ? piece.index : 0;
-    const known = this.calls.get(index) ?? { id: '', name: '', arguments: '' };
+    const key = typeof piece.index === 'number' ? `index ${String(piece.index)}` : typeof piece.id === 'string' && piece.id !== '' ? `id ${piece.id}` : (this.lastCall ?? 'index 0');
+    this.lastCall = key;
+    const known = this.calls.get(key) ?? { id: '', name: '', arguments: '' };
     if (typeof piece.id === 'string' && piece.id !== '') known.id = piece.id;
     if (typeof piece.function?.name === 'string' && piece.function.name !== '') known.name = piece.function.name;
     if (typeof piece.function?.arguments === 'string') known.arguments += piece.function.arguments;
-    this.calls.set(index, known);
+    this.calls.set(key, known);
     if (DETAIL_TOOL_NAMES.has(known.name)) return false;
-    let shown = this.callerIndex.get(index);
+    let shown = this.callerIndex.get(key);
     if (shown === undefined) {
       shown = this.callerIndex.size;
-      this.callerIndex.set(index, shown);
+      this.callerIndex.set(key, shown);
     }
     piece.index = shown;
     return true;
@@ -181,22 +189,29 @@ export function streamWithDetail(exchange: DetailExchange, first: Response, next
       if (answer.body === null) throw new Error('the chat endpoint answered without a body');
       upstream = answer.body.getReader();
       const round = new RoundReader(exchange.form === 'markers');
+      // An event's other fields (`event:`, `id:`) go out with its data, or not at all when the data is held.
+      let fields: string[] = [];
       for await (const line of sseLines(upstream)) {
         if (cancelled) return;
+        if (line.startsWith(':')) {
+          if (round.held.length === 0) controller.enqueue(encoder.encode(`${line}\n`));
+          continue;
+        }
         if (!line.startsWith('data:')) {
-          // Comments and event names pass; the blank line after each event is written with it.
-          if (line !== '' && round.held.length === 0) controller.enqueue(encoder.encode(`${line}\n`));
+          if (line !== '') fields.push(line);
           continue;
         }
         const out = round.take(line.slice(5).trim());
-        if (out !== null) controller.enqueue(event(out));
+        if (out !== null) controller.enqueue(encoder.encode(`${fields.map((field) => `${field}\n`).join('')}data: ${out}\n\n`));
+        fields = [];
       }
       if (cancelled) return;
+      // Text held back that turned out to be no marker is shown whether or not the model asked.
       const rest = round.rest();
+      if (rest !== null) controller.enqueue(event(rest));
       shown += round.text;
       const settled = await exchange.settle({ text: round.text, toolCalls: round.toolCalls, requests: round.requests });
       if (!settled.again) {
-        if (rest !== null) controller.enqueue(event(rest));
         for (const data of round.end(usage)) controller.enqueue(event(data));
         controller.close();
         settle({ text: shown, finished: round.held.length > 0, toolCalls: settled.callerCalls.length > 0 });

@@ -95,7 +95,8 @@ export function registerProxyRoutes(app: OpenAPIHono<ServerEnv>, options: ProxyO
       },
     };
     const rounds = memory.settings.detailRounds;
-    if (session === null || rounds === 0) return answerAsIs(turn, session, budget);
+    // (With several choices, n > 1, the protocol is off: each choice would need rounds of its own.)
+    if (session === null || rounds === 0 || (typeof body.n === 'number' && body.n > 1)) return answerAsIs(turn, session, budget);
     // The package stands in for the history: the model may ask for more of it (the detail protocol).
     return answerWithDetail(turn, new DetailExchange({ session, tokenizer: memory.tokenizer, setting: memory.settings.detailProtocol, rounds, budget, split, body }));
   });

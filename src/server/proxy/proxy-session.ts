@@ -67,13 +67,13 @@ export async function rememberTurn(
   await recordKeepingText(handle, { user: turn.user, ...(turn.tools.length === 0 ? {} : { tools: turn.tools }), assistant: turn.assistant, ...detail });
 }
 
-/** Record a turn; when the library refuses its tool traffic (a result over the size limit …), the turn is still kept, as text. */
+/** Record a turn; when the library refuses its tool traffic (a result over the size limit …) or its detail records, the turn is still kept, as text. */
 async function recordKeepingText(handle: SessionHandle, turn: RecordInput): Promise<void> {
-  const { tools, ...text } = turn;
+  const { tools, detailRequests, ...text } = turn;
   try {
     await handle.record(turn);
   } catch (error) {
-    if (tools === undefined || !isStrataError(error, 'INVALID_INPUT')) throw error;
+    if ((tools === undefined && detailRequests === undefined) || !isStrataError(error, 'INVALID_INPUT')) throw error;
     await handle.record(text);
   }
 }

@@ -152,7 +152,15 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
   const used: Run = (work) =>
     run(() => {
       beforeUse();
-      return work();
+      try {
+        return work();
+      } catch (error) {
+        // Another process rebuilt a space table under a new id (resizeVectorChunks): look the spaces up again.
+        if (!(error instanceof Error) || !/no such table: (?:main\.)?vectors_/u.test(error.message)) throw error;
+        spaces.clear();
+        statements.clear();
+        return work();
+      }
     });
   return {
     available: true,
@@ -198,9 +206,10 @@ export function resizeVectorChunks(db: Database.Database): void {
   const spaces = db.prepare<[], { id: number; tenantId: string; space: string; dimensions: number }>('SELECT id, tenant_id AS tenantId, space, dimensions FROM vector_spaces').all();
   const definition = db.prepare<[string], string | null>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
   for (const old of spaces) {
-    const sql = definition.get(vectorTable(old.id));
-    if (typeof sql !== 'string' || sql.includes('chunk_size')) continue;
     db.transaction(() => {
+      // Checked inside the write: another process may have rebuilt it since the list was read.
+      const sql = definition.get(vectorTable(old.id));
+      if (typeof sql !== 'string' || sql.includes('chunk_size')) return;
       const id = Number(db.prepare<[string, string, number]>('INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES (?, ?, ?)').run(old.tenantId, `${old.space}\u0000resized`, old.dimensions).lastInsertRowid);
       createSpaceTable(db, vectorTable(id), old.dimensions);
       db.exec(`INSERT INTO ${vectorTable(id)} (rowid, session_id, turn, embedding) SELECT rowid, session_id, turn, embedding FROM ${vectorTable(old.id)}`);
@@ -209,6 +218,6 @@ export function resizeVectorChunks(db: Database.Database): void {
       db.exec(`DROP TABLE ${vectorTable(old.id)}`);
       db.prepare('DELETE FROM vector_spaces WHERE id = ?').run(old.id);
       db.prepare('UPDATE vector_spaces SET space = ? WHERE id = ?').run(old.space, id);
-    })();
+    }).immediate();
   }
 }
