@@ -15,7 +15,7 @@ import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { apiKeys } from './api-keys.js';
 import { cacheShares, resolveSettings } from './config.js';
-import { inProcessSessionLock } from './keyed-mutex.js';
+import { inProcessSessionLock } from './in-process-session-lock.js';
 import { lazyLocalManager, lazyModelManager, openAiModel } from './lazy-managers.js';
 import type { Memory, MemoryOptions, TenantMemory } from './memory-api.js';
 import { createMemoryLogger } from './memory-logger.js';

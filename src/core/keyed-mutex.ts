@@ -1,4 +1,4 @@
-import type { SessionLock } from '../store/session-lock.js';
+/** A promise chain per key: pure scheduling, no I/O, for the engine's session lock and any adapter's. */
 
 /** Serialises async work per key; different keys never wait on each other. */
 export class KeyedMutex {
@@ -20,10 +20,4 @@ export class KeyedMutex {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
-}
-
-/** The in-process `SessionLock` (the default): it holds within one process only. */
-export function inProcessSessionLock(): SessionLock {
-  const mutex = new KeyedMutex();
-  return { run: ({ tenant, sessionId }, work) => mutex.run(`${tenant}\u0000${sessionId}`, work) };
 }

@@ -1,0 +1,119 @@
+/**
+ * The session lock held across servers: a PostgreSQL advisory lock per tenant and session, taken on a
+ * connection of the lock's own pool and released when the work ends — or when the server holding it
+ * dies, since the database ends a lost connection's session and its locks with it. Within one process
+ * the same session's work queues in memory first, so a process never ties up two connections waiting
+ * for one lock. `pg` is an optional dependency, loaded on the first lock taken.
+ */
+import { createHash } from 'node:crypto';
+import type * as PgModule from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import { KeyedMutex } from '../../core/keyed-mutex.js';
+import { StrataError } from '../../core/errors.js';
+import type { LockedSession, SessionLock } from '../session-lock.js';
+
+export interface PostgresSessionLockSettings {
+  /** `postgres://user:password@host:port/database`. */
+  connectionString: string;
+  /** Connections the lock may hold at once: sessions locked together by this process (default 10). */
+  maxConnections?: number;
+  /** How long a lock is waited for before the work fails with STORE_FAILURE, in ms (default 30,000). */
+  waitMs?: number;
+}
+
+export interface PostgresSessionLock extends SessionLock {
+  /** Close the lock's connections (after the work holding them has ended). */
+  close(): Promise<void>;
+}
+
+/**
+ * The lock's key: 64 bits of SHA-256 over tenant and session, so the key is the same on every server
+ * and a collision (two sessions waiting on each other now and then) is vanishingly rare.
+ */
+export function sessionLockKey(session: LockedSession): string {
+  return createHash('sha256').update(`${session.tenant}\u0000${session.sessionId}`, 'utf8').digest().readBigInt64BE(0).toString();
+}
+
+/** Where the connection string points, without its password, for messages. */
+function describeTarget(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname}:${url.port === '' ? '5432' : url.port}${url.pathname}`;
+  } catch {
+    return 'the configured database';
+  }
+}
+
+async function openPool(settings: PostgresSessionLockSettings): Promise<Pool> {
+  let pg: typeof PgModule & { default?: typeof PgModule };
+  try {
+    pg = (await import('pg')) as typeof PgModule & { default?: typeof PgModule };
+  } catch (error) {
+    throw new StrataError('INVALID_CONFIG', 'The PostgreSQL session lock needs the optional dependency pg: npm install pg.', { cause: error });
+  }
+  const Pool = pg.default?.Pool ?? pg.Pool;
+  const waitMs = Math.max(1, Math.floor(settings.waitMs ?? 30_000));
+  // lock_timeout bounds the wait for the advisory lock (and nothing else this connection does).
+  return new Pool({ connectionString: settings.connectionString, max: Math.max(1, settings.maxConnections ?? 10), options: `-c lock_timeout=${String(waitMs)}` });
+}
+
+/**
+ * A `SessionLock` for several Strata servers sharing one database.
+ *
+ * @example
+ * const sessionLock = createPostgresSessionLock({ connectionString: process.env.DATABASE_URL! });
+ * const memory = createMemory({ store, sessionLock });
+ */
+export function createPostgresSessionLock(settings: PostgresSessionLockSettings): PostgresSessionLock {
+  const local = new KeyedMutex();
+  const target = describeTarget(settings.connectionString);
+  let pool: Promise<Pool> | null = null;
+  const failure = (error: unknown, doing: string): StrataError =>
+    new StrataError('STORE_FAILURE', `Could not ${doing} the session lock on PostgreSQL at ${target}: ${error instanceof Error ? error.message : String(error)}; nothing was written.`, { cause: error });
+
+  const take = async (key: string): Promise<PoolClient> => {
+    pool ??= openPool(settings);
+    let client: PoolClient;
+    try {
+      client = await (await pool).connect();
+    } catch (error) {
+      throw failure(error, 'connect for');
+    }
+    try {
+      await client.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+      return client;
+    } catch (error) {
+      client.release(true);
+      throw failure(error, 'take');
+    }
+  };
+
+  const give = async (client: PoolClient, key: string): Promise<void> => {
+    try {
+      await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+      client.release();
+    } catch {
+      // A connection that cannot unlock is closed: its session ends, and the lock with it.
+      client.release(true);
+    }
+  };
+
+  return {
+    run: (session, work) => {
+      const key = sessionLockKey(session);
+      return local.run(key, async () => {
+        const client = await take(key);
+        try {
+          return await work();
+        } finally {
+          await give(client, key);
+        }
+      });
+    },
+    close: async () => {
+      const opened = pool;
+      pool = null;
+      if (opened !== null) await (await opened).end();
+    },
+  };
+}
