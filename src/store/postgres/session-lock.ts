@@ -5,12 +5,10 @@
  * the same session's work queues in memory first, so a process never ties up two connections waiting
  * for one lock. `pg` is an optional dependency, loaded on the first lock taken.
  */
-import { createHash } from 'node:crypto';
-import type * as PgModule from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import { KeyedMutex } from '../../core/keyed-mutex.js';
-import { StrataError } from '../../core/errors.js';
 import type { LockedSession, SessionLock } from '../session-lock.js';
+import { advisoryKey, openPool, postgresFailure } from './pool.js';
 
 export interface PostgresSessionLockSettings {
   /** `postgres://user:password@host:port/database`. */
@@ -26,35 +24,9 @@ export interface PostgresSessionLock extends SessionLock {
   close(): Promise<void>;
 }
 
-/**
- * The lock's key: 64 bits of SHA-256 over tenant and session, so the key is the same on every server
- * and a collision (two sessions waiting on each other now and then) is vanishingly rare.
- */
+/** The lock's key: 64 bits of SHA-256 over tenant and session (a collision makes two sessions wait on each other now and then). */
 export function sessionLockKey(session: LockedSession): string {
-  return createHash('sha256').update(`${session.tenant}\u0000${session.sessionId}`, 'utf8').digest().readBigInt64BE(0).toString();
-}
-
-/** Where the connection string points, without its password, for messages. */
-function describeTarget(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    return `${url.hostname}:${url.port === '' ? '5432' : url.port}${url.pathname}`;
-  } catch {
-    return 'the configured database';
-  }
-}
-
-async function openPool(settings: PostgresSessionLockSettings): Promise<Pool> {
-  let pg: typeof PgModule & { default?: typeof PgModule };
-  try {
-    pg = (await import('pg')) as typeof PgModule & { default?: typeof PgModule };
-  } catch (error) {
-    throw new StrataError('INVALID_CONFIG', 'The PostgreSQL session lock needs the optional dependency pg: npm install pg.', { cause: error });
-  }
-  const Pool = pg.default?.Pool ?? pg.Pool;
-  const waitMs = Math.max(1, Math.floor(settings.waitMs ?? 30_000));
-  // lock_timeout bounds the wait for the advisory lock (and nothing else this connection does).
-  return new Pool({ connectionString: settings.connectionString, max: Math.max(1, settings.maxConnections ?? 10), options: `-c lock_timeout=${String(waitMs)}` });
+  return advisoryKey(`${session.tenant}\u0000${session.sessionId}`);
 }
 
 /**
@@ -66,13 +38,13 @@ async function openPool(settings: PostgresSessionLockSettings): Promise<Pool> {
  */
 export function createPostgresSessionLock(settings: PostgresSessionLockSettings): PostgresSessionLock {
   const local = new KeyedMutex();
-  const target = describeTarget(settings.connectionString);
   let pool: Promise<Pool> | null = null;
-  const failure = (error: unknown, doing: string): StrataError =>
-    new StrataError('STORE_FAILURE', `Could not ${doing} the session lock on PostgreSQL at ${target}: ${error instanceof Error ? error.message : String(error)}; nothing was written.`, { cause: error });
+  const failure = (error: unknown, doing: string): Error => postgresFailure(error, `${doing} the session lock`, settings.connectionString);
+  const waitMs = Math.max(1, Math.floor(settings.waitMs ?? 30_000));
 
   const take = async (key: string): Promise<PoolClient> => {
-    pool ??= openPool(settings);
+    // lock_timeout bounds the wait for the advisory lock (and nothing else these connections do).
+    pool ??= openPool({ connectionString: settings.connectionString, max: settings.maxConnections ?? 10, settings: { lock_timeout: String(waitMs) } });
     let client: PoolClient;
     try {
       client = await (await pool).connect();

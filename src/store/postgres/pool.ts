@@ -1,0 +1,55 @@
+/**
+ * Connections to PostgreSQL through `pg` (an optional dependency, loaded when first needed), and what
+ * every part of the adapter says about them: where they point (without the password), and the one
+ * error a failure becomes.
+ */
+import { createHash } from 'node:crypto';
+import type * as PgModule from 'pg';
+import type { Pool } from 'pg';
+import { StrataError } from '../../core/errors.js';
+
+export interface PoolSettings {
+  /** `postgres://user:password@host:port/database`. */
+  connectionString: string;
+  /** Most connections open at once. */
+  max: number;
+  /** Server settings for every connection, as `-c name=value` options. */
+  settings?: Readonly<Record<string, string>>;
+}
+
+/** Where a connection string points, without its password, for messages. */
+export function describeTarget(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname}:${url.port === '' ? '5432' : url.port}${url.pathname}`;
+  } catch {
+    return 'the configured database';
+  }
+}
+
+/** A failure of PostgreSQL while doing something, as the one error the adapter gives. */
+export function postgresFailure(error: unknown, doing: string, connectionString: string): StrataError {
+  if (error instanceof StrataError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new StrataError('STORE_FAILURE', `PostgreSQL at ${describeTarget(connectionString)} failed to ${doing}: ${message}; nothing was written by the failed operation.`, { cause: error });
+}
+
+/** A 64-bit advisory lock key (as the text of a bigint) for `name`: the same on every server. */
+export function advisoryKey(name: string): string {
+  return createHash('sha256').update(name, 'utf8').digest().readBigInt64BE(0).toString();
+}
+
+/** A pool of connections; fails with INVALID_CONFIG when `pg` is not installed. */
+export async function openPool(settings: PoolSettings): Promise<Pool> {
+  let pg: typeof PgModule & { default?: typeof PgModule };
+  try {
+    pg = (await import('pg')) as typeof PgModule & { default?: typeof PgModule };
+  } catch (error) {
+    throw new StrataError('INVALID_CONFIG', 'PostgreSQL needs the optional dependency pg: npm install pg.', { cause: error });
+  }
+  const Pool = pg.default?.Pool ?? pg.Pool;
+  const options = Object.entries(settings.settings ?? {})
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+  return new Pool({ connectionString: settings.connectionString, max: Math.max(1, settings.max), ...(options === '' ? {} : { options }) });
+}
