@@ -11,33 +11,48 @@ import { advisoryKey, describeTarget, postgresFailure } from './pool.js';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/u;
 
-/** The schema name, checked: it is written into SQL as an identifier. */
+/** The schema name, checked (PostgreSQL keeps names starting with pg_ for itself). */
 export function checkSchemaName(schema: string): string {
-  if (SCHEMA_NAME.test(schema)) return schema;
-  throw new StrataError('INVALID_CONFIG', `The PostgreSQL schema name must be 1–63 lowercase letters, digits or "_", not starting with a digit (got "${schema.slice(0, 80)}").`);
+  if (SCHEMA_NAME.test(schema) && !schema.startsWith('pg_')) return schema;
+  throw new StrataError('INVALID_CONFIG', `The PostgreSQL schema name must be 1–63 lowercase letters, digits or "_", not starting with a digit or pg_ (got "${schema.slice(0, 80)}").`);
 }
 
-async function tablesOf(client: PoolClient, schema: string): Promise<string[]> {
-  const found = await client.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY table_name", [schema]);
-  return found.rows.map((row) => row.name);
+/** A name as a quoted SQL identifier (the checked names hold no quote; keywords such as user need the quotes). */
+export function quoted(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** The version the schema records (0 for none), refusing one that holds tables but no Strata schema. */
+/** Every relation of the schema (tables, views, sequences …), whoever owns it: the catalog, not information_schema, which lists only what the role may use. */
+async function relationsOf(client: PoolClient, schema: string): Promise<Array<{ name: string; kind: string }>> {
+  const found = await client.query<{ name: string; kind: string }>(
+    'SELECT c.relname AS name, c.relkind AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 ORDER BY c.relname',
+    [schema],
+  );
+  return found.rows;
+}
+
+/** Whether `schema_migrations` has Strata's columns (read from the catalog: a failed query would abort the transaction). */
+async function isStrataLedger(client: PoolClient, schema: string): Promise<boolean> {
+  const columns = await client.query<{ name: string }>(
+    "SELECT a.attname AS name FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = 'schema_migrations' AND a.attnum > 0 AND NOT a.attisdropped",
+    [schema],
+  );
+  const names = new Set(columns.rows.map((row) => row.name));
+  return names.has('version') && names.has('name') && names.has('applied_at');
+}
+
+/** The version the schema records (0 for none), refusing one that holds anything but a Strata schema. */
 async function versionOf(client: PoolClient, schema: string, target: string): Promise<number> {
-  const tables = await tablesOf(client, schema);
-  const others = tables.filter((name) => name !== 'schema_migrations');
-  let first: string | undefined;
-  if (tables.includes('schema_migrations')) {
-    try {
-      first = (await client.query<{ name: string }>('SELECT name FROM schema_migrations WHERE version = 1')).rows[0]?.name;
-    } catch {
-      // Another framework's schema_migrations, of another shape.
-    }
-  }
-  if (others.length > 0 && first !== POSTGRES_MIGRATIONS[0]?.name) {
-    const shown = others.slice(0, 5).join(', ') + (others.length > 5 ? ` and ${String(others.length - 5)} more` : '');
+  const relations = await relationsOf(client, schema);
+  const others = relations.filter((relation) => relation.kind !== 'i' && relation.name !== 'schema_migrations').map((relation) => relation.name);
+  const ledger = relations.some((relation) => relation.name === 'schema_migrations') && (await isStrataLedger(client, schema));
+  const first = ledger ? (await client.query<{ name: string }>('SELECT name FROM schema_migrations WHERE version = 1')).rows[0]?.name : undefined;
+  const foreign = relations.some((relation) => relation.name === 'schema_migrations') ? first !== POSTGRES_MIGRATIONS[0]?.name : others.length > 0;
+  if (foreign) {
+    const names = [...others, ...(ledger ? [] : relations.filter((relation) => relation.name === 'schema_migrations').map((relation) => relation.name))];
+    const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${String(names.length - 5)} more` : '');
     throw new StrataError('STORE_FAILURE', `The schema "${schema}" of ${target} belongs to another application (it holds ${shown}, and no Strata schema); Strata left it untouched. Choose another schema for Strata.`, {
-      details: { schema, tables: others },
+      details: { schema, relations: names },
     });
   }
   if (first === undefined) return 0;
@@ -58,8 +73,10 @@ export async function migratePostgres(pool: Pool, options: { schema: string; con
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [advisoryKey(`strata migrations ${schema}`)]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.query(`SET LOCAL search_path TO ${schema}, public`);
+    // Created only when missing: CREATE SCHEMA IF NOT EXISTS needs the right to create in the database even then.
+    const exists = (await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount !== 0;
+    if (!exists) await client.query(`CREATE SCHEMA ${quoted(schema)}`);
+    await client.query(`SET LOCAL search_path TO ${quoted(schema)}`);
     const current = await versionOf(client, schema, target);
     if (current > newest) {
       throw new StrataError('STORE_FAILURE', `The schema "${schema}" is at version ${String(current)} but this build of strata-memory knows only up to ${String(newest)}; upgrade strata-memory to open it.`);

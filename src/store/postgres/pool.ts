@@ -13,8 +13,8 @@ export interface PoolSettings {
   connectionString: string;
   /** Most connections open at once. */
   max: number;
-  /** Server settings for every connection, as `-c name=value` options. */
-  settings?: Readonly<Record<string, string>>;
+  /** How long getting a connection may take, in ms (default 30,000). */
+  connectMs?: number;
 }
 
 /** Where a connection string points, without its password, for messages. */
@@ -39,7 +39,11 @@ export function advisoryKey(name: string): string {
   return createHash('sha256').update(name, 'utf8').digest().readBigInt64BE(0).toString();
 }
 
-/** A pool of connections; fails with INVALID_CONFIG when `pg` is not installed. */
+/**
+ * A pool of connections; fails with INVALID_CONFIG when `pg` is not installed. A connection the server
+ * ends while it waits in the pool (a restart, a failover, a terminated backend) is dropped from the
+ * pool, never left to crash the process as an unhandled 'error'; the next use opens another.
+ */
 export async function openPool(settings: PoolSettings): Promise<Pool> {
   let pg: typeof PgModule & { default?: typeof PgModule };
   try {
@@ -48,8 +52,7 @@ export async function openPool(settings: PoolSettings): Promise<Pool> {
     throw new StrataError('INVALID_CONFIG', 'PostgreSQL needs the optional dependency pg: npm install pg.', { cause: error });
   }
   const Pool = pg.default?.Pool ?? pg.Pool;
-  const options = Object.entries(settings.settings ?? {})
-    .map(([name, value]) => `-c ${name}=${value}`)
-    .join(' ');
-  return new Pool({ connectionString: settings.connectionString, max: Math.max(1, settings.max), ...(options === '' ? {} : { options }) });
+  const pool = new Pool({ connectionString: settings.connectionString, max: Math.max(1, settings.max), connectionTimeoutMillis: Math.max(1, settings.connectMs ?? 30_000) });
+  pool.on('error', () => undefined);
+  return pool;
 }

@@ -15,7 +15,10 @@ export interface PostgresSessionLockSettings {
   connectionString: string;
   /** Connections the lock may hold at once: sessions locked together by this process (default 10). */
   maxConnections?: number;
-  /** How long a lock is waited for before the work fails with STORE_FAILURE, in ms (default 30,000). */
+  /**
+   * How long a lock (and a connection to take it on) is waited for before the work fails with
+   * STORE_FAILURE, in ms (default 30,000). Work under the lock must not take another session's lock.
+   */
   waitMs?: number;
 }
 
@@ -36,6 +39,8 @@ export function sessionLockKey(session: LockedSession): string {
  * const sessionLock = createPostgresSessionLock({ connectionString: process.env.DATABASE_URL! });
  * const memory = createMemory({ store, sessionLock });
  */
+const ignore = (): void => undefined;
+
 export function createPostgresSessionLock(settings: PostgresSessionLockSettings): PostgresSessionLock {
   const local = new KeyedMutex();
   let pool: Promise<Pool> | null = null;
@@ -43,18 +48,22 @@ export function createPostgresSessionLock(settings: PostgresSessionLockSettings)
   const waitMs = Math.max(1, Math.floor(settings.waitMs ?? 30_000));
 
   const take = async (key: string): Promise<PoolClient> => {
-    // lock_timeout bounds the wait for the advisory lock (and nothing else these connections do).
-    pool ??= openPool({ connectionString: settings.connectionString, max: settings.maxConnections ?? 10, settings: { lock_timeout: String(waitMs) } });
+    pool ??= openPool({ connectionString: settings.connectionString, max: settings.maxConnections ?? 10, connectMs: waitMs });
     let client: PoolClient;
     try {
       client = await (await pool).connect();
     } catch (error) {
       throw failure(error, 'connect for');
     }
+    // A connection lost while it holds the lock must not crash the process (its lock ends with it).
+    client.on('error', ignore);
     try {
+      // Set here, not in the pool's options: a connection string's own options would override those.
+      await client.query(`SET lock_timeout = ${String(waitMs)}`);
       await client.query('SELECT pg_advisory_lock($1::bigint)', [key]);
       return client;
     } catch (error) {
+      client.off('error', ignore);
       client.release(true);
       throw failure(error, 'take');
     }
@@ -63,9 +72,11 @@ export function createPostgresSessionLock(settings: PostgresSessionLockSettings)
   const give = async (client: PoolClient, key: string): Promise<void> => {
     try {
       await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+      client.off('error', ignore);
       client.release();
     } catch {
       // A connection that cannot unlock is closed: its session ends, and the lock with it.
+      client.off('error', ignore);
       client.release(true);
     }
   };

@@ -26,7 +26,7 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL migrations${POSTGRES_
     admin = await openPool({ connectionString: databaseUrl, max: 2 });
   });
   afterAll(async () => {
-    for (const schema of made) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of made) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await admin.end();
   });
 
@@ -72,6 +72,27 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL migrations${POSTGRES_
       await admin.query(`INSERT INTO ${schema}.schema_migrations VALUES (99, 'from the future', $1)`, [NOW]);
       expect((await strataFailure(migratePostgres(pool, { schema, connectionString: databaseUrl, now: NOW }), 'STORE_FAILURE')).message).toContain('upgrade strata-memory');
       expect((await strataFailure(migratePostgres(pool, { schema: 'strata; DROP TABLE x', connectionString: databaseUrl, now: NOW }), 'INVALID_CONFIG')).message).toContain('schema name');
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('takes an empty schema made for it, and a schema name that is a keyword; refuses a view it did not make', async () => {
+    const empty = freshSchema();
+    made.push(empty, 'order');
+    await admin.query(`CREATE SCHEMA ${empty}`);
+    const viewed = freshSchema();
+    made.push(viewed);
+    await admin.query(`CREATE SCHEMA ${viewed}; CREATE VIEW ${viewed}.report AS SELECT 1 AS one`);
+    const pool = await openPool({ connectionString: databaseUrl, max: 1 });
+    try {
+      await migratePostgres(pool, { schema: empty, connectionString: databaseUrl, now: NOW });
+      expect(await tables(empty)).toEqual(TABLES);
+      await admin.query('DROP SCHEMA IF EXISTS "order" CASCADE');
+      await migratePostgres(pool, { schema: 'order', connectionString: databaseUrl, now: NOW });
+      expect(await tables('order')).toEqual(TABLES);
+      expect((await strataFailure(migratePostgres(pool, { schema: viewed, connectionString: databaseUrl, now: NOW }), 'STORE_FAILURE')).message).toContain('report');
+      expect((await strataFailure(migratePostgres(pool, { schema: 'pg_strata', connectionString: databaseUrl, now: NOW }), 'INVALID_CONFIG')).message).toContain('pg_');
     } finally {
       await pool.end();
     }

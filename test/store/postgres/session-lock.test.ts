@@ -115,4 +115,33 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`the PostgreSQL session lock${POS
     expect(failure.message).toContain(`${url.hostname}:1`);
     expect(ran).toBe(false);
   });
+
+  it('survives the database ending its connections, idle or holding a lock, and takes the lock again', async () => {
+    const lock = server();
+    const admin = server();
+    await lock.run(S1, async () => undefined);
+    const terminate = (): Promise<unknown> =>
+      admin.run({ tenant: 'admin', sessionId: 'terminate' }, async () => {
+        const pg = await import('pg');
+        const client = new pg.default.Client({ connectionString: DATABASE_URL });
+        await client.connect();
+        try {
+          return await client.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid() UNION ALL SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle' AND query LIKE '%pg_advisory_unlock%'");
+        } finally {
+          await client.end();
+        }
+      });
+    // Idle in the pool after its lock was given back.
+    await terminate();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect(lock.run(S1, async () => 'again')).resolves.toBe('again');
+    // Lost while it holds the lock: the work goes on, the lock is gone with the connection.
+    const result = await lock.run(S1, async () => {
+      await terminate();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return 'finished';
+    });
+    expect(result).toBe('finished');
+    await expect(server().run(S1, async () => 'free')).resolves.toBe('free');
+  });
 });
