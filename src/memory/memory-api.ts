@@ -228,7 +228,7 @@ export interface SessionHandle {
    *
    * @example
    * const done = await session.requestDetail({ kind: 'tier', tier: 3, ref: '12u' });
-   * await session.record({ user, assistant, detailRequests: [done] });
+   * await session.record({ user: 'What was the gate code?', assistant: 'It is 4417.', detailRequests: [done] });
    */
   requestDetail(request: DetailRequest, options?: { round?: number }): Promise<DetailRequestRecord>;
   /**
