@@ -9,7 +9,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { normalizeText } from '../src/core/text.js';
-import { encodeWordVectors } from '../src/providers/embedder/word-vector-table.js';
+import { BUNDLED_WORD_VECTORS, encodeWordVectors } from '../src/providers/embedder/word-vector-table.js';
 
 interface WinkEmbeddings {
   dimensions: number;
@@ -34,6 +34,6 @@ for (const word of data.words) {
   words.push(word);
   vectors.push(vector.slice(0, data.dimensions));
 }
-const target = 'assets/word-vectors-en.bin';
+const target = BUNDLED_WORD_VECTORS;
 writeFileSync(target, encodeWordVectors({ words, dimensions: data.dimensions, vectors }));
 process.stdout.write(`${target}: ${words.length} words of ${data.dimensions} dimensions\n`);

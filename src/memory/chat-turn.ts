@@ -17,7 +17,8 @@ import type { ChatModel, ChatUsage } from '../providers/chat-model/chat-model.js
 import type { ChatCall } from './chat-call-options.js';
 import { addUsage, streamRound, type RoundOutcome } from './chat-round.js';
 import { detailProtocolMessage } from './detail-protocol.js';
-import { answerDetailCalls, MOST_REQUESTS_PER_REPLY, overLimit, splitToolCalls, withDetailTools } from './detail-tools.js';
+import { settleDetailReply } from './detail-reply.js';
+import { withDetailTools } from './detail-tools.js';
 import type { GateWait } from './memory-gate.js';
 
 /** What the chat loop needs from the engine, one function per step. */
@@ -167,23 +168,13 @@ export function chatTurn(options: ChatTurnOptions): ChatStream {
         });
         reply += outcome.text;
         usage = addUsage(usage, outcome.usage);
-        if (tools) {
-          // The detail calls are the engine's: the caller sees only its own tools' calls.
-          const { detail, caller } = splitToolCalls(outcome.toolCalls);
-          toolCalls = caller;
-          if (detail.length === 0) break;
-          const answered = await answerDetailCalls(detail, { round, canGoOn: asking, apply: (request, at) => steps.request(request, at), overLimit });
-          detailRequests.push(...answered.records);
-          if (!asking || caller.length > 0) break;
-          searches.push(...answered.searches);
-          followUps = [...followUps, ...answered.messages];
-          continue;
-        }
-        toolCalls = outcome.toolCalls;
-        if (outcome.requests.length === 0 || toolCalls.length > 0) break;
-        for (const [index, request] of outcome.requests.entries()) detailRequests.push(asking && index < MOST_REQUESTS_PER_REPLY ? await steps.request(request, round) : overLimit(request, round));
-        if (!asking) break;
-        for (const request of outcome.requests.slice(0, MOST_REQUESTS_PER_REPLY)) if (request.kind === 'search') searches.push(request.query);
+        // With tools, the detail calls are the engine's: the caller sees only its own tools' calls.
+        const settled = await settleDetailReply(outcome, { form: tools ? 'tools' : 'markers', round, asking, apply: (request, at) => steps.request(request, at) });
+        toolCalls = settled.callerCalls;
+        detailRequests.push(...settled.records);
+        if (!settled.again) break;
+        searches.push(...settled.searches);
+        followUps = [...followUps, ...settled.followUps];
       }
       const figures = { contextTokens: sent === null ? 0 : steps.measure(sent.pkg, sent.extra), budget: options.budget, staleMemory: wait.stale, lockWaitMs: wait.waitedMs, overheadMs, usage, detailRequests };
       if (toolCalls.length > 0) {

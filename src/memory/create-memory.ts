@@ -16,7 +16,7 @@ import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { apiKeys } from './api-keys.js';
 import { cacheShares, resolveSettings } from './config.js';
 import { inProcessSessionLock } from './in-process-session-lock.js';
-import { lazyLocalManager, lazyModelManager, openAiModel } from './lazy-managers.js';
+import { lazyLocalManager, lazyModelManager, openAiConnection, openAiModel } from './lazy-managers.js';
 import type { Memory, MemoryOptions, TenantMemory } from './memory-api.js';
 import { createMemoryLogger } from './memory-logger.js';
 import type { SharedParts } from './engine-parts.js';
@@ -97,7 +97,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     embedder =
       endpoint === null
         ? createWordVectorEmbedder()
-        : createOpenAiEmbedder({ baseUrl: endpoint.baseUrl, model: endpoint.model, role: 'embedding', headers: endpoint.headers, timeoutMs: endpoint.timeoutMs, ...(endpoint.apiKey === undefined ? {} : { apiKey: endpoint.apiKey }) });
+        : createOpenAiEmbedder({ ...openAiConnection(endpoint), role: 'embedding' });
     return embedder;
   };
   const shared: SharedParts = {

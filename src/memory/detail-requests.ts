@@ -37,3 +37,8 @@ export async function applyDetailRequest(parts: EngineParts, sessionId: string, 
   parts.writes.announce({ sessionId, turn: message.turn });
   return { ...asked, messageId: message.id, outcome: raised !== null && raised.requiredTier > message.requiredTier ? 'raised' : 'unchanged' };
 }
+
+/** What a turn's requests add to the memory's counters: all of them, and those that did nothing. */
+export function detailCounts(records: readonly DetailRequestRecord[]): { detailRequests: number; detailRequestsIgnored: number } {
+  return { detailRequests: records.length, detailRequestsIgnored: records.filter((record) => record.outcome === 'ignored' || record.outcome === 'over-limit').length };
+}

@@ -109,7 +109,7 @@ export const MOST_REQUESTS_PER_REPLY = 8;
  */
 export async function answerDetailCalls(
   calls: readonly DetailToolCall[],
-  options: { round: number; canGoOn: boolean; apply: (request: DetailRequest, round: number) => Promise<DetailRequestRecord>; overLimit: (request: DetailRequest, round: number) => DetailRequestRecord },
+  options: { round: number; canGoOn: boolean; apply: (request: DetailRequest, round: number) => Promise<DetailRequestRecord> },
 ): Promise<{ records: DetailRequestRecord[]; searches: string[]; messages: ChatMessage[] }> {
   const records: DetailRequestRecord[] = [];
   const searches: string[] = [];
@@ -117,7 +117,7 @@ export async function answerDetailCalls(
   for (const [index, entry] of calls.entries()) {
     let record: DetailRequestRecord;
     if ('problem' in entry) record = unreadable(entry.call, options.round);
-    else if (!options.canGoOn || index >= MOST_REQUESTS_PER_REPLY) record = options.overLimit(entry.request, options.round);
+    else if (!options.canGoOn || index >= MOST_REQUESTS_PER_REPLY) record = overLimit(entry.request, options.round);
     else {
       record = await options.apply(entry.request, options.round);
       if (entry.request.kind === 'search') searches.push(entry.request.query);

@@ -30,16 +30,21 @@ export function lazyLocalManager(settings: LocalManagerSettings = {}): MemoryMan
   };
 }
 
-/** An OpenAI-compatible chat model from settings read from the environment. */
-export function openAiModel(settings: ModelSettings): ChatModel {
-  return createOpenAiChatModel({
+/** The connection settings of a configured model, as the OpenAI-compatible adapters take them. */
+export function openAiConnection(settings: ModelSettings): { baseUrl: string; model: string; role: ModelSettings['role']; headers: ModelSettings['headers']; timeoutMs: number; apiKey?: string } {
+  return {
     baseUrl: settings.baseUrl,
     model: settings.model,
     role: settings.role,
     headers: settings.headers,
     timeoutMs: settings.timeoutMs,
     ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
-  });
+  };
+}
+
+/** An OpenAI-compatible chat model from settings read from the environment. */
+export function openAiModel(settings: ModelSettings): ChatModel {
+  return createOpenAiChatModel(openAiConnection(settings));
 }
 
 /** The model manager over the configured memory model, loaded on the first turn like the local one. */

@@ -13,7 +13,7 @@ import type { ChatOptions } from './memory-api.js';
 import { checkChatCall } from './chat-call-options.js';
 import { checkContent, checkMessageInput } from './message-input.js';
 import { answerCalls, exchangeMessages, exchangeTurn, withCalls, type ToolExchange } from './tool-exchange.js';
-import { applyDetailRequest } from './detail-requests.js';
+import { applyDetailRequest, detailCounts } from './detail-requests.js';
 import { detailFormFor } from './detail-tools.js';
 import { assemble, type SessionServices } from './session-reads.js';
 
@@ -125,8 +125,7 @@ export function chatInSession(services: SessionServices, sessionId: string, inpu
         lockWaits: result.lockWaitMs > 0 ? 1 : 0,
         lockWaitMs: result.lockWaitMs,
         staleTurns: result.staleMemory ? 1 : 0,
-        detailRequests: result.detailRequests.length,
-        detailRequestsIgnored: result.detailRequests.filter((request) => request.outcome === 'ignored' || request.outcome === 'over-limit').length,
+        ...detailCounts(result.detailRequests),
         tokens: { context: result.contextTokens, chatPrompt: result.usage.promptTokens, chatCompletion: result.usage.completionTokens },
       });
       const details = { sessionId, turn: result.turn, contextTokens: result.contextTokens, overheadMs: result.overheadMs, lockWaitMs: result.lockWaitMs };

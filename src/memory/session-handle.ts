@@ -8,7 +8,7 @@ import { StrataError } from '../core/errors.js';
 import { toolPairingProblem } from '../core/tool-calls.js';
 import type { FactEvent } from '../core/types.js';
 import { checkDetailRecords, checkDetailRequest, checkRound } from './detail-request-input.js';
-import { applyDetailRequest } from './detail-requests.js';
+import { applyDetailRequest, detailCounts } from './detail-requests.js';
 import { editFact } from './edit-facts.js';
 import type { ChatOptions, SessionHandle } from './memory-api.js';
 import { checkMessageInput, toTimestamp, type CheckedMessage } from './message-input.js';
@@ -59,10 +59,7 @@ export function sessionHandle(services: SessionServices, sessionId: string): Ses
       // (storeTurn reports an unknown session.) Turns an earlier run left underived go first, so memory is derived in turn order.
       void gate.enqueue(sessionId, () => resumePending(sessionId)).catch(() => undefined);
       const stored = await storeTurn(sessionId, checked, detailRequests.length === 0 ? undefined : { staleMemory: false, detailRequests });
-      if (detailRequests.length > 0) {
-        const ignored = detailRequests.filter((request) => request.outcome === 'ignored' || request.outcome === 'over-limit').length;
-        counters.add(sessionId, { detailRequests: detailRequests.length, detailRequestsIgnored: ignored });
-      }
+      if (detailRequests.length > 0) counters.add(sessionId, detailCounts(detailRequests));
       return stored.memory;
     },
     context: async (options) => {

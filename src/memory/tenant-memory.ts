@@ -24,7 +24,7 @@ import type { SessionServices } from './session-reads.js';
 import { SessionWrites } from './session-writes.js';
 import { createTurnWork } from './turn-work.js';
 import { hybridSearch, lexicalSearch, type SessionSearch } from '../retrieval/session-search.js';
-import { createVectorIndexer, type VectorIndexer } from '../retrieval/vector-indexer.js';
+import { createVectorIndexer } from '../retrieval/vector-indexer.js';
 import { VectorUpkeep } from './vector-upkeep.js';
 
 /** A tenant's API and what closing it takes. */
@@ -126,18 +126,9 @@ function recallFor(shared: SharedParts, tenant: string, repositories: EnginePart
     return { search: lexicalSearch(repositories.search), upkeep: null };
   }
   // The embedder is made on first use: a memory that never searches or writes never loads the word vectors.
-  let made: VectorIndexer | undefined;
-  const indexerNow = (): VectorIndexer =>
-    (made ??= createVectorIndexer(repositories.vectors, shared.embedder(), {
-      onEmbedded: (sessionId, count) => counters.add(sessionId, { messagesEmbedded: count }),
-    }));
-  const indexer: VectorIndexer = {
-    get embedder() {
-      return indexerNow().embedder;
-    },
-    resting: () => indexerNow().resting(),
-    catchUp: (sessionId, options) => indexerNow().catchUp(sessionId, options),
-  };
+  const indexer = createVectorIndexer(repositories.vectors, () => shared.embedder(), {
+    onEmbedded: (sessionId, count) => counters.add(sessionId, { messagesEmbedded: count }),
+  });
   const upkeep = new VectorUpkeep(indexer, { logger: shared.logger, counters, tenant, sessions: repositories.sessions });
   const search = hybridSearch({
     search: repositories.search,

@@ -4,18 +4,13 @@
  * embeds what the session lacks; when the embedder or the vector index fails, it answers with the
  * lexical ranking alone and reports the failure, so a read never fails for want of vectors.
  */
-import { searchArchive } from '../store/archive-query.js';
+import { searchArchive, type ArchiveQuery } from '../store/archive-query.js';
 import type { ArchiveSearch, MessageVectors } from '../store/store.js';
 import { fuseRankings, type FusedHit } from './rank-fusion.js';
 import { isZeroVector, type VectorIndexer } from './vector-indexer.js';
 
-export interface SessionSearchQuery {
-  sessionId: string;
-  query: string;
-  limit: number;
-  /** Only turns ≤ this one. */
-  maxTurn?: number;
-}
+/** What a search is for: the archive's query (session, words, most hits, last turn). */
+export type SessionSearchQuery = ArchiveQuery;
 
 /**
  * Most vector neighbours fused: past this depth a neighbour weighs less than BM25's eightieth hit, and
@@ -64,8 +59,9 @@ export function hybridSearch(parts: HybridSearchParts): SessionSearch {
       const caught = await indexer.catchUp(query.sessionId, { maxBatches: 1, join: false });
       if (!caught.complete) parts.onBacklog?.(query.sessionId);
     } catch (error) {
-      // The vectors stored so far still answer.
+      // The embedder failed (and now rests): the query is not sent to it again; BM25 answers.
       parts.onFailure?.(error, query.sessionId);
+      return lexical;
     }
     try {
       const [vector] = (await indexer.embedder.embed({ texts: [query.query] })).vectors;

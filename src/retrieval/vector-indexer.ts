@@ -1,8 +1,9 @@
 /**
  * Keeps a tenant's vector index up to date: a session's messages not yet embedded are embedded in
- * batches, oldest first, and stored with the embedder's space. A full catch-up of a session is shared by
- * whoever asks for one while it runs, so no message is embedded twice by one memory; a read asks for at
- * most a batch of its own and never waits for a long backlog. After a failure the indexer rests before it
+ * batches, oldest first, and stored with the embedder's space. One catch-up of a session runs at a time
+ * in a memory, so no message is embedded twice by it: a full one is shared by whoever asks for one while
+ * it runs, and goes on after a read's batch; a read asks for at most a batch of its own and never waits
+ * for another catch-up. After a failure the indexer rests before it
  * calls the embedder again (30 s, doubling to 10 minutes), so an endpoint that is down is not asked on
  * every write and read, and a paid one is not sent the same texts over and over.
  */
@@ -18,9 +19,8 @@ const LONGEST_REST_MS = 10 * 60_000;
 export interface CatchUpOptions {
   /** Stop after this many batches (default: until nothing is left). */
   maxBatches?: number;
-  /** When a full catch-up of the session is running: wait for it (true, default) or return at once. */
+  /** When a catch-up of the session is running: wait for it (true, default) or return at once. */
   join?: boolean;
-  signal?: AbortSignal;
 }
 
 export interface CatchUpResult {
@@ -51,16 +51,26 @@ export function isZeroVector(vector: readonly number[]): boolean {
   return vector.every((value) => value === 0);
 }
 
-export function createVectorIndexer(vectors: MessageVectors, embedder: Embedder, options: VectorIndexerOptions = {}): VectorIndexer {
+const ignore = (): void => undefined;
+
+/**
+ * An indexer over `vectors`. The embedder may be given as a function, called on first use (a memory
+ * that never searches nor writes never makes it); when it fails, `resting()` and `embedder` throw.
+ */
+export function createVectorIndexer(vectors: MessageVectors, source: Embedder | (() => Embedder), options: VectorIndexerOptions = {}): VectorIndexer {
   const now = options.now ?? Date.now;
-  const running = new Map<string, Promise<CatchUpResult>>();
+  let made = typeof source === 'function' ? undefined : source;
+  const embedderNow = (): Embedder => (made ??= (source as () => Embedder)());
+  /** The catch-up running for each session, and whether it goes until nothing is left. */
+  const running = new Map<string, { work: Promise<CatchUpResult>; full: boolean }>();
   let restUntil = 0;
   let rest = 0;
 
-  const embedBatch = async (sessionId: string, signal: AbortSignal | undefined): Promise<number> => {
+  const embedBatch = async (sessionId: string): Promise<number> => {
+    const embedder = embedderNow();
     const pending = await vectors.pending({ sessionId, space: embedder.id, limit: BATCH });
     if (pending.length === 0) return 0;
-    const result = await embedder.embed({ texts: pending.map((message) => message.text), ...(signal === undefined ? {} : { signal }) });
+    const result = await embedder.embed({ texts: pending.map((message) => message.text) });
     if (result.vectors.length !== pending.length || result.vectors.some((vector) => vector.length !== result.dimensions)) {
       throw new StrataError('MODEL_OUTPUT_INVALID', `The embedder "${embedder.id}" gave ${result.vectors.length} vectors for ${pending.length} texts, or vectors of another length than ${result.dimensions}; nothing was stored.`);
     }
@@ -82,7 +92,7 @@ export function createVectorIndexer(vectors: MessageVectors, embedder: Embedder,
     let embedded = 0;
     try {
       for (let batch = 0; batch < (catchUp.maxBatches ?? Number.POSITIVE_INFINITY); batch += 1) {
-        const count = await embedBatch(sessionId, catchUp.signal);
+        const count = await embedBatch(sessionId);
         embedded += count;
         if (count < BATCH) {
           rest = 0;
@@ -99,16 +109,26 @@ export function createVectorIndexer(vectors: MessageVectors, embedder: Embedder,
   };
 
   return {
-    embedder,
-    resting: () => now() < restUntil,
+    get embedder() {
+      return embedderNow();
+    },
+    resting: () => {
+      embedderNow();
+      return now() < restUntil;
+    },
     catchUp(sessionId, catchUp = {}) {
+      const full = catchUp.maxBatches === undefined;
       const known = running.get(sessionId);
-      if (known !== undefined) return catchUp.join === false ? Promise.resolve({ embedded: 0, complete: false }) : known;
-      const work = run(sessionId, catchUp);
-      if (catchUp.maxBatches !== undefined) return work;
-      const shared = work.finally(() => running.delete(sessionId));
-      running.set(sessionId, shared);
-      return shared;
+      if (known !== undefined && catchUp.join === false) return Promise.resolve({ embedded: 0, complete: false });
+      if (known !== undefined && (known.full || !full)) return known.work;
+      // (A full catch-up asked for while a read's batch runs goes on after it.)
+      const before = known === undefined ? Promise.resolve() : known.work.then(ignore, ignore);
+      const entry = { work: before.then(() => run(sessionId, catchUp)), full };
+      entry.work = entry.work.finally(() => {
+        if (running.get(sessionId) === entry) running.delete(sessionId);
+      });
+      running.set(sessionId, entry);
+      return entry.work;
     },
   };
 }

@@ -67,7 +67,7 @@ function embedOne(text: string, dimensions: number): number[] {
 }
 
 /**
- * The offline default embedder: feature hashing of normalised word unigrams and bigrams, L2-normalised.
+ * An offline embedder with no data of its own: feature hashing of normalised word unigrams and bigrams, L2-normalised.
  * Deterministic, instant and free; it captures shared wording, not meaning. A text with no words
  * embeds to the all-zero vector (cosine similarity 0 with everything).
  */

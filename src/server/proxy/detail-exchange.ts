@@ -11,19 +11,15 @@ import { toOpenAiMessages } from '../../core/openai-messages.js';
 import type { ChatMessage, DetailRequestRecord, ToolCall } from '../../core/types.js';
 import type { Memory, SessionHandle } from '../../memory/memory-api.js';
 import { detailProtocolMessage } from '../../memory/detail-protocol.js';
-import { answerDetailCalls, DETAIL_TOOLS, detailFormFor, MOST_REQUESTS_PER_REPLY, overLimit, splitToolCalls } from '../../memory/detail-tools.js';
+import { settleDetailReply, type DetailReply } from '../../memory/detail-reply.js';
+import { DETAIL_TOOLS, detailFormFor, overLimit } from '../../memory/detail-tools.js';
 import { MOST_DETAIL_RECORDS } from '../../memory/detail-request-input.js';
 import { isStrataError } from '../../core/errors.js';
 import type { ChatBody, SplitMessages } from './chat-request.js';
 
-/** What one reply of the upstream said, read by the form in use. */
-export interface RoundReply {
-  /** Its text as the user may see it (markers taken out). */
+/** What one reply of the upstream said, read by the form in use: its tool calls and markers, and its text as the user may see it. */
+export interface RoundReply extends DetailReply {
   text: string;
-  /** Every tool call it made, the detail tools' included. */
-  toolCalls: ToolCall[];
-  /** The markers it wrote (markers form). */
-  requests: readonly DetailRequest[];
 }
 
 export interface DetailExchangeOptions {
@@ -104,21 +100,11 @@ export class DetailExchange {
         return { ...overLimit(request, at), outcome: 'ignored' };
       }
     };
-    if (this.form === 'tools') {
-      const { detail, caller } = splitToolCalls(reply.toolCalls);
-      if (detail.length === 0) return { again: false, callerCalls: caller };
-      const answered = await answerDetailCalls(detail, { round, canGoOn: this.asking, apply, overLimit });
-      this.made.push(...answered.records);
-      if (!this.asking || caller.length > 0) return { again: false, callerCalls: caller };
-      this.searches.push(...answered.searches);
-      this.followUps = [...this.followUps, ...answered.messages];
-      this.round += 1;
-      return { again: true, callerCalls: [] };
-    }
-    if (reply.requests.length === 0 || reply.toolCalls.length > 0) return { again: false, callerCalls: reply.toolCalls };
-    for (const [index, request] of reply.requests.entries()) this.made.push(this.asking && index < MOST_REQUESTS_PER_REPLY ? await apply(request, round) : overLimit(request, round));
-    if (!this.asking) return { again: false, callerCalls: [] };
-    for (const request of reply.requests.slice(0, MOST_REQUESTS_PER_REPLY)) if (request.kind === 'search') this.searches.push(request.query);
+    const settled = await settleDetailReply(reply, { form: this.form, round, asking: this.asking, apply });
+    this.made.push(...settled.records);
+    if (!settled.again) return { again: false, callerCalls: settled.callerCalls };
+    this.searches.push(...settled.searches);
+    this.followUps = [...this.followUps, ...settled.followUps];
     this.round += 1;
     return { again: true, callerCalls: [] };
   }

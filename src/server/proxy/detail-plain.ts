@@ -69,8 +69,13 @@ export async function answerPlain(exchange: DetailExchange, call: (body: ChatBod
       exchange.form === 'markers' ? { ...extractMarkers(content), toolCalls: openAiCalls(message.tool_calls) } : { text: content, requests: [], toolCalls: openAiCalls(message.tool_calls) };
     shown += read.text;
     usage = addUsage(usage, completion.usage);
+    const firstRound = exchange.round === 1;
     const settled = await exchange.settle(read);
     if (settled.again) continue;
+    const reply = { text: shown, finished: true, toolCalls: settled.callerCalls.length > 0 };
+    // A first reply that asked for nothing goes back as it came, not parsed and written again.
+    const asked = read.requests.length > 0 || read.toolCalls.some((call) => DETAIL_TOOL_NAMES.has(call.name));
+    if (firstRound && !asked) return { response: new Response(text, { status: upstream.status, headers: passedHeaders(upstream) }), reply };
     if (typeof message.content === 'string' || shown !== '') message.content = shown;
     if (Array.isArray(message.tool_calls)) {
       const own = (message.tool_calls as OpenAiToolCall[]).filter((entry) => typeof entry.function?.name !== 'string' || !DETAIL_TOOL_NAMES.has(entry.function.name));
@@ -82,6 +87,6 @@ export async function answerPlain(exchange: DetailExchange, call: (body: ChatBod
     }
     if (usage !== null) completion.usage = usage;
     const headers = { ...passedHeaders(upstream), 'content-type': 'application/json' };
-    return { response: new Response(JSON.stringify(completion), { status: upstream.status, headers }), reply: { text: shown, finished: true, toolCalls: settled.callerCalls.length > 0 } };
+    return { response: new Response(JSON.stringify(completion), { status: upstream.status, headers }), reply };
   }
 }
