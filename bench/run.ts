@@ -1,20 +1,25 @@
 import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchStore } from '../src/eval/scratch-store.js';
 import { createMemory } from '../src/memory/create-memory.js';
+import { isPostgresUrl } from '../src/memory/default-store.js';
 import { generateConversation } from './generate-conversation.js';
 import { summarise } from './percentile.js';
 import { printTable } from './print-table.js';
 
 const MESSAGES = Number(process.env.STRATA_BENCH_MESSAGES ?? 10_000);
+/** STRATA_DB=postgres://… measures the PostgreSQL store (in a schema of its own, dropped afterwards). */
+const DATABASE = process.env.STRATA_DB;
 const QUERIES = ['budget for the billing service', 'who owns the search index', 'error rate after the deploy', 'migrations during business hours', 'review in Lisbon'];
 
 async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'strata-bench-'));
   const path = join(folder, 'bench.db');
   const rows: Array<[string, string]> = [];
+  const postgres = DATABASE !== undefined && isPostgresUrl(DATABASE) ? scratchStore(DATABASE) : null;
   try {
-    const memory = createMemory({ path, env: {} });
+    const memory = createMemory({ ...(postgres?.options ?? { path }), env: {} });
     const messages = generateConversation(MESSAGES);
 
     const importStart = performance.now();
@@ -52,11 +57,12 @@ async function main(): Promise<void> {
 
     const info = await session.info();
     await memory.close();
-    const bytes = statSync(path).size + (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
+    const bytes = (await postgres?.bytes()) ?? statSync(path).size + (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
     rows.push(['database size', `${(bytes / 1024 / 1024).toFixed(2)} MB for ${info.messageCount.toLocaleString('en-US')} messages = ${((bytes / info.messageCount) * 100 / 1024).toFixed(1)} KB per 100 messages`]);
 
-    printTable(`Strata benchmark — ${MESSAGES.toLocaleString('en-US')} generated messages, node ${process.version}`, rows);
+    printTable(`Strata benchmark — ${MESSAGES.toLocaleString('en-US')} generated messages, ${postgres === null ? 'SQLite' : 'PostgreSQL'}, node ${process.version}`, rows);
   } finally {
+    await postgres?.drop();
     rmSync(folder, { recursive: true, force: true });
   }
 }

@@ -76,6 +76,8 @@ export type { DetailRequest } from './core/detail-markers.js';
 export type { Store, TenantStore, TenantRepositories } from './store/store.js';
 export type { LockedSession, SessionLock } from './store/session-lock.js';
 export { createSqliteStore, type SqliteStoreSettings } from './store/sqlite/sqlite-store.js';
+export { createPostgresStore, type PostgresStoreSettings } from './store/postgres/postgres-store.js';
+export { createPostgresSessionLock, type PostgresSessionLock, type PostgresSessionLockSettings } from './store/postgres/session-lock.js';
 export type { Tokenizer, TokenizerName } from './providers/tokenizer/tokenizer.js';
 export { createGptTokenizer, type GptTokenizerSettings } from './providers/tokenizer/gpt-tokenizer.js';
 export type {

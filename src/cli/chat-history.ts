@@ -5,6 +5,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isPostgresUrl } from '../memory/default-store.js';
 
 /** Lines kept and offered by ↑, newest first. */
 export const HISTORY_LINES = 1000;
@@ -16,9 +17,9 @@ export interface ChatHistory {
   add(line: string): void;
 }
 
-/** The history of `sessionId` for the database at `databasePath`; null for an in-memory database. */
+/** The history of `sessionId` for the database at `databasePath`; null for an in-memory database or a PostgreSQL one (no file to keep it beside). */
 export function chatHistory(databasePath: string, sessionId: string, onProblem: (message: string) => void): ChatHistory | null {
-  if (databasePath === ':memory:') return null;
+  if (databasePath === ':memory:' || isPostgresUrl(databasePath)) return null;
   const folder = `${databasePath}.chat-history`;
   // (A session id may hold characters a file name cannot.)
   const file = join(folder, `${encodeURIComponent(sessionId)}.txt`);

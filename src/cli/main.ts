@@ -24,7 +24,7 @@ export function createProgram(io: CliIo): Command {
   program
     .description('Strata: conversational memory with durable transcripts, a traceable base-truth document and exact-budget context packages')
     .version(packageInfo().version, '-V, --version', 'print the version')
-    .option('--db <path>', 'SQLite database file (default: STRATA_DB, else ./strata.db)')
+    .option('--db <path>', 'SQLite database file or postgres:// URL (default: STRATA_DB, else ./strata.db)')
     .option('--tenant <id>', 'tenant owning the data (default: STRATA_TENANT, else "default")')
     .addOption(new Option('--tokenizer <name>', 'token encoding (default: STRATA_TOKENIZER, else o200k_base)').choices(['o200k_base', 'cl100k_base']))
     .option('--json', 'machine-readable JSON output')

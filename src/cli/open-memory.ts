@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveSettings, type Settings } from '../memory/config.js';
 import { createMemory, type Memory, type MemoryOptions } from '../memory/create-memory.js';
+import { isPostgresUrl } from '../memory/default-store.js';
 import type { CliIo } from './io.js';
 import { logDestinationFor } from './readable-logs.js';
 
@@ -37,11 +38,11 @@ function configFile(io: CliIo): string | undefined {
   return existsSync(local) ? local : undefined;
 }
 
-/** The database file: `--db`, else STRATA_DB, else the config file's `path`, else `./strata.db`; relative to `io.cwd`. */
+/** The database file (or PostgreSQL URL): `--db`, else STRATA_DB, else the config file's `path`, else `./strata.db`; relative to `io.cwd`. */
 export function databasePath(globals: GlobalOptions, io: CliIo): string {
   const file = configFile(io);
   const settings = resolveSettings({ options: { path: globals.db }, env: io.env, ...(file === undefined ? {} : { configFile: file }) });
-  return settings.path === ':memory:' ? settings.path : resolve(io.cwd, settings.path);
+  return settings.path === ':memory:' || isPostgresUrl(settings.path) ? settings.path : resolve(io.cwd, settings.path);
 }
 
 /** Memory options for the CLI's globals; `path` overrides the database file (the demo uses a temporary one). */

@@ -6,7 +6,7 @@ import { isTenantId, TENANT_ID_RULE } from '../core/tenant-id.js';
 
 /** Settings that can come from options, `STRATA_*` variables or a config file, validated by one schema. */
 export const settingsSchema = z.strictObject({
-  /** SQLite database file (default `./strata.db`). Variable: STRATA_DB. */
+  /** SQLite database file (default `./strata.db`), or a `postgres://` URL for the PostgreSQL store. Variable: STRATA_DB. */
   path: z.string().min(1).default('./strata.db'),
   /** Tenant that owns the data (default `default`). Variable: STRATA_TENANT. */
   tenant: z.string().refine(isTenantId, { message: TENANT_ID_RULE }).default('default'),

@@ -12,7 +12,7 @@ import { createWordVectorEmbedder } from '../providers/embedder/word-vector-embe
 import { createOpenAiEmbedder } from '../providers/openai/openai-embedder.js';
 import { readModelSettings, requireModelSettings, type ModelSettingsByRole } from '../providers/model-settings.js';
 import { createGptTokenizer } from '../providers/tokenizer/gpt-tokenizer.js';
-import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openDefaultStore, type OwnStore } from './default-store.js';
 import { apiKeys } from './api-keys.js';
 import { cacheShares, resolveSettings } from './config.js';
 import { inProcessSessionLock } from './in-process-session-lock.js';
@@ -70,8 +70,8 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const caches = cacheShares(settings);
   const tokenizer = typeof options.tokenizer === 'object' ? options.tokenizer : createGptTokenizer({ encoding: settings.tokenizer, cacheBytes: caches.tokens });
   const localSettings = { cacheBytes: caches.manager };
-  const ownsStore = options.store === undefined;
-  const store = options.store ?? createSqliteStore({ path: settings.path, busyTimeoutMs: settings.busyTimeoutMs, durability: settings.durability });
+  const own = options.store === undefined ? openDefaultStore(settings) : null;
+  const store = options.store ?? (own as OwnStore).store;
   const clock = options.clock ?? (() => new Date());
   const now = (): string => clock().toISOString();
   const newId = options.newId ?? timeOrderedIds(clock);
@@ -109,7 +109,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     clock,
     now,
     newId,
-    sessionLock: options.sessionLock ?? inProcessSessionLock(),
+    sessionLock: options.sessionLock ?? own?.sessionLock ?? inProcessSessionLock(),
     logger: options.logger ?? createMemoryLogger(settings.logLevel, options.logDestination),
     onBackgroundError: options.onBackgroundError,
     requireChatModel,
@@ -150,7 +150,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     close: async () => {
       closed = true;
       await Promise.all([...tenants.values()].map((runtime) => runtime.close()));
-      if (ownsStore) await store.close();
+      await own?.close();
     },
   };
 }

@@ -21,7 +21,7 @@ import type {
   TurnStatus,
   TurnSummary,
 } from '../core/types.js';
-import type { MemoryRetry } from './store.js';
+import type { ApiKeyRecord, MemoryRetry } from './store.js';
 
 /** A list of ids as a column holds it: JSON text (SQLite) or an array (a JSON column of another database). */
 export type IdList = string | readonly string[];
@@ -89,6 +89,33 @@ export interface MessageRow {
   tool_call_id: string | null;
 }
 
+/**
+ * A message's values for an INSERT, in the order of the messages table's columns after tenant and
+ * session: id, turn, position, role, speaker, content, tier1, tier2, the three tiers' tokens, required
+ * tier, created, sent, external id, tool calls (JSON) and the tool call answered.
+ */
+export function messageValues(message: Message): Array<string | number | null> {
+  return [
+    message.id,
+    message.turn,
+    message.position,
+    message.role,
+    message.speaker,
+    message.content,
+    message.tier1,
+    message.tier2,
+    message.tokens.tier1,
+    message.tokens.tier2,
+    message.tokens.tier3,
+    message.requiredTier,
+    message.createdAt,
+    message.sentAt,
+    message.externalId,
+    message.toolCalls === undefined ? null : JSON.stringify(message.toolCalls),
+    message.toolCallId ?? null,
+  ];
+}
+
 export function toMessage(row: MessageRow): Message {
   return {
     id: row.id,
@@ -140,6 +167,42 @@ export function toSummary(row: TurnRow): TurnSummary {
     ...(row.stale_memory === 1 || row.stale_memory === true ? { staleMemory: true } : {}),
     ...(row.detail_requests == null ? {} : { detailRequests: parseDetailRequests(row.detail_requests) }),
   };
+}
+
+/**
+ * A turn summary's values for an INSERT, in the order of the turns table's columns after the tenant:
+ * session, turn, message ids (JSON), the two summaries, depth, status, window extension, tokens,
+ * created, whether its memory is stale, and its detail requests (JSON, or null for none).
+ */
+export function summaryValues(summary: TurnSummary): Array<string | number | boolean | null> {
+  return [
+    summary.sessionId,
+    summary.turn,
+    JSON.stringify(summary.messageIds),
+    summary.userSummary,
+    summary.assistantSummary,
+    summary.depth,
+    summary.status,
+    summary.windowExtension,
+    summary.tokens,
+    summary.createdAt,
+    summary.staleMemory === true,
+    summary.detailRequests === undefined || summary.detailRequests.length === 0 ? null : JSON.stringify(summary.detailRequests),
+  ];
+}
+
+/** An API key as its table holds it. */
+export interface ApiKeyRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export function toApiKey(row: ApiKeyRow): ApiKeyRecord {
+  return { id: row.id, tenantId: row.tenant_id, name: row.name, hash: row.hash, createdAt: row.created_at, revokedAt: row.revoked_at };
 }
 
 const OUTCOMES: ReadonlySet<string> = new Set(['raised', 'unchanged', 'searched', 'ignored', 'over-limit']);

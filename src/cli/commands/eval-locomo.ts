@@ -28,7 +28,8 @@ import { resolveSettings } from '../../memory/config.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { formatTable } from '../format.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
-import { globalOptions, memoryOptions } from '../open-memory.js';
+import { isPostgresUrl } from '../../memory/default-store.js';
+import { databasePath, globalOptions, memoryOptions } from '../open-memory.js';
 import { integerOption, parseWholeNumber } from '../parse.js';
 import { readInputFile } from '../read-input.js';
 
@@ -244,6 +245,8 @@ export function registerEvalLocomo(evalCommand: Command, io: CliIo): void {
         tokenizer,
         env: { ...io.env },
         ...(configFile === undefined ? {} : { configFile }),
+        // --db (or STRATA_DB) naming a PostgreSQL database replays there; a SQLite file is never written by an evaluation.
+        ...(isPostgresUrl(databasePath(globals, io)) ? { database: databasePath(globals, io) } : {}),
         concurrency: options.threads ?? Math.min(availableParallelism(), dataset.samples.length),
       };
       // One manager's run is the comparison's only run, exactly as `runLocomo` returns it; the bar comes down however the runs end.

@@ -35,6 +35,8 @@ export interface EvaluateSettings {
   /** Environment and config file the memory reads its other settings from (default: none). */
   env?: Record<string, string | undefined>;
   configFile?: string;
+  /** A PostgreSQL URL to replay in (a schema per conversation, dropped afterwards); default in-memory SQLite. */
+  database?: string;
 }
 
 /** What the engine did with the facts the recorded manager proposed. */
@@ -150,6 +152,7 @@ export async function evaluateConversation(
     ...(manager === undefined ? {} : { manager }),
     tokenizer,
     memory: memoryOptions,
+    ...(settings.database === undefined ? {} : { database: settings.database }),
     onTurn: (done, total) => onProgress({ phase: 'replay', done, total }),
   });
   const replayMs = performance.now() - replayStart;

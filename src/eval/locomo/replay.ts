@@ -13,6 +13,7 @@ import type { MemoryManager } from '../../managers/memory-manager.js';
 import { createMemory, type Memory, type MemoryOptions, type SessionHandle } from '../../memory/create-memory.js';
 import type { Tokenizer } from '../../providers/tokenizer/tokenizer.js';
 import { reproducibleSources } from '../reproducible.js';
+import { scratchStore } from '../scratch-store.js';
 import type { LocomoDialogue, LocomoSample } from './dataset.js';
 
 /** The text a dialogue is stored as: its text, then `[shares <caption>]` for a shared image. */
@@ -94,8 +95,10 @@ export interface ReplayOptions {
   manager?: MemoryManager;
   /** Tokenizer shared with the baselines (default: the memory's, from its settings). */
   tokenizer?: Tokenizer;
-  /** Other memory options (environment, config file, assembler tuning …); the store is always a fresh in-memory one. */
+  /** Other memory options (environment, config file, assembler tuning …); the store is always a fresh one. */
   memory?: Omit<MemoryOptions, 'path' | 'store' | 'manager' | 'tokenizer'>;
+  /** A PostgreSQL URL to replay in (a schema of its own, dropped on close); default a private in-memory SQLite database. */
+  database?: string;
   /** Called after every stored turn. */
   onTurn?: (done: number, total: number) => void;
 }
@@ -109,15 +112,16 @@ function replayStart(sample: LocomoSample): number {
   return Number.isNaN(start) ? 0 : start;
 }
 
-/** Replay `sample` into a fresh in-memory store and return the session with its id maps. */
+/** Replay `sample` into a fresh store and return the session with its id maps. */
 export async function replayConversation(sample: LocomoSample, options: ReplayOptions = {}): Promise<ReplayedConversation> {
   const sources = reproducibleSources({ prefix: 'm', width: 8, stepMs: 1, start: replayStart(sample) });
+  const scratch = scratchStore(options.database);
   const memory = createMemory({
     env: {},
     newId: sources.newId,
     clock: sources.clock,
     ...options.memory,
-    path: ':memory:',
+    ...scratch.options,
     ...(options.manager === undefined ? {} : { manager: options.manager }),
     ...(options.tokenizer === undefined ? {} : { tokenizer: options.tokenizer }),
   });
@@ -147,10 +151,14 @@ export async function replayConversation(sample: LocomoSample, options: ReplayOp
       messages,
       messageIdOf: new Map(messages.map((message) => [message.diaId, message.messageId])),
       diaIdOf: new Map(messages.map((message) => [message.messageId, message.diaId])),
-      close: () => memory.close(),
+      close: async () => {
+        await memory.close();
+        await scratch.drop();
+      },
     };
   } catch (error) {
     await memory.close();
+    await scratch.drop();
     throw error;
   }
 }

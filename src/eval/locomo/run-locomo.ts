@@ -168,6 +168,7 @@ export async function runLocomo(options: LocomoRunOptions): Promise<LocomoRunRes
     tokenizer: options.tokenizer,
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+    ...(options.database === undefined ? {} : { database: options.database }),
   };
   if (settings.budgets.length === 0) throw new StrataError('INVALID_INPUT', 'Give at least one budget.');
   for (const budget of settings.budgets) {

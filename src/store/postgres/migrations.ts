@@ -2,7 +2,11 @@
  * The PostgreSQL store's versioned schema. Tables mirror the SQLite store's (same names and columns),
  * in a schema of their own (`strata` by default) so they never meet an application's tables in the
  * same database. Times stay ISO-8601 text as the Store port gives them (a round trip through
- * timestamptz would not give back an offset as written); lists of ids and tool calls are jsonb.
+ * timestamptz would not give back an offset as written); lists of ids and tool calls are jsonb. Text
+ * compares and sorts byte by byte (COLLATE "C"), as SQLite's does, whatever the database's locale.
+ * Each message keeps its search terms (search-terms.ts) as a tsvector and how many it has, each
+ * session the sum of those counts, and search_terms how many of a tenant's messages hold each term,
+ * for BM25 (counting them in the messages took a scan of the tenant's rows for every common word).
  * Statements run with `search_path` set to the store's schema, so the names here are unqualified.
  */
 
@@ -19,21 +23,22 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     name: 'initial schema',
     sql: `
       CREATE TABLE tenants (
-        id text PRIMARY KEY,
-        created_at text NOT NULL
+        id text COLLATE "C" PRIMARY KEY,
+        created_at text COLLATE "C" NOT NULL
       );
 
       CREATE TABLE sessions (
-        tenant_id text NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
-        id text NOT NULL,
-        title text NOT NULL,
-        instructions text NOT NULL DEFAULT '',
-        created_at text NOT NULL,
-        updated_at text NOT NULL,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+        id text COLLATE "C" NOT NULL,
+        title text COLLATE "C" NOT NULL,
+        instructions text COLLATE "C" NOT NULL DEFAULT '',
+        created_at text COLLATE "C" NOT NULL,
+        updated_at text COLLATE "C" NOT NULL,
         message_count integer NOT NULL DEFAULT 0,
         turn_count integer NOT NULL DEFAULT 0,
         token_count bigint NOT NULL DEFAULT 0,
-        import_until text,
+        search_length bigint NOT NULL DEFAULT 0,
+        import_until text COLLATE "C",
         PRIMARY KEY (tenant_id, id)
       );
       CREATE INDEX sessions_recent ON sessions (tenant_id, updated_at DESC);
@@ -41,46 +46,56 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
 
       CREATE TABLE messages (
         seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        tenant_id text NOT NULL,
-        session_id text NOT NULL,
-        id text NOT NULL,
+        tenant_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
         turn integer NOT NULL,
         position integer NOT NULL,
-        role text NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
-        speaker text,
-        content text NOT NULL,
-        tier1 text NOT NULL,
-        tier2 text NOT NULL,
+        role text COLLATE "C" NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+        speaker text COLLATE "C",
+        content text COLLATE "C" NOT NULL,
+        tier1 text COLLATE "C" NOT NULL,
+        tier2 text COLLATE "C" NOT NULL,
         tier1_tokens integer NOT NULL,
         tier2_tokens integer NOT NULL,
         tier3_tokens integer NOT NULL,
         required_tier smallint NOT NULL CHECK (required_tier BETWEEN 1 AND 3),
         default_tier smallint CHECK (default_tier BETWEEN 1 AND 3),
         raised_at_turn integer,
-        created_at text NOT NULL,
-        external_id text,
-        sent_at text,
-        tool_calls jsonb CHECK (tool_calls IS NULL OR role = 'assistant'),
-        tool_call_id text CHECK ((tool_call_id IS NULL) = (role <> 'tool')),
+        created_at text COLLATE "C" NOT NULL,
+        external_id text COLLATE "C",
+        sent_at text COLLATE "C",
+        tool_calls text COLLATE "C" CHECK (tool_calls IS NULL OR role = 'assistant'),
+        tool_call_id text COLLATE "C" CHECK ((tool_call_id IS NULL) = (role <> 'tool')),
+        search_vector tsvector NOT NULL,
+        search_length integer NOT NULL,
         FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
       );
       CREATE UNIQUE INDEX messages_id ON messages (tenant_id, id);
       CREATE UNIQUE INDEX messages_position ON messages (tenant_id, session_id, position);
       CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id, sent_at);
+      CREATE INDEX messages_search ON messages USING gin (search_vector);
+
+      CREATE TABLE search_terms (
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+        lexeme text COLLATE "C" NOT NULL,
+        documents integer NOT NULL,
+        PRIMARY KEY (tenant_id, lexeme)
+      );
       CREATE INDEX messages_raised ON messages (tenant_id, session_id, raised_at_turn) WHERE raised_at_turn IS NOT NULL;
 
       CREATE TABLE turns (
-        tenant_id text NOT NULL,
-        session_id text NOT NULL,
+        tenant_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
         turn integer NOT NULL,
         message_ids jsonb NOT NULL,
-        user_summary text NOT NULL,
-        assistant_summary text NOT NULL,
-        depth text NOT NULL CHECK (depth IN ('short', 'medium', 'long', 'code')),
-        status text NOT NULL CHECK (status IN ('summarised', 'fallback-raw', 'pending-retry')),
+        user_summary text COLLATE "C" NOT NULL,
+        assistant_summary text COLLATE "C" NOT NULL,
+        depth text COLLATE "C" NOT NULL CHECK (depth IN ('short', 'medium', 'long', 'code')),
+        status text COLLATE "C" NOT NULL CHECK (status IN ('summarised', 'fallback-raw', 'pending-retry')),
         window_extension integer NOT NULL,
         tokens integer NOT NULL,
-        created_at text NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
         stale_memory boolean NOT NULL DEFAULT false,
         detail_requests jsonb,
         PRIMARY KEY (tenant_id, session_id, turn),
@@ -89,113 +104,114 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX turns_status ON turns (tenant_id, status) WHERE status <> 'summarised';
 
       CREATE TABLE facts (
-        tenant_id text NOT NULL,
-        session_id text NOT NULL,
-        id text NOT NULL,
-        key text NOT NULL,
-        text text NOT NULL,
-        kind text NOT NULL CHECK (kind IN ('fact', 'constraint', 'goal', 'preference', 'exception')),
+        tenant_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        text text COLLATE "C" NOT NULL,
+        kind text COLLATE "C" NOT NULL CHECK (kind IN ('fact', 'constraint', 'goal', 'preference', 'exception')),
         pinned boolean NOT NULL,
         source_message_ids jsonb NOT NULL,
         created_turn integer NOT NULL,
         updated_turn integer NOT NULL,
-        created_at text NOT NULL,
-        updated_at text NOT NULL,
-        may_replace text,
+        created_at text COLLATE "C" NOT NULL,
+        updated_at text COLLATE "C" NOT NULL,
+        may_replace text COLLATE "C",
         PRIMARY KEY (tenant_id, session_id, created_turn, id),
         FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
       );
       CREATE UNIQUE INDEX facts_id ON facts (tenant_id, id);
 
       CREATE TABLE fact_events (
-        tenant_id text NOT NULL,
-        session_id text NOT NULL,
+        tenant_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
         sequence integer NOT NULL,
-        id text NOT NULL,
-        fact_id text,
-        op text NOT NULL CHECK (op IN ('add', 'update', 'remove', 'consolidate', 'reject', 'warning')),
-        key text NOT NULL,
-        kind text NOT NULL,
-        old_text text,
-        new_text text,
+        id text COLLATE "C" NOT NULL,
+        fact_id text COLLATE "C",
+        op text COLLATE "C" NOT NULL CHECK (op IN ('add', 'update', 'remove', 'consolidate', 'reject', 'warning')),
+        key text COLLATE "C" NOT NULL,
+        kind text COLLATE "C" NOT NULL,
+        old_text text COLLATE "C",
+        new_text text COLLATE "C",
         turn integer NOT NULL,
-        actor text NOT NULL,
-        reason text NOT NULL,
+        actor text COLLATE "C" NOT NULL,
+        reason text COLLATE "C" NOT NULL,
         source_message_ids jsonb NOT NULL,
-        created_at text NOT NULL,
-        may_replace text,
-        undoes text,
+        created_at text COLLATE "C" NOT NULL,
+        may_replace text COLLATE "C",
+        undoes text COLLATE "C",
         PRIMARY KEY (tenant_id, session_id, sequence),
         FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
       );
       CREATE UNIQUE INDEX fact_events_id ON fact_events (tenant_id, id);
 
       CREATE TABLE artifacts (
-        tenant_id text NOT NULL,
-        session_id text NOT NULL,
-        id text NOT NULL,
-        name text NOT NULL,
-        kind text NOT NULL CHECK (kind IN ('code', 'draft')),
-        language text,
+        tenant_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        name text COLLATE "C" NOT NULL,
+        kind text COLLATE "C" NOT NULL CHECK (kind IN ('code', 'draft')),
+        language text COLLATE "C",
         PRIMARY KEY (tenant_id, id),
         UNIQUE (tenant_id, session_id, name),
         FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
       );
 
       CREATE TABLE artifact_versions (
-        tenant_id text NOT NULL,
-        artifact_id text NOT NULL,
+        tenant_id text COLLATE "C" NOT NULL,
+        artifact_id text COLLATE "C" NOT NULL,
         version integer NOT NULL,
         turn integer NOT NULL,
-        message_id text NOT NULL,
-        content text NOT NULL,
+        message_id text COLLATE "C" NOT NULL,
+        content text COLLATE "C" NOT NULL,
         tokens integer NOT NULL,
-        created_at text NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
         PRIMARY KEY (tenant_id, artifact_id, version),
         FOREIGN KEY (tenant_id, artifact_id) REFERENCES artifacts (tenant_id, id) ON DELETE CASCADE
       );
 
       CREATE TABLE memory_retries (
-        tenant_id text NOT NULL,
-        session_id text NOT NULL,
+        tenant_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
         turn integer NOT NULL,
         attempts integer NOT NULL CHECK (attempts >= 1),
-        next_attempt_at text NOT NULL,
-        reason text NOT NULL,
-        last_error text NOT NULL,
-        created_at text NOT NULL,
-        updated_at text NOT NULL,
+        next_attempt_at text COLLATE "C" NOT NULL,
+        reason text COLLATE "C" NOT NULL,
+        last_error text COLLATE "C" NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        updated_at text COLLATE "C" NOT NULL,
         PRIMARY KEY (tenant_id, session_id, turn),
         FOREIGN KEY (tenant_id, session_id, turn) REFERENCES turns (tenant_id, session_id, turn) ON DELETE CASCADE
       );
       CREATE INDEX memory_retries_due ON memory_retries (tenant_id, next_attempt_at);
 
       CREATE TABLE api_keys (
-        id text PRIMARY KEY,
-        tenant_id text NOT NULL,
-        name text NOT NULL,
-        hash text NOT NULL UNIQUE,
-        created_at text NOT NULL,
-        revoked_at text
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL,
+        name text COLLATE "C" NOT NULL,
+        hash text COLLATE "C" NOT NULL UNIQUE,
+        created_at text COLLATE "C" NOT NULL,
+        revoked_at text COLLATE "C"
       );
       CREATE INDEX api_keys_by_tenant ON api_keys (tenant_id, created_at);
 
       CREATE TABLE vector_spaces (
         id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        tenant_id text NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
-        space text NOT NULL,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+        space text COLLATE "C" NOT NULL,
         dimensions integer NOT NULL CHECK (dimensions > 0),
         UNIQUE (tenant_id, space)
       );
 
       CREATE TABLE vector_progress (
-        tenant_id text NOT NULL,
-        session_id text NOT NULL,
+        tenant_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
         space_id integer NOT NULL REFERENCES vector_spaces (id) ON DELETE CASCADE,
         through_position integer NOT NULL,
         PRIMARY KEY (tenant_id, session_id, space_id),
         FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
       );
+      CREATE INDEX vector_progress_space ON vector_progress (space_id);
     `,
   },
 ];

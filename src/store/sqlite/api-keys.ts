@@ -1,20 +1,8 @@
 import type Database from 'better-sqlite3';
 import { StrataError } from '../../core/errors.js';
-import type { ApiKeyRecord, ApiKeyRepository } from '../store.js';
+import { toApiKey, type ApiKeyRow } from '../rows.js';
+import type { ApiKeyRepository } from '../store.js';
 import type { Run } from './run.js';
-
-interface ApiKeyRow {
-  id: string;
-  tenant_id: string;
-  name: string;
-  hash: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-function toRecord(row: ApiKeyRow): ApiKeyRecord {
-  return { id: row.id, tenantId: row.tenant_id, name: row.name, hash: row.hash, createdAt: row.created_at, revokedAt: row.revoked_at };
-}
 
 export function createApiKeyRepository(db: Database.Database, run: Run): ApiKeyRepository {
   const insert = db.prepare('INSERT INTO api_keys (id, tenant_id, name, hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)');
@@ -35,14 +23,14 @@ export function createApiKeyRepository(db: Database.Database, run: Run): ApiKeyR
       }),
     findLive: ({ hash }) => run(() => {
       const row = byHash.get(hash);
-      return row === undefined ? null : toRecord(row);
+      return row === undefined ? null : toApiKey(row);
     }),
-    list: (options = {}) => run(() => (options.tenantId === undefined ? all.all() : ofTenant.all(options.tenantId)).map(toRecord)),
+    list: (options = {}) => run(() => (options.tenantId === undefined ? all.all() : ofTenant.all(options.tenantId)).map(toApiKey)),
     revoke: ({ id, at }) =>
       run(() => {
         revoke.run(at, id);
         const row = byId.get(id);
-        return row === undefined ? null : toRecord(row);
+        return row === undefined ? null : toApiKey(row);
       }),
   };
 }

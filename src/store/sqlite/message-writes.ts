@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { messageText } from '../../core/tool-calls.js';
 import type { Message, Tier } from '../../core/types.js';
+import { messageValues } from '../rows.js';
 import type { TierUpdate } from '../store.js';
 import { sessionToken, type TenantSearchIndex } from './search-index.js';
 
@@ -66,27 +67,7 @@ export function createMessageWrites(db: Database.Database, tenantId: string, ind
       const indexed = indexInsert();
       const token = sessionToken(sessionId);
       for (const message of messages) {
-        const { lastInsertRowid } = insert.run(
-          tenantId,
-          sessionId,
-          message.id,
-          message.turn,
-          message.position,
-          message.role,
-          message.speaker,
-          message.content,
-          message.tier1,
-          message.tier2,
-          message.tokens.tier1,
-          message.tokens.tier2,
-          message.tokens.tier3,
-          message.requiredTier,
-          message.createdAt,
-          message.sentAt,
-          message.externalId,
-          message.toolCalls === undefined ? null : JSON.stringify(message.toolCalls),
-          message.toolCallId ?? null,
-        );
+        const { lastInsertRowid } = insert.run(tenantId, sessionId, ...messageValues(message));
         // A tool call is found by its name and arguments.
         indexed.run(lastInsertRowid, message.speaker ?? '', messageText(message), token);
         tokens += message.tokens.tier3;

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { TurnStatus } from '../../core/types.js';
 import type { TurnRepository } from '../store.js';
-import { toSummary, type TurnRow } from '../rows.js';
+import { summaryValues, toSummary, type TurnRow } from '../rows.js';
 import type { Run } from './run.js';
 
 export function createTurnRepository(db: Database.Database, tenantId: string, run: Run): TurnRepository {
@@ -38,21 +38,10 @@ export function createTurnRepository(db: Database.Database, tenantId: string, ru
   return {
     upsert: ({ summary }) =>
       run(() => {
-        upsert.run(
-          tenantId,
-          summary.sessionId,
-          summary.turn,
-          JSON.stringify(summary.messageIds),
-          summary.userSummary,
-          summary.assistantSummary,
-          summary.depth,
-          summary.status,
-          summary.windowExtension,
-          summary.tokens,
-          summary.createdAt,
-          summary.staleMemory === true ? 1 : 0,
-          summary.detailRequests === undefined || summary.detailRequests.length === 0 ? null : JSON.stringify(summary.detailRequests),
-        );
+        const values = summaryValues(summary);
+        // SQLite keeps the stale flag as 0 or 1.
+        values[10] = values[10] === true ? 1 : 0;
+        upsert.run(tenantId, ...values);
       }),
     get: ({ sessionId, turn }) =>
       run(() => {

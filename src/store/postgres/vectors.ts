@@ -1,0 +1,139 @@
+/**
+ * The PostgreSQL vector index (pgvector): a table per space of a tenant (vector_spaces names it), each
+ * row a message's vector beside its session, turn and position, deleted with its message. A search
+ * compares the query with every vector of the session (exact, as SQLite's is), through an index on the
+ * session. How far each session is embedded is one row of vector_progress.
+ */
+import { StrataError } from '../../core/errors.js';
+import { messageText } from '../../core/tool-calls.js';
+import type { ToolCall } from '../../core/types.js';
+import type { MessageVectors, UnembeddedMessage, VectorHit } from '../store.js';
+import type { Sql } from './sql.js';
+import type { PostgresVectorExtension } from './vector-extension.js';
+
+type PutOptions = Parameters<MessageVectors['put']>[0];
+type NearestOptions = Parameters<MessageVectors['nearest']>[0];
+
+interface Space {
+  id: number;
+  dimensions: number;
+  table: string;
+}
+
+function vectorTable(spaceId: number): string {
+  return `vectors_${String(Math.trunc(spaceId))}`;
+}
+
+/** A vector as pgvector reads it: "[0.1,0.2,…]" (a float4 printed by JavaScript reads back as the same float4). */
+function vectorLiteral(vector: Float32Array): string {
+  return `[${Array.from(vector, (value) => (Number.isFinite(value) ? String(value) : '0')).join(',')}]`;
+}
+
+async function createSpace(sql: Sql, tenantId: string, name: string, dimensions: number): Promise<Space> {
+  const id = (await sql.query<{ id: number }>('INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES ($1, $2, $3) RETURNING id', [tenantId, name, dimensions])).rows[0]?.id ?? 0;
+  const table = vectorTable(id);
+  await sql.query(`CREATE TABLE ${table} (
+      message_seq bigint PRIMARY KEY REFERENCES messages (seq) ON DELETE CASCADE,
+      message_id text COLLATE "C" NOT NULL,
+      tenant_id text COLLATE "C" NOT NULL,
+      session_id text COLLATE "C" NOT NULL,
+      turn integer NOT NULL,
+      position integer NOT NULL,
+      embedding vector(${String(Math.trunc(dimensions))}) NOT NULL
+    )`);
+  await sql.query(`CREATE INDEX ${table}_session ON ${table} (tenant_id, session_id, turn)`);
+  return { id, dimensions, table };
+}
+
+export function createMessageVectors(sql: Sql, tenantId: string, extension: () => PostgresVectorExtension): MessageVectors {
+  const spaces = new Map<string, Space>();
+  const space = async (reader: Sql, name: string): Promise<Space | null> => {
+    const known = spaces.get(name);
+    if (known !== undefined) return known;
+    const row = (await reader.query<{ id: number; dimensions: number }>('SELECT id, dimensions FROM vector_spaces WHERE tenant_id = $1 AND space = $2', [tenantId, name])).rows[0];
+    return row === undefined ? null : { id: row.id, dimensions: row.dimensions, table: vectorTable(row.id) };
+  };
+
+  const put = ({ sessionId, space: name, dimensions, entries }: PutOptions): Promise<void> =>
+    sql.write(async (write) => {
+      if (entries.length === 0) return;
+      const found = (await space(write, name)) ?? (await createSpace(write, tenantId, name, dimensions));
+      if (found.dimensions !== dimensions) {
+        throw new StrataError('STORE_FAILURE', `The vector space "${name}" holds vectors of ${String(found.dimensions)} numbers, not ${String(dimensions)}; an embedder that changes its length needs a new id.`, { details: { space: name } });
+      }
+      const ids = entries.map((entry) => entry.messageId);
+      const located = await write.query<{ id: string; seq: string; turn: number; position: number }>('SELECT id, seq, turn, position FROM messages WHERE tenant_id = $1 AND session_id = $2 AND id = ANY ($3::text[])', [tenantId, sessionId, ids]);
+      const places = new Map(located.rows.map((row) => [row.id, row]));
+      const rows: Array<[string, string, number, number, string]> = [];
+      for (const { messageId, vector } of entries) {
+        const place = places.get(messageId);
+        if (place === undefined) throw new StrataError('STORE_FAILURE', `Cannot store a vector for message "${messageId}": it is not a message of session "${sessionId}".`, { details: { sessionId, messageId } });
+        if (vector !== null && vector.length !== dimensions) throw new StrataError('STORE_FAILURE', `A vector of ${String(vector.length)} numbers came for a space of ${String(dimensions)}.`, { details: { space: name } });
+        if (vector !== null) rows.push([place.seq, messageId, place.turn, place.position, vectorLiteral(vector)]);
+      }
+      await write.query(`DELETE FROM ${found.table} WHERE message_seq = ANY ($1::bigint[])`, [located.rows.map((row) => row.seq)]);
+      if (rows.length > 0) {
+        await write.query(
+          `INSERT INTO ${found.table} (message_seq, message_id, tenant_id, session_id, turn, position, embedding)
+           SELECT v.seq, v.id, $1, $2, v.turn, v.position, v.embedding::vector FROM unnest($3::bigint[], $4::text[], $5::int[], $6::int[], $7::text[]) AS v (seq, id, turn, position, embedding)`,
+          [tenantId, sessionId, ...[0, 1, 2, 3, 4].map((column) => rows.map((row) => row[column]))],
+        );
+      }
+      const through = Math.max(...located.rows.map((row) => row.position));
+      await write.query(
+        `INSERT INTO vector_progress (tenant_id, session_id, space_id, through_position) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (tenant_id, session_id, space_id) DO UPDATE SET through_position = greatest(vector_progress.through_position, excluded.through_position)`,
+        [tenantId, sessionId, found.id, through],
+      );
+      spaces.set(name, found);
+    });
+
+  const nearest = async ({ sessionId, space: name, vector, limit, maxTurn }: NearestOptions): Promise<VectorHit[]> => {
+    const found = await space(sql, name);
+    if (found === null || limit <= 0 || vector.length !== found.dimensions) return [];
+    spaces.set(name, found);
+    const rows = await sql.query<{ id: string; turn: number; distance: number | null }>(
+      `SELECT message_id AS id, turn, embedding <=> $3::vector AS distance FROM ${found.table}
+        WHERE tenant_id = $1 AND session_id = $2 AND turn <= $4 ORDER BY distance, position LIMIT $5`,
+      [tenantId, sessionId, vectorLiteral(vector), Math.min(maxTurn ?? 2_147_483_647, 2_147_483_647), Math.min(limit, 4096)],
+    );
+    return rows.rows.map((row) => ({ messageId: row.id, turn: row.turn, similarity: 1 - (row.distance ?? 1) }));
+  };
+
+  const pending = async ({ sessionId, space: name, limit }: { sessionId: string; space: string; limit: number }): Promise<UnembeddedMessage[]> => {
+    const found = await space(sql, name);
+    const through =
+      found === null ? -1 : ((await sql.query<{ through: number }>('SELECT through_position AS through FROM vector_progress WHERE tenant_id = $1 AND session_id = $2 AND space_id = $3', [tenantId, sessionId, found.id])).rows[0]?.through ?? -1);
+    const rows = await sql.query<{ id: string; position: number; content: string; tool_calls: string | null }>(
+      'SELECT id, position, content, tool_calls FROM messages WHERE tenant_id = $1 AND session_id = $2 AND position > $3 ORDER BY position LIMIT $4',
+      [tenantId, sessionId, through, Math.max(0, limit)],
+    );
+    return rows.rows.map((row) => ({
+      messageId: row.id,
+      position: row.position,
+      text: messageText(row.tool_calls === null ? { content: row.content } : { content: row.content, toolCalls: JSON.parse(row.tool_calls) as ToolCall[] }),
+    }));
+  };
+
+  /** Runs `work` once pgvector is known to be there; until the store has connected, it is assumed to be. */
+  const used =
+    <A, R>(work: (options: A) => Promise<R>) =>
+    async (options: A): Promise<R> => {
+      await sql.query('SELECT 1');
+      const found = extension();
+      if (!found.loaded) throw new StrataError('STORE_FAILURE', `This PostgreSQL store keeps no vectors: the pgvector extension could not be used (${found.reason}). Install pgvector on the server, or set STRATA_RECALL=lexical.`);
+      return work(options);
+    };
+  return {
+    get available() {
+      const found = extension();
+      return found.loaded || found.reason === NOT_CONNECTED;
+    },
+    pending: used(pending),
+    put: used(put),
+    nearest: used(nearest),
+  };
+}
+
+/** What the extension check says before the store has connected. */
+export const NOT_CONNECTED = 'the store has not connected yet';
