@@ -24,9 +24,12 @@ export function createMessageRepository(sql: Sql, tenantId: string): MessageRepo
       (await rows(`SELECT ${COLUMNS} FROM messages WHERE tenant_id = $1 AND session_id = $2 ORDER BY position LIMIT $3 OFFSET $4`, [tenantId, sessionId, sqlLimit(limit), Math.max(0, Math.floor(offset ?? 0))])).map(
         toMessage,
       ),
+    // Looked up by the (tenant, id) index and the session checked here: with the session in the query, a
+    // planner may scan the session's rows instead (as SQLite's does).
     getMany: async ({ sessionId, messageIds }) => {
       if (messageIds.length === 0) return [];
-      return (await rows(`SELECT ${COLUMNS} FROM messages WHERE tenant_id = $1 AND id = ANY ($2::text[]) AND session_id = $3 ORDER BY position`, [tenantId, messageIds, sessionId])).map(toMessage);
+      const found = await rows(`SELECT ${COLUMNS} FROM messages WHERE tenant_id = $1 AND id = ANY ($2::text[])`, [tenantId, messageIds]);
+      return found.filter((row) => row.session_id === sessionId).sort((a, b) => a.position - b.position).map(toMessage);
     },
     // The session's count less the messages after the turn: the few newest rows of the index, not all.
     countUpToTurn: async ({ sessionId, toTurn }) => {

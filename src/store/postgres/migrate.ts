@@ -70,6 +70,12 @@ export async function migratePostgres(pool: Pool, options: { schema: string; con
   } catch (error) {
     throw postgresFailure(error, 'connect', options.connectionString);
   }
+  // A connection ended by the server while it is checked out must fail the migration, not the process.
+  let broken = false;
+  const onError = (): void => {
+    broken = true;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [advisoryKey(`strata migrations ${schema}`)]);
@@ -90,9 +96,12 @@ export async function migratePostgres(pool: Pool, options: { schema: string; con
     await client.query('COMMIT');
     return newest;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
     throw postgresFailure(error, 'open its Strata schema', options.connectionString);
   } finally {
-    client.release();
+    client.off('error', onError);
+    client.release(broken);
   }
 }

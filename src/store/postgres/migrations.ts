@@ -70,7 +70,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         search_vector tsvector NOT NULL,
         search_length integer NOT NULL,
         FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
-      );
+      ) WITH (fillfactor = 75);
       CREATE UNIQUE INDEX messages_id ON messages (tenant_id, id);
       CREATE UNIQUE INDEX messages_position ON messages (tenant_id, session_id, position);
       CREATE INDEX messages_turn ON messages (tenant_id, session_id, turn, position, id, sent_at);

@@ -17,6 +17,24 @@ export interface PoolSettings {
   connectMs?: number;
   /** Schemas every connection looks names up in, first to last (quoted identifiers); PostgreSQL's default when absent. */
   searchPath?: readonly string[];
+  /** Server settings every connection starts with (`lock_timeout` …), besides those of the URL's `options`. */
+  parameters?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The URL without its `options` parameter, and that parameter: `pg` lets the URL's options replace the
+ * ones given beside it, which would drop the store's search path; they are joined instead.
+ */
+function splitOptions(connectionString: string): { connectionString: string; options: string } {
+  try {
+    const url = new URL(connectionString);
+    const options = url.searchParams.get('options');
+    if (options === null) return { connectionString, options: '' };
+    url.searchParams.delete('options');
+    return { connectionString: url.toString(), options };
+  } catch {
+    return { connectionString, options: '' };
+  }
 }
 
 /** Where a connection string points, without its password, for messages. */
@@ -54,14 +72,16 @@ export async function openPool(settings: PoolSettings): Promise<Pool> {
     throw new StrataError('INVALID_CONFIG', 'PostgreSQL needs the optional dependency pg: npm install pg.', { cause: error });
   }
   const Pool = pg.default?.Pool ?? pg.Pool;
+  const { connectionString, options } = splitOptions(settings.connectionString);
+  const parameters = Object.entries(settings.parameters ?? {}).map(([name, value]) => `-c ${name}=${value}`);
   const pool = new Pool({
-    connectionString: settings.connectionString,
+    connectionString,
     max: Math.max(1, settings.max),
     connectionTimeoutMillis: Math.max(1, settings.connectMs ?? 30_000),
     // Set when each connection starts, so no statement ever runs with another search path. No JIT: it
     // compiles a search's ranking once its estimated cost passes a threshold, which took one search
     // from 8 ms to 1.3 s; Strata's statements are short.
-    options: ['-c jit=off', ...(settings.searchPath === undefined ? [] : [`-c search_path=${settings.searchPath.join(',')}`])].join(' '),
+    options: [options, '-c jit=off', ...parameters, ...(settings.searchPath === undefined ? [] : [`-c search_path=${settings.searchPath.join(',')}`])].filter((part) => part !== '').join(' '),
   });
   pool.on('error', () => undefined);
   return pool;

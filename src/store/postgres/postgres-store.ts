@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { StrataError } from '../../core/errors.js';
+import { KeyedMutex } from '../../core/keyed-mutex.js';
 import type { Store, TenantRepositories, TenantStore } from '../store.js';
 import { createApiKeyRepository } from './api-keys.js';
 import { createArtifactRepository } from './artifacts.js';
@@ -36,6 +37,9 @@ export interface PostgresStoreSettings {
  * const store = createPostgresStore({ connectionString: 'postgres://strata@db.internal/strata' });
  * const memory = createMemory({ store, sessionLock: createPostgresSessionLock({ connectionString: 'postgres://strata@db.internal/strata' }) });
  */
+/** How long a write waits for its tenant's lock, in ms. */
+const LOCK_WAIT_MS = 30_000;
+
 export function createPostgresStore(settings: PostgresStoreSettings): Store {
   const schema = checkSchemaName(settings.schema ?? 'strata');
   const { connectionString } = settings;
@@ -57,11 +61,17 @@ export function createPostgresStore(settings: PostgresStoreSettings): Store {
       max: settings.pool?.max ?? 10,
       ...(settings.pool?.connectMs === undefined ? {} : { connectMs: settings.pool.connectMs }),
       searchPath: [quoted(schema), ...(extension.loaded ? [extension.schema] : [])],
+      // A write waits at most 30 s for another server's hold on its tenant, and a server that stops
+      // talking in the middle of a transaction (a network partition) loses it, and its locks, after 60 s.
+      parameters: { lock_timeout: String(LOCK_WAIT_MS), idle_in_transaction_session_timeout: '60000' },
     });
   };
 
+  // A tenant's writes queue here before they take a connection: one waits for the tenant's lock, not the pool.
+  const writes = new KeyedMutex();
   const target: SqlTarget = {
     connectionString,
+    queueWrite: (key, work) => writes.run(key, work),
     pool: () => {
       if (pool === null) throw new StrataError('STORE_FAILURE', 'The PostgreSQL store has not connected yet.');
       return pool;
@@ -104,12 +114,14 @@ export function createPostgresStore(settings: PostgresStoreSettings): Store {
       tenant = {
         ...repositories(tenantId, poolSql(target, writeKey)),
         transaction: (work, options = {}) =>
-          inTransaction(target, 'BEGIN', async (sql) => {
-            await lockTenantWrites(sql, writeKey);
-            // A write that can be redone from what is durable already need not wait for the disk.
-            if (options.durable === false) await sql.query('SET LOCAL synchronous_commit = off');
-            return work(repositories(tenantId, sql));
-          }),
+          target.queueWrite(writeKey, () =>
+            inTransaction(target, 'BEGIN', async (sql) => {
+              await lockTenantWrites(sql, writeKey);
+              // A write that can be redone from what is durable already need not wait for the disk.
+              if (options.durable === false) await sql.query('SET LOCAL synchronous_commit = off');
+              return work(repositories(tenantId, sql));
+            }),
+          ),
       };
       tenants.set(tenantId, tenant);
       return tenant;

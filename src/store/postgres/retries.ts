@@ -1,7 +1,7 @@
 import { StrataError } from '../../core/errors.js';
 import type { MemoryRetry, RetryRepository } from '../store.js';
 import { toRetry, type RetryRow } from '../rows.js';
-import type { Sql } from './sql.js';
+import { sqlLimit, type Sql } from './sql.js';
 
 const COLUMNS = 'session_id, turn, attempts, next_attempt_at, reason, last_error, created_at, updated_at';
 
@@ -32,8 +32,8 @@ export function createRetryRepository(sql: Sql, tenantId: string): RetryReposito
       }),
     listDue: ({ now, limit, sessionId }) =>
       sessionId === undefined
-        ? rows(`SELECT ${COLUMNS} FROM memory_retries WHERE tenant_id = $1 AND next_attempt_at <= $2 ORDER BY session_id, turn LIMIT $3`, [tenantId, now, Math.max(0, limit)])
-        : rows(`SELECT ${COLUMNS} FROM memory_retries WHERE tenant_id = $1 AND session_id = $4 AND next_attempt_at <= $2 ORDER BY turn LIMIT $3`, [tenantId, now, Math.max(0, limit), sessionId]),
+        ? rows(`SELECT ${COLUMNS} FROM memory_retries WHERE tenant_id = $1 AND next_attempt_at <= $2 ORDER BY session_id, turn LIMIT $3`, [tenantId, now, sqlLimit(Math.max(0, limit))])
+        : rows(`SELECT ${COLUMNS} FROM memory_retries WHERE tenant_id = $1 AND session_id = $4 AND next_attempt_at <= $2 ORDER BY turn LIMIT $3`, [tenantId, now, sqlLimit(Math.max(0, limit)), sessionId]),
     list: ({ sessionId }) => rows(`SELECT ${COLUMNS} FROM memory_retries WHERE tenant_id = $1 AND session_id = $2 ORDER BY turn`, [tenantId, sessionId]),
     nextDue: async () => (await sql.query<{ due: string | null }>('SELECT min(next_attempt_at) AS due FROM memory_retries WHERE tenant_id = $1', [tenantId])).rows[0]?.due ?? null,
     remove: ({ sessionId, turn }) =>

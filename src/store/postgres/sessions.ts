@@ -2,11 +2,12 @@ import { StrataError } from '../../core/errors.js';
 import type { SessionRepository } from '../store.js';
 import { toSession, type SessionRow } from '../rows.js';
 import { uncountSessions } from './search-statistics.js';
+import { deleteSessionVectors } from './vectors.js';
 import { sqlLimit, type Sql } from './sql.js';
 
 const COLUMNS = 'id, title, instructions, created_at, updated_at, message_count, turn_count, token_count::float8 AS token_count';
 
-/** The PostgreSQL session repository. Deleting a session cascades to everything of it, its vectors included; its terms stop counting. */
+/** The PostgreSQL session repository. Deleting a session cascades to everything of it; its vectors go and its terms stop counting. */
 export function createSessionRepository(sql: Sql, tenantId: string): SessionRepository {
   return {
     create: ({ session, importUntil }) =>
@@ -50,6 +51,7 @@ export function createSessionRepository(sql: Sql, tenantId: string): SessionRepo
     delete: ({ sessionId }) =>
       sql.write(async (write) => {
         await uncountSessions(write, tenantId, [sessionId]);
+        await deleteSessionVectors(write, tenantId, [sessionId]);
         return (await write.query('DELETE FROM sessions WHERE tenant_id = $1 AND id = $2', [tenantId, sessionId])).rowCount !== 0;
       }),
     removeAbandonedImports: ({ now }) =>
@@ -57,6 +59,7 @@ export function createSessionRepository(sql: Sql, tenantId: string): SessionRepo
         const abandoned = await write.query<{ id: string }>('SELECT id FROM sessions WHERE tenant_id = $1 AND import_until IS NOT NULL AND import_until < $2 ORDER BY id', [tenantId, now]);
         const ids = abandoned.rows.map((row) => row.id);
         await uncountSessions(write, tenantId, ids);
+        await deleteSessionVectors(write, tenantId, ids);
         await write.query('DELETE FROM sessions WHERE tenant_id = $1 AND id = ANY ($2::text[])', [tenantId, ids]);
         return ids;
       }),

@@ -8,7 +8,8 @@
  * can change until it commits, which makes it as good as serializable for Strata's tables without
  * PostgreSQL's SERIALIZABLE level and the conflicts it reports (the Store port promises none).
  */
-import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { StrataError } from '../../core/errors.js';
 import { advisoryKey, postgresFailure } from './pool.js';
 
@@ -32,6 +33,8 @@ export interface SqlTarget {
   ready: () => Promise<void>;
   /** Throws when the store is closed. */
   ensureOpen: () => void;
+  /** Run a write after the process's earlier writes under the same lock key (one at a time per tenant). */
+  queueWrite: <T>(key: string, work: () => Promise<T>) => Promise<T>;
 }
 
 /** The advisory lock key serialising one tenant's writes in one schema. */
@@ -51,28 +54,58 @@ export function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/**
+ * A statement as a prepared one, named after its text: each connection parses and plans it once and
+ * reuses that, where an unnamed statement is planned at every call (2.5 ms of planning for a 0.9 ms tier
+ * update). The texts are the repositories' own, so their number is bounded.
+ */
+function prepared(text: string, values: readonly unknown[] | undefined, rowMode?: 'array'): QueryConfig {
+  // Statements without parameters (BEGIN, COMMIT, SET …) are sent as they are.
+  if (values === undefined) return { text, ...(rowMode === undefined ? {} : { rowMode }) };
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `strata_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return { name, text, values: values as unknown[] | undefined, ...(rowMode === undefined ? {} : { rowMode }) };
+}
+const names = new Map<string, string>();
+
 function wrap(error: unknown, target: SqlTarget): unknown {
-  return error instanceof StrataError ? error : postgresFailure(error, 'run a statement', target.connectionString);
+  if (error instanceof StrataError) return error;
+  // PostgreSQL's text holds no U+0000; SQLite's does. Said as bad input: nothing was written.
+  if (sqlState(error) === '22021' && /0x00/u.test(error instanceof Error ? error.message : '')) {
+    return new StrataError('INVALID_INPUT', 'The text holds the character U+0000 (NUL), which PostgreSQL cannot store; remove it (or store it in SQLite). Nothing was written.', { cause: error });
+  }
+  if (sqlState(error) === '55P03') {
+    return new StrataError('STORE_FAILURE', 'A write waited 30 s for a lock another Strata server holds on this tenant (or a row of it) and gave up; nothing was written. Retry; if it persists, look for a server stuck in a transaction (pg_stat_activity).', { cause: error });
+  }
+  return postgresFailure(error, 'run a statement', target.connectionString);
 }
 
 /** A connection inside an open transaction, and whether a statement of it failed (PostgreSQL then only rolls back). */
 export interface OpenTransaction {
   client: PoolClient;
   failed: boolean;
+  /** Set once the transaction has committed or rolled back: a statement after that is refused. */
+  done: boolean;
 }
 
 /** The `Sql` of a connection inside an open transaction: everything runs on it, as it is. */
 export function transactionSql(open: OpenTransaction, target: SqlTarget): Sql {
+  const run = async <R extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>> => {
+    // Its connection may serve another transaction by now, of another tenant.
+    if (open.done) throw new StrataError('STORE_FAILURE', 'A statement came after its transaction had ended; await every call inside transaction() before it returns.');
+    try {
+      return await open.client.query<R>(config);
+    } catch (error) {
+      open.failed = true;
+      throw wrap(error, target);
+    }
+  };
   const sql: Sql = {
-    async query(text, values) {
-      try {
-        return await open.client.query(text, values as unknown[] | undefined);
-      } catch (error) {
-        open.failed = true;
-        throw wrap(error, target);
-      }
-    },
-    arrays: async (text, values) => (await sql.query({ text, values, rowMode: 'array' } as unknown as string)).rows as never,
+    query: (text, values) => run(prepared(text, values)),
+    arrays: async (text, values) => (await run(prepared(text, values ?? [], 'array'))).rows as never,
     write: (work) => work(sql),
     read: (work) => work(sql),
   };
@@ -93,9 +126,15 @@ export async function inTransaction<T>(target: SqlTarget, begin: string, work: (
   } catch (error) {
     throw postgresFailure(error, 'connect', target.connectionString);
   }
-  const open: OpenTransaction = { client, failed: false };
+  const open: OpenTransaction = { client, failed: false, done: false };
   const sql = transactionSql(open, target);
   let broken = false;
+  // A connection the server ends while it is checked out (a restart, a failover, a terminated backend)
+  // emits 'error': heard here, it fails the statement waiting on it instead of crashing the process.
+  const onError = (): void => {
+    broken = true;
+  };
+  client.on('error', onError);
   try {
     await sql.query(begin);
     const result = await work(sql, open);
@@ -111,28 +150,33 @@ export async function inTransaction<T>(target: SqlTarget, begin: string, work: (
     }
     throw error;
   } finally {
+    open.done = true;
+    client.off('error', onError);
     client.release(broken);
   }
 }
 
 /** The `Sql` of the pool for one tenant: reads run alone, writes in a transaction of their own under the tenant's lock. */
 export function poolSql(target: SqlTarget, writeKey: string): Sql {
+  const run = async <R extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>> => {
+    target.ensureOpen();
+    await target.ready();
+    try {
+      return await target.pool().query<R>(config);
+    } catch (error) {
+      throw wrap(error, target);
+    }
+  };
   const sql: Sql = {
-    async query(text, values) {
-      target.ensureOpen();
-      await target.ready();
-      try {
-        return await target.pool().query(text, values as unknown[] | undefined);
-      } catch (error) {
-        throw wrap(error, target);
-      }
-    },
+    query: (text, values) => run(prepared(text, values)),
+    arrays: async (text, values) => (await run(prepared(text, values ?? [], 'array'))).rows as never,
     write: (work) =>
-      inTransaction(target, 'BEGIN', async (sql) => {
-        await lockTenantWrites(sql, writeKey);
-        return work(sql);
-      }),
-    arrays: async (text, values) => (await sql.query({ text, values, rowMode: 'array' } as unknown as string)).rows as never,
+      target.queueWrite(writeKey, () =>
+        inTransaction(target, 'BEGIN', async (inside) => {
+          await lockTenantWrites(inside, writeKey);
+          return work(inside);
+        }),
+      ),
     read: (work) => inTransaction(target, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work),
   };
   return sql;

@@ -1,6 +1,6 @@
 import type { TurnRepository } from '../store.js';
 import { summaryValues, toSummary, type TurnRow } from '../rows.js';
-import type { Sql } from './sql.js';
+import { sqlLimit, type Sql } from './sql.js';
 
 const COLUMNS = `session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at,
   stale_memory, detail_requests::text AS detail_requests`;
@@ -26,15 +26,15 @@ export function createTurnRepository(sql: Sql, tenantId: string): TurnRepository
       return row === undefined ? null : toSummary(row);
     },
     listBefore: async ({ sessionId, beforeTurn, limit }) =>
-      (await rows(`SELECT ${COLUMNS} FROM turns WHERE tenant_id = $1 AND session_id = $2 AND turn < $3 ORDER BY turn DESC LIMIT $4`, [tenantId, sessionId, beforeTurn, Math.max(0, limit)])).map(toSummary),
+      (await rows(`SELECT ${COLUMNS} FROM turns WHERE tenant_id = $1 AND session_id = $2 AND turn < $3 ORDER BY turn DESC LIMIT $4`, [tenantId, sessionId, beforeTurn, sqlLimit(Math.max(0, limit))])).map(toSummary),
     list: async ({ sessionId }) => (await rows(`SELECT ${COLUMNS} FROM turns WHERE tenant_id = $1 AND session_id = $2 ORDER BY turn`, [tenantId, sessionId])).map(toSummary),
     // For the rare statuses, "status <> 'summarised'" lets PostgreSQL use the partial index turns_status.
     listByStatus: async ({ sessionId, status, limit }) => {
       const rare = status === 'summarised' ? '' : " AND status <> 'summarised'";
       const found =
         sessionId === undefined
-          ? await rows(`SELECT ${COLUMNS} FROM turns WHERE tenant_id = $1 AND status = $2${rare} ORDER BY session_id, turn LIMIT $3`, [tenantId, status, Math.max(0, limit)])
-          : await rows(`SELECT ${COLUMNS} FROM turns WHERE tenant_id = $1 AND session_id = $4 AND status = $2${rare} ORDER BY turn LIMIT $3`, [tenantId, status, Math.max(0, limit), sessionId]);
+          ? await rows(`SELECT ${COLUMNS} FROM turns WHERE tenant_id = $1 AND status = $2${rare} ORDER BY session_id, turn LIMIT $3`, [tenantId, status, sqlLimit(Math.max(0, limit))])
+          : await rows(`SELECT ${COLUMNS} FROM turns WHERE tenant_id = $1 AND session_id = $4 AND status = $2${rare} ORDER BY turn LIMIT $3`, [tenantId, status, sqlLimit(Math.max(0, limit)), sessionId]);
       return found.map(toSummary);
     },
   };
