@@ -4,7 +4,8 @@
  * Each session's turns are retried oldest first, behind its other memory work: a pass starts at its oldest
  * queued turn once that is due and stops at the first turn that fails again, holding the turns behind it
  * back as long, so their diffs are applied in turn order (see `turn-order.ts`). The queue lives in the store, so
- * it survives a restart: a new memory picks it up on open.
+ * it survives a restart: a new memory picks it up on open. Processes or servers sharing the store claim the
+ * sessions they retry, so two never retry one session at once; a claim left by one that died lapses.
  */
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';
 import type { MemoryGate } from './memory-gate.js';
@@ -27,6 +28,11 @@ export interface RetryRunnerOptions {
   maxDelayMs?: number;
   /** Called when a pass fails for a reason outside the turns (the store is gone …); the runner tries again later. */
   onError?: (error: unknown) => void;
+  /**
+   * Who this runner is to other processes or servers sharing the store: a session's retries are run
+   * by the one runner that claimed it (`RetryRepository.claimDue`), for `CLAIM_MS` at most.
+   */
+  claimant: string;
 }
 
 export interface RetryRunner {
@@ -38,6 +44,10 @@ export interface RetryRunner {
 
 const DUE_BATCH = 100;
 const SOONEST_MS = 20;
+/** How long a claim on a session lasts: past it, another runner may retry the session (its runner died, or hangs). */
+export const CLAIM_MS = 5 * 60_000;
+/** How long to wait before looking again when every due session is claimed by another runner. */
+const CLAIMED_ELSEWHERE_MS = 5_000;
 
 /** Longest wait between attempts. */
 export const RETRY_MAX_DELAY_MS = 5 * 60_000;
@@ -70,6 +80,9 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let closed = false;
+  /** Whether the last pass found due turns only in sessions other runners hold. */
+  let heldElsewhere = false;
+  const { retries } = options.repositories;
 
   /** Hold the session's queued turns after `turn` back until `time` at least (they wait for it). */
   const holdLater = async (entries: readonly MemoryRetry[], turn: number, time: string): Promise<void> => {
@@ -102,11 +115,21 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
   };
 
   const pass = async (): Promise<void> => {
-    const due = await options.repositories.retries.listDue({ now: options.now().toISOString(), limit: DUE_BATCH });
-    const sessions = [...new Set(due.map((entry) => entry.sessionId))];
-    // A due turn brings its whole session: every queued turn of it, oldest first.
+    const now = options.now();
+    const claimant = options.claimant;
+    const sessions = await retries.claimDue({ now: now.toISOString(), until: new Date(now.getTime() + CLAIM_MS).toISOString(), claimant, limit: DUE_BATCH });
+    heldElsewhere = sessions.length === 0;
+    // A due turn brings its whole session: every queued turn of it, oldest first; the claim ends with the pass.
     await Promise.all(
-      sessions.map((sessionId) => options.gate.enqueue(sessionId, async () => retrySession(await options.repositories.retries.list({ sessionId })))),
+      sessions.map((sessionId) =>
+        options.gate.enqueue(sessionId, async () => {
+          try {
+            await retrySession(await retries.list({ sessionId }));
+          } finally {
+            await retries.release({ sessionId, claimant });
+          }
+        }),
+      ),
     );
   };
 
@@ -121,9 +144,9 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
   };
 
   const plan = async (): Promise<void> => {
-    const next = await options.repositories.retries.nextDue();
+    const next = await retries.nextDue();
     if (next === null || closed) return;
-    const wait = Math.max(SOONEST_MS, Date.parse(next) - options.now().getTime());
+    const wait = Math.max(heldElsewhere ? CLAIMED_ELSEWHERE_MS : SOONEST_MS, Date.parse(next) - options.now().getTime());
     clearTimeout(timer);
     timer = setTimeout(() => void runDue(), wait);
     // A queued retry must not keep a finished program alive; the queue is persisted for the next start.

@@ -3,6 +3,7 @@
  * earlier work; derive again what an earlier run left pending; and retry, from the persisted queue, the
  * turns whose manager asked for it (oldest first), counting and logging what each derivation cost.
  */
+import { randomUUID } from 'node:crypto';
 import { StrataError } from '../core/errors.js';
 import { hasPlaceholderTitle, titleFromExchange } from '../core/session-title.js';
 import type { DetailRequestRecord, Session, TurnSummary } from '../core/types.js';
@@ -226,6 +227,9 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     now: clock,
     baseDelayMs: settings.retryBaseMs,
     onError: (error) => onBackgroundError?.(error),
+    // Who this memory is to others retrying the same store's turns: not a record's id (taking one from
+    // newId would shift the ids a deterministic clock and id source give everything else).
+    claimant: randomUUID(),
   });
   retries.schedule();
 

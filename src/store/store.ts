@@ -240,6 +240,15 @@ export interface RetryRepository {
   remove(options: { sessionId: string; turn: number }): Promise<void>;
   /** Entries in the tenant, or in one session when `sessionId` is given (default: the whole tenant). */
   count(options?: { sessionId?: string }): Promise<number>;
+  /**
+   * Claim, for `claimant` until `until`, the sessions (at most `limit`, by id) holding an entry due at
+   * `now`, except those another claimant holds past `now`; gives their ids. A claim keeps other servers
+   * sharing the database from retrying the same session meanwhile; it ends at `until`, when released, or
+   * with its session. Claiming is atomic: two claimants never both get a session.
+   */
+  claimDue(options: { now: string; until: string; claimant: string; limit: number }): Promise<string[]>;
+  /** End `claimant`'s claim on the session (no error when it holds none). */
+  release(options: { sessionId: string; claimant: string }): Promise<void>;
 }
 
 export interface SearchHit {

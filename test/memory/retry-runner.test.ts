@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryGate } from '../../src/memory/memory-gate.js';
 import { createRetryRunner, type RetryOutcome } from '../../src/memory/retry-runner.js';
 import type { MemoryRetry, RetryRepository } from '../../src/store/store.js';
+import { makeTurnSummary, seedSession } from '../contract/store-contract.js';
+import { createInMemoryStore } from '../support/in-memory-store.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const iso = (ms: number): string => new Date(T0 + ms).toISOString();
@@ -26,6 +28,9 @@ function queueOf(entries: MemoryRetry[]): RetryRepository & { entries: MemoryRet
       if (at >= 0) entries.splice(at, 1);
     },
     count: async () => entries.length,
+    // One runner at a time in these tests: every due session is free.
+    claimDue: async ({ now, limit }) => [...new Set(byTurn().filter((entry) => entry.nextAttemptAt <= now).map((entry) => entry.sessionId))].slice(0, limit),
+    release: async () => undefined,
   };
 }
 
@@ -50,6 +55,7 @@ async function pass(retries: ReturnType<typeof queueOf>, now: number, outcomes: 
     onError: (error) => {
       throw error;
     },
+    claimant: 'test-runner',
   });
   runner.schedule();
   // The first pass comes 20 ms after a due entry is found (fake timers: no time really passes).
@@ -85,5 +91,50 @@ describe('the retry runner, within one session', () => {
     const retries = queueOf([entry(2, iso(60_000)), entry(3, iso(0), 'waiting')]);
     expect(await pass(retries, 0, {})).toEqual([]);
     expect(retries.entries.find((queued) => queued.turn === 3)?.nextAttemptAt).toBe(iso(60_000));
+  });
+});
+
+describe('retry runners sharing one store', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('retry each session once between them: a runner skips the sessions another has claimed', async () => {
+    const tenant = createInMemoryStore().tenant('shared');
+    for (const sessionId of ['s1', 's2', 's3']) {
+      await seedSession(tenant, sessionId, [['The budget is $1,000.', 'Noted.'], ['Make it $2,000.', 'Done.']]);
+      for (const turn of [1, 2]) {
+        await tenant.turns.upsert({ summary: makeTurnSummary(sessionId, turn, { status: 'pending-retry' }) });
+        await tenant.retries.put({ retry: { ...entry(turn, iso(0)), sessionId } });
+      }
+    }
+    const tried: string[] = [];
+    const runner = (claimant: string): ReturnType<typeof createRetryRunner> =>
+      createRetryRunner({
+        repositories: { retries: tenant.retries },
+        gate: new MemoryGate(),
+        now: () => new Date(T0),
+        baseDelayMs: 1000,
+        claimant,
+        retryTurn: async (queued) => {
+          tried.push(`${queued.sessionId}/${String(queued.turn)}`);
+          // The model takes a while: the other runner looks at the queue meanwhile.
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          await tenant.retries.remove({ sessionId: queued.sessionId, turn: queued.turn });
+          return { outcome: 'summarised' };
+        },
+        onError: (error) => {
+          throw error;
+        },
+      });
+    const runners = [runner('server-a'), runner('server-b')];
+    for (const each of runners) each.schedule();
+    await vi.advanceTimersByTimeAsync(200);
+    await Promise.all(runners.map((each) => each.close()));
+    expect(tried.sort()).toEqual(['s1/1', 's1/2', 's2/1', 's2/2', 's3/1', 's3/2']);
+    expect(await tenant.retries.count()).toBe(0);
   });
 });

@@ -216,7 +216,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links, facts in store order, tool messages, raised tiers and vectors, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links, facts in store order, tool messages, raised tiers, vectors and retry claims, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -249,7 +249,7 @@ describe('SQLite store', () => {
       ALTER TABLE turns DROP COLUMN detail_requests;
       ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
       DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys;
-      DROP TABLE vector_orphans; DROP TABLE vector_progress; DROP TABLE vector_spaces;
+      DROP TABLE vector_orphans; DROP TABLE vector_progress; DROP TABLE vector_spaces; DROP TABLE retry_claims;
       DELETE FROM schema_migrations WHERE version > 3;`);
     // Its facts were keyed by tenant and id, with an index by session.
     raw.exec(`CREATE TABLE facts_old (
@@ -313,8 +313,9 @@ describe('SQLite store', () => {
         { version: 15, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 16, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 17, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 18, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(17);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(18);
       expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_id']);
     } finally {
       check.close();

@@ -185,6 +185,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
       CREATE INDEX memory_retries_due ON memory_retries (tenant_id, next_attempt_at);
 
+      CREATE TABLE retry_claims (
+        tenant_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        claimant text COLLATE "C" NOT NULL,
+        until text COLLATE "C" NOT NULL,
+        PRIMARY KEY (tenant_id, session_id),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
+      );
+
       CREATE TABLE api_keys (
         id text COLLATE "C" PRIMARY KEY,
         tenant_id text COLLATE "C" NOT NULL,

@@ -48,5 +48,24 @@ export function createRetryRepository(sql: Sql, tenantId: string): RetryReposito
           : await sql.query<{ count: number }>('SELECT count(*)::integer AS count FROM memory_retries WHERE tenant_id = $1 AND session_id = $2', [tenantId, sessionId]);
       return found.rows[0]?.count ?? 0;
     },
+    // Under the tenant's write lock, like every write: two servers never both claim a session.
+    claimDue: ({ now, until, claimant, limit }) =>
+      sql.write(async (write) => {
+        const claimed = await write.query<{ session_id: string }>(
+          `WITH due AS (
+             SELECT DISTINCT r.session_id FROM memory_retries r WHERE r.tenant_id = $1 AND r.next_attempt_at <= $2
+                AND NOT EXISTS (SELECT 1 FROM retry_claims c WHERE c.tenant_id = $1 AND c.session_id = r.session_id AND c.until > $2 AND c.claimant <> $4)
+              ORDER BY r.session_id LIMIT $5)
+           INSERT INTO retry_claims (tenant_id, session_id, claimant, until) SELECT $1, session_id, $4, $3 FROM due
+           ON CONFLICT (tenant_id, session_id) DO UPDATE SET claimant = excluded.claimant, until = excluded.until
+           RETURNING session_id`,
+          [tenantId, now, until, claimant, sqlLimit(Math.max(0, limit))],
+        );
+        return claimed.rows.map((row) => row.session_id).sort();
+      }),
+    release: ({ sessionId, claimant }) =>
+      sql.write(async (write) => {
+        await write.query('DELETE FROM retry_claims WHERE tenant_id = $1 AND session_id = $2 AND claimant = $3', [tenantId, sessionId, claimant]);
+      }),
   };
 }

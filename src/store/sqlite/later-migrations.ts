@@ -126,4 +126,19 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 18,
+    name: 'claims on the sessions whose memory retries a process is running',
+    // A claim keeps other processes (or servers) from retrying the same session until it ends.
+    change: `
+      CREATE TABLE retry_claims (
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        claimant TEXT NOT NULL,
+        until TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, session_id),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions(tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];

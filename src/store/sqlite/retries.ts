@@ -41,6 +41,24 @@ export function createRetryRepository(db: Database.Database, tenantId: string, r
     .prepare<[string, string], number>('SELECT count(*) FROM memory_retries WHERE tenant_id = ? AND session_id = ?')
     .pluck();
 
+  // Sessions with a due entry that no other claimant holds past now.
+  const claimable = db
+    .prepare<[string, string, string, string, string, number], string>(
+      `SELECT DISTINCT r.session_id FROM memory_retries r WHERE r.tenant_id = ? AND r.next_attempt_at <= ?
+         AND NOT EXISTS (SELECT 1 FROM retry_claims c WHERE c.tenant_id = ? AND c.session_id = r.session_id AND c.until > ? AND c.claimant <> ?)
+       ORDER BY r.session_id LIMIT ?`,
+    )
+    .pluck();
+  const claim = db.prepare(`INSERT INTO retry_claims (tenant_id, session_id, claimant, until) VALUES (?, ?, ?, ?)
+    ON CONFLICT (tenant_id, session_id) DO UPDATE SET claimant = excluded.claimant, until = excluded.until`);
+  const release = db.prepare('DELETE FROM retry_claims WHERE tenant_id = ? AND session_id = ? AND claimant = ?');
+  // Read and written under one write lock: two processes never both claim a session.
+  const claimDue = db.transaction((now: string, until: string, claimant: string, limit: number): string[] => {
+    const ids = claimable.all(tenantId, now, tenantId, now, claimant, Math.max(0, limit));
+    for (const id of ids) claim.run(tenantId, id, claimant, until);
+    return ids;
+  });
+
   return {
     put: ({ retry }) =>
       run(() => {
@@ -75,6 +93,11 @@ export function createRetryRepository(db: Database.Database, tenantId: string, r
       run(() => {
         const sessionId = options?.sessionId;
         return (sessionId === undefined ? count.get(tenantId) : countInSession.get(tenantId, sessionId)) ?? 0;
+      }),
+    claimDue: ({ now, until, claimant, limit }) => run(() => (db.inTransaction ? claimDue(now, until, claimant, limit) : claimDue.immediate(now, until, claimant, limit))),
+    release: ({ sessionId, claimant }) =>
+      run(() => {
+        release.run(tenantId, sessionId, claimant);
       }),
   };
 }

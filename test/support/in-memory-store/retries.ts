@@ -39,5 +39,23 @@ export function createRetryRepository(access: StateAccess): RetryRepository {
         draft.sessions.get(sessionId)?.retries.delete(turn);
       }),
     count: (options) => access.read((state) => entries(state, options?.sessionId).length),
+    claimDue: ({ now, until, claimant, limit }) =>
+      access.write((draft) => {
+        const free = (id: string): boolean => {
+          const claim = draft.sessions.get(id)?.claim;
+          return claim === undefined || claim.claimant === claimant || claim.until <= now;
+        };
+        const ids = [...new Set(entries(draft).filter((retry) => retry.nextAttemptAt <= now).map((retry) => retry.sessionId))].filter(free).slice(0, Math.max(0, limit));
+        for (const id of ids) {
+          const session = draft.sessions.get(id);
+          if (session !== undefined) session.claim = { claimant, until };
+        }
+        return ids;
+      }),
+    release: ({ sessionId, claimant }) =>
+      access.write((draft) => {
+        const session = draft.sessions.get(sessionId);
+        if (session?.claim?.claimant === claimant) delete session.claim;
+      }),
   };
 }

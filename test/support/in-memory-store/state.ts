@@ -24,6 +24,8 @@ export interface SessionState {
   events: FactEvent[];
   artifacts: Artifact[];
   retries: Map<number, MemoryRetry>;
+  /** Who is retrying the session's queued turns, until when. */
+  claim?: { claimant: string; until: string };
   /** Set while the session is being imported: hidden from `get` and `list` until then. */
   importUntil: string | null;
   /** By space: the vectors of its messages, by message id, and the position of the last one embedded. */
