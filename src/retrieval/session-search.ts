@@ -47,7 +47,8 @@ export function hybridSearch(parts: HybridSearchParts): SessionSearch {
   const { search, vectors, indexer } = parts;
   return async (query) => {
     const lexical = await searchArchive(search, query);
-    if (query.limit <= 0 || query.query.trim() === '') return lexical;
+    // Asked after a store call: a store that finds out on connecting that it keeps no vectors says so by then.
+    if (query.limit <= 0 || query.query.trim() === '' || !vectors.available) return lexical;
     try {
       if (indexer.resting()) return lexical;
     } catch (error) {

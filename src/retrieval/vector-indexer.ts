@@ -88,6 +88,8 @@ export function createVectorIndexer(vectors: MessageVectors, source: Embedder | 
   };
 
   const run = async (sessionId: string, catchUp: CatchUpOptions): Promise<CatchUpResult> => {
+    // A store that found no vector support when it connected has nothing to catch up (see MessageVectors.available).
+    if (!vectors.available) return { embedded: 0, complete: true };
     if (now() < restUntil) throw new StrataError('MODEL_FAILURE', `Embedding rests after a failure until ${new Date(restUntil).toISOString()}.`);
     let embedded = 0;
     try {
