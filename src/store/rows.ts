@@ -172,9 +172,10 @@ export function toSummary(row: TurnRow): TurnSummary {
 /**
  * A turn summary's values for an INSERT, in the order of the turns table's columns after the tenant:
  * session, turn, message ids (JSON), the two summaries, depth, status, window extension, tokens,
- * created, whether its memory is stale, and its detail requests (JSON, or null for none).
+ * created, whether its memory is stale (as `flag` writes a flag: a boolean, or 0/1 for SQLite), and its
+ * detail requests (JSON, or null for none).
  */
-export function summaryValues(summary: TurnSummary): Array<string | number | boolean | null> {
+export function summaryValues(summary: TurnSummary, flag: (set: boolean) => number | boolean = (set) => set): Array<string | number | boolean | null> {
   return [
     summary.sessionId,
     summary.turn,
@@ -186,7 +187,7 @@ export function summaryValues(summary: TurnSummary): Array<string | number | boo
     summary.windowExtension,
     summary.tokens,
     summary.createdAt,
-    summary.staleMemory === true,
+    flag(summary.staleMemory === true),
     summary.detailRequests === undefined || summary.detailRequests.length === 0 ? null : JSON.stringify(summary.detailRequests),
   ];
 }

@@ -7,8 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../src/memory/create-memory.js';
 import { isPostgresUrl, splitSchema } from '../../src/memory/default-store.js';
-import { openPool } from '../../src/store/postgres/pool.js';
-import { DATABASE_URL, POSTGRES_SKIP_REASON } from '../support/postgres.js';
+import { DATABASE_URL, POSTGRES_SKIP_REASON, dropSchemas, withParameter } from '../support/postgres.js';
 
 describe('PostgreSQL URLs as the path setting', () => {
   it('are told from file names, and give up their schema parameter before reaching the driver', () => {
@@ -23,12 +22,8 @@ describe('PostgreSQL URLs as the path setting', () => {
 
 describe.skipIf(POSTGRES_SKIP_REASON !== null)(`A memory on PostgreSQL${POSTGRES_SKIP_REASON === null ? '' : ` (skipped: ${POSTGRES_SKIP_REASON})`}`, () => {
   const schema = `strata_test_${randomBytes(5).toString('hex')}`;
-  const path = `${DATABASE_URL ?? ''}${(DATABASE_URL ?? '').includes('?') ? '&' : '?'}schema=${schema}`;
-  afterAll(async () => {
-    const admin = await openPool({ connectionString: DATABASE_URL ?? '', max: 1 });
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-  });
+  const path = withParameter(DATABASE_URL ?? '', `schema=${schema}`);
+  afterAll(() => dropSchemas(schema));
 
   it('stores, remembers and finds a turn, and a second memory on the database sees it', async () => {
     const first = createMemory({ path, env: {} });

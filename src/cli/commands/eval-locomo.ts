@@ -239,6 +239,7 @@ export function registerEvalLocomo(evalCommand: Command, io: CliIo): void {
 
       const context: ReportContext = { file, corrections, correctionsFile: options.corrections ?? null, warnings: dataset.warnings };
       const bar = progressBar(io, io.stderr.isTTY === true && !globals.json);
+      const database = databasePath(globals, io);
       const settings = {
         dataset,
         budgets: options.budgets,
@@ -246,7 +247,7 @@ export function registerEvalLocomo(evalCommand: Command, io: CliIo): void {
         env: { ...io.env },
         ...(configFile === undefined ? {} : { configFile }),
         // --db (or STRATA_DB) naming a PostgreSQL database replays there; a SQLite file is never written by an evaluation.
-        ...(isPostgresUrl(databasePath(globals, io)) ? { database: databasePath(globals, io) } : {}),
+        ...(isPostgresUrl(database) ? { database } : {}),
         concurrency: options.threads ?? Math.min(availableParallelism(), dataset.samples.length),
       };
       // One manager's run is the comparison's only run, exactly as `runLocomo` returns it; the bar comes down however the runs end.

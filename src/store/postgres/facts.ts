@@ -1,28 +1,20 @@
-import type { FactEvent } from '../../core/types.js';
+import type { Fact, FactEvent } from '../../core/types.js';
 import type { FactRepository } from '../store.js';
 import { FACT_COLUMNS, toEvent, toFact, type EventRow, type FactRow } from '../rows.js';
-import type { Sql } from './sql.js';
+import { columnsOf, type Sql } from './sql.js';
 
 const EVENT_COLUMNS = 'id, session_id, sequence, fact_id, op, key, kind, old_text, new_text, turn, actor, reason, source_message_ids, created_at, may_replace, undoes';
 
-/** The values of an event, in the order of the arrays its INSERT unnests. */
-const EVENT_FIELDS: ReadonlyArray<(event: FactEvent) => unknown> = [
-  (event) => event.sequence,
-  (event) => event.id,
-  (event) => event.factId,
-  (event) => event.op,
-  (event) => event.key,
-  (event) => event.kind,
-  (event) => event.oldText,
-  (event) => event.newText,
-  (event) => event.turn,
-  (event) => event.actor,
-  (event) => event.reason,
-  (event) => JSON.stringify(event.sourceMessageIds),
-  (event) => event.createdAt,
-  (event) => event.mayReplace ?? null,
-  (event) => event.undoes ?? null,
-];
+/** An event's values, in the order of the arrays its INSERT unnests. */
+function eventRow(event: FactEvent): unknown[] {
+  return [event.sequence, event.id, event.factId, event.op, event.key, event.kind, event.oldText, event.newText, event.turn, event.actor, event.reason,
+    JSON.stringify(event.sourceMessageIds), event.createdAt, event.mayReplace ?? null, event.undoes ?? null];
+}
+
+/** A fact's values, in the order of the arrays its upsert unnests. */
+function factRow(fact: Fact): unknown[] {
+  return [fact.id, fact.key, fact.text, fact.kind, fact.pinned, JSON.stringify(fact.sourceMessageIds), fact.createdTurn, fact.updatedTurn, fact.createdAt, fact.updatedAt, fact.mayReplace ?? null];
+}
 
 export function createFactRepository(sql: Sql, tenantId: string): FactRepository {
   return {
@@ -53,7 +45,7 @@ export function createFactRepository(sql: Sql, tenantId: string): FactRepository
             [
               tenantId,
               sessionId,
-              ...EVENT_FIELDS.map((field) => events.map(field)),
+              ...columnsOf(events.map(eventRow), 15),
             ],
           );
         }
@@ -68,21 +60,7 @@ export function createFactRepository(sql: Sql, tenantId: string): FactRepository
                pinned = excluded.pinned, source_message_ids = excluded.source_message_ids,
                updated_turn = excluded.updated_turn, updated_at = excluded.updated_at, may_replace = excluded.may_replace
              WHERE facts.session_id = excluded.session_id`,
-            [
-              tenantId,
-              sessionId,
-              upserts.map((fact) => fact.id),
-              upserts.map((fact) => fact.key),
-              upserts.map((fact) => fact.text),
-              upserts.map((fact) => fact.kind),
-              upserts.map((fact) => fact.pinned),
-              upserts.map((fact) => JSON.stringify(fact.sourceMessageIds)),
-              upserts.map((fact) => fact.createdTurn),
-              upserts.map((fact) => fact.updatedTurn),
-              upserts.map((fact) => fact.createdAt),
-              upserts.map((fact) => fact.updatedAt),
-              upserts.map((fact) => fact.mayReplace ?? null),
-            ],
+            [tenantId, sessionId, ...columnsOf(upserts.map(factRow), 11)],
           );
         }
       }),

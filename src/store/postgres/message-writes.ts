@@ -9,7 +9,7 @@ import { messageValues } from '../rows.js';
 import type { TierUpdate } from '../store.js';
 import { countTerms } from './search-statistics.js';
 import { searchTerms } from './search-terms.js';
-import type { Sql } from './sql.js';
+import { columnsOf, type Sql } from './sql.js';
 
 /** Rows per INSERT: a batch's columns travel as one array each. */
 const BATCH = 1000;
@@ -23,17 +23,11 @@ const UNNESTED = `SELECT $1, $2, * FROM unnest($3::text[], $4::int[], $5::int[],
 
 /** One INSERT of up to `BATCH` messages; gives their search length. */
 async function appendRows(sql: Sql, tenantId: string, sessionId: string, messages: readonly Message[]): Promise<number> {
-  const columns: unknown[][] = Array.from({ length: 19 }, () => []);
-  let length = 0;
-  for (const message of messages) {
-    const terms = searchTerms(message.speaker, messageText(message));
-    length += terms.length;
-    const values = [...messageValues(message), terms.vector, terms.length];
-    values.forEach((value, index) => columns[index]?.push(value));
-  }
-  await sql.query(`INSERT INTO messages ${INSERTED} ${UNNESTED}`, [tenantId, sessionId, ...columns]);
-  await countTerms(sql, tenantId, columns[17] as string[]);
-  return length;
+  const terms = messages.map((message) => searchTerms(message.speaker, messageText(message)));
+  const rows = messages.map((message, index) => [...messageValues(message), terms[index]?.vector, terms[index]?.length]);
+  await sql.query(`INSERT INTO messages ${INSERTED} ${UNNESTED}`, [tenantId, sessionId, ...columnsOf(rows, 19)]);
+  await countTerms(sql, tenantId, terms.map((term) => term.vector));
+  return terms.reduce((sum, term) => sum + term.length, 0);
 }
 
 export async function appendMessages(sql: Sql, tenantId: string, sessionId: string, messages: readonly Message[], updatedAt: string): Promise<void> {
@@ -65,16 +59,7 @@ export async function updateTiers(sql: Sql, tenantId: string, sessionId: string,
         default_tier = CASE WHEN m.default_tier IS NULL THEN NULL ELSE t.tier END
        FROM target AS t
       WHERE m.seq = t.seq`,
-    [
-      tenantId,
-      sessionId,
-      updates.map((update) => update.messageId),
-      updates.map((update) => update.tier1),
-      updates.map((update) => update.tier2),
-      updates.map((update) => update.tokens.tier1),
-      updates.map((update) => update.tokens.tier2),
-      updates.map((update) => update.requiredTier),
-    ],
+    [tenantId, sessionId, ...columnsOf(updates.map((update) => [update.messageId, update.tier1, update.tier2, update.tokens.tier1, update.tokens.tier2, update.requiredTier]), 6)],
   );
 }
 

@@ -7,7 +7,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { StrataError } from '../../core/errors.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
-import { advisoryKey, describeTarget, postgresFailure } from './pool.js';
+import { advisoryKey, checkOut, describeTarget, postgresFailure, type CheckedOut } from './pool.js';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/u;
 
@@ -64,18 +64,14 @@ export async function migratePostgres(pool: Pool, options: { schema: string; con
   const schema = checkSchemaName(options.schema);
   const target = describeTarget(options.connectionString);
   const newest = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]?.version ?? 0;
-  let client: PoolClient;
+  let connection: CheckedOut;
   try {
-    client = await pool.connect();
+    connection = await checkOut(pool);
   } catch (error) {
     throw postgresFailure(error, 'connect', options.connectionString);
   }
-  // A connection ended by the server while it is checked out must fail the migration, not the process.
+  const { client } = connection;
   let broken = false;
-  const onError = (): void => {
-    broken = true;
-  };
-  client.on('error', onError);
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [advisoryKey(`strata migrations ${schema}`)]);
@@ -101,7 +97,6 @@ export async function migratePostgres(pool: Pool, options: { schema: string; con
     });
     throw postgresFailure(error, 'open its Strata schema', options.connectionString);
   } finally {
-    client.off('error', onError);
-    client.release(broken);
+    connection.release(broken);
   }
 }

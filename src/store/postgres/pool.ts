@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type * as PgModule from 'pg';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { StrataError } from '../../core/errors.js';
 
 export interface PoolSettings {
@@ -85,4 +85,32 @@ export async function openPool(settings: PoolSettings): Promise<Pool> {
   });
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** A connection taken from the pool, and how to give it back. */
+export interface CheckedOut {
+  client: PoolClient;
+  /** Back to the pool, or closed when `destroy` is true or the server ended it meanwhile. */
+  release(destroy?: boolean): void;
+}
+
+/**
+ * Take a connection from the pool, listening for its 'error' while it is out: a connection the server
+ * ends then (a restart, a failover, a terminated backend) fails the statement waiting on it instead of
+ * crashing the process as an unheard event, and is closed rather than pooled when released.
+ */
+export async function checkOut(pool: Pool): Promise<CheckedOut> {
+  const client = await pool.connect();
+  let broken = false;
+  const onError = (): void => {
+    broken = true;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release: (destroy = false) => {
+      client.off('error', onError);
+      client.release(destroy || broken);
+    },
+  };
 }

@@ -98,7 +98,7 @@ export function createPostgresStore(settings: PostgresStoreSettings): Store {
     artifacts: createArtifactRepository(sql, tenantId),
     search: createArchiveSearch(sql, tenantId),
     retries: createRetryRepository(sql, tenantId),
-    vectors: createMessageVectors(sql, tenantId, () => extension),
+    vectors: createMessageVectors(sql, tenantId, () => extension, target.ready),
   });
 
   const tenants = new Map<string, TenantStore>();

@@ -5,10 +5,10 @@
  * the same session's work queues in memory first, so a process never ties up two connections waiting
  * for one lock. `pg` is an optional dependency, loaded on the first lock taken.
  */
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { KeyedMutex } from '../../core/keyed-mutex.js';
 import type { LockedSession, SessionLock } from '../session-lock.js';
-import { advisoryKey, openPool, postgresFailure } from './pool.js';
+import { advisoryKey, checkOut, openPool, postgresFailure, type CheckedOut } from './pool.js';
 
 export interface PostgresSessionLockSettings {
   /** `postgres://user:password@host:port/database`. */
@@ -39,7 +39,6 @@ export function sessionLockKey(session: LockedSession): string {
  * const sessionLock = createPostgresSessionLock({ connectionString: process.env.DATABASE_URL! });
  * const memory = createMemory({ store, sessionLock });
  */
-const ignore = (): void => undefined;
 
 export function createPostgresSessionLock(settings: PostgresSessionLockSettings): PostgresSessionLock {
   const local = new KeyedMutex();
@@ -47,37 +46,32 @@ export function createPostgresSessionLock(settings: PostgresSessionLockSettings)
   const failure = (error: unknown, doing: string): Error => postgresFailure(error, `${doing} the session lock`, settings.connectionString);
   const waitMs = Math.max(1, Math.floor(settings.waitMs ?? 30_000));
 
-  const take = async (key: string): Promise<PoolClient> => {
+  const take = async (key: string): Promise<CheckedOut> => {
     pool ??= openPool({ connectionString: settings.connectionString, max: settings.maxConnections ?? 10, connectMs: waitMs });
-    let client: PoolClient;
+    let connection: CheckedOut;
     try {
-      client = await (await pool).connect();
+      // A connection lost while it holds the lock fails nothing but its work (its lock ends with it).
+      connection = await checkOut(await pool);
     } catch (error) {
       throw failure(error, 'connect for');
     }
-    // A connection lost while it holds the lock must not crash the process (its lock ends with it).
-    client.on('error', ignore);
     try {
-      // Set here, not in the pool's options: a connection string's own options would override those.
-      await client.query(`SET lock_timeout = ${String(waitMs)}`);
-      await client.query('SELECT pg_advisory_lock($1::bigint)', [key]);
-      return client;
+      await connection.client.query(`SET lock_timeout = ${String(waitMs)}`);
+      await connection.client.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+      return connection;
     } catch (error) {
-      client.off('error', ignore);
-      client.release(true);
+      connection.release(true);
       throw failure(error, 'take');
     }
   };
 
-  const give = async (client: PoolClient, key: string): Promise<void> => {
+  const give = async (connection: CheckedOut, key: string): Promise<void> => {
     try {
-      await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
-      client.off('error', ignore);
-      client.release();
+      await connection.client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+      connection.release();
     } catch {
       // A connection that cannot unlock is closed: its session ends, and the lock with it.
-      client.off('error', ignore);
-      client.release(true);
+      connection.release(true);
     }
   };
 
@@ -85,11 +79,11 @@ export function createPostgresSessionLock(settings: PostgresSessionLockSettings)
     run: (session, work) => {
       const key = sessionLockKey(session);
       return local.run(key, async () => {
-        const client = await take(key);
+        const connection = await take(key);
         try {
           return await work();
         } finally {
-          await give(client, key);
+          await give(connection, key);
         }
       });
     },

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { StrataError } from '../../core/errors.js';
-import { advisoryKey, postgresFailure } from './pool.js';
+import { advisoryKey, checkOut, postgresFailure, type CheckedOut } from './pool.js';
 
 export interface Sql {
   /** One statement. */
@@ -45,6 +45,14 @@ export function tenantWriteKey(schema: string, tenantId: string): string {
 /** A row limit as SQL takes it: null (no limit) for a negative or unbounded one, as SQLite reads LIMIT -1. */
 export function sqlLimit(limit: number | undefined): number | null {
   return limit === undefined || limit < 0 || !Number.isFinite(limit) ? null : Math.floor(limit);
+}
+
+/**
+ * The arrays a statement unnests for a batch of rows: column by column, each holding its value in every
+ * row, in order (`width` columns, so an empty batch still gives every array).
+ */
+export function columnsOf(rows: ReadonlyArray<readonly unknown[]>, width: number): unknown[][] {
+  return Array.from({ length: width }, (_, column) => rows.map((row) => row[column]));
 }
 
 /** PostgreSQL's error code (SQLSTATE) behind a failure, when there is one. */
@@ -120,21 +128,16 @@ export function transactionSql(open: OpenTransaction, target: SqlTarget): Sql {
 export async function inTransaction<T>(target: SqlTarget, begin: string, work: (sql: Sql, open: OpenTransaction) => Promise<T>): Promise<T> {
   target.ensureOpen();
   await target.ready();
-  let client: PoolClient;
+  let connection: CheckedOut;
   try {
-    client = await target.pool().connect();
+    connection = await checkOut(target.pool());
   } catch (error) {
     throw postgresFailure(error, 'connect', target.connectionString);
   }
+  const { client } = connection;
   const open: OpenTransaction = { client, failed: false, done: false };
   const sql = transactionSql(open, target);
   let broken = false;
-  // A connection the server ends while it is checked out (a restart, a failover, a terminated backend)
-  // emits 'error': heard here, it fails the statement waiting on it instead of crashing the process.
-  const onError = (): void => {
-    broken = true;
-  };
-  client.on('error', onError);
   try {
     await sql.query(begin);
     const result = await work(sql, open);
@@ -151,8 +154,7 @@ export async function inTransaction<T>(target: SqlTarget, begin: string, work: (
     throw error;
   } finally {
     open.done = true;
-    client.off('error', onError);
-    client.release(broken);
+    connection.release(broken);
   }
 }
 

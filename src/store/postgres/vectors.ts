@@ -10,7 +10,7 @@ import { StrataError } from '../../core/errors.js';
 import { messageText } from '../../core/tool-calls.js';
 import type { ToolCall } from '../../core/types.js';
 import type { MessageVectors, UnembeddedMessage, VectorHit } from '../store.js';
-import { sqlLimit, type Sql } from './sql.js';
+import { columnsOf, sqlLimit, type Sql } from './sql.js';
 import type { PostgresVectorExtension } from './vector-extension.js';
 
 type PutOptions = Parameters<MessageVectors['put']>[0];
@@ -47,7 +47,11 @@ async function createSpace(sql: Sql, tenantId: string, name: string, dimensions:
   return { id, dimensions, table };
 }
 
-export function createMessageVectors(sql: Sql, tenantId: string, extension: () => PostgresVectorExtension): MessageVectors {
+/**
+ * `extension` gives what the store found of pgvector (before it has connected, `NOT_CONNECTED`);
+ * `connected` resolves once it has, finding that out.
+ */
+export function createMessageVectors(sql: Sql, tenantId: string, extension: () => PostgresVectorExtension, connected: () => Promise<void>): MessageVectors {
   const spaces = new Map<string, Space>();
   const space = async (reader: Sql, name: string): Promise<Space | null> => {
     const known = spaces.get(name);
@@ -79,7 +83,7 @@ export function createMessageVectors(sql: Sql, tenantId: string, extension: () =
         await write.query(
           `INSERT INTO ${found.table} (message_seq, message_id, tenant_id, session_id, turn, position, embedding)
            SELECT v.seq, v.id, $1, $2, v.turn, v.position, v.embedding::vector FROM unnest($3::bigint[], $4::text[], $5::int[], $6::int[], $7::text[]) AS v (seq, id, turn, position, embedding)`,
-          [tenantId, sessionId, ...[0, 1, 2, 3, 4].map((column) => rows.map((row) => row[column]))],
+          [tenantId, sessionId, ...columnsOf(rows, 5)],
         );
       }
       const through = Math.max(...[...places.values()].map((row) => row.position));
@@ -122,7 +126,7 @@ export function createMessageVectors(sql: Sql, tenantId: string, extension: () =
   const used =
     <A, R>(work: (options: A) => Promise<R>) =>
     async (options: A): Promise<R> => {
-      await sql.query('SELECT 1');
+      await connected();
       const found = extension();
       if (!found.loaded) throw new StrataError('STORE_FAILURE', `This PostgreSQL store keeps no vectors: the pgvector extension could not be used (${found.reason}). Install pgvector on the server, or set STRATA_RECALL=lexical.`);
       return work(options);

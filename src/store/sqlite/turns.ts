@@ -38,10 +38,7 @@ export function createTurnRepository(db: Database.Database, tenantId: string, ru
   return {
     upsert: ({ summary }) =>
       run(() => {
-        const values = summaryValues(summary);
-        // SQLite keeps the stale flag as 0 or 1.
-        values[10] = values[10] === true ? 1 : 0;
-        upsert.run(tenantId, ...values);
+        upsert.run(tenantId, ...summaryValues(summary, (set) => (set ? 1 : 0)));
       }),
     get: ({ sessionId, turn }) =>
       run(() => {

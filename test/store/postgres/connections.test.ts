@@ -11,11 +11,10 @@ import { createPostgresStore } from '../../../src/store/postgres/postgres-store.
 import type { Store } from '../../../src/store/store.js';
 import { makeExchange, makeSession, at } from '../../contract/store-contract.js';
 import { deferred } from '../../support/deferred.js';
-import { DATABASE_URL, POSTGRES_SKIP_REASON } from '../../support/postgres.js';
+import { DATABASE_URL, POSTGRES_SKIP_REASON, dropSchemas, withParameter } from '../../support/postgres.js';
 import { strataFailure } from '../../support/strata-failure.js';
 
 const databaseUrl = DATABASE_URL ?? '';
-const join = (url: string, parameter: string): string => `${url}${url.includes('?') ? '&' : '?'}${parameter}`;
 
 describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL store connections${POSTGRES_SKIP_REASON === null ? '' : ` (skipped: ${POSTGRES_SKIP_REASON})`}`, () => {
   const schema = `strata_test_${randomBytes(5).toString('hex')}`;
@@ -23,7 +22,7 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL store connections${PO
   const stores: Store[] = [];
   /** A store on the test schema; `application` names its connections in pg_stat_activity. */
   const open = (settings: { application?: string; max?: number; url?: string } = {}): Store => {
-    const url = settings.application === undefined ? (settings.url ?? databaseUrl) : join(settings.url ?? databaseUrl, `application_name=${settings.application}`);
+    const url = settings.application === undefined ? (settings.url ?? databaseUrl) : withParameter(settings.url ?? databaseUrl, `application_name=${settings.application}`);
     const store = createPostgresStore({ connectionString: url, schema, pool: { max: settings.max ?? 4, connectMs: 3000 } });
     stores.push(store);
     return store;
@@ -33,8 +32,8 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL store connections${PO
   });
   afterAll(async () => {
     await Promise.all(stores.map((store) => store.close()));
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await admin.end();
+    await dropSchemas(schema);
   });
 
   it('fails a transaction whose connection the database ends, without crashing the process, and works on', async () => {
@@ -99,7 +98,7 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL store connections${PO
   });
 
   it("keeps its schema when the URL brings connection options of its own", async () => {
-    const tenant = open({ url: join(databaseUrl, 'options=-c%20statement_timeout%3D60000') }).tenant('options');
+    const tenant = open({ url: withParameter(databaseUrl, 'options=-c%20statement_timeout%3D60000') }).tenant('options');
     await tenant.sessions.create({ session: makeSession('s-options') });
     expect((await tenant.sessions.get({ sessionId: 's-options' }))?.id).toBe('s-options');
   });

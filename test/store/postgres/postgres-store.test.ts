@@ -4,13 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
-import { openPool } from '../../../src/store/postgres/pool.js';
 import { createPostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { describeApiKeyContract } from '../../contract/api-key-contract.js';
 import { describeStoreContract, type OpenStore } from '../../contract/store-contract.js';
 import { describeTierRaiseContract } from '../../contract/tier-raise-contract.js';
 import { describeVectorContract } from '../../contract/vector-contract.js';
-import { DATABASE_URL, POSTGRES_SKIP_REASON } from '../../support/postgres.js';
+import { DATABASE_URL, POSTGRES_SKIP_REASON, dropSchemas } from '../../support/postgres.js';
 
 /** A store in a fresh schema; its cleanup closes it and drops the schema. */
 export const openPostgresStore: OpenStore = async () => {
@@ -21,12 +20,7 @@ export const openPostgresStore: OpenStore = async () => {
     store,
     cleanup: async () => {
       await store.close();
-      const admin = await openPool({ connectionString, max: 1 });
-      try {
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await admin.end();
-      }
+      await dropSchemas(schema);
     },
   };
 };

@@ -9,15 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayFactEvents } from '../../../src/core/diff.js';
 import type { Fact, FactEvent, Message, TurnSummary } from '../../../src/core/types.js';
-import { openPool } from '../../../src/store/postgres/pool.js';
 import { bundledChild } from '../../support/bundle.js';
-import { DATABASE_URL, POSTGRES_SKIP_REASON } from '../../support/postgres.js';
+import { DATABASE_URL, POSTGRES_SKIP_REASON, dropSchemas, withParameter } from '../../support/postgres.js';
 
 const SESSIONS = 3;
 const CLIENTS_PER_SESSION = 3;
 const TURNS_PER_CLIENT = 8;
 const schema = `strata_e2e_${randomBytes(5).toString('hex')}`;
-const url = `${DATABASE_URL ?? ''}${(DATABASE_URL ?? '').includes('?') ? '&' : '?'}schema=${schema}`;
+const url = withParameter(DATABASE_URL ?? '', `schema=${schema}`);
 
 interface Server {
   child: ChildProcess;
@@ -68,9 +67,7 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`Three servers on one PostgreSQL 
     for (const server of servers) if (server.alive) server.child.kill('SIGTERM');
     await Promise.all(servers.map((server) => new Promise((resolve) => (server.child.exitCode === null && server.child.signalCode === null ? server.child.on('exit', resolve) : resolve(null)))));
     child?.remove();
-    const admin = await openPool({ connectionString: DATABASE_URL ?? '', max: 1 });
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
+    await dropSchemas(schema);
   }, 60_000);
 
   it('keeps every acknowledged turn once and in order, and the survivors finish the memory work, when one server is killed mid-turn', async () => {
