@@ -80,8 +80,11 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let closed = false;
-  /** Whether the last pass found due turns only in sessions other runners hold. */
-  let heldElsewhere = false;
+  /**
+   * When the last pass claimed no session, the time it looked: turns due by then were held by other runners.
+   * (A pass can also come before anything is due: a timer fires a little early, the clock steps back.)
+   */
+  let claimedNothingAt: string | undefined;
   const { retries } = options.repositories;
 
   /** Hold the session's queued turns after `turn` back until `time` at least (they wait for it). */
@@ -118,7 +121,7 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
     const now = options.now();
     const claimant = options.claimant;
     const sessions = await retries.claimDue({ now: now.toISOString(), until: new Date(now.getTime() + CLAIM_MS).toISOString(), claimant, limit: DUE_BATCH });
-    heldElsewhere = sessions.length === 0;
+    claimedNothingAt = sessions.length === 0 ? now.toISOString() : undefined;
     // A due turn brings its whole session: every queued turn of it, oldest first; the claim ends with the pass.
     await Promise.all(
       sessions.map((sessionId) =>
@@ -146,6 +149,7 @@ export function createRetryRunner(options: RetryRunnerOptions): RetryRunner {
   const plan = async (): Promise<void> => {
     const next = await retries.nextDue();
     if (next === null || closed) return;
+    const heldElsewhere = claimedNothingAt !== undefined && next <= claimedNothingAt;
     const wait = Math.max(heldElsewhere ? CLAIMED_ELSEWHERE_MS : SOONEST_MS, Date.parse(next) - options.now().getTime());
     clearTimeout(timer);
     timer = setTimeout(() => void runDue(), wait);

@@ -64,13 +64,14 @@ async function pass(retries: ReturnType<typeof queueOf>, now: number, outcomes: 
   return tried;
 }
 
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('the retry runner, within one session', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
 
   it('stops at a turn that fails again and holds every turn behind it back until that turn is next due', async () => {
     const retries = queueOf([entry(2, iso(0)), entry(3, iso(0), 'waiting'), entry(4, iso(0), 'waiting')]);
@@ -94,13 +95,41 @@ describe('the retry runner, within one session', () => {
   });
 });
 
+describe('the retry runner, over time', () => {
+
+  it('looks again when a turn is due after a pass that came too early, not after the wait for sessions held elsewhere', async () => {
+    const retries = queueOf([entry(1, iso(100))]);
+    let clock = 0;
+    const tried: number[] = [];
+    const runner = createRetryRunner({
+      repositories: { retries },
+      gate: new MemoryGate(),
+      now: () => new Date(T0 + clock),
+      baseDelayMs: 1000,
+      claimant: 'test-runner',
+      retryTurn: async (queued) => {
+        tried.push(queued.turn);
+        await retries.remove({ sessionId: queued.sessionId, turn: queued.turn });
+        return { outcome: 'summarised' };
+      },
+      onError: (error) => {
+        throw error;
+      },
+    });
+    runner.schedule();
+    // The pass planned for 100 ms sees a clock 50 ms behind (a timer fired early, the clock stepped back): nothing is due.
+    await vi.advanceTimersByTimeAsync(1);
+    clock = 50;
+    await vi.advanceTimersByTimeAsync(100);
+    expect(tried).toEqual([]);
+    clock = 100;
+    await vi.advanceTimersByTimeAsync(60);
+    await runner.close();
+    expect(tried).toEqual([1]);
+  });
+});
+
 describe('retry runners sharing one store', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
 
   it('retry each session once between them: a runner skips the sessions another has claimed', async () => {
     const tenant = createInMemoryStore().tenant('shared');
