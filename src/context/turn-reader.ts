@@ -1,11 +1,12 @@
 /**
  * How the assembler reads older turns: page by page from the store, or through a cache that keeps
  * each session's turns in memory between calls. Older turns rarely change (only when their memory is
- * written or retried), so the memory that owns the writes tells the cache which turns to forget.
+ * written or retried), so the memory that owns the writes tells the cache which turns to forget, and
+ * before each package the cache asks the store which turns others sharing it wrote (`sync`).
  */
 import { approximateBytes } from '../core/memo-space.js';
 import type { Message, TurnSummary } from '../core/types.js';
-import type { TenantRepositories } from '../store/store.js';
+import type { TenantRepositories, TurnRepository } from '../store/store.js';
 import { TurnLines } from './turn-lines.js';
 import type { TurnMaterial } from './turn-options.js';
 
@@ -71,6 +72,12 @@ export interface TurnCacheLimits {
   maxSessions?: number;
 }
 
+/** The session a cache is brought up to date for: its id, and when it was made (a session made again under its id is another). */
+export interface SyncedSession {
+  id: string;
+  createdAt: string;
+}
+
 /**
  * Keeps what `inner` read, per session, for the sessions used most recently, within a bound in bytes:
  * past it, the least recently used sessions go first, then the oldest turns of the session being read.
@@ -91,10 +98,14 @@ export class CachedTurnReader implements TurnCache {
   /** Per session: when it was last forgotten whole, and when each turn was, while reads are in flight. */
   private readonly forgotten = new Map<string, { all: number; turns: Map<number, number> }>();
   private reading = 0;
+  /** Per cached session: the session it was read from and the revision of its turns it is up to date with. */
+  private readonly synced = new Map<string, { createdAt: string; revision: number }>();
 
+  /** `journal` tells the cache what others sharing the store wrote; without it, only `forget` does. */
   constructor(
     private readonly inner: TurnReader,
     limits: TurnCacheLimits = {},
+    private readonly journal?: Pick<TurnRepository, 'changes'>,
   ) {
     this.maxBytes = limits.maxBytes ?? 32 * 1024 * 1024;
     this.maxSessions = limits.maxSessions ?? 16;
@@ -206,8 +217,26 @@ export class CachedTurnReader implements TurnCache {
     this.totalBytes += bytes;
   }
 
+  /**
+   * Forget the session's turns that anyone sharing the store wrote since the cache last looked (one
+   * indexed read), and all of them when the session was deleted and made again. Call before a package.
+   */
+  async sync(session: SyncedSession): Promise<void> {
+    if (this.journal === undefined) return;
+    const seen = this.synced.get(session.id);
+    const known = seen !== undefined && seen.createdAt === session.createdAt;
+    const { revision, turns } = await this.journal.changes(known ? { sessionId: session.id, after: seen.revision } : { sessionId: session.id });
+    // Turns cached with no revision to check them against (or from a session since replaced) go.
+    if ((!known && this.sessions.has(session.id)) || (known && revision < seen.revision)) this.forget(session.id);
+    for (const turn of turns) this.forget(session.id, turn);
+    const now = this.synced.get(session.id);
+    // Two packages may sync at once: the revision seen only grows.
+    if (now === undefined || now.createdAt !== session.createdAt || now.revision < revision) this.synced.set(session.id, { createdAt: session.createdAt, revision });
+  }
+
   /** Forget a session's turns and their bytes. */
   private drop(sessionId: string): void {
+    this.synced.delete(sessionId);
     this.sessions.delete(sessionId);
     this.totalBytes -= this.sessionBytes.get(sessionId) ?? 0;
     this.sessionBytes.delete(sessionId);

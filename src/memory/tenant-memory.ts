@@ -38,8 +38,9 @@ export interface TenantRuntime {
 export function createTenantRuntime(shared: SharedParts, tenant: string): TenantRuntime {
   const repositories = shared.store.tenant(tenant);
   const writes = new SessionWrites();
-  // Older turns stay in memory between packages; every write announced tells the cache what changed.
-  const turnReader = new CachedTurnReader(storeTurnReader(repositories), { maxBytes: cacheShares(shared.settings).turns });
+  // Older turns stay in memory between packages; every write announced tells the cache what changed, and
+  // the store what others sharing it wrote.
+  const turnReader = new CachedTurnReader(storeTurnReader(repositories), { maxBytes: cacheShares(shared.settings).turns }, repositories.turns);
   const states = new MemoryStateCache();
   const factReader = new CachedFactReader(repositories, shared.tokenizer, (session, sequence) => states.factsAt(session.id, sequence, session.createdAt));
   writes.listen(({ sessionId, turn }) => {

@@ -157,8 +157,23 @@ export interface MessageRepository {
   sentTimes(options: { sessionId: string; turns: readonly number[] }): Promise<Map<number, string>>;
 }
 
+/** What changed in a session's turns since a revision of it (see `TurnRepository.changes`). */
+export interface TurnChanges {
+  /** The session's latest revision: every write of a turn's summary or of its messages' tiers raises it; 0 before any. */
+  revision: number;
+  /** The turns written after the revision asked about, ascending (none when no revision was given). */
+  turns: number[];
+}
+
 export interface TurnRepository {
+  /** Write a turn's summary (the turn's revision is raised, see `changes`). */
   upsert(options: { summary: TurnSummary }): Promise<void>;
+  /**
+   * The session's revision, and the turns whose summary or message tiers were written after revision
+   * `after`, by anyone sharing the store: how a cache of older turns learns what other processes or
+   * servers changed. One indexed read.
+   */
+  changes(options: { sessionId: string; after?: number }): Promise<TurnChanges>;
   get(options: { sessionId: string; turn: number }): Promise<TurnSummary | null>;
   /** Turn summaries with `turn` < `beforeTurn`, newest first. */
   listBefore(options: { sessionId: string; beforeTurn: number; limit: number }): Promise<TurnSummary[]>;

@@ -184,3 +184,70 @@ describe('CachedTurnReader', () => {
     expect((await cache.readTurns({ sessionId: 's', turns: [] })).size).toBe(0);
   });
 });
+
+/** What another process sharing the store wrote: each write gives its turns the next revision. */
+function sharedJournal(): { write(turns: number[]): void; changes(options: { sessionId: string; after?: number }): Promise<{ revision: number; turns: number[] }>; asked: number } {
+  const revisions = new Map<number, number>();
+  let latest = 0;
+  const journal = {
+    asked: 0,
+    write: (turns: number[]) => {
+      latest += 1;
+      for (const turn of turns) revisions.set(turn, latest);
+    },
+    changes: async ({ after }: { sessionId: string; after?: number }) => {
+      journal.asked += 1;
+      const turns = after === undefined ? [] : [...revisions].filter(([, revision]) => revision > after).map(([turn]) => turn);
+      return { revision: latest, turns: turns.sort((a, b) => a - b) };
+    },
+  };
+  return journal;
+}
+
+describe('CachedTurnReader, beside other processes sharing the store', () => {
+  const session = { id: 's', createdAt: '2026-03-01T10:00:00.000Z' };
+
+  it('reads again, at sync, only the turns another process wrote since it last looked', async () => {
+    const labels = new Map([
+      [1, 'old'],
+      [2, 'old'],
+      [3, 'old'],
+    ]);
+    const inner = countingReader(labels);
+    const journal = sharedJournal();
+    journal.write([1, 2, 3]);
+    const cache = new CachedTurnReader(inner, {}, journal);
+    await cache.sync(session);
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 3 }))).toEqual(['old-1', 'old-2', 'old-3']);
+    // Another process lands a retry on turn 2: unseen until the next sync, which costs one question.
+    labels.set(2, 'new');
+    journal.write([2]);
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 3 }))).toEqual(['old-1', 'old-2', 'old-3']);
+    await cache.sync(session);
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 3 }))).toEqual(['old-1', 'new-2', 'old-3']);
+    expect(inner.reads).toBe(2);
+    // Nothing written since: nothing is read again.
+    await cache.sync(session);
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 3 }))).toEqual(['old-1', 'new-2', 'old-3']);
+    expect(inner.reads).toBe(2);
+    expect(journal.asked).toBe(3);
+  });
+
+  it('forgets every turn of a session deleted and made again under its id, and turns cached before any sync', async () => {
+    const labels = new Map([
+      [1, 'old'],
+      [2, 'old'],
+    ]);
+    const inner = countingReader(labels);
+    const cache = new CachedTurnReader(inner, {}, sharedJournal());
+    // Read before any sync: the cache cannot tell how fresh these are.
+    await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 2 });
+    labels.set(1, 'new');
+    await cache.sync(session);
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 2 }))).toEqual(['new-1', 'old-2']);
+    labels.set(2, 'remade');
+    await cache.sync({ ...session, createdAt: '2026-03-02T10:00:00.000Z' });
+    expect(ids(await cache.read({ sessionId: 's', fromTurn: 1, toTurn: 2 }))).toEqual(['new-1', 'remade-2']);
+    expect(inner.reads).toBe(3);
+  });
+});

@@ -26,6 +26,24 @@ import { searchArchive } from '../../src/store/archive-query.js';
 
 export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
+/** A fresh store for each test of the enclosing `describe`, closed after it; gives that test's tenant `tenantId`. */
+export function tenantPerTest(openStore: OpenStore, tenantId = 'tenant-alpha'): () => TenantStore {
+  let tenant: TenantStore | undefined;
+  let cleanup: () => Promise<void> = async () => undefined;
+  beforeEach(async () => {
+    const opened = await openStore();
+    cleanup = opened.cleanup;
+    tenant = opened.store.tenant(tenantId);
+  });
+  afterEach(async () => {
+    await cleanup();
+  });
+  return () => {
+    if (tenant === undefined) throw new Error('tenantPerTest: the tenant is made before each test; use it inside one.');
+    return tenant;
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 // ---------------------------------------------------------------------------------------------

@@ -2,9 +2,9 @@
  * The store contract for tiers raised on the chat model's request and for the detail requests a turn
  * records: run by every adapter's test file beside `describeStoreContract`.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TenantStore } from '../../src/store/store.js';
-import { makeTurnSummary, seedSession, type OpenStore } from './store-contract.js';
+import { makeTurnSummary, seedSession, tenantPerTest, type OpenStore } from './store-contract.js';
 
 const EXCHANGES: ReadonlyArray<readonly [string, string]> = [
   ['The florist wants a deposit of $400 by Friday.', 'Noted: $400 to the florist by Friday.'],
@@ -14,17 +14,10 @@ const EXCHANGES: ReadonlyArray<readonly [string, string]> = [
 
 export function describeTierRaiseContract(name: string, openStore: OpenStore): void {
   describe(`Store contract, raised tiers: ${name}`, () => {
+    const current = tenantPerTest(openStore);
     let tenant: TenantStore;
-    let cleanup: () => Promise<void>;
-
-    beforeEach(async () => {
-      const opened = await openStore();
-      cleanup = opened.cleanup;
-      tenant = opened.store.tenant('tenant-alpha');
-    });
-
-    afterEach(async () => {
-      await cleanup();
+    beforeEach(() => {
+      tenant = current();
     });
 
     it('raises a message to the tier asked for and returns it, then lowers it back when asked for no more', async () => {

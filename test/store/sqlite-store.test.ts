@@ -23,6 +23,7 @@ import {
 } from '../contract/store-contract.js';
 import { describeApiKeyContract } from '../contract/api-key-contract.js';
 import { describeTierRaiseContract } from '../contract/tier-raise-contract.js';
+import { describeTurnChangesContract } from '../contract/turn-changes-contract.js';
 import { describeVectorContract } from '../contract/vector-contract.js';
 
 const MIGRATED_AT = '2025-03-01T08:00:00.000Z';
@@ -49,6 +50,11 @@ describeStoreContract('sqlite (:memory:)', async () => {
 });
 
 describeTierRaiseContract('sqlite (:memory:)', async () => {
+  const store = createSqliteStore({ path: ':memory:', durability: 'normal' });
+  return { store, cleanup: () => store.close() };
+});
+
+describeTurnChangesContract('sqlite (:memory:)', async () => {
   const store = createSqliteStore({ path: ':memory:', durability: 'normal' });
   return { store, cleanup: () => store.close() };
 });
@@ -216,7 +222,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links, facts in store order, tool messages, raised tiers, vectors and retry claims, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links, facts in store order, tool messages, raised tiers, vectors, retry claims and turn revisions, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -249,7 +255,7 @@ describe('SQLite store', () => {
       ALTER TABLE turns DROP COLUMN detail_requests;
       ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
       DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys;
-      DROP TABLE vector_orphans; DROP TABLE vector_progress; DROP TABLE vector_spaces; DROP TABLE retry_claims;
+      DROP TABLE vector_orphans; DROP TABLE vector_progress; DROP TABLE vector_spaces; DROP TABLE retry_claims; DROP TABLE turn_changes;
       DELETE FROM schema_migrations WHERE version > 3;`);
     // Its facts were keyed by tenant and id, with an index by session.
     raw.exec(`CREATE TABLE facts_old (
@@ -288,6 +294,8 @@ describe('SQLite store', () => {
     // A message kept from before can be raised on request, and returns to its tier later.
     expect((await reopened.messages.raiseTier({ sessionId: 's1', messageId: messages[0]!.id, tier: 3, turn: 4 }))?.requiredTier).toBe(3);
     expect(await reopened.messages.lowerTiers({ sessionId: 's1', raisedBefore: 9 })).toEqual([messages[0]!.turn]);
+    // Those writes are turn changes another process can learn of.
+    expect((await reopened.turns.changes({ sessionId: 's1', after: 0 })).turns).toEqual([messages[0]!.turn]);
     // Messages kept from before are waiting to be embedded, and once embedded are found by vector.
     const waiting = await reopened.vectors.pending({ sessionId: 's1', space: 'upgrade-space', limit: 100 });
     expect(waiting.map((entry) => entry.messageId)).toEqual([...messages, ...toolTurn].map((message) => message.id));
@@ -314,8 +322,9 @@ describe('SQLite store', () => {
         { version: 16, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 17, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 18, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 19, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(18);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(19);
       expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_id']);
     } finally {
       check.close();

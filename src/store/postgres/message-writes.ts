@@ -10,6 +10,7 @@ import type { TierUpdate } from '../store.js';
 import { countTerms } from './search-statistics.js';
 import { searchTerms } from './search-terms.js';
 import { columnsOf, type Sql } from './sql.js';
+import { journaled } from './turn-changes.js';
 
 /** Rows per INSERT: a batch's columns travel as one array each. */
 const BATCH = 1000;
@@ -49,7 +50,8 @@ export async function updateTiers(sql: Sql, tenantId: string, sessionId: string,
   // session's index for every update (as a planner with stale statistics chooses during an import) took
   // 5 ms an update on a 10,000-message session.
   await sql.query(
-    `WITH target AS MATERIALIZED (
+    journaled(
+      `WITH target AS MATERIALIZED (
        SELECT found.seq, u.* FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::smallint[]) AS u (id, tier1, tier2, tier1_tokens, tier2_tokens, tier)
          CROSS JOIN LATERAL (SELECT seq, session_id FROM messages WHERE tenant_id = $1 AND id = u.id) AS found
         WHERE found.session_id = $2
@@ -58,7 +60,11 @@ export async function updateTiers(sql: Sql, tenantId: string, sessionId: string,
         required_tier = CASE WHEN m.default_tier IS NULL THEN t.tier ELSE greatest(m.required_tier, t.tier) END,
         default_tier = CASE WHEN m.default_tier IS NULL THEN NULL ELSE t.tier END
        FROM target AS t
-      WHERE m.seq = t.seq`,
+      WHERE m.seq = t.seq
+      RETURNING m.turn`,
+      '$1',
+      '$2',
+    ),
     [tenantId, sessionId, ...columnsOf(updates.map((update) => [update.messageId, update.tier1, update.tier2, update.tokens.tier1, update.tokens.tier2, update.requiredTier]), 6)],
   );
 }
@@ -66,11 +72,16 @@ export async function updateTiers(sql: Sql, tenantId: string, sessionId: string,
 /** Asked again, a raised message keeps its tier and is kept longer; below the tier, it is raised. True when the session holds the message. */
 export async function raiseTier(sql: Sql, tenantId: string, sessionId: string, messageId: string, tier: Tier, turn: number): Promise<boolean> {
   const changed = await sql.query(
-    `UPDATE messages SET
+    journaled(
+      `UPDATE messages SET
         default_tier = CASE WHEN required_tier >= $1::smallint AND default_tier IS NULL THEN NULL ELSE coalesce(default_tier, required_tier) END,
         raised_at_turn = CASE WHEN required_tier >= $1::smallint AND default_tier IS NULL THEN NULL ELSE $2::integer END,
         required_tier = greatest(required_tier, $1::smallint)
-      WHERE seq = (SELECT seq FROM messages WHERE tenant_id = $3 AND id = $5) AND session_id = $4`,
+      WHERE seq = (SELECT seq FROM messages WHERE tenant_id = $3 AND id = $5) AND session_id = $4
+      RETURNING turn`,
+      '$3',
+      '$4',
+    ),
     [tier, turn, tenantId, sessionId, messageId],
   );
   return changed.rowCount !== 0;
@@ -78,8 +89,12 @@ export async function raiseTier(sql: Sql, tenantId: string, sessionId: string, m
 
 export async function lowerTiers(sql: Sql, tenantId: string, sessionId: string, raisedBefore: number): Promise<number[]> {
   const lowered = await sql.query<{ turn: number }>(
-    `UPDATE messages SET required_tier = default_tier, default_tier = NULL, raised_at_turn = NULL
-      WHERE tenant_id = $1 AND session_id = $2 AND raised_at_turn < $3 RETURNING turn`,
+    journaled(
+      `UPDATE messages SET required_tier = default_tier, default_tier = NULL, raised_at_turn = NULL
+        WHERE tenant_id = $1 AND session_id = $2 AND raised_at_turn < $3 RETURNING turn`,
+      '$1',
+      '$2',
+    ),
     [tenantId, sessionId, raisedBefore],
   );
   return [...new Set(lowered.rows.map((row) => row.turn))].sort((a, b) => a - b);

@@ -223,4 +223,21 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX vector_progress_space ON vector_progress (space_id);
     `,
   },
+  {
+    version: 2,
+    name: 'the revision of each turn last written',
+    // Every write of a turn's summary or of its messages' tiers gives the turn the session's next
+    // revision, so a server caching older turns learns in one indexed read which turns others changed.
+    sql: `
+      CREATE TABLE turn_changes (
+        tenant_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        turn integer NOT NULL,
+        revision integer NOT NULL,
+        PRIMARY KEY (tenant_id, session_id, turn),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX turn_changes_by_revision ON turn_changes (tenant_id, session_id, revision);
+    `,
+  },
 ];

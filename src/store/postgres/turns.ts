@@ -1,6 +1,7 @@
 import type { TurnRepository } from '../store.js';
 import { summaryValues, toSummary, type TurnRow } from '../rows.js';
 import { sqlLimit, type Sql } from './sql.js';
+import { journaled, turnChanges } from './turn-changes.js';
 
 const COLUMNS = `session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at,
   stale_memory, detail_requests::text AS detail_requests`;
@@ -11,16 +12,22 @@ export function createTurnRepository(sql: Sql, tenantId: string): TurnRepository
     upsert: ({ summary }) =>
       sql.write(async (write) => {
         await write.query(
-          `INSERT INTO turns (tenant_id, session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at, stale_memory, detail_requests)
+          journaled(
+            `INSERT INTO turns (tenant_id, session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at, stale_memory, detail_requests)
            VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb)
            ON CONFLICT (tenant_id, session_id, turn) DO UPDATE SET
              message_ids = excluded.message_ids, user_summary = excluded.user_summary, assistant_summary = excluded.assistant_summary,
              depth = excluded.depth, status = excluded.status, window_extension = excluded.window_extension, tokens = excluded.tokens,
              stale_memory = turns.stale_memory OR excluded.stale_memory,
-             detail_requests = coalesce(excluded.detail_requests, turns.detail_requests)`,
+             detail_requests = coalesce(excluded.detail_requests, turns.detail_requests)
+           RETURNING turn`,
+            '$1',
+            '$2',
+          ),
           [tenantId, ...summaryValues(summary)],
         );
       }),
+    changes: ({ sessionId, after }) => turnChanges(sql, tenantId, sessionId, after),
     get: async ({ sessionId, turn }) => {
       const row = (await rows(`SELECT ${COLUMNS} FROM turns WHERE tenant_id = $1 AND session_id = $2 AND turn = $3`, [tenantId, sessionId, turn]))[0];
       return row === undefined ? null : toSummary(row);

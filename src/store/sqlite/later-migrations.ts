@@ -141,4 +141,21 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 19,
+    name: 'the revision of each turn last written',
+    // Every write of a turn's summary or of its messages' tiers gives the turn the session's next
+    // revision, so a process caching older turns learns in one indexed read which turns others changed.
+    change: `
+      CREATE TABLE turn_changes (
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        revision INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, session_id, turn),
+        FOREIGN KEY (tenant_id, session_id) REFERENCES sessions(tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX turn_changes_by_revision ON turn_changes (tenant_id, session_id, revision);
+    `,
+  },
 ];

@@ -9,6 +9,7 @@ import type { Message, Tier } from '../../core/types.js';
 import { messageValues } from '../rows.js';
 import type { TierUpdate } from '../store.js';
 import { sessionToken, type TenantSearchIndex } from './search-index.js';
+import { createTurnJournal } from './turn-changes.js';
 
 type IndexInsert = Database.Statement<[number | bigint, string, string, string]>;
 
@@ -21,6 +22,7 @@ export interface MessageWrites {
 }
 
 export function createMessageWrites(db: Database.Database, tenantId: string, index: TenantSearchIndex): MessageWrites {
+  const journal = createTurnJournal(db, tenantId);
   const insert = db.prepare(`INSERT INTO messages
     (tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
      tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id, tool_calls, tool_call_id)
@@ -35,13 +37,13 @@ export function createMessageWrites(db: Database.Database, tenantId: string, ind
   const updateTiers = db.prepare(`UPDATE messages SET tier1 = @tier1, tier2 = @tier2, tier1_tokens = @tier1Tokens, tier2_tokens = @tier2Tokens,
       required_tier = CASE WHEN default_tier IS NULL THEN @tier ELSE max(required_tier, @tier) END,
       default_tier = CASE WHEN default_tier IS NULL THEN NULL ELSE @tier END
-    WHERE tenant_id = @tenantId AND session_id = @sessionId AND id = @messageId`);
+    WHERE tenant_id = @tenantId AND session_id = @sessionId AND id = @messageId RETURNING turn`).pluck();
   // Asked again, a raised message keeps its tier and is kept longer; below the tier, it is raised.
   const raise = db.prepare(`UPDATE messages SET
       default_tier = CASE WHEN required_tier >= @tier AND default_tier IS NULL THEN NULL ELSE coalesce(default_tier, required_tier) END,
       raised_at_turn = CASE WHEN required_tier >= @tier AND default_tier IS NULL THEN NULL ELSE @turn END,
       required_tier = max(required_tier, @tier)
-    WHERE tenant_id = @tenantId AND session_id = @sessionId AND id = @messageId`);
+    WHERE tenant_id = @tenantId AND session_id = @sessionId AND id = @messageId RETURNING turn`).pluck();
   const lower = db
     .prepare<[string, string, number], number>(
       `UPDATE messages SET required_tier = default_tier, default_tier = NULL, raised_at_turn = NULL
@@ -75,9 +77,10 @@ export function createMessageWrites(db: Database.Database, tenantId: string, ind
       }
       bump.run(messages.length, tokens, maxTurn, updatedAt, tenantId, sessionId);
     },
-    updateTiers: (sessionId, updates) => {
+    updateTiers: db.transaction((sessionId: string, updates: readonly TierUpdate[]) => {
+      const turns: number[] = [];
       for (const update of updates) {
-        updateTiers.run({
+        const turn = updateTiers.get({
           tier1: update.tier1,
           tier2: update.tier2,
           tier1Tokens: update.tokens.tier1,
@@ -86,10 +89,20 @@ export function createMessageWrites(db: Database.Database, tenantId: string, ind
           tenantId,
           sessionId,
           messageId: update.messageId,
-        });
+        }) as number | undefined;
+        if (turn !== undefined) turns.push(turn);
       }
-    },
-    raiseTier: (sessionId, messageId, tier, turn) => raise.run({ tier, turn, tenantId, sessionId, messageId }).changes > 0,
-    lowerTiers: (sessionId, raisedBefore) => [...new Set(lower.all(tenantId, sessionId, raisedBefore))].sort((a, b) => a - b),
+      journal.note(sessionId, turns);
+    }),
+    raiseTier: db.transaction((sessionId: string, messageId: string, tier: Tier, turn: number) => {
+      const changed = raise.get({ tier, turn, tenantId, sessionId, messageId }) as number | undefined;
+      if (changed !== undefined) journal.note(sessionId, [changed]);
+      return changed !== undefined;
+    }),
+    lowerTiers: db.transaction((sessionId: string, raisedBefore: number) => {
+      const turns = [...new Set(lower.all(tenantId, sessionId, raisedBefore))].sort((a, b) => a - b);
+      journal.note(sessionId, turns);
+      return turns;
+    }),
   };
 }

@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { TurnStatus } from '../../core/types.js';
+import type { TurnStatus, TurnSummary } from '../../core/types.js';
 import type { TurnRepository } from '../store.js';
 import { summaryValues, toSummary, type TurnRow } from '../rows.js';
 import type { Run } from './run.js';
+import { createTurnJournal } from './turn-changes.js';
 
 export function createTurnRepository(db: Database.Database, tenantId: string, run: Run): TurnRepository {
+  const journal = createTurnJournal(db, tenantId);
   const upsert = db.prepare(`INSERT INTO turns
     (tenant_id, session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at, stale_memory, detail_requests)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -35,11 +37,17 @@ export function createTurnRepository(db: Database.Database, tenantId: string, ru
     common: db.prepare<[string, string, TurnStatus, number], TurnRow>(statusQuery(true, false)),
   };
 
+  const write = db.transaction((summary: TurnSummary) => {
+    upsert.run(tenantId, ...summaryValues(summary, (set) => (set ? 1 : 0)));
+    journal.note(summary.sessionId, [summary.turn]);
+  });
+
   return {
     upsert: ({ summary }) =>
       run(() => {
-        upsert.run(tenantId, ...summaryValues(summary, (set) => (set ? 1 : 0)));
+        write(summary);
       }),
+    changes: ({ sessionId, after }) => run(() => journal.changes(sessionId, after)),
     get: ({ sessionId, turn }) =>
       run(() => {
         const row = get.get(tenantId, sessionId, turn);

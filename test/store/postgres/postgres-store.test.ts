@@ -8,6 +8,7 @@ import { createPostgresStore } from '../../../src/store/postgres/postgres-store.
 import { describeApiKeyContract } from '../../contract/api-key-contract.js';
 import { describeStoreContract, type OpenStore } from '../../contract/store-contract.js';
 import { describeTierRaiseContract } from '../../contract/tier-raise-contract.js';
+import { describeTurnChangesContract } from '../../contract/turn-changes-contract.js';
 import { describeVectorContract } from '../../contract/vector-contract.js';
 import { DATABASE_URL, POSTGRES_SKIP_REASON, dropSchemas } from '../../support/postgres.js';
 
@@ -30,4 +31,5 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL store${POSTGRES_SKIP_
   describeApiKeyContract('postgres', openPostgresStore);
   describeVectorContract('postgres', openPostgresStore);
   describeTierRaiseContract('postgres', openPostgresStore);
+  describeTurnChangesContract('postgres', openPostgresStore);
 });

@@ -2,7 +2,7 @@
 import { messageText, toolUseOf } from '../../../src/core/tool-calls.js';
 import type { Message, Tier } from '../../../src/core/types.js';
 import type { MessageRepository } from '../../../src/store/store.js';
-import { page, requireSession, storeFailure, type SessionState, type StateAccess, type TenantState } from './state.js';
+import { noteTurnChanges, page, requireSession, storeFailure, type SessionState, type StateAccess, type TenantState } from './state.js';
 import { termsOf } from './terms.js';
 
 function messagesOf(state: TenantState, sessionId: string): Message[] {
@@ -56,6 +56,7 @@ export function createMessageRepository(access: StateAccess): MessageRepository 
       }),
     updateTiers: ({ sessionId, updates }) =>
       access.write((draft) => {
+        const written: number[] = [];
         for (const update of updates) {
           const entry = draft.sessions.get(sessionId)?.messages.find((candidate) => candidate.message.id === update.messageId);
           if (entry === undefined) continue;
@@ -65,13 +66,18 @@ export function createMessageRepository(access: StateAccess): MessageRepository 
           if (entry.raised !== undefined) entry.raised = { ...entry.raised, defaultTier: update.requiredTier };
           Object.assign(message, { tier1: update.tier1, tier2: update.tier2, requiredTier });
           Object.assign(message.tokens, { tier1: update.tokens.tier1, tier2: update.tokens.tier2 });
+          written.push(message.turn);
         }
+        const session = draft.sessions.get(sessionId);
+        if (session !== undefined) noteTurnChanges(session, written);
       }),
     raiseTier: ({ sessionId, messageId, tier, turn }) =>
       access.write((draft) => {
-        const entry = draft.sessions.get(sessionId)?.messages.find((candidate) => candidate.message.id === messageId);
-        if (entry === undefined) return null;
+        const session = draft.sessions.get(sessionId);
+        const entry = session?.messages.find((candidate) => candidate.message.id === messageId);
+        if (session === undefined || entry === undefined) return null;
         const { message } = entry;
+        noteTurnChanges(session, [message.turn]);
         if (message.requiredTier < tier || entry.raised !== undefined) {
           entry.raised = { defaultTier: entry.raised?.defaultTier ?? message.requiredTier, atTurn: turn };
           message.requiredTier = Math.max(message.requiredTier, tier) as Tier;
@@ -87,6 +93,8 @@ export function createMessageRepository(access: StateAccess): MessageRepository 
           entry.raised = undefined;
           turns.add(entry.message.turn);
         }
+        const session = draft.sessions.get(sessionId);
+        if (session !== undefined) noteTurnChanges(session, turns);
         return [...turns].sort((a, b) => a - b);
       }),
     listByTurns: ({ sessionId, fromTurn, toTurn }) =>

@@ -19,6 +19,8 @@ export interface SessionState {
   /** In position order. */
   messages: IndexedMessage[];
   turns: Map<number, TurnSummary>;
+  /** The revision each turn was last written at (summary or message tiers), and the latest. */
+  turnRevisions: { latest: number; byTurn: Map<number, number> };
   facts: Map<string, Fact>;
   /** In sequence order. */
   events: FactEvent[];
@@ -61,6 +63,15 @@ export function requireSession(state: TenantState, sessionId: string, what: stri
   const found = state.sessions.get(sessionId);
   if (found === undefined) throw storeFailure(`Cannot store ${what}: session "${sessionId}" does not exist in this tenant; create it first.`, { sessionId });
   return found;
+}
+
+/** Give each of `turns` the session's next revision (see `TurnRepository.changes`). */
+export function noteTurnChanges(session: SessionState, turns: Iterable<number>): void {
+  const revisions = session.turnRevisions;
+  const distinct = new Set(turns);
+  if (distinct.size === 0) return;
+  revisions.latest += 1;
+  for (const turn of distinct) revisions.byTurn.set(turn, revisions.latest);
 }
 
 /** Ascending order of two texts (compared as written, like the SQLite adapter's ORDER BY). */

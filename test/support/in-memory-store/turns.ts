@@ -1,7 +1,7 @@
 /** Turn summaries of the in-memory fake store, one per session and turn; the stale-memory mark, once set, stays. */
 import type { TurnSummary } from '../../../src/core/types.js';
 import type { TurnRepository } from '../../../src/store/store.js';
-import { compareText, page, requireSession, type StateAccess, type TenantState } from './state.js';
+import { compareText, noteTurnChanges, page, requireSession, type StateAccess, type TenantState } from './state.js';
 
 function turnsOf(state: TenantState, sessionId: string): TurnSummary[] {
   return [...(state.sessions.get(sessionId)?.turns.values() ?? [])].sort((a, b) => a.turn - b.turn);
@@ -11,7 +11,9 @@ export function createTurnRepository(access: StateAccess): TurnRepository {
   return {
     upsert: ({ summary }) =>
       access.write((draft) => {
-        const turns = requireSession(draft, summary.sessionId, `turn ${summary.turn}`).turns;
+        const session = requireSession(draft, summary.sessionId, `turn ${summary.turn}`);
+        const turns = session.turns;
+        noteTurnChanges(session, [summary.turn]);
         const old = turns.get(summary.turn);
         const { sessionId, turn, messageIds, userSummary, assistantSummary, depth, status, windowExtension, tokens } = summary;
         const stale = summary.staleMemory === true || old?.staleMemory === true;
@@ -32,6 +34,12 @@ export function createTurnRepository(access: StateAccess): TurnRepository {
           // A summary written again without them (phase 2 of a chat turn) keeps the turn's detail requests.
           ...(detailRequests === undefined ? {} : { detailRequests: detailRequests.map((request) => ({ ...request })) }),
         });
+      }),
+    changes: ({ sessionId, after }) =>
+      access.read((state) => {
+        const revisions = state.sessions.get(sessionId)?.turnRevisions;
+        const changed = after === undefined ? [] : [...(revisions?.byTurn ?? [])].filter(([, revision]) => revision > after).map(([turn]) => turn);
+        return { revision: revisions?.latest ?? 0, turns: changed.sort((a, b) => a - b) };
       }),
     get: ({ sessionId, turn }) => access.read((state) => state.sessions.get(sessionId)?.turns.get(turn) ?? null),
     listBefore: ({ sessionId, beforeTurn, limit }) =>
