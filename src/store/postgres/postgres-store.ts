@@ -25,7 +25,16 @@ export interface PostgresStoreSettings {
   schema?: string;
   /** Time source for migration bookkeeping (default: now). */
   now?: () => string;
+  /**
+   * From what size a session's vectors are searched through the HNSW index (approximate, and faster on a
+   * large session) rather than compared one by one: `vectors` of them and `numbers` in all (vectors × their
+   * length); defaults 5,000 and 1,000,000 (10,000 vectors of 100 numbers; 5,000 of 1,536). Needs pgvector 0.8.
+   */
+  hnswFrom?: { vectors?: number; numbers?: number };
 }
+
+/** How long a write waits for its tenant's lock, in ms. */
+const LOCK_WAIT_MS = 30_000;
 
 /**
  * A Store on PostgreSQL, for several Strata servers sharing one database. It connects, applies its
@@ -37,9 +46,6 @@ export interface PostgresStoreSettings {
  * const store = createPostgresStore({ connectionString: 'postgres://strata@db.internal/strata' });
  * const memory = createMemory({ store, sessionLock: createPostgresSessionLock({ connectionString: 'postgres://strata@db.internal/strata' }) });
  */
-/** How long a write waits for its tenant's lock, in ms. */
-const LOCK_WAIT_MS = 30_000;
-
 export function createPostgresStore(settings: PostgresStoreSettings): Store {
   const schema = checkSchemaName(settings.schema ?? 'strata');
   const { connectionString } = settings;
@@ -98,7 +104,7 @@ export function createPostgresStore(settings: PostgresStoreSettings): Store {
     artifacts: createArtifactRepository(sql, tenantId),
     search: createArchiveSearch(sql, tenantId),
     retries: createRetryRepository(sql, tenantId),
-    vectors: createMessageVectors(sql, tenantId, () => extension, target.ready),
+    vectors: createMessageVectors(sql, tenantId, { extension: () => extension, connected: target.ready, ...(settings.hnswFrom === undefined ? {} : { hnswFrom: settings.hnswFrom }) }),
   });
 
   const tenants = new Map<string, TenantStore>();

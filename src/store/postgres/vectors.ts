@@ -3,8 +3,9 @@
  * row a message's vector beside its session, turn and position, deleted with its session
  * (`deleteSessionVectors`; a foreign key to messages would make every deleted message visit the space
  * tables of every tenant: deleting 2,000 messages took 14 s beside 400 other tenants' spaces). A search
- * compares the query with every vector of the session (exact, as SQLite's is), through an index on the
- * session. How far each session is embedded is one row of vector_progress.
+ * of a session compares the query with every vector of the session (exact, as SQLite's is), through an
+ * index on the session; a session with many vectors is searched through the table's HNSW index instead
+ * (see `HNSW_FROM_NUMBERS`). How far each session is embedded is one row of vector_progress.
  */
 import { StrataError } from '../../core/errors.js';
 import { messageText } from '../../core/tool-calls.js';
@@ -22,7 +23,31 @@ interface Space {
   table: string;
 }
 
-function vectorTable(spaceId: number): string {
+/**
+ * A session is searched through the HNSW index, by default, once it holds this many numbers (vectors ×
+ * their length) and at least `HNSW_FROM_VECTORS` vectors: below, the exact scan is as fast or faster and
+ * finds the same as SQLite. Measured on 120,000 realistic chat messages (100-number word vectors, 2 cores): exact
+ * p50 0.6 ms for a 1,000-message session, 11.5–14.7 ms for 20,000, 36 ms for 60,000; through the index
+ * 5.2–5.7 ms for 20,000 and 60,000, finding 99 % and 100 % of the exact 20 nearest.
+ */
+const HNSW_FROM_NUMBERS = 1_000_000;
+const HNSW_FROM_VECTORS = 5_000;
+/** The index search's settings: keep scanning until the session's vectors are found, and widely enough. */
+export const HNSW_SETTINGS = "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '200', true), set_config('hnsw.max_scan_tuples', '100000', true)";
+
+/**
+ * The nearest vectors of a session ($1 tenant, $2 session, $3 query, $4 last turn, $5 how many), compared
+ * one by one (`exact`) or found through the HNSW index (`index`, under `HNSW_SETTINGS`): ordered by
+ * distance alone, the index can give the nearest, and ties are put in order after.
+ */
+export function nearestSql(table: string, way: 'exact' | 'index'): string {
+  const columns = `message_id AS id, turn, position, embedding <=> $3::vector AS distance FROM ${table} WHERE tenant_id = $1 AND session_id = $2 AND turn <= $4`;
+  return way === 'exact'
+    ? `SELECT ${columns} ORDER BY distance, position LIMIT $5`
+    : `SELECT id, turn, distance FROM (SELECT ${columns} ORDER BY embedding <=> $3::vector LIMIT $5) AS nearest ORDER BY distance, position`;
+}
+
+export function vectorTable(spaceId: number): string {
   return `vectors_${String(Math.trunc(spaceId))}`;
 }
 
@@ -31,7 +56,7 @@ function vectorLiteral(vector: Float32Array): string {
   return `[${Array.from(vector, (value) => (Number.isFinite(value) ? String(value) : '0')).join(',')}]`;
 }
 
-async function createSpace(sql: Sql, tenantId: string, name: string, dimensions: number): Promise<Space> {
+async function createSpace(sql: Sql, tenantId: string, name: string, dimensions: number, hnsw: boolean): Promise<Space> {
   const id = (await sql.query<{ id: number }>('INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES ($1, $2, $3) RETURNING id', [tenantId, name, dimensions])).rows[0]?.id ?? 0;
   const table = vectorTable(id);
   await sql.query(`CREATE TABLE ${table} (
@@ -44,14 +69,23 @@ async function createSpace(sql: Sql, tenantId: string, name: string, dimensions:
       embedding vector(${String(Math.trunc(dimensions))}) NOT NULL
     )`);
   await sql.query(`CREATE INDEX ${table}_session ON ${table} (tenant_id, session_id, turn)`);
+  if (hnsw) await sql.query(`CREATE INDEX ${table}_hnsw ON ${table} USING hnsw (embedding vector_cosine_ops)`);
   return { id, dimensions, table };
 }
 
-/**
- * `extension` gives what the store found of pgvector (before it has connected, `NOT_CONNECTED`);
- * `connected` resolves once it has, finding that out.
- */
-export function createMessageVectors(sql: Sql, tenantId: string, extension: () => PostgresVectorExtension, connected: () => Promise<void>): MessageVectors {
+export interface MessageVectorsOptions {
+  /** What the store found of pgvector (before it has connected, `NOT_CONNECTED`). */
+  extension: () => PostgresVectorExtension;
+  /** Resolves once the store has connected, finding that out. */
+  connected: () => Promise<void>;
+  /** From what size a session is searched through the HNSW index (see `PostgresStoreSettings.hnswFrom`). */
+  hnswFrom?: { vectors?: number; numbers?: number };
+}
+
+export function createMessageVectors(sql: Sql, tenantId: string, options: MessageVectorsOptions): MessageVectors {
+  const { extension, connected } = options;
+  const fromVectors = options.hnswFrom?.vectors ?? HNSW_FROM_VECTORS;
+  const fromNumbers = options.hnswFrom?.numbers ?? HNSW_FROM_NUMBERS;
   const spaces = new Map<string, Space>();
   const space = async (reader: Sql, name: string): Promise<Space | null> => {
     const known = spaces.get(name);
@@ -63,7 +97,8 @@ export function createMessageVectors(sql: Sql, tenantId: string, extension: () =
   const put = ({ sessionId, space: name, dimensions, entries }: PutOptions): Promise<void> =>
     sql.write(async (write) => {
       if (entries.length === 0) return;
-      const found = (await space(write, name)) ?? (await createSpace(write, tenantId, name, dimensions));
+      const loaded = extension();
+      const found = (await space(write, name)) ?? (await createSpace(write, tenantId, name, dimensions, loaded.loaded && loaded.hnsw));
       if (found.dimensions !== dimensions) {
         throw new StrataError('STORE_FAILURE', `The vector space "${name}" holds vectors of ${String(found.dimensions)} numbers, not ${String(dimensions)}; an embedder that changes its length needs a new id.`, { details: { space: name } });
       }
@@ -95,15 +130,31 @@ export function createMessageVectors(sql: Sql, tenantId: string, extension: () =
       spaces.set(name, found);
     });
 
+  /** Sessions known to be searched through the HNSW index (a session only grows). */
+  const large = new Set<string>();
+  const searchedByIndex = async (sessionId: string, found: Space): Promise<boolean> => {
+    const loaded = extension();
+    if (!loaded.loaded || !loaded.hnsw) return false;
+    if (large.has(sessionId)) return true;
+    const count = Number((await sql.query<{ count: number }>('SELECT message_count AS count FROM sessions WHERE tenant_id = $1 AND id = $2', [tenantId, sessionId])).rows[0]?.count ?? 0);
+    if (count < fromVectors || count * found.dimensions < fromNumbers) return false;
+    if (large.size >= 10_000) large.clear();
+    large.add(sessionId);
+    return true;
+  };
+
   const nearest = async ({ sessionId, space: name, vector, limit, maxTurn }: NearestOptions): Promise<VectorHit[]> => {
     const found = await space(sql, name);
     if (found === null || limit <= 0 || vector.length !== found.dimensions) return [];
     spaces.set(name, found);
-    const rows = await sql.query<{ id: string; turn: number; distance: number | null }>(
-      `SELECT message_id AS id, turn, embedding <=> $3::vector AS distance FROM ${found.table}
-        WHERE tenant_id = $1 AND session_id = $2 AND turn <= $4 ORDER BY distance, position LIMIT $5`,
-      [tenantId, sessionId, vectorLiteral(vector), Math.min(maxTurn ?? 2_147_483_647, 2_147_483_647), Math.min(limit, 4096)],
-    );
+    const values = [tenantId, sessionId, vectorLiteral(vector), Math.min(maxTurn ?? 2_147_483_647, 2_147_483_647), Math.min(limit, 4096)];
+    type Row = { id: string; turn: number; distance: number | null };
+    const rows = (await searchedByIndex(sessionId, found))
+      ? await sql.read(async (reader) => {
+          await reader.query(HNSW_SETTINGS);
+          return reader.query<Row>(nearestSql(found.table, 'index'), values);
+        })
+      : await sql.query<Row>(nearestSql(found.table, 'exact'), values);
     return rows.rows.map((row) => ({ messageId: row.id, turn: row.turn, similarity: 1 - (row.distance ?? 1) }));
   };
 

@@ -1,0 +1,85 @@
+/**
+ * Large sessions on PostgreSQL are searched through the space's HNSW index: the index is made with the
+ * space, the query takes it, and it finds what comparing every vector finds; small sessions are still
+ * compared one by one.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HNSW_SETTINGS, nearestSql } from '../../../src/store/postgres/vectors.js';
+import { openPool } from '../../../src/store/postgres/pool.js';
+import { createPostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import type { TenantStore } from '../../../src/store/store.js';
+import { seedSession } from '../../contract/store-contract.js';
+import { DATABASE_URL, POSTGRES_SKIP_REASON, dropSchemas } from '../../support/postgres.js';
+
+const DIMENSIONS = 16;
+
+/** Message `index`'s vector: near axis `index % DIMENSIONS`, a little off it by an amount of its own. */
+function vectorOf(index: number): Float32Array {
+  const vector = new Float32Array(DIMENSIONS);
+  vector[index % DIMENSIONS] = 1;
+  vector[(index * 7 + 3) % DIMENSIONS] += 0.05 + (index % 13) / 100;
+  return vector;
+}
+
+function cosine(left: Float32Array, right: Float32Array): number {
+  let dot = 0;
+  let leftNorm = 0;
+  let rightNorm = 0;
+  for (let index = 0; index < left.length; index += 1) {
+    dot += (left[index] ?? 0) * (right[index] ?? 0);
+    leftNorm += (left[index] ?? 0) ** 2;
+    rightNorm += (right[index] ?? 0) ** 2;
+  }
+  return dot / Math.sqrt(leftNorm * rightNorm);
+}
+
+async function embedded(tenant: TenantStore, sessionId: string, turns: number): Promise<string[]> {
+  const exchanges = Array.from({ length: turns }, (_, turn) => [`Question ${String(turn)} about the move.`, `Answer ${String(turn)} about the move.`] as const);
+  const messages = await seedSession(tenant, sessionId, exchanges);
+  await tenant.vectors.put({ sessionId, space: 'axes', dimensions: DIMENSIONS, entries: messages.map((message, index) => ({ messageId: message.id, vector: vectorOf(index) })) });
+  return messages.map((message) => message.id);
+}
+
+describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL vector search${POSTGRES_SKIP_REASON === null ? '' : ` (skipped: ${POSTGRES_SKIP_REASON})`}`, () => {
+  const schema = `strata_test_${randomBytes(5).toString('hex')}`;
+  afterAll(() => dropSchemas(schema));
+
+  it('searches a large session through the HNSW index and a small one exactly, finding what an exact scan finds', async () => {
+    // Sessions of 400 vectors and more count as large here.
+    const store = createPostgresStore({ connectionString: DATABASE_URL ?? '', schema, hnswFrom: { vectors: 400, numbers: 0 } });
+    const admin = await openPool({ connectionString: DATABASE_URL ?? '', max: 1, searchPath: [`"${schema}"`, 'public'] });
+    try {
+      const tenant = store.tenant('acme');
+      const large = await embedded(tenant, 'large', 300);
+      const small = await embedded(tenant, 'small', 40);
+      const query = vectorOf(3);
+      for (const [sessionId, ids] of [['large', large], ['small', small]] as const) {
+        const exact = ids
+          .map((messageId, index) => ({ messageId, similarity: cosine(query, vectorOf(index)), index }))
+          .sort((left, right) => right.similarity - left.similarity || left.index - right.index)
+          .slice(0, 12);
+        const found = await tenant.vectors.nearest({ sessionId, space: 'axes', vector: query, limit: 12 });
+        expect(found.map((hit) => hit.messageId)).toEqual(exact.map((hit) => hit.messageId));
+        found.forEach((hit, rank) => expect(hit.similarity).toBeCloseTo(exact[rank]?.similarity ?? 0, 5));
+      }
+      // The space's table has its HNSW index, and the large session's query can take it: on a table this
+      // small the planner finds a scan and a sort cheaper, so those are ruled out here.
+      const table = (await admin.query<{ tablename: string; indexdef: string }>("SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%USING hnsw%'", [schema])).rows;
+      expect(table).toHaveLength(1);
+      const client = await admin.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(HNSW_SETTINGS);
+        await client.query("SELECT set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true)");
+        const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${nearestSql(table[0]?.tablename ?? '', 'index')}`, ['acme', 'large', `[${Array.from(query).join(',')}]`, 1_000_000, 12]);
+        expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Index Scan using \S+_hnsw/u);
+        await client.query('ROLLBACK');
+      } finally {
+        client.release();
+      }
+    } finally {
+      await Promise.all([store.close(), admin.end()]);
+    }
+  }, 60_000);
+});
