@@ -18,7 +18,8 @@ const DIMENSIONS = 16;
 function vectorOf(index: number): Float32Array {
   const vector = new Float32Array(DIMENSIONS);
   vector[index % DIMENSIONS] = 1;
-  vector[(index * 7 + 3) % DIMENSIONS] += 0.05 + (index % 13) / 100;
+  const off = (index * 7 + 3) % DIMENSIONS;
+  vector[off] = (vector[off] ?? 0) + 0.05 + (index % 13) / 100;
   return vector;
 }
 
