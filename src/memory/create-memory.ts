@@ -70,7 +70,11 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   const caches = cacheShares(settings);
   const tokenizer = typeof options.tokenizer === 'object' ? options.tokenizer : createGptTokenizer({ encoding: settings.tokenizer, cacheBytes: caches.tokens });
   const localSettings = { cacheBytes: caches.manager };
-  const own = options.store === undefined ? openDefaultStore(settings) : null;
+  const logger = options.logger ?? createMemoryLogger(settings.logLevel, options.logDestination);
+  const own =
+    options.store === undefined
+      ? openDefaultStore(settings, (error) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'a background step of the store failed; it is tried again later'))
+      : null;
   const store = options.store ?? (own as OwnStore).store;
   const clock = options.clock ?? (() => new Date());
   const now = (): string => clock().toISOString();
@@ -110,7 +114,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
     now,
     newId,
     sessionLock: options.sessionLock ?? own?.sessionLock ?? inProcessSessionLock(),
-    logger: options.logger ?? createMemoryLogger(settings.logLevel, options.logDestination),
+    logger,
     onBackgroundError: options.onBackgroundError,
     requireChatModel,
     embedder: sharedEmbedder,

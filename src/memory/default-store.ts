@@ -40,11 +40,11 @@ export function splitSchema(url: string): { connectionString: string; schema?: s
   return { connectionString: parsed.toString(), schema };
 }
 
-/** The store and lock for these settings. */
-export function openDefaultStore(settings: Pick<Settings, 'path' | 'busyTimeoutMs' | 'durability'>): OwnStore {
+/** The store and lock for these settings; `onBackgroundError` hears of what the store does on its own that fails. */
+export function openDefaultStore(settings: Pick<Settings, 'path' | 'busyTimeoutMs' | 'durability'>, onBackgroundError?: (error: unknown) => void): OwnStore {
   if (isPostgresUrl(settings.path)) {
     const { connectionString, schema } = splitSchema(settings.path);
-    const store = createPostgresStore({ connectionString, ...(schema === undefined ? {} : { schema }) });
+    const store = createPostgresStore({ connectionString, ...(schema === undefined ? {} : { schema }), ...(onBackgroundError === undefined ? {} : { onBackgroundError }) });
     const lock = createPostgresSessionLock({ connectionString });
     return {
       store,

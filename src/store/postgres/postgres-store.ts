@@ -14,6 +14,7 @@ import { createSessionRepository } from './sessions.js';
 import { inTransaction, lockTenantWrites, poolSql, tenantWriteKey, type Sql, type SqlTarget } from './sql.js';
 import { createTurnRepository } from './turns.js';
 import { loadPostgresVectorExtension, type PostgresVectorExtension } from './vector-extension.js';
+import { createVectorIndexBuilds } from './vector-index-builds.js';
 import { NOT_CONNECTED, createMessageVectors } from './vectors.js';
 
 export interface PostgresStoreSettings {
@@ -28,9 +29,12 @@ export interface PostgresStoreSettings {
   /**
    * From what size a session's vectors are searched through the HNSW index (approximate, and faster on a
    * large session) rather than compared one by one: `vectors` of them and `numbers` in all (vectors × their
-   * length); defaults 5,000 and 1,000,000 (10,000 vectors of 100 numbers; 5,000 of 1,536). Needs pgvector 0.8.
+   * length); defaults 5,000 and 2,000,000 (20,000 vectors of 100 numbers; 5,000 of 1,536). The index is
+   * built when such a session is first searched. Needs pgvector 0.8.
    */
   hnswFrom?: { vectors?: number; numbers?: number };
+  /** Told of a failure in the background (an HNSW index build; it is tried again later). */
+  onBackgroundError?: (error: unknown) => void;
 }
 
 /** How long a write waits for its tenant's lock, in ms. */
@@ -95,6 +99,8 @@ export function createPostgresStore(settings: PostgresStoreSettings): Store {
     },
   };
 
+  const indexes = createVectorIndexBuilds({ pool: target.pool, connectionString, ...(settings.onBackgroundError === undefined ? {} : { onError: settings.onBackgroundError }) });
+
   const repositories = (tenantId: string, sql: Sql): TenantRepositories => ({
     tenantId,
     sessions: createSessionRepository(sql, tenantId),
@@ -104,7 +110,7 @@ export function createPostgresStore(settings: PostgresStoreSettings): Store {
     artifacts: createArtifactRepository(sql, tenantId),
     search: createArchiveSearch(sql, tenantId),
     retries: createRetryRepository(sql, tenantId),
-    vectors: createMessageVectors(sql, tenantId, { extension: () => extension, connected: target.ready, ...(settings.hnswFrom === undefined ? {} : { hnswFrom: settings.hnswFrom }) }),
+    vectors: createMessageVectors(sql, tenantId, { extension: () => extension, connected: target.ready, indexes, ...(settings.hnswFrom === undefined ? {} : { hnswFrom: settings.hnswFrom }) }),
   });
 
   const tenants = new Map<string, TenantStore>();
@@ -136,6 +142,7 @@ export function createPostgresStore(settings: PostgresStoreSettings): Store {
       if (closed) return;
       closed = true;
       await opening?.catch(() => undefined);
+      await indexes.close();
       await (pool as Pool | null)?.end();
     },
   };

@@ -5,7 +5,8 @@
  * tables of every tenant: deleting 2,000 messages took 14 s beside 400 other tenants' spaces). A search
  * of a session compares the query with every vector of the session (exact, as SQLite's is), through an
  * index on the session; a session with many vectors is searched through the table's HNSW index instead
- * (see `HNSW_FROM_NUMBERS`). How far each session is embedded is one row of vector_progress.
+ * (see `HNSW_FROM_NUMBERS`), built when such a session first needs it (`vector-index-builds.ts`). How
+ * far each session is embedded is one row of vector_progress.
  */
 import { StrataError } from '../../core/errors.js';
 import { messageText } from '../../core/tool-calls.js';
@@ -13,6 +14,7 @@ import type { ToolCall } from '../../core/types.js';
 import type { MessageVectors, UnembeddedMessage, VectorHit } from '../store.js';
 import { columnsOf, sqlLimit, type Sql } from './sql.js';
 import type { PostgresVectorExtension } from './vector-extension.js';
+import type { VectorIndexBuilds } from './vector-index-builds.js';
 
 type PutOptions = Parameters<MessageVectors['put']>[0];
 type NearestOptions = Parameters<MessageVectors['nearest']>[0];
@@ -30,7 +32,7 @@ interface Space {
  * p50 0.6 ms for a 1,000-message session, 11.5–14.7 ms for 20,000, 36 ms for 60,000; through the index
  * 5.2–5.7 ms for 20,000 and 60,000, finding 99 % and 100 % of the exact 20 nearest.
  */
-const HNSW_FROM_NUMBERS = 1_000_000;
+const HNSW_FROM_NUMBERS = 2_000_000;
 const HNSW_FROM_VECTORS = 5_000;
 /** The index search's settings: keep scanning until the session's vectors are found, and widely enough. */
 export const HNSW_SETTINGS = "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '200', true), set_config('hnsw.max_scan_tuples', '100000', true)";
@@ -56,7 +58,7 @@ function vectorLiteral(vector: Float32Array): string {
   return `[${Array.from(vector, (value) => (Number.isFinite(value) ? String(value) : '0')).join(',')}]`;
 }
 
-async function createSpace(sql: Sql, tenantId: string, name: string, dimensions: number, hnsw: boolean): Promise<Space> {
+async function createSpace(sql: Sql, tenantId: string, name: string, dimensions: number): Promise<Space> {
   const id = (await sql.query<{ id: number }>('INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES ($1, $2, $3) RETURNING id', [tenantId, name, dimensions])).rows[0]?.id ?? 0;
   const table = vectorTable(id);
   await sql.query(`CREATE TABLE ${table} (
@@ -69,7 +71,6 @@ async function createSpace(sql: Sql, tenantId: string, name: string, dimensions:
       embedding vector(${String(Math.trunc(dimensions))}) NOT NULL
     )`);
   await sql.query(`CREATE INDEX ${table}_session ON ${table} (tenant_id, session_id, turn)`);
-  if (hnsw) await sql.query(`CREATE INDEX ${table}_hnsw ON ${table} USING hnsw (embedding vector_cosine_ops)`);
   return { id, dimensions, table };
 }
 
@@ -80,6 +81,8 @@ export interface MessageVectorsOptions {
   connected: () => Promise<void>;
   /** From what size a session is searched through the HNSW index (see `PostgresStoreSettings.hnswFrom`). */
   hnswFrom?: { vectors?: number; numbers?: number };
+  /** The spaces' HNSW indexes, built when a session first needs one. */
+  indexes: VectorIndexBuilds;
 }
 
 export function createMessageVectors(sql: Sql, tenantId: string, options: MessageVectorsOptions): MessageVectors {
@@ -97,8 +100,7 @@ export function createMessageVectors(sql: Sql, tenantId: string, options: Messag
   const put = ({ sessionId, space: name, dimensions, entries }: PutOptions): Promise<void> =>
     sql.write(async (write) => {
       if (entries.length === 0) return;
-      const loaded = extension();
-      const found = (await space(write, name)) ?? (await createSpace(write, tenantId, name, dimensions, loaded.loaded && loaded.hnsw));
+      const found = (await space(write, name)) ?? (await createSpace(write, tenantId, name, dimensions));
       if (found.dimensions !== dimensions) {
         throw new StrataError('STORE_FAILURE', `The vector space "${name}" holds vectors of ${String(found.dimensions)} numbers, not ${String(dimensions)}; an embedder that changes its length needs a new id.`, { details: { space: name } });
       }
@@ -135,12 +137,12 @@ export function createMessageVectors(sql: Sql, tenantId: string, options: Messag
   const searchedByIndex = async (sessionId: string, found: Space): Promise<boolean> => {
     const loaded = extension();
     if (!loaded.loaded || !loaded.hnsw) return false;
-    if (large.has(sessionId)) return true;
+    if (large.has(sessionId)) return options.indexes.ready(found.table);
     const count = Number((await sql.query<{ count: number }>('SELECT message_count AS count FROM sessions WHERE tenant_id = $1 AND id = $2', [tenantId, sessionId])).rows[0]?.count ?? 0);
     if (count < fromVectors || count * found.dimensions < fromNumbers) return false;
     if (large.size >= 10_000) large.clear();
     large.add(sessionId);
-    return true;
+    return options.indexes.ready(found.table);
   };
 
   const nearest = async ({ sessionId, space: name, vector, limit, maxTurn }: NearestOptions): Promise<VectorHit[]> => {

@@ -1,9 +1,10 @@
 /**
- * Large sessions on PostgreSQL are searched through the space's HNSW index: the index is made with the
- * space, the query takes it, and it finds what comparing every vector finds; small sessions are still
- * compared one by one.
+ * Large sessions on PostgreSQL are searched through the space's HNSW index: the index is built when a
+ * large session is first searched (small ones never need it), the query takes it, and it finds what
+ * comparing every vector finds; a half-made index is rebuilt.
  */
 import { randomBytes } from 'node:crypto';
+import type { Pool } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HNSW_SETTINGS, nearestSql } from '../../../src/store/postgres/vectors.js';
 import { openPool } from '../../../src/store/postgres/pool.js';
@@ -46,7 +47,40 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL vector search${POSTGR
   const schema = `strata_test_${randomBytes(5).toString('hex')}`;
   afterAll(() => dropSchemas(schema));
 
-  it('searches a large session through the HNSW index and a small one exactly, finding what an exact scan finds', async () => {
+  /** The HNSW indexes in the schema, and whether each is valid. */
+  const hnswIndexes = async (admin: Pool): Promise<Array<{ name: string; table: string; valid: boolean }>> =>
+    (
+      await admin.query<{ name: string; table: string; valid: boolean }>(
+        `SELECT c.relname AS name, t.relname AS "table", i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+          JOIN pg_am a ON a.oid = c.relam WHERE a.amname = 'hnsw' AND c.relnamespace = $1::regnamespace`,
+        [schema],
+      )
+    ).rows;
+
+  const until = async (check: () => Promise<boolean>, what: string): Promise<void> => {
+    for (let attempt = 0; attempt < 300; attempt += 1) {
+      if (await check()) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`Gave up waiting until ${what}.`);
+  };
+
+  /** The exact 12 nearest of `ids` (vectors `vectorOf(index)`) to `query`. */
+  const exactNearest = (ids: readonly string[], query: Float32Array): Array<{ messageId: string; similarity: number }> =>
+    ids
+      .map((messageId, index) => ({ messageId, similarity: cosine(query, vectorOf(index)), index }))
+      .sort((left, right) => right.similarity - left.similarity || left.index - right.index)
+      .slice(0, 12);
+
+  const expectExact = async (tenant: TenantStore, sessionId: string, ids: readonly string[]): Promise<void> => {
+    const query = vectorOf(3);
+    const exact = exactNearest(ids, query);
+    const found = await tenant.vectors.nearest({ sessionId, space: 'axes', vector: query, limit: 12 });
+    expect(found.map((hit) => hit.messageId)).toEqual(exact.map((hit) => hit.messageId));
+    found.forEach((hit, rank) => expect(hit.similarity).toBeCloseTo(exact[rank]?.similarity ?? 0, 5));
+  };
+
+  it('builds the index when a large session is first searched, then searches through it, finding what an exact scan finds', async () => {
     // Sessions of 400 vectors and more count as large here.
     const store = createPostgresStore({ connectionString: DATABASE_URL ?? '', schema, hnswFrom: { vectors: 400, numbers: 0 } });
     const admin = await openPool({ connectionString: DATABASE_URL ?? '', max: 1, searchPath: [`"${schema}"`, 'public'] });
@@ -54,31 +88,45 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL vector search${POSTGR
       const tenant = store.tenant('acme');
       const large = await embedded(tenant, 'large', 300);
       const small = await embedded(tenant, 'small', 40);
-      const query = vectorOf(3);
-      for (const [sessionId, ids] of [['large', large], ['small', small]] as const) {
-        const exact = ids
-          .map((messageId, index) => ({ messageId, similarity: cosine(query, vectorOf(index)), index }))
-          .sort((left, right) => right.similarity - left.similarity || left.index - right.index)
-          .slice(0, 12);
-        const found = await tenant.vectors.nearest({ sessionId, space: 'axes', vector: query, limit: 12 });
-        expect(found.map((hit) => hit.messageId)).toEqual(exact.map((hit) => hit.messageId));
-        found.forEach((hit, rank) => expect(hit.similarity).toBeCloseTo(exact[rank]?.similarity ?? 0, 5));
-      }
-      // The space's table has its HNSW index, and the large session's query can take it: on a table this
-      // small the planner finds a scan and a sort cheaper, so those are ruled out here.
-      const table = (await admin.query<{ tablename: string; indexdef: string }>("SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%USING hnsw%'", [schema])).rows;
-      expect(table).toHaveLength(1);
+      await expectExact(tenant, 'small', small);
+      expect(await hnswIndexes(admin)).toEqual([]);
+      // The first search of the large session is exact and starts the build.
+      await expectExact(tenant, 'large', large);
+      await until(async () => (await hnswIndexes(admin)).some((index) => index.valid), 'the index is built');
+      await expectExact(tenant, 'large', large);
+      // The large session's query can take it: on a table this small the planner finds a scan and a
+      // sort cheaper, so those are ruled out here.
+      const [index] = await hnswIndexes(admin);
       const client = await admin.connect();
       try {
         await client.query('BEGIN');
         await client.query(HNSW_SETTINGS);
         await client.query("SELECT set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true)");
-        const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${nearestSql(table[0]?.tablename ?? '', 'index')}`, ['acme', 'large', `[${Array.from(query).join(',')}]`, 1_000_000, 12]);
+        const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${nearestSql(index?.table ?? '', 'index')}`, ['acme', 'large', `[${Array.from(vectorOf(3)).join(',')}]`, 1_000_000, 12]);
         expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Index Scan using \S+_hnsw/u);
         await client.query('ROLLBACK');
       } finally {
         client.release();
       }
+    } finally {
+      await Promise.all([store.close(), admin.end()]);
+    }
+  }, 60_000);
+
+  it('drops a half-made index and builds it again', async () => {
+    const admin = await openPool({ connectionString: DATABASE_URL ?? '', max: 1, searchPath: [`"${schema}"`, 'public'] });
+    const store = createPostgresStore({ connectionString: DATABASE_URL ?? '', schema, hnswFrom: { vectors: 400, numbers: 0 } });
+    try {
+      const [index] = await hnswIndexes(admin);
+      expect(index?.valid).toBe(true);
+      // As a build stopped half way leaves it.
+      await admin.query('UPDATE pg_index SET indisvalid = false WHERE indexrelid = $1::regclass', [`"${schema}".${index?.name ?? ''}`]);
+      const tenant = store.tenant('acme');
+      const large = (await tenant.messages.list({ sessionId: 'large' })).map((message) => message.id);
+      await expectExact(tenant, 'large', large);
+      await until(async () => (await hnswIndexes(admin)).some((found) => found.valid), 'the index is built again');
+      expect((await hnswIndexes(admin)).length).toBe(1);
+      await expectExact(tenant, 'large', large);
     } finally {
       await Promise.all([store.close(), admin.end()]);
     }
