@@ -69,5 +69,18 @@ export function describeTurnChangesContract(name: string, openStore: OpenStore):
       expect(await tenant.turns.changes({ sessionId: 's-one', after: 0 })).toEqual({ revision: 0, turns: [] });
       expect(await tenant.turns.changes({ sessionId: 'never-made', after: 0 })).toEqual({ revision: 0, turns: [] });
     });
+
+    it('never repeats a revision for a session deleted and made again under its id (a restore)', async () => {
+      await seedSession(tenant, 's-restored', EXCHANGES);
+      for (const turn of [1, 2, 3]) await tenant.turns.upsert({ summary: makeTurnSummary('s-restored', turn) });
+      const seen = (await tenant.turns.changes({ sessionId: 's-restored' })).revision;
+      await tenant.sessions.delete({ sessionId: 's-restored' });
+      // Made again from the same export: the same id and the same creation time.
+      await seedSession(tenant, 's-restored', EXCHANGES);
+      await tenant.turns.upsert({ summary: makeTurnSummary('s-restored', 1, { userSummary: 'Restored.' }) });
+      const after = await tenant.turns.changes({ sessionId: 's-restored', after: seen });
+      expect(after.revision).toBeGreaterThan(seen);
+      expect(after.turns).toEqual([1]);
+    });
   });
 }

@@ -255,7 +255,7 @@ describe('SQLite store', () => {
       ALTER TABLE turns DROP COLUMN detail_requests;
       ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
       DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys;
-      DROP TABLE vector_orphans; DROP TABLE vector_progress; DROP TABLE vector_spaces; DROP TABLE retry_claims; DROP TABLE turn_changes;
+      DROP TABLE vector_orphans; DROP TABLE vector_progress; DROP TABLE vector_spaces; DROP TABLE retry_claims; DROP TABLE turn_changes; ALTER TABLE tenants DROP COLUMN turn_revision;
       DELETE FROM schema_migrations WHERE version > 3;`);
     // Its facts were keyed by tenant and id, with an index by session.
     raw.exec(`CREATE TABLE facts_old (

@@ -226,14 +226,17 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 2,
     name: 'the revision of each turn last written',
-    // Every write of a turn's summary or of its messages' tiers gives the turn the session's next
-    // revision, so a server caching older turns learns in one indexed read which turns others changed.
+    // Every write of a turn's summary or of its messages' tiers gives the turns it wrote the tenant's
+    // next revision (a counter that never goes back, so a session deleted and made again under its id
+    // never repeats one), and a server caching older turns learns in one indexed read which turns
+    // others changed.
     sql: `
+      ALTER TABLE tenants ADD COLUMN turn_revision bigint NOT NULL DEFAULT 0;
       CREATE TABLE turn_changes (
         tenant_id text COLLATE "C" NOT NULL,
         session_id text COLLATE "C" NOT NULL,
         turn integer NOT NULL,
-        revision integer NOT NULL,
+        revision bigint NOT NULL,
         PRIMARY KEY (tenant_id, session_id, turn),
         FOREIGN KEY (tenant_id, session_id) REFERENCES sessions (tenant_id, id) ON DELETE CASCADE
       );

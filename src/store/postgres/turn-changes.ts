@@ -1,8 +1,9 @@
 /**
  * The PostgreSQL side of `TurnRepository.changes`: a write of a turn's summary or of its messages' tiers
- * gives each turn it touched the session's next revision in the same statement (a data-modifying WITH),
- * so it costs no extra round trip; a reader asks which turns have a revision above the one it saw. A
- * tenant's writes hold its lock, so a session's revisions only grow.
+ * gives each turn it touched the tenant's next revision in the same statement (a data-modifying WITH),
+ * so it costs no extra round trip; a reader asks which turns of a session have a revision above the one
+ * it saw. A tenant's writes hold its lock and its counter never goes back, so a session's revisions only
+ * grow, even across a session deleted and made again under its id.
  */
 import type { TurnChanges } from '../store.js';
 import type { Sql } from './sql.js';
@@ -13,7 +14,7 @@ import type { Sql } from './sql.js';
  */
 export function journaled(statement: string, tenant: string, session: string): string {
   return `WITH changed AS (${statement}),
-      next AS (SELECT coalesce(max(revision), 0) + 1 AS revision FROM turn_changes WHERE tenant_id = ${tenant} AND session_id = ${session})
+      next AS (UPDATE tenants SET turn_revision = turn_revision + 1 WHERE id = ${tenant} AND EXISTS (SELECT 1 FROM changed) RETURNING turn_revision AS revision)
     INSERT INTO turn_changes (tenant_id, session_id, turn, revision)
     SELECT DISTINCT ${tenant}, ${session}, changed.turn, next.revision FROM changed, next
     ON CONFLICT (tenant_id, session_id, turn) DO UPDATE SET revision = excluded.revision

@@ -144,9 +144,12 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
   {
     version: 19,
     name: 'the revision of each turn last written',
-    // Every write of a turn's summary or of its messages' tiers gives the turn the session's next
-    // revision, so a process caching older turns learns in one indexed read which turns others changed.
+    // Every write of a turn's summary or of its messages' tiers gives the turns it wrote the tenant's
+    // next revision (a counter that never goes back, so a session deleted and made again under its id
+    // never repeats one), and a process caching older turns learns in one indexed read which turns
+    // others changed.
     change: `
+      ALTER TABLE tenants ADD COLUMN turn_revision INTEGER NOT NULL DEFAULT 0;
       CREATE TABLE turn_changes (
         tenant_id TEXT NOT NULL,
         session_id TEXT NOT NULL,

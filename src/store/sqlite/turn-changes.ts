@@ -1,21 +1,24 @@
 /**
  * The SQLite side of `TurnRepository.changes`: every write of a turn's summary or of its messages' tiers
- * gives the turn the session's next revision (in the writer's transaction), and a reader asks which turns
- * have a revision above the one it saw. Writes to a database are serialised, so revisions only grow.
+ * gives the turns it wrote the tenant's next revision (in the writer's transaction), and a reader asks
+ * which turns of a session have a revision above the one it saw. Writes to a database are serialised,
+ * and the tenant's counter never goes back, so a session's revisions only grow, even across a session
+ * deleted and made again under its id.
  */
 import type Database from 'better-sqlite3';
 import type { TurnChanges } from '../store.js';
 
 export interface TurnJournal {
   /** Give each of `turns` the session's next revision. */
+  /** Give `turns` the tenant's next revision. */
   note(sessionId: string, turns: Iterable<number>): void;
   changes(sessionId: string, after?: number): TurnChanges;
 }
 
 export function createTurnJournal(db: Database.Database, tenantId: string): TurnJournal {
-  const note = db.prepare<[string, string, number, string, string]>(
-    `INSERT INTO turn_changes (tenant_id, session_id, turn, revision)
-       VALUES (?, ?, ?, (SELECT coalesce(max(revision), 0) + 1 FROM turn_changes WHERE tenant_id = ? AND session_id = ?))
+  const next = db.prepare<[string], number>('UPDATE tenants SET turn_revision = turn_revision + 1 WHERE id = ? RETURNING turn_revision').pluck();
+  const note = db.prepare<[string, string, number, number]>(
+    `INSERT INTO turn_changes (tenant_id, session_id, turn, revision) VALUES (?, ?, ?, ?)
        ON CONFLICT (tenant_id, session_id, turn) DO UPDATE SET revision = excluded.revision`,
   );
   const latest = db
@@ -26,7 +29,10 @@ export function createTurnJournal(db: Database.Database, tenantId: string): Turn
     .pluck();
   return {
     note: (sessionId, turns) => {
-      for (const turn of new Set(turns)) note.run(tenantId, sessionId, turn, tenantId, sessionId);
+      const distinct = new Set(turns);
+      if (distinct.size === 0) return;
+      const revision = next.get(tenantId) ?? 0;
+      for (const turn of distinct) note.run(tenantId, sessionId, turn, revision);
     },
     changes: (sessionId, after) => ({
       revision: latest.get(tenantId, sessionId) ?? 0,

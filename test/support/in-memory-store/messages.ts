@@ -69,7 +69,7 @@ export function createMessageRepository(access: StateAccess): MessageRepository 
           written.push(message.turn);
         }
         const session = draft.sessions.get(sessionId);
-        if (session !== undefined) noteTurnChanges(session, written);
+        if (session !== undefined) noteTurnChanges(draft, session, written);
       }),
     raiseTier: ({ sessionId, messageId, tier, turn }) =>
       access.write((draft) => {
@@ -77,7 +77,7 @@ export function createMessageRepository(access: StateAccess): MessageRepository 
         const entry = session?.messages.find((candidate) => candidate.message.id === messageId);
         if (session === undefined || entry === undefined) return null;
         const { message } = entry;
-        noteTurnChanges(session, [message.turn]);
+        noteTurnChanges(draft, session, [message.turn]);
         if (message.requiredTier < tier || entry.raised !== undefined) {
           entry.raised = { defaultTier: entry.raised?.defaultTier ?? message.requiredTier, atTurn: turn };
           message.requiredTier = Math.max(message.requiredTier, tier) as Tier;
@@ -94,7 +94,7 @@ export function createMessageRepository(access: StateAccess): MessageRepository 
           turns.add(entry.message.turn);
         }
         const session = draft.sessions.get(sessionId);
-        if (session !== undefined) noteTurnChanges(session, turns);
+        if (session !== undefined) noteTurnChanges(draft, session, turns);
         return [...turns].sort((a, b) => a - b);
       }),
     listByTurns: ({ sessionId, fromTurn, toTurn }) =>

@@ -13,7 +13,7 @@ export function createSessionRepository(access: StateAccess): SessionRepository 
           session: { id, title, instructions, createdAt, updatedAt, messageCount, turnCount, tokenCount },
           messages: [],
           turns: new Map(),
-          turnRevisions: { latest: 0, byTurn: new Map() },
+          turnRevisions: new Map(),
           facts: new Map(),
           events: [],
           artifacts: [],

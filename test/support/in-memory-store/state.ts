@@ -19,8 +19,8 @@ export interface SessionState {
   /** In position order. */
   messages: IndexedMessage[];
   turns: Map<number, TurnSummary>;
-  /** The revision each turn was last written at (summary or message tiers), and the latest. */
-  turnRevisions: { latest: number; byTurn: Map<number, number> };
+  /** The tenant's revision each turn was last written at (summary or message tiers). */
+  turnRevisions: Map<number, number>;
   facts: Map<string, Fact>;
   /** In sequence order. */
   events: FactEvent[];
@@ -38,10 +38,12 @@ export interface TenantState {
   sessions: Map<string, SessionState>;
   /** The length of the vectors of each space the tenant has stored some in. */
   vectorSpaces: Map<string, number>;
+  /** The tenant's last turn revision: it never goes back, so a session made again never repeats one. */
+  turnRevision: number;
 }
 
 export function emptyTenantState(): TenantState {
-  return { sessions: new Map(), vectorSpaces: new Map() };
+  return { sessions: new Map(), vectorSpaces: new Map(), turnRevision: 0 };
 }
 
 /**
@@ -65,13 +67,12 @@ export function requireSession(state: TenantState, sessionId: string, what: stri
   return found;
 }
 
-/** Give each of `turns` the session's next revision (see `TurnRepository.changes`). */
-export function noteTurnChanges(session: SessionState, turns: Iterable<number>): void {
-  const revisions = session.turnRevisions;
+/** Give each of `turns` the tenant's next revision (see `TurnRepository.changes`). */
+export function noteTurnChanges(state: TenantState, session: SessionState, turns: Iterable<number>): void {
   const distinct = new Set(turns);
   if (distinct.size === 0) return;
-  revisions.latest += 1;
-  for (const turn of distinct) revisions.byTurn.set(turn, revisions.latest);
+  state.turnRevision += 1;
+  for (const turn of distinct) session.turnRevisions.set(turn, state.turnRevision);
 }
 
 /** Ascending order of two texts (compared as written, like the SQLite adapter's ORDER BY). */

@@ -13,7 +13,7 @@ export function createTurnRepository(access: StateAccess): TurnRepository {
       access.write((draft) => {
         const session = requireSession(draft, summary.sessionId, `turn ${summary.turn}`);
         const turns = session.turns;
-        noteTurnChanges(session, [summary.turn]);
+        noteTurnChanges(draft, session, [summary.turn]);
         const old = turns.get(summary.turn);
         const { sessionId, turn, messageIds, userSummary, assistantSummary, depth, status, windowExtension, tokens } = summary;
         const stale = summary.staleMemory === true || old?.staleMemory === true;
@@ -37,9 +37,9 @@ export function createTurnRepository(access: StateAccess): TurnRepository {
       }),
     changes: ({ sessionId, after }) =>
       access.read((state) => {
-        const revisions = state.sessions.get(sessionId)?.turnRevisions;
-        const changed = after === undefined ? [] : [...(revisions?.byTurn ?? [])].filter(([, revision]) => revision > after).map(([turn]) => turn);
-        return { revision: revisions?.latest ?? 0, turns: changed.sort((a, b) => a - b) };
+        const revisions = [...(state.sessions.get(sessionId)?.turnRevisions ?? [])];
+        const changed = after === undefined ? [] : revisions.filter(([, revision]) => revision > after).map(([turn]) => turn);
+        return { revision: Math.max(0, ...revisions.map(([, revision]) => revision)), turns: changed.sort((a, b) => a - b) };
       }),
     get: ({ sessionId, turn }) => access.read((state) => state.sessions.get(sessionId)?.turns.get(turn) ?? null),
     listBefore: ({ sessionId, beforeTurn, limit }) =>
