@@ -6,7 +6,9 @@
  * owner and superusers bypass it), three ways, in interleaved rounds: plain; RLS with `set_config` before
  * each read; RLS with a transaction and `SET LOCAL` per read.
  *
- * Run: `DATABASE_URL=postgres://… npm run bench:rls` (a superuser: it makes and drops a table and a role).
+ * Run: `DATABASE_URL=postgres://… npm run bench:rls` (a superuser: it makes and drops the table
+ * strata_rls_bench and the role strata_rls_bench_app, which logs in without a password, so the server
+ * must trust local connections, as the one `.ci/run` starts does).
  */
 import pg from 'pg';
 import { summarise } from './percentile.js';
@@ -26,7 +28,7 @@ async function timeReads(client: pg.PoolClient, way: Way): Promise<{ p50: number
       await client.query('BEGIN');
       await client.query({ name: 'tenant-local', text: "SELECT set_config('strata.tenant', $1, true)", values: [tenant] });
     }
-    const read = await client.query({ name: 'page', text: 'SELECT seq, turn, content FROM rls_bench WHERE tenant_id = $1 AND session_id = $2 ORDER BY seq LIMIT 20', values: [tenant, `s${String(index % 1000)}`] });
+    const read = await client.query({ name: 'page', text: 'SELECT seq, turn, content FROM strata_rls_bench WHERE tenant_id = $1 AND session_id = $2 ORDER BY seq LIMIT 20', values: [tenant, `s${String(index % 1000)}`] });
     if (way === 'transaction') await client.query('COMMIT');
     if (read.rows.length === 0) throw new Error('The benchmark table gave no rows: the policy hid them.');
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
@@ -38,21 +40,21 @@ async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? process.env.STRATA_DB;
   if (url === undefined || !url.startsWith('postgres')) throw new Error('Set DATABASE_URL to a PostgreSQL database (as a superuser) to run this benchmark.');
   const admin = new pg.Pool({ connectionString: url, max: 1 });
-  await admin.query(`DROP TABLE IF EXISTS rls_bench; DROP ROLE IF EXISTS rls_bench_app;
-    CREATE TABLE rls_bench (tenant_id text COLLATE "C", session_id text COLLATE "C", seq bigint, turn int, content text, PRIMARY KEY (tenant_id, session_id, seq));
-    INSERT INTO rls_bench SELECT 't' || (g % 100), 's' || (g % 1000), g, g / 2, repeat('word ', 40) FROM generate_series(1, 200000) g;
-    ANALYZE rls_bench;
-    CREATE ROLE rls_bench_app LOGIN; GRANT SELECT ON rls_bench TO rls_bench_app;
-    CREATE POLICY by_tenant ON rls_bench USING (tenant_id = current_setting('strata.tenant', true));`);
+  await admin.query(`DROP TABLE IF EXISTS strata_rls_bench; DROP ROLE IF EXISTS strata_rls_bench_app;
+    CREATE TABLE strata_rls_bench (tenant_id text COLLATE "C", session_id text COLLATE "C", seq bigint, turn int, content text, PRIMARY KEY (tenant_id, session_id, seq));
+    INSERT INTO strata_rls_bench SELECT 't' || (g % 100), 's' || (g % 1000), g, g / 2, repeat('word ', 40) FROM generate_series(1, 200000) g;
+    ANALYZE strata_rls_bench;
+    CREATE ROLE strata_rls_bench_app LOGIN; GRANT SELECT ON strata_rls_bench TO strata_rls_bench_app;
+    CREATE POLICY by_tenant ON strata_rls_bench USING (tenant_id = current_setting('strata.tenant', true));`);
   const appUrl = new URL(url);
-  appUrl.username = 'rls_bench_app';
+  appUrl.username = 'strata_rls_bench_app';
   appUrl.password = '';
   const app = new pg.Pool({ connectionString: appUrl.toString(), max: 1 });
   const rows: string[] = [];
   try {
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const way of ['plain', 'set-config', 'transaction'] as const) {
-        await admin.query(`ALTER TABLE rls_bench ${way === 'plain' ? 'DISABLE' : 'ENABLE'} ROW LEVEL SECURITY`);
+        await admin.query(`ALTER TABLE strata_rls_bench ${way === 'plain' ? 'DISABLE' : 'ENABLE'} ROW LEVEL SECURITY`);
         const client = await app.connect();
         try {
           const { p50, p95 } = await timeReads(client, way);
@@ -64,7 +66,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await app.end();
-    await admin.query('DROP TABLE IF EXISTS rls_bench; DROP ROLE IF EXISTS rls_bench_app');
+    await admin.query('DROP TABLE IF EXISTS strata_rls_bench; DROP ROLE IF EXISTS strata_rls_bench_app');
     await admin.end();
   }
   console.log(`A page of 20 messages read ${String(READS)} times per way, as a role RLS applies to:\n${rows.join('\n')}`);

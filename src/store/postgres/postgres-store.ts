@@ -33,7 +33,7 @@ export interface PostgresStoreSettings {
    * built when such a session is first searched. Needs pgvector 0.8.
    */
   hnswFrom?: { vectors?: number; numbers?: number };
-  /** Told of a failure in the background (an HNSW index build; it is tried again later). */
+  /** Told of a failure in the background (an HNSW index build; it is tried again later); default: a process warning. */
   onBackgroundError?: (error: unknown) => void;
 }
 
@@ -99,7 +99,13 @@ export function createPostgresStore(settings: PostgresStoreSettings): Store {
     },
   };
 
-  const indexes = createVectorIndexBuilds({ pool: target.pool, connectionString, ...(settings.onBackgroundError === undefined ? {} : { onError: settings.onBackgroundError }) });
+  const indexes = createVectorIndexBuilds({
+    pool: target.pool,
+    connectionString,
+    schema,
+    // Without a listener, the process hears of it as a warning.
+    onError: settings.onBackgroundError ?? ((error) => process.emitWarning(error instanceof Error ? error.message : String(error), 'StrataWarning')),
+  });
 
   const repositories = (tenantId: string, sql: Sql): TenantRepositories => ({
     tenantId,

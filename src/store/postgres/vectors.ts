@@ -34,6 +34,10 @@ interface Space {
  */
 const HNSW_FROM_NUMBERS = 2_000_000;
 const HNSW_FROM_VECTORS = 5_000;
+/** pgvector indexes vectors of at most this many numbers with HNSW; longer ones are always compared one by one. */
+const HNSW_MAX_DIMENSIONS = 2000;
+/** How long a session found small is taken to stay small before its size is looked at again (ms). */
+const RECOUNT_MS = 60_000;
 /** The index search's settings: keep scanning until the session's vectors are found, and widely enough. */
 export const HNSW_SETTINGS = "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '200', true), set_config('hnsw.max_scan_tuples', '100000', true)";
 
@@ -83,12 +87,15 @@ export interface MessageVectorsOptions {
   hnswFrom?: { vectors?: number; numbers?: number };
   /** The spaces' HNSW indexes, built when a session first needs one. */
   indexes: VectorIndexBuilds;
+  /** The time in ms (default: now). */
+  now?: () => number;
 }
 
 export function createMessageVectors(sql: Sql, tenantId: string, options: MessageVectorsOptions): MessageVectors {
   const { extension, connected } = options;
   const fromVectors = options.hnswFrom?.vectors ?? HNSW_FROM_VECTORS;
   const fromNumbers = options.hnswFrom?.numbers ?? HNSW_FROM_NUMBERS;
+  const now = options.now ?? Date.now;
   const spaces = new Map<string, Space>();
   const space = async (reader: Sql, name: string): Promise<Space | null> => {
     const known = spaces.get(name);
@@ -132,32 +139,46 @@ export function createMessageVectors(sql: Sql, tenantId: string, options: Messag
       spaces.set(name, found);
     });
 
-  /** Sessions known to be searched through the HNSW index (a session only grows). */
-  const large = new Set<string>();
+  /**
+   * Per space and session: whether it is searched through the HNSW index, and when that was found. A large
+   * session stays large (a session only grows); a small one is looked at again after `RECOUNT_MS`.
+   */
+  const sizes = new Map<string, { large: boolean; at: number }>();
   const searchedByIndex = async (sessionId: string, found: Space): Promise<boolean> => {
     const loaded = extension();
-    if (!loaded.loaded || !loaded.hnsw) return false;
-    if (large.has(sessionId)) return options.indexes.ready(found.table);
-    const count = Number((await sql.query<{ count: number }>('SELECT message_count AS count FROM sessions WHERE tenant_id = $1 AND id = $2', [tenantId, sessionId])).rows[0]?.count ?? 0);
-    if (count < fromVectors || count * found.dimensions < fromNumbers) return false;
-    if (large.size >= 10_000) large.clear();
-    large.add(sessionId);
-    return options.indexes.ready(found.table);
+    if (!loaded.loaded || !loaded.hnsw || found.dimensions > HNSW_MAX_DIMENSIONS) return false;
+    const key = `${String(found.id)}\u0000${sessionId}`;
+    let size = sizes.get(key);
+    if (size === undefined || (!size.large && now() - size.at > RECOUNT_MS)) {
+      // The vectors stored, about: the messages embedded so far.
+      const through = (await sql.query<{ through: number }>('SELECT through_position AS through FROM vector_progress WHERE tenant_id = $1 AND session_id = $2 AND space_id = $3', [tenantId, sessionId, found.id])).rows[0]?.through ?? -1;
+      const count = through + 1;
+      size = { large: count >= fromVectors && count * found.dimensions >= fromNumbers, at: now() };
+      if (sizes.size >= 10_000) sizes.clear();
+      sizes.set(key, size);
+    }
+    return size.large && (await options.indexes.ready(found.table));
   };
 
   const nearest = async ({ sessionId, space: name, vector, limit, maxTurn }: NearestOptions): Promise<VectorHit[]> => {
     const found = await space(sql, name);
     if (found === null || limit <= 0 || vector.length !== found.dimensions) return [];
     spaces.set(name, found);
-    const values = [tenantId, sessionId, vectorLiteral(vector), Math.min(maxTurn ?? 2_147_483_647, 2_147_483_647), Math.min(limit, 4096)];
+    const wanted = Math.min(limit, 4096);
+    const values = [tenantId, sessionId, vectorLiteral(vector), Math.min(maxTurn ?? 2_147_483_647, 2_147_483_647), wanted];
     type Row = { id: string; turn: number; distance: number | null };
-    const rows = (await searchedByIndex(sessionId, found))
-      ? await sql.read(async (reader) => {
-          await reader.query(HNSW_SETTINGS);
-          return reader.query<Row>(nearestSql(found.table, 'index'), values);
-        })
-      : await sql.query<Row>(nearestSql(found.table, 'exact'), values);
-    return rows.rows.map((row) => ({ messageId: row.id, turn: row.turn, similarity: 1 - (row.distance ?? 1) }));
+    let rows: Row[] | null = null;
+    if (await searchedByIndex(sessionId, found)) {
+      rows = await sql.read(async (reader) => {
+        await reader.query(HNSW_SETTINGS);
+        return (await reader.query<Row>(nearestSql(found.table, 'index'), values)).rows;
+      });
+      // The index scan stops after HNSW_SETTINGS' tuples: a session that is a small share of its tenant's
+      // vectors, or a turn bound far back, can leave it short. Then every vector is compared.
+      if (rows.length < wanted) rows = null;
+    }
+    rows ??= (await sql.query<Row>(nearestSql(found.table, 'exact'), values)).rows;
+    return rows.map((row) => ({ messageId: row.id, turn: row.turn, similarity: 1 - (row.distance ?? 1) }));
   };
 
   const pending = async ({ sessionId, space: name, limit }: { sessionId: string; space: string; limit: number }): Promise<UnembeddedMessage[]> => {
