@@ -228,6 +228,7 @@ export class CachedTurnReader implements TurnCache {
     const { revision, turns } = await this.journal.changes(known ? { sessionId: session.id, after: seen.revision } : { sessionId: session.id });
     // Turns cached with no revision to check them against (or from a session since replaced) go.
     if ((!known && this.sessions.has(session.id)) || (known && revision < seen.revision)) this.forget(session.id);
+    // This memory's own writes are listed too: a turn it wrote and read again since is read once more.
     for (const turn of turns) this.forget(session.id, turn);
     const now = this.synced.get(session.id);
     // Two packages may sync at once: the revision seen only grows.
