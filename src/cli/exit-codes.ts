@@ -27,6 +27,7 @@ const USAGE_CODES: ReadonlySet<StrataErrorCode> = new Set<StrataErrorCode>([
   'IMPORT_INVALID',
   'INVALID_CONFIG',
   'SESSION_EXISTS',
+  'MEMORY_EXISTS',
   'MODEL_NOT_CONFIGURED',
 ]);
 
@@ -43,7 +44,7 @@ export function exitCodeFor(error: unknown): ExitCode {
     return EXIT.usage;
   }
   if (isStrataError(error)) {
-    if (error.code === 'SESSION_NOT_FOUND') return EXIT.notFound;
+    if (error.code === 'SESSION_NOT_FOUND' || error.code === 'MEMORY_NOT_FOUND') return EXIT.notFound;
     return USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failure;
   }
   return EXIT.failure;

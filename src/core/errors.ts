@@ -7,6 +7,10 @@ export type StrataErrorCode =
   | 'INVALID_CONFIG'
   | 'SESSION_NOT_FOUND'
   | 'SESSION_EXISTS'
+  /** No long-term memory with that id, key or name in the tenant. */
+  | 'MEMORY_NOT_FOUND'
+  /** The tenant already has a long-term memory with that id or name. */
+  | 'MEMORY_EXISTS'
   | 'IMPORT_INVALID'
   | 'STORE_FAILURE'
   /** The session's memory of earlier turns is still waiting in the retry queue; try again once it has landed. */

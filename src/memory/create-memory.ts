@@ -141,6 +141,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
   return {
     tenantId: home.tenantId,
     sessions: home.sessions,
+    memories: home.memories,
     stats: home.stats,
     tenant,
     keys: apiKeys(store, { now, newId }),

@@ -2,6 +2,7 @@
  * The public API of a memory: `createMemory()`'s options, the session handle, the sessions collection and
  * the memory itself, with the shapes they take and return. Implemented in `create-memory.ts`.
  */
+import type { LongTermMemories } from './long-term-api.js';
 import type { DetailRequest } from '../core/detail-markers.js';
 import type { Artifact, DetailRequestRecord, Fact, FactEvent, FactKind, Message, Session, TurnStatus, TurnSummary } from '../core/types.js';
 import type { AssemblerSettings } from '../context/assembler.js';
@@ -332,6 +333,8 @@ export interface TenantMemory {
   /** The tenant's id. */
   readonly tenantId: string;
   readonly sessions: Sessions;
+  /** What the tenant's assistant should know across sessions: versioned, tagged, linked memories. */
+  readonly memories: LongTermMemories;
   /** Counters since this memory was opened, of the tenant's sessions or one of them, with the retry queue's current size. */
   stats(options?: { sessionId?: string }): Promise<MemoryStats>;
 }

@@ -13,6 +13,7 @@ import { CachedTurnReader, storeTurnReader } from '../context/turn-reader.js';
 import { cacheShares } from './config.js';
 import type { EngineParts, SharedParts } from './engine-parts.js';
 import { importConversation } from './import-conversation.js';
+import { longTermMemories } from './long-term-memories.js';
 import type { SessionHandle, Sessions, TenantMemory } from './memory-api.js';
 import { MemoryCounters } from './memory-counters.js';
 import { MemoryGate } from './memory-gate.js';
@@ -94,6 +95,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
   const api: TenantMemory = {
     tenantId: tenant,
     sessions,
+    memories: longTermMemories({ repository: repositories.longTerm, now: shared.now, newId: shared.newId }),
     stats: async (statsOptions = {}) => {
       const options: unknown = statsOptions;
       const sessionId = isOptions(options) ? options.sessionId : options;

@@ -1,3 +1,4 @@
+import type { LongTermRepository } from './long-term-store.js';
 import type {
   Artifact,
   ArtifactKind,
@@ -73,6 +74,8 @@ export interface TenantRepositories {
   readonly search: ArchiveSearch;
   readonly retries: RetryRepository;
   readonly vectors: MessageVectors;
+  /** The tenant's long-term memories (`long-term-store.ts`). */
+  readonly longTerm: LongTermRepository;
 }
 
 export interface TenantStore extends TenantRepositories {

@@ -2,10 +2,10 @@
  * The API-key part of the Store contract: every adapter's test file calls `describeApiKeyContract`
  * beside `describeStoreContract`, with the same `openStore`.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
 import type { ApiKeyRecord, Store } from '../../src/store/store.js';
-import { at, type OpenStore } from './store-contract.js';
+import { at, storePerTest, type OpenStore } from './store-contract.js';
 
 function key(id: string, fields: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
   return { id, tenantId: 'acme', name: `key ${id}`, hash: `${id}`.padEnd(64, '0'), createdAt: at(1), revokedAt: null, ...fields };
@@ -13,15 +13,10 @@ function key(id: string, fields: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
 
 export function describeApiKeyContract(name: string, openStore: OpenStore): void {
   describe(`Store contract, API keys: ${name}`, () => {
+    const current = storePerTest(openStore);
     let store: Store;
-    let cleanup: () => Promise<void>;
-
-    beforeEach(async () => {
-      ({ store, cleanup } = await openStore());
-    });
-
-    afterEach(async () => {
-      await cleanup();
+    beforeEach(() => {
+      store = current();
     });
 
     it('finds a live key by its hash, and nothing for a hash it does not hold', async () => {

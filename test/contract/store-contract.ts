@@ -26,22 +26,26 @@ import { searchArchive } from '../../src/store/archive-query.js';
 
 export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
-/** A fresh store for each test of the enclosing `describe`, closed after it; gives that test's tenant `tenantId`. */
-export function tenantPerTest(openStore: OpenStore, tenantId = 'tenant-alpha'): () => TenantStore {
-  let tenant: TenantStore | undefined;
+/** A fresh store for each test of the enclosing `describe`, closed after it; gives a getter for that test's store. */
+export function storePerTest(openStore: OpenStore): () => Store {
+  let store: Store | undefined;
   let cleanup: () => Promise<void> = async () => undefined;
   beforeEach(async () => {
-    const opened = await openStore();
-    cleanup = opened.cleanup;
-    tenant = opened.store.tenant(tenantId);
+    ({ store, cleanup } = await openStore());
   });
   afterEach(async () => {
     await cleanup();
   });
   return () => {
-    if (tenant === undefined) throw new Error('tenantPerTest: the tenant is made before each test; use it inside one.');
-    return tenant;
+    if (store === undefined) throw new Error('storePerTest: the store is opened before each test; use it inside one.');
+    return store;
   };
+}
+
+/** A fresh store for each test of the enclosing `describe`, closed after it; gives that test's tenant `tenantId`. */
+export function tenantPerTest(openStore: OpenStore, tenantId = 'tenant-alpha'): () => TenantStore {
+  const current = storePerTest(openStore);
+  return () => current().tenant(tenantId);
 }
 
 // ---------------------------------------------------------------------------------------------

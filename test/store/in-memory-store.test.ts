@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
 import { describeTierRaiseContract } from '../contract/tier-raise-contract.js';
 import { describeTurnChangesContract } from '../contract/turn-changes-contract.js';
+import { describeLongTermContract } from '../contract/long-term-contract.js';
 import { describeVectorContract } from '../contract/vector-contract.js';
 import { describeStoreContract, makeExchange, makeSession, seedSession, at } from '../contract/store-contract.js';
 import { describeApiKeyContract } from '../contract/api-key-contract.js';
@@ -13,6 +14,7 @@ describeApiKeyContract('in-memory fake', async () => ({ store: createInMemorySto
 describeVectorContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
 describeTierRaiseContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
 describeTurnChangesContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
+describeLongTermContract('in-memory fake', async () => ({ store: createInMemoryStore(), cleanup: async () => {} }));
 
 describe('in-memory fake store', () => {
   it('hands out copies: changing a returned value or a stored argument changes nothing stored', async () => {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StrataError, isStrataError } from '../../src/core/errors.js';
+import { memoryKey } from '../../src/core/long-term-memory.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Message } from '../../src/core/types.js';
@@ -24,6 +25,7 @@ import {
 import { describeApiKeyContract } from '../contract/api-key-contract.js';
 import { describeTierRaiseContract } from '../contract/tier-raise-contract.js';
 import { describeTurnChangesContract } from '../contract/turn-changes-contract.js';
+import { describeLongTermContract } from '../contract/long-term-contract.js';
 import { describeVectorContract } from '../contract/vector-contract.js';
 
 const MIGRATED_AT = '2025-03-01T08:00:00.000Z';
@@ -55,6 +57,11 @@ describeTierRaiseContract('sqlite (:memory:)', async () => {
 });
 
 describeTurnChangesContract('sqlite (:memory:)', async () => {
+  const store = createSqliteStore({ path: ':memory:', durability: 'normal' });
+  return { store, cleanup: () => store.close() };
+});
+
+describeLongTermContract('sqlite (:memory:)', async () => {
   const store = createSqliteStore({ path: ':memory:', durability: 'normal' });
   return { store, cleanup: () => store.close() };
 });
@@ -222,7 +229,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links, facts in store order, tool messages, raised tiers, vectors, retry claims and turn revisions, keeping its data', async () => {
+  it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links, facts in store order, tool messages, raised tiers, vectors, retry claims, turn revisions and long-term memories, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
     const tenant = previous.tenant('acme');
@@ -256,6 +263,7 @@ describe('SQLite store', () => {
       ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
       DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys;
       DROP TABLE vector_orphans; DROP TABLE vector_progress; DROP TABLE vector_spaces; DROP TABLE retry_claims; DROP TABLE turn_changes; ALTER TABLE tenants DROP COLUMN turn_revision;
+      DROP TABLE long_term_edges; DROP TABLE long_term_tags; DROP TABLE long_term_versions; DROP TABLE long_term_memories; ALTER TABLE tenants DROP COLUMN memory_count;
       DELETE FROM schema_migrations WHERE version > 3;`);
     // Its facts were keyed by tenant and id, with an index by session.
     raw.exec(`CREATE TABLE facts_old (
@@ -296,6 +304,9 @@ describe('SQLite store', () => {
     expect(await reopened.messages.lowerTiers({ sessionId: 's1', raisedBefore: 9 })).toEqual([messages[0]!.turn]);
     // Those writes are turn changes another process can learn of.
     expect((await reopened.turns.changes({ sessionId: 's1', after: 0 })).turns).toEqual([messages[0]!.turn]);
+    // The tenant kept from before can hold long-term memories, keyed from the first.
+    const remembered = await reopened.longTerm.create({ memory: { id: 'lt-1', name: 'home-city', value: 'Lives in Frankfurt.', sources: [], at: at(60) }, by: 'user', reason: 'told' });
+    expect(remembered.key).toBe(memoryKey(1));
     // Messages kept from before are waiting to be embedded, and once embedded are found by vector.
     const waiting = await reopened.vectors.pending({ sessionId: 's1', space: 'upgrade-space', limit: 100 });
     expect(waiting.map((entry) => entry.messageId)).toEqual([...messages, ...toolTurn].map((message) => message.id));
@@ -323,8 +334,9 @@ describe('SQLite store', () => {
         { version: 17, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 18, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 19, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 20, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(19);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(20);
       expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_id']);
     } finally {
       check.close();

@@ -20,6 +20,7 @@ import type { Store, TenantRepositories, TenantStore } from '../../src/store/sto
 import { createApiKeyRepository } from './in-memory-store/api-keys.js';
 import { createArtifactRepository } from './in-memory-store/artifacts.js';
 import { createFactRepository } from './in-memory-store/facts.js';
+import { createLongTermRepository } from './in-memory-store/long-term.js';
 import { createMessageRepository } from './in-memory-store/messages.js';
 import { createRetryRepository } from './in-memory-store/retries.js';
 import { createArchiveSearch } from './in-memory-store/search.js';
@@ -58,6 +59,7 @@ function repositoriesOver(tenantId: string, access: StateAccess): TenantReposito
     search: createArchiveSearch(access),
     retries: createRetryRepository(access),
     vectors: createMessageVectors(access),
+    longTerm: createLongTermRepository(access),
   };
 }
 

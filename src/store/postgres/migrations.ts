@@ -243,4 +243,73 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX turn_changes_by_revision ON turn_changes (tenant_id, session_id, revision);
     `,
   },
+  {
+    version: 3,
+    name: 'long-term memory',
+    // A tenant's memories, every version of each, their tags and the typed edges between them. The
+    // tenant counts the memories it ever made (never decremented), so its n-th memory gets the key
+    // memoryKey(n) and a key is never given twice. Sources are a jsonb list of {sessionId, messageIds};
+    // the author of a version, tag or edge is in column author ("by" is a reserved word).
+    sql: `
+      ALTER TABLE tenants ADD COLUMN memory_count bigint NOT NULL DEFAULT 0;
+
+      CREATE TABLE long_term_memories (
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+        id text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        name text COLLATE "C",
+        value text COLLATE "C" NOT NULL,
+        version integer NOT NULL,
+        deprecated boolean NOT NULL DEFAULT false,
+        sources jsonb NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        modified_at text COLLATE "C" NOT NULL,
+        reviewed_at text COLLATE "C",
+        tended_at text COLLATE "C",
+        accessed_at text COLLATE "C",
+        PRIMARY KEY (tenant_id, id)
+      );
+      CREATE UNIQUE INDEX long_term_by_key ON long_term_memories (tenant_id, key);
+      CREATE UNIQUE INDEX long_term_by_name ON long_term_memories (tenant_id, name) WHERE name IS NOT NULL;
+      CREATE INDEX long_term_recent ON long_term_memories (tenant_id, modified_at DESC, id);
+
+      CREATE TABLE long_term_versions (
+        tenant_id text COLLATE "C" NOT NULL,
+        memory_id text COLLATE "C" NOT NULL,
+        version integer NOT NULL,
+        value text COLLATE "C" NOT NULL,
+        deprecated boolean NOT NULL,
+        at text COLLATE "C" NOT NULL,
+        author text COLLATE "C" NOT NULL,
+        reason text COLLATE "C" NOT NULL,
+        PRIMARY KEY (tenant_id, memory_id, version),
+        FOREIGN KEY (tenant_id, memory_id) REFERENCES long_term_memories (tenant_id, id) ON DELETE CASCADE
+      );
+
+      CREATE TABLE long_term_tags (
+        tenant_id text COLLATE "C" NOT NULL,
+        memory_id text COLLATE "C" NOT NULL,
+        tag text COLLATE "C" NOT NULL,
+        author text COLLATE "C" NOT NULL,
+        at text COLLATE "C" NOT NULL,
+        PRIMARY KEY (tenant_id, memory_id, tag),
+        FOREIGN KEY (tenant_id, memory_id) REFERENCES long_term_memories (tenant_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX long_term_tags_by_tag ON long_term_tags (tenant_id, tag, memory_id);
+
+      CREATE TABLE long_term_edges (
+        tenant_id text COLLATE "C" NOT NULL,
+        from_id text COLLATE "C" NOT NULL,
+        to_id text COLLATE "C" NOT NULL,
+        type text COLLATE "C" NOT NULL,
+        author text COLLATE "C" NOT NULL,
+        at text COLLATE "C" NOT NULL,
+        reason text COLLATE "C" NOT NULL,
+        PRIMARY KEY (tenant_id, from_id, to_id, type),
+        FOREIGN KEY (tenant_id, from_id) REFERENCES long_term_memories (tenant_id, id) ON DELETE CASCADE,
+        FOREIGN KEY (tenant_id, to_id) REFERENCES long_term_memories (tenant_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX long_term_edges_to ON long_term_edges (tenant_id, to_id);
+    `,
+  },
 ];

@@ -15,6 +15,7 @@ import { inTransaction, lockTenantWrites, poolSql, tenantWriteKey, type Sql, typ
 import { createTurnRepository } from './turns.js';
 import { loadPostgresVectorExtension, type PostgresVectorExtension } from './vector-extension.js';
 import { createVectorIndexBuilds } from './vector-index-builds.js';
+import { createLongTermRepository } from './long-term.js';
 import { NOT_CONNECTED, createMessageVectors } from './vectors.js';
 
 export interface PostgresStoreSettings {
@@ -116,6 +117,7 @@ export function createPostgresStore(settings: PostgresStoreSettings): Store {
     artifacts: createArtifactRepository(sql, tenantId),
     search: createArchiveSearch(sql, tenantId),
     retries: createRetryRepository(sql, tenantId),
+    longTerm: createLongTermRepository(sql, tenantId),
     vectors: createMessageVectors(sql, tenantId, { extension: () => extension, connected: target.ready, indexes, ...(settings.hnswFrom === undefined ? {} : { hnswFrom: settings.hnswFrom }) }),
   });
 

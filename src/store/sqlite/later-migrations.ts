@@ -161,4 +161,67 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX turn_changes_by_revision ON turn_changes (tenant_id, session_id, revision);
     `,
   },
+  {
+    version: 20,
+    name: 'long-term memories, their versions, tags and edges',
+    // A tenant's memories across sessions. Keys come from a count per tenant that never goes back; every
+    // version of a memory is kept; tags and edges say who set them.
+    change: `
+      ALTER TABLE tenants ADD COLUMN memory_count INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE long_term_memories (
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        name TEXT,
+        value TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        deprecated INTEGER NOT NULL DEFAULT 0,
+        sources TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        modified_at TEXT NOT NULL,
+        reviewed_at TEXT,
+        tended_at TEXT,
+        accessed_at TEXT,
+        PRIMARY KEY (tenant_id, id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE UNIQUE INDEX long_term_by_key ON long_term_memories (tenant_id, key);
+      CREATE UNIQUE INDEX long_term_by_name ON long_term_memories (tenant_id, name) WHERE name IS NOT NULL;
+      CREATE INDEX long_term_recent ON long_term_memories (tenant_id, modified_at DESC, id);
+      CREATE TABLE long_term_versions (
+        tenant_id TEXT NOT NULL,
+        memory_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        value TEXT NOT NULL,
+        deprecated INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        author TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, memory_id, version),
+        FOREIGN KEY (tenant_id, memory_id) REFERENCES long_term_memories(tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE long_term_tags (
+        tenant_id TEXT NOT NULL,
+        memory_id TEXT NOT NULL,
+        tag TEXT NOT NULL,
+        author TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, memory_id, tag),
+        FOREIGN KEY (tenant_id, memory_id) REFERENCES long_term_memories(tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX long_term_tags_by_tag ON long_term_tags (tenant_id, tag, memory_id);
+      CREATE TABLE long_term_edges (
+        tenant_id TEXT NOT NULL,
+        from_id TEXT NOT NULL,
+        to_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        author TEXT NOT NULL,
+        at TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, from_id, to_id, type),
+        FOREIGN KEY (tenant_id, from_id) REFERENCES long_term_memories(tenant_id, id) ON DELETE CASCADE,
+        FOREIGN KEY (tenant_id, to_id) REFERENCES long_term_memories(tenant_id, id) ON DELETE CASCADE
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX long_term_edges_to ON long_term_edges (tenant_id, to_id);
+    `,
+  },
 ];

@@ -16,6 +16,7 @@ import { loadVectorExtension } from './vector-extension.js';
 import { createMessageVectors, purgeOrphanVectors, resizeVectorChunks } from './vectors.js';
 import { createSessionRepository } from './sessions.js';
 import { createTurnRepository } from './turns.js';
+import { createLongTermRepository } from './long-term.js';
 
 /** Bytes of the database file reads may map into memory (SQLite's mmap_size). */
 const MMAP_BYTES = 256 * 1024 * 1024;
@@ -183,6 +184,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
     search: createArchiveSearch(db, tenantId, run, index),
     retries: createRetryRepository(db, tenantId, run),
     vectors: createMessageVectors(db, tenantId, run, extension, purgeOnce),
+    longTerm: createLongTermRepository(db, tenantId, run),
   });
 
   const tenants = new Map<string, TenantStore>();

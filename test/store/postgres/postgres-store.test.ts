@@ -9,6 +9,7 @@ import { describeApiKeyContract } from '../../contract/api-key-contract.js';
 import { describeStoreContract, type OpenStore } from '../../contract/store-contract.js';
 import { describeTierRaiseContract } from '../../contract/tier-raise-contract.js';
 import { describeTurnChangesContract } from '../../contract/turn-changes-contract.js';
+import { describeLongTermContract } from '../../contract/long-term-contract.js';
 import { describeVectorContract } from '../../contract/vector-contract.js';
 import { DATABASE_URL, POSTGRES_SKIP_REASON, dropSchemas } from '../../support/postgres.js';
 
@@ -32,4 +33,5 @@ describe.skipIf(POSTGRES_SKIP_REASON !== null)(`PostgreSQL store${POSTGRES_SKIP_
   describeVectorContract('postgres', openPostgresStore);
   describeTierRaiseContract('postgres', openPostgresStore);
   describeTurnChangesContract('postgres', openPostgresStore);
+  describeLongTermContract('postgres', openPostgresStore);
 });

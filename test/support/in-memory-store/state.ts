@@ -4,6 +4,7 @@
  */
 import { StrataError } from '../../../src/core/errors.js';
 import type { Artifact, Fact, FactEvent, Message, Session, Tier, TurnSummary } from '../../../src/core/types.js';
+import type { LongTermMemory, MemoryEdge, MemoryTag, MemoryVersion } from '../../../src/core/long-term-memory.js';
 import type { MemoryRetry } from '../../../src/store/store.js';
 
 /** A message with its search-index entry: the terms of its speaker and of its content, in order. */
@@ -40,10 +41,20 @@ export interface TenantState {
   vectorSpaces: Map<string, number>;
   /** The tenant's last turn revision: it never goes back, so a session made again never repeats one. */
   turnRevision: number;
+  longTerm: LongTermState;
+}
+
+/** A tenant's long-term memories: by id, their versions oldest first, their tags, the edges, and how many were ever made. */
+export interface LongTermState {
+  memories: Map<string, LongTermMemory>;
+  versions: Map<string, MemoryVersion[]>;
+  tags: Map<string, MemoryTag[]>;
+  edges: MemoryEdge[];
+  count: number;
 }
 
 export function emptyTenantState(): TenantState {
-  return { sessions: new Map(), vectorSpaces: new Map(), turnRevision: 0 };
+  return { sessions: new Map(), vectorSpaces: new Map(), turnRevision: 0, longTerm: { memories: new Map(), versions: new Map(), tags: new Map(), edges: [], count: 0 } };
 }
 
 /**

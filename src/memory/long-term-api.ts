@@ -1,0 +1,61 @@
+/**
+ * The public API of a tenant's long-term memory: what the assistant should know across sessions,
+ * versioned, tagged and linked (`memory.memories`). A memory is referred to by its id, its key (`M1F`) or
+ * its name (`mom-birthday`).
+ */
+import type { EdgeType, LongTermMemory, MemoryAuthor, MemoryEdge, MemorySource, MemoryVersion } from '../core/long-term-memory.js';
+
+export type { EdgeType, LongTermMemory, MemoryAuthor, MemoryEdge, MemorySource, MemoryTag, MemoryVersion } from '../core/long-term-memory.js';
+
+/** Who makes a change and why (default: `user`, and a reason saying what the call did). */
+export interface ChangeOptions {
+  by?: MemoryAuthor;
+  reason?: string;
+}
+
+export interface NewMemoryInput extends ChangeOptions {
+  /** 1 to 500 characters. */
+  value: string;
+  /** A name unique in the tenant (lower-case letters, digits, `.`, `_`, `-`), or none. */
+  name?: string;
+  tags?: readonly string[];
+  /** The messages it came from. */
+  sources?: readonly MemorySource[];
+}
+
+export interface LongTermMemories {
+  /**
+   * Remember something: a memory at version 1 with the tenant's next key.
+   *
+   * @example
+   * const memory = await tenant.memories.add({ value: 'Mom’s birthday is May 4', name: 'mom-birthday', tags: ['family'] });
+   */
+  add(input: NewMemoryInput): Promise<LongTermMemory>;
+  /** The memory with this id, key or name; MEMORY_NOT_FOUND when none has it. */
+  get(reference: string): Promise<LongTermMemory>;
+  /**
+   * The most recently modified first; `tags` keeps those carrying all of them. Deprecated memories only
+   * with `deprecated: true` (never with `tags`). Default limit 50.
+   */
+  list(options?: { limit?: number; offset?: number; tags?: readonly string[]; deprecated?: boolean }): Promise<LongTermMemory[]>;
+  /** Give it a new value: its next version, the old one kept. */
+  change(reference: string, input: { value: string } & ChangeOptions): Promise<LongTermMemory>;
+  /** Every version, oldest first. */
+  history(reference: string): Promise<MemoryVersion[]>;
+  /** Undo its last change (value and deprecation back as they were), as a new version; INVALID_INPUT at version 1. */
+  undo(reference: string, options?: ChangeOptions): Promise<LongTermMemory>;
+  /** Mark it deprecated, or current again: kept, listed only when asked for, and recorded as a version. */
+  deprecate(reference: string, options?: ChangeOptions & { deprecated?: boolean }): Promise<LongTermMemory>;
+  /** Name it, or take its name away (null). */
+  rename(reference: string, name: string | null): Promise<LongTermMemory>;
+  /** Put tags on it (normalised: "Family / Birthdays" → "family/birthdays"); gives all its tags. */
+  tag(reference: string, tags: readonly string[], options?: { by?: MemoryAuthor }): Promise<string[]>;
+  untag(reference: string, tags: readonly string[]): Promise<string[]>;
+  /** Every tag in use, with how many current memories carry it. */
+  tags(): Promise<Array<{ tag: string; memories: number }>>;
+  /** Link two memories (`relates-to`, `contradicts`, `supersedes`, `part-of`, `caused-by`). */
+  link(from: string, to: string, type: EdgeType, options?: ChangeOptions): Promise<MemoryEdge>;
+  unlink(from: string, to: string, type: EdgeType): Promise<boolean>;
+  /** Its edges, from it and to it. */
+  edges(reference: string): Promise<MemoryEdge[]>;
+}

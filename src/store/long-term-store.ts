@@ -1,0 +1,72 @@
+/**
+ * The storage port of long-term memory: a tenant's memories, their versions, tags and edges
+ * (`core/long-term-memory.ts` has the model). Every adapter passes `test/contract/long-term-contract.ts`.
+ * Inputs arrive checked and normalised by the engine (values, names, tags, authors); the repository keeps
+ * what it is given, and answers for uniqueness (ids, names, keys) and for history (every version kept).
+ */
+import type { EdgeType, LongTermMemory, MemoryAuthor, MemoryEdge, MemorySource, MemoryTag, MemoryVersion } from '../core/long-term-memory.js';
+
+/** A memory to make: the repository gives it its key and its first version. */
+export interface NewMemory {
+  id: string;
+  name: string | null;
+  value: string;
+  sources: readonly MemorySource[];
+  at: string;
+}
+
+/** Who changes a memory, when and why. */
+export interface MemoryChange {
+  by: MemoryAuthor;
+  reason: string;
+  at: string;
+}
+
+export interface LongTermRepository {
+  /**
+   * Make a memory at version 1, whose version says `by` and `reason`, with the tenant's next key
+   * (`memoryKey(n)` for the tenant's n-th memory made: a key is never given twice). Its modified time is
+   * its creation time; reviewed, tended and accessed are null. Fails with MEMORY_EXISTS, changing nothing,
+   * when the tenant already has a memory with this id or name.
+   */
+  create(options: { memory: NewMemory } & Omit<MemoryChange, 'at'>): Promise<LongTermMemory>;
+  get(options: { id: string }): Promise<LongTermMemory | null>;
+  /** The memory with this key, or with this name: one indexed read. */
+  find(options: { key: string } | { name: string }): Promise<LongTermMemory | null>;
+  /** The most recently modified first (then by id); deprecated ones only when `deprecated` is true. */
+  list(options: { limit: number; offset?: number; deprecated?: boolean }): Promise<LongTermMemory[]>;
+  /** How many memories the tenant holds, deprecated ones included. */
+  count(): Promise<number>;
+  /**
+   * Change a memory's value and/or whether it is deprecated: its next version, kept with the change's
+   * author and reason (a version that changes nothing is still kept: an undo, a confirmation). `sources`
+   * are added to its sources: a session already listed gets the message ids it lacks, after its own; a new
+   * session goes last. The modified time becomes `at`. Null for an unknown id.
+   */
+  revise(options: { id: string; value?: string; deprecated?: boolean; sources?: readonly MemorySource[] } & MemoryChange): Promise<LongTermMemory | null>;
+  /** Every version of the memory, oldest first (none for an unknown id). */
+  versions(options: { id: string }): Promise<MemoryVersion[]>;
+  /** Give the memory a name, or none (null); MEMORY_EXISTS, changing nothing, when another memory has it. Null for an unknown id. */
+  rename(options: { id: string; name: string | null }): Promise<LongTermMemory | null>;
+  /** Record when the memories were last reviewed, tended or accessed; unknown ids are ignored. */
+  mark(options: { ids: readonly string[]; what: 'reviewed' | 'tended' | 'accessed'; at: string }): Promise<void>;
+  /** Put tags on a memory (a tag it has keeps its first author and time); false for an unknown id. */
+  tag(options: { id: string; tags: readonly string[]; by: MemoryAuthor; at: string }): Promise<boolean>;
+  /** Take tags off a memory; tags it does not have are ignored. */
+  untag(options: { id: string; tags: readonly string[] }): Promise<void>;
+  /** The memory's tags in tag order. */
+  tags(options: { id: string }): Promise<MemoryTag[]>;
+  /** The memories carrying every one of `tags` (at least one tag), deprecated ones left out, most recently modified first (then by id). */
+  tagged(options: { tags: readonly string[]; limit: number }): Promise<LongTermMemory[]>;
+  /** Every tag on a memory that is not deprecated, with the number of such memories carrying it, in tag order. */
+  tagCounts(): Promise<Array<{ tag: string; memories: number }>>;
+  /**
+   * Link two memories of the tenant (an edge of the same two memories and type is replaced); false, changing
+   * nothing, when either is unknown or they are the same memory.
+   */
+  link(options: { edge: MemoryEdge }): Promise<boolean>;
+  /** Remove an edge; false when there was none. */
+  unlink(options: { fromId: string; toId: string; type: EdgeType }): Promise<boolean>;
+  /** The edges from and to the memory, oldest first (then by from id, to id and type). */
+  edges(options: { id: string }): Promise<MemoryEdge[]>;
+}

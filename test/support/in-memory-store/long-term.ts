@@ -1,0 +1,155 @@
+/**
+ * Long-term memories of the in-memory fake store: plain maps in the tenant's state, kept apart from the
+ * SQL adapters (no shared code but the model's own rules, `mergeSources` and `memoryKey`).
+ */
+import { StrataError } from '../../../src/core/errors.js';
+import { memoryKey, mergeSources, type LongTermMemory } from '../../../src/core/long-term-memory.js';
+import type { LongTermRepository } from '../../../src/store/long-term-store.js';
+import { compareText, page, type LongTermState, type StateAccess, type TenantState } from './state.js';
+
+function byRecency(left: LongTermMemory, right: LongTermMemory): number {
+  return compareText(right.modifiedAt, left.modifiedAt) || compareText(left.id, right.id);
+}
+
+function taken(what: string): StrataError {
+  return new StrataError('MEMORY_EXISTS', `This tenant already has a long-term memory with ${what}; choose another.`);
+}
+
+const memoriesOf = (state: TenantState): LongTermState => state.longTerm;
+
+export function createLongTermRepository(access: StateAccess): LongTermRepository {
+  const findName = (state: TenantState, name: string): LongTermMemory | undefined => [...memoriesOf(state).memories.values()].find((memory) => memory.name === name);
+  return {
+    create: ({ memory, by, reason }) =>
+      access.write((draft) => {
+        const longTerm = memoriesOf(draft);
+        if (longTerm.memories.has(memory.id)) throw taken(`the id "${memory.id}"`);
+        if (memory.name !== null && findName(draft, memory.name) !== undefined) throw taken(`the name "${memory.name}"`);
+        longTerm.count += 1;
+        const made: LongTermMemory = {
+          id: memory.id,
+          key: memoryKey(longTerm.count),
+          name: memory.name,
+          value: memory.value,
+          version: 1,
+          deprecated: false,
+          sources: mergeSources([], memory.sources),
+          createdAt: memory.at,
+          modifiedAt: memory.at,
+          reviewedAt: null,
+          tendedAt: null,
+          accessedAt: null,
+        };
+        longTerm.memories.set(memory.id, made);
+        longTerm.versions.set(memory.id, [{ memoryId: memory.id, version: 1, value: memory.value, deprecated: false, at: memory.at, by, reason }]);
+        return made;
+      }),
+    get: ({ id }) => access.read((state) => memoriesOf(state).memories.get(id) ?? null),
+    find: (options) =>
+      access.read((state) => ('key' in options ? [...memoriesOf(state).memories.values()].find((memory) => memory.key === options.key) : findName(state, options.name)) ?? null),
+    list: ({ limit, offset, deprecated }) =>
+      access.read((state) =>
+        page(
+          [...memoriesOf(state).memories.values()].filter((memory) => deprecated === true || !memory.deprecated).sort(byRecency),
+          Math.max(0, limit),
+          Math.max(0, offset ?? 0),
+        ),
+      ),
+    count: () => access.read((state) => memoriesOf(state).memories.size),
+    revise: ({ id, value, deprecated, sources, by, reason, at }) =>
+      access.write((draft) => {
+        const longTerm = memoriesOf(draft);
+        const current = longTerm.memories.get(id);
+        if (current === undefined) return null;
+        const next: LongTermMemory = {
+          ...current,
+          value: value ?? current.value,
+          deprecated: deprecated ?? current.deprecated,
+          version: current.version + 1,
+          sources: mergeSources(current.sources, sources ?? []),
+          modifiedAt: at,
+        };
+        longTerm.memories.set(id, next);
+        longTerm.versions.get(id)?.push({ memoryId: id, version: next.version, value: next.value, deprecated: next.deprecated, at, by, reason });
+        return next;
+      }),
+    versions: ({ id }) => access.read((state) => memoriesOf(state).versions.get(id) ?? []),
+    rename: ({ id, name }) =>
+      access.write((draft) => {
+        const current = memoriesOf(draft).memories.get(id);
+        if (current === undefined) return null;
+        const holder = name === null ? undefined : findName(draft, name);
+        if (holder !== undefined && holder.id !== id) throw taken(`the name "${String(name)}"`);
+        current.name = name;
+        return current;
+      }),
+    mark: ({ ids, what, at }) =>
+      access.write((draft) => {
+        for (const id of ids) {
+          const memory = memoriesOf(draft).memories.get(id);
+          if (memory === undefined) continue;
+          if (what === 'reviewed') memory.reviewedAt = at;
+          else if (what === 'tended') memory.tendedAt = at;
+          else memory.accessedAt = at;
+        }
+      }),
+    ...createLongTermLinks(access),
+  };
+}
+
+type Links = Pick<LongTermRepository, 'tag' | 'untag' | 'tags' | 'tagged' | 'tagCounts' | 'link' | 'unlink' | 'edges'>;
+
+function createLongTermLinks(access: StateAccess): Links {
+  const edgeOrder = (left: { at: string; fromId: string; toId: string; type: string }, right: typeof left): number =>
+    compareText(left.at, right.at) || compareText(left.fromId, right.fromId) || compareText(left.toId, right.toId) || compareText(left.type, right.type);
+  return {
+    tag: ({ id, tags, by, at }) =>
+      access.write((draft) => {
+        const longTerm = memoriesOf(draft);
+        if (!longTerm.memories.has(id)) return false;
+        const held = longTerm.tags.get(id) ?? [];
+        for (const tag of new Set(tags)) if (!held.some((entry) => entry.tag === tag)) held.push({ memoryId: id, tag, by, at });
+        longTerm.tags.set(id, held);
+        return true;
+      }),
+    untag: ({ id, tags }) =>
+      access.write((draft) => {
+        const longTerm = memoriesOf(draft);
+        longTerm.tags.set(id, (longTerm.tags.get(id) ?? []).filter((entry) => !tags.includes(entry.tag)));
+      }),
+    tags: ({ id }) => access.read((state) => [...(memoriesOf(state).tags.get(id) ?? [])].sort((left, right) => compareText(left.tag, right.tag))),
+    tagged: ({ tags, limit }) =>
+      access.read((state) => {
+        const longTerm = memoriesOf(state);
+        if (tags.length === 0) return [];
+        const holding = [...longTerm.memories.values()].filter((memory) => !memory.deprecated && tags.every((tag) => (longTerm.tags.get(memory.id) ?? []).some((entry) => entry.tag === tag)));
+        return holding.sort(byRecency).slice(0, Math.max(0, limit));
+      }),
+    tagCounts: () =>
+      access.read((state) => {
+        const longTerm = memoriesOf(state);
+        const counts = new Map<string, number>();
+        for (const [id, held] of longTerm.tags) {
+          if (longTerm.memories.get(id)?.deprecated !== false) continue;
+          for (const entry of held) counts.set(entry.tag, (counts.get(entry.tag) ?? 0) + 1);
+        }
+        return [...counts].sort(([left], [right]) => compareText(left, right)).map(([tag, memories]) => ({ tag, memories }));
+      }),
+    link: ({ edge }) =>
+      access.write((draft) => {
+        const longTerm = memoriesOf(draft);
+        if (edge.fromId === edge.toId || !longTerm.memories.has(edge.fromId) || !longTerm.memories.has(edge.toId)) return false;
+        longTerm.edges = longTerm.edges.filter((entry) => !(entry.fromId === edge.fromId && entry.toId === edge.toId && entry.type === edge.type));
+        longTerm.edges.push({ ...edge });
+        return true;
+      }),
+    unlink: ({ fromId, toId, type }) =>
+      access.write((draft) => {
+        const longTerm = memoriesOf(draft);
+        const before = longTerm.edges.length;
+        longTerm.edges = longTerm.edges.filter((entry) => !(entry.fromId === fromId && entry.toId === toId && entry.type === type));
+        return longTerm.edges.length < before;
+      }),
+    edges: ({ id }) => access.read((state) => memoriesOf(state).edges.filter((edge) => edge.fromId === id || edge.toId === id).sort(edgeOrder)),
+  };
+}
