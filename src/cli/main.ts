@@ -10,6 +10,7 @@ import { registerFactsCommand } from './commands/facts.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerKeysCommand } from './commands/keys.js';
 import { registerMcpCommand } from './commands/mcp.js';
+import { registerMemoriesCommand } from './commands/memories.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSessionsCommand } from './commands/sessions.js';
 import { CliError, EXIT, exitCodeFor, isInformational } from './exit-codes.js';
@@ -44,6 +45,7 @@ export function createProgram(io: CliIo): Command {
   registerSessionsCommand(program, io);
   registerContextCommand(program, io);
   registerFactsCommand(program, io);
+  registerMemoriesCommand(program, io);
   registerExportCommand(program, io);
   registerEvalCommand(program, io, [registerEvalLocomo]);
   registerChatCommand(program, io);

@@ -35,7 +35,7 @@ export interface LongTermMemories {
   get(reference: string): Promise<LongTermMemory>;
   /**
    * The most recently modified first; `tags` keeps those carrying all of them. Deprecated memories only
-   * with `deprecated: true` (never with `tags`). Default limit 50.
+   * with `deprecated: true` (INVALID_INPUT with `tags`: tagged lists hold current memories). Default limit 50.
    */
   list(options?: { limit?: number; offset?: number; tags?: readonly string[]; deprecated?: boolean }): Promise<LongTermMemory[]>;
   /** Give it a new value: its next version, the old one kept. */
@@ -51,6 +51,8 @@ export interface LongTermMemories {
   /** Put tags on it (normalised: "Family / Birthdays" → "family/birthdays"); gives all its tags. */
   tag(reference: string, tags: readonly string[], options?: { by?: MemoryAuthor }): Promise<string[]>;
   untag(reference: string, tags: readonly string[]): Promise<string[]>;
+  /** Its tags, in order. */
+  tagsOf(reference: string): Promise<string[]>;
   /** Every tag in use, with how many current memories carry it. */
   tags(): Promise<Array<{ tag: string; memories: number }>>;
   /** Link two memories (`relates-to`, `contradicts`, `supersedes`, `part-of`, `caused-by`). */

@@ -69,6 +69,9 @@ export function longTermMemories(parts: LongTermParts): LongTermMemories {
       if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new StrataError('INVALID_INPUT', `limit is a whole number from 1 to 10,000; got ${describeValue(options.limit)}.`);
       const offset = options.offset ?? 0;
       if (!Number.isInteger(offset) || offset < 0) throw new StrataError('INVALID_INPUT', `offset is a whole number of 0 or more; got ${describeValue(options.offset)}.`);
+      if (options.tags !== undefined && options.tags.length > 0 && options.deprecated === true) {
+        throw new StrataError('INVALID_INPUT', 'A list by tags holds current memories only; leave out deprecated, or list deprecated ones without tags.');
+      }
       if (options.tags !== undefined && options.tags.length > 0) return (await repository.tagged({ tags: checkTags(options.tags), limit: limit + offset })).slice(offset);
       return repository.list({ limit, offset, deprecated: options.deprecated === true });
     },
@@ -105,6 +108,7 @@ export function longTermMemories(parts: LongTermParts): LongTermMemories {
       await repository.untag({ id: memory.id, tags: checkTags(tags) });
       return (await repository.tags({ id: memory.id })).map((entry) => entry.tag);
     },
+    tagsOf: async (reference) => (await repository.tags({ id: (await resolve(reference)).id })).map((entry) => entry.tag),
     tags: () => repository.tagCounts(),
     link: async (from, to, type, options) => {
       if (!isEdgeType(type)) throw new StrataError('INVALID_INPUT', `An edge's type is one of ${EDGE_TYPES.join(', ')}; got ${describeValue(type)}.`);

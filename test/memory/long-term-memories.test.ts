@@ -75,6 +75,7 @@ describe('long-term memories', () => {
     const second = await memory.memories.add({ value: 'Staging is eu-west-1.', name: 'staging' });
     expect(await memory.memories.tag('staging', ['Infra', 'infra', 'ops/servers'])).toEqual(['infra', 'ops/servers']);
     expect(await memory.memories.untag('staging', ['infra'])).toEqual(['ops/servers']);
+    expect(await memory.memories.tagsOf('staging')).toEqual(['ops/servers']);
     const edge = await memory.memories.link('staging', 'staging-old', 'supersedes', { reason: 'moved region' });
     expect(edge).toMatchObject({ fromId: second.id, toId: first.id, type: 'supersedes', by: 'user', reason: 'moved region' });
     expect(await memory.memories.edges('staging-old')).toEqual([edge]);
@@ -93,6 +94,7 @@ describe('long-term memories', () => {
     await refused(memory.memories.add({ value: 'Bad author.', by: 'robot' as never }), 'INVALID_INPUT', /agent:<name>/u);
     await refused(memory.memories.get('nothing-like-it'), 'MEMORY_NOT_FOUND', /"nothing-like-it"/u);
     await refused(memory.memories.undo('kept'), 'INVALID_INPUT', /nothing to undo/u);
+    await refused(memory.memories.list({ tags: ['family'], deprecated: true }), 'INVALID_INPUT', /current memories only/u);
     await refused(memory.memories.link('kept', 'kept', 'relates-to'), 'INVALID_INPUT', /itself/u);
     await refused(memory.memories.link('kept', 'kept', 'likes' as never), 'INVALID_INPUT', /relates-to/u);
     expect((await memory.memories.list()).map((entry) => entry.value)).toEqual(['Kept.']);

@@ -1,0 +1,79 @@
+/**
+ * Long-term memory at scale: a tenant of 100,000 memories (STRATA_BENCH_MEMORIES), then lookups by key and
+ * by name through the memory API (issue 22: p95 ≤ 2 ms). SQLite by default (a file, writes not synced),
+ * PostgreSQL with STRATA_DB=postgres://… (a schema of its own, dropped afterwards). The memories are written
+ * through the repository in transactions of 1,000, as an import would.
+ *
+ * Run: `npm run bench:long-term`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scratchStore } from '../src/eval/scratch-store.js';
+import { createMemory } from '../src/memory/create-memory.js';
+import { isPostgresUrl } from '../src/memory/default-store.js';
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
+import { summarise } from './percentile.js';
+import { printTable } from './print-table.js';
+import { seededRandom } from './seeded-random.js';
+
+const COUNT = Number(process.env.STRATA_BENCH_MEMORIES ?? 100_000);
+const BATCH = 1000;
+const LOOKUPS = 2000;
+
+const ms = (value: number): string => `${value.toFixed(3)} ms`;
+
+async function fill(store: Store): Promise<void> {
+  const tenant = store.tenant('default');
+  const at = '2026-05-01T10:00:00.000Z';
+  for (let start = 0; start < COUNT; start += BATCH) {
+    await tenant.transaction(async (repositories) => {
+      for (let index = start; index < Math.min(COUNT, start + BATCH); index += 1) {
+        await repositories.longTerm.create({
+          memory: { id: `memory-${String(index)}`, name: `fact-${String(index)}`, value: `Fact number ${String(index)}: the ${String(index % 97)} team meets on day ${String(index % 28)}.`, sources: [], at },
+          by: 'system',
+          reason: 'benchmark',
+        });
+      }
+    });
+  }
+}
+
+async function main(): Promise<void> {
+  const database = process.env.STRATA_DB;
+  const postgres = database !== undefined && isPostgresUrl(database) ? scratchStore(database) : null;
+  const folder = mkdtempSync(join(tmpdir(), 'strata-long-term-'));
+  const store = postgres?.options.store ?? createSqliteStore({ path: join(folder, 'long-term.db'), durability: 'normal' });
+  const memory = createMemory({ store, env: {} });
+  const rows: Array<[string, string]> = [];
+  try {
+    const start = performance.now();
+    await fill(store);
+    rows.push([`${COUNT.toLocaleString('en-US')} memories written`, `${((performance.now() - start) / 1000).toFixed(1)} s`]);
+    const random = seededRandom(7);
+    for (const [label, reference] of [
+      ['lookup by key', (index: number) => `M${(index + 1).toString(36).toUpperCase()}`],
+      ['lookup by name', (index: number) => `fact-${String(index)}`],
+    ] as const) {
+      const samples: number[] = [];
+      for (let round = 0; round < LOOKUPS; round += 1) {
+        const index = Math.floor(random() * COUNT);
+        const begin = performance.now();
+        const found = await memory.memories.get(reference(index));
+        samples.push(performance.now() - begin);
+        if (found.name !== `fact-${String(index)}`) throw new Error(`${label} found the wrong memory`);
+      }
+      const { p50, p95 } = summarise(samples.slice(100));
+      rows.push([`${label} (memory.memories.get)`, `p50 ${ms(p50)} · p95 ${ms(p95)}`]);
+    }
+    printTable(`Long-term memory — ${COUNT.toLocaleString('en-US')} memories in one tenant, ${postgres === null ? 'SQLite' : 'PostgreSQL'}, node ${process.version}`, rows);
+  } finally {
+    await memory.close();
+    if (postgres === null) await store.close();
+    await postgres?.drop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+await main();
