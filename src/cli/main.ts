@@ -79,7 +79,7 @@ function report(error: unknown, io: CliIo, options: { debug: boolean; json: bool
 
 /**
  * Run the CLI. `argv` is shaped like `process.argv` (the first two entries, node and the script, are skipped).
- * Never exits the process: returns the exit code (0 ok, 1 failure, 2 bad input or usage, 3 session not found).
+ * Never exits the process: returns the exit code (0 ok, 1 failure, 2 bad input or usage, 3 session or memory not found).
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   let program: Command | undefined;
