@@ -88,8 +88,8 @@ export function checkAuthor(by: unknown): MemoryAuthor {
 /** The value trimmed, when it holds 1 to `MAX_MEMORY_VALUE` characters; INVALID_INPUT otherwise. */
 export function checkMemoryValue(value: unknown): string {
   const trimmed = typeof value === 'string' ? value.trim() : '';
-  if (trimmed === '' || [...trimmed].length > MAX_MEMORY_VALUE) {
-    throw new StrataError('INVALID_INPUT', `A memory's value is text of 1 to ${String(MAX_MEMORY_VALUE)} characters; got ${typeof value === 'string' ? `${String([...trimmed].length)} characters` : typeof value}. Split a longer one into several memories.`);
+  if (trimmed === '' || [...trimmed].length > MAX_MEMORY_VALUE || trimmed.includes('\u0000')) {
+    throw new StrataError('INVALID_INPUT', `A memory's value is text of 1 to ${String(MAX_MEMORY_VALUE)} characters, without NUL; got ${typeof value === 'string' ? `${String([...trimmed].length)} characters` : typeof value}. Split a longer one into several memories.`);
   }
   return trimmed;
 }

@@ -95,7 +95,12 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
   const api: TenantMemory = {
     tenantId: tenant,
     sessions,
-    memories: longTermMemories({ repository: repositories.longTerm, now: shared.now, newId: shared.newId }),
+    memories: longTermMemories({
+      repository: repositories.longTerm,
+      atomically: (work) => repositories.transaction((inside) => work(inside.longTerm)),
+      now: shared.now,
+      newId: shared.newId,
+    }),
     stats: async (statsOptions = {}) => {
       const options: unknown = statsOptions;
       const sessionId = isOptions(options) ? options.sessionId : options;

@@ -38,7 +38,12 @@ describe('long-term memories', () => {
     for (const reference of [birthday.id, 'M1', 'mom-birthday']) expect((await memory.memories.get(reference)).id).toBe(birthday.id);
     expect((await memory.memories.list()).map((entry) => entry.key)).toEqual(['M2', 'M1']);
     expect((await memory.memories.list({ tags: ['family/birthdays'] })).map((entry) => entry.key)).toEqual(['M1']);
+    expect(await memory.memories.tagsOf('M1')).toEqual(['family/birthdays']);
     expect(await memory.memories.tags()).toEqual([{ tag: 'family/birthdays', memories: 1 }]);
+    // A key is never taken for a name, nor a name for a key: names are lower case.
+    const lower = await memory.memories.add({ value: 'Named like a key, in lower case.', name: 'm1' });
+    expect((await memory.memories.get('m1')).id).toBe(lower.id);
+    expect((await memory.memories.get('M1')).id).toBe(birthday.id);
     // Another tenant of the same memory has none of them.
     expect(await memory.tenant('acme').memories.list()).toEqual([]);
   });
@@ -97,6 +102,12 @@ describe('long-term memories', () => {
     await refused(memory.memories.list({ tags: ['family'], deprecated: true }), 'INVALID_INPUT', /current memories only/u);
     await refused(memory.memories.link('kept', 'kept', 'relates-to'), 'INVALID_INPUT', /itself/u);
     await refused(memory.memories.link('kept', 'kept', 'likes' as never), 'INVALID_INPUT', /relates-to/u);
+    await refused(memory.memories.deprecate('kept', { deprecated: 'no' as never }), 'INVALID_INPUT', /true or false/u);
+    await refused(memory.memories.list(null as never), 'INVALID_INPUT', /list\(\) takes/u);
+    await refused(memory.memories.list({ tags: 5 as never }), 'INVALID_INPUT', /tags is a list/u);
+    await refused(memory.memories.list({ deprecated: 'yes' as never }), 'INVALID_INPUT', /true or false/u);
+    await refused(memory.memories.add({ value: 'Bad source.', sources: [{ sessionId: 's\u0000', messageIds: [] }] }), 'INVALID_INPUT', /control characters/u);
+    await refused(memory.memories.add({ value: 'Nul \u0000 inside.' }), 'INVALID_INPUT', /without NUL/u);
     expect((await memory.memories.list()).map((entry) => entry.value)).toEqual(['Kept.']);
     expect(await memory.memories.history('kept')).toHaveLength(1);
   });

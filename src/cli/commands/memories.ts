@@ -63,7 +63,6 @@ function registerReading(memories: Command, io: CliIo): void {
     .action(async (ref: string, _options: unknown, command: Command) => {
       await run(command, io, async ({ memories: api }, globals) => {
         const memory = await api.get(ref);
-        // untag of no tags changes nothing and answers the memory's tags: the API has no read of one memory's tags.
         const [tags, edges, versions] = await Promise.all([api.tagsOf(memory.id), api.edges(memory.id), api.history(memory.id)]);
         const keyed = await keyedEdges(api, edges);
         if (globals.json) writeJson(io.stdout, { memory, tags, edges: keyed.edges });

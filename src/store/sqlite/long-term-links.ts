@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { MemoryEdge } from '../../core/long-term-memory.js';
 import { toLongTermMemory, toMemoryEdge, toMemoryTag, type EdgeRow, type LongTermRow, type TagRow } from '../long-term-rows.js';
 import type { LongTermRepository } from '../long-term-store.js';
-import type { Run } from './run.js';
+import { immediately, type Run } from './run.js';
 
 type Links = Pick<LongTermRepository, 'tag' | 'untag' | 'tags' | 'tagged' | 'tagCounts' | 'link' | 'unlink' | 'edges'>;
 
@@ -35,12 +35,12 @@ export function createLongTermLinks(db: Database.Database, tenantId: string, run
   };
   const exists = (id: string): boolean => statements.exists.get(tenantId, id) !== undefined;
 
-  const tag = db.transaction((id: string, tags: readonly string[], by: string, at: string): boolean => {
+  const tag = immediately(db, (id: string, tags: readonly string[], by: string, at: string): boolean => {
     if (!exists(id)) return false;
     for (const name of new Set(tags)) statements.tag.run(tenantId, id, name, by, at);
     return true;
   });
-  const link = db.transaction((edge: MemoryEdge): boolean => {
+  const link = immediately(db, (edge: MemoryEdge): boolean => {
     if (edge.fromId === edge.toId || !exists(edge.fromId) || !exists(edge.toId)) return false;
     statements.link.run(tenantId, edge.fromId, edge.toId, edge.type, edge.by, edge.at, edge.reason);
     return true;

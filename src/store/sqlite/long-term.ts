@@ -8,7 +8,7 @@ import { memoryKey, mergeSources, type LongTermMemory, type MemorySource } from 
 import { MARKED_COLUMN, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
 import type { LongTermRepository, MemoryChange, NewMemory } from '../long-term-store.js';
 import { createLongTermLinks } from './long-term-links.js';
-import type { Run } from './run.js';
+import { immediately, type Run } from './run.js';
 
 const COLUMNS = 'id, key, name, value, version, deprecated, sources, created_at, modified_at, reviewed_at, tended_at, accessed_at';
 
@@ -41,7 +41,7 @@ export function createLongTermRepository(db: Database.Database, tenantId: string
   };
   const read = (row: LongTermRow | undefined): LongTermMemory | null => (row === undefined ? null : toLongTermMemory(row));
 
-  const create = db.transaction((memory: NewMemory, change: Omit<MemoryChange, 'at'>): LongTermMemory => {
+  const create = immediately(db, (memory: NewMemory, change: Omit<MemoryChange, 'at'>): LongTermMemory => {
     if (statements.byId.get(tenantId, memory.id) !== undefined) throw taken(`the id "${memory.id}"`, { memoryId: memory.id });
     if (memory.name !== null && statements.nameHolder.get(tenantId, memory.name) !== undefined) throw taken(`the name "${memory.name}"`, { name: memory.name });
     statements.ensureTenant.run(tenantId, memory.at);
@@ -51,7 +51,7 @@ export function createLongTermRepository(db: Database.Database, tenantId: string
     return toLongTermMemory(statements.byId.get(tenantId, memory.id) as LongTermRow);
   });
 
-  const revise = db.transaction((id: string, value: string | undefined, deprecated: boolean | undefined, sources: readonly MemorySource[], change: MemoryChange): LongTermMemory | null => {
+  const revise = immediately(db, (id: string, value: string | undefined, deprecated: boolean | undefined, sources: readonly MemorySource[], change: MemoryChange): LongTermMemory | null => {
     const current = read(statements.byId.get(tenantId, id));
     if (current === null) return null;
     const next = { value: value ?? current.value, deprecated: deprecated ?? current.deprecated, version: current.version + 1 };
@@ -60,7 +60,7 @@ export function createLongTermRepository(db: Database.Database, tenantId: string
     return read(statements.byId.get(tenantId, id));
   });
 
-  const rename = db.transaction((id: string, name: string | null): LongTermMemory | null => {
+  const rename = immediately(db, (id: string, name: string | null): LongTermMemory | null => {
     if (statements.byId.get(tenantId, id) === undefined) return null;
     const holder = name === null ? undefined : statements.nameHolder.get(tenantId, name);
     if (holder !== undefined && holder !== id) throw taken(`the name "${String(name)}"`, { name });
