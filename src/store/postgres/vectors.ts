@@ -104,6 +104,10 @@ export function createMessageVectors(sql: Sql, tenantId: string, options: Messag
     return row === undefined ? null : { id: row.id, dimensions: row.dimensions, table: vectorTable(row.id) };
   };
 
+  /** The position of the session's last message embedded in the space, or -1. */
+  const embeddedThrough = async (sessionId: string, spaceId: number): Promise<number> =>
+    (await sql.query<{ through: number }>('SELECT through_position AS through FROM vector_progress WHERE tenant_id = $1 AND session_id = $2 AND space_id = $3', [tenantId, sessionId, spaceId])).rows[0]?.through ?? -1;
+
   const put = ({ sessionId, space: name, dimensions, entries }: PutOptions): Promise<void> =>
     sql.write(async (write) => {
       if (entries.length === 0) return;
@@ -151,7 +155,7 @@ export function createMessageVectors(sql: Sql, tenantId: string, options: Messag
     let size = sizes.get(key);
     if (size === undefined || (!size.large && now() - size.at > RECOUNT_MS)) {
       // The vectors stored, about: the messages embedded so far.
-      const through = (await sql.query<{ through: number }>('SELECT through_position AS through FROM vector_progress WHERE tenant_id = $1 AND session_id = $2 AND space_id = $3', [tenantId, sessionId, found.id])).rows[0]?.through ?? -1;
+      const through = await embeddedThrough(sessionId, found.id);
       const count = through + 1;
       size = { large: count >= fromVectors && count * found.dimensions >= fromNumbers, at: now() };
       if (sizes.size >= 10_000) sizes.clear();
@@ -184,7 +188,7 @@ export function createMessageVectors(sql: Sql, tenantId: string, options: Messag
   const pending = async ({ sessionId, space: name, limit }: { sessionId: string; space: string; limit: number }): Promise<UnembeddedMessage[]> => {
     const found = await space(sql, name);
     const through =
-      found === null ? -1 : ((await sql.query<{ through: number }>('SELECT through_position AS through FROM vector_progress WHERE tenant_id = $1 AND session_id = $2 AND space_id = $3', [tenantId, sessionId, found.id])).rows[0]?.through ?? -1);
+      found === null ? -1 : await embeddedThrough(sessionId, found.id);
     const rows = await sql.query<{ id: string; position: number; content: string; tool_calls: string | null }>(
       'SELECT id, position, content, tool_calls FROM messages WHERE tenant_id = $1 AND session_id = $2 AND position > $3 ORDER BY position LIMIT $4',
       [tenantId, sessionId, through, sqlLimit(Math.max(0, limit))],

@@ -9,7 +9,7 @@ import type { Message, Tier } from '../../core/types.js';
 import { messageValues } from '../rows.js';
 import type { TierUpdate } from '../store.js';
 import { sessionToken, type TenantSearchIndex } from './search-index.js';
-import { createTurnJournal } from './turn-changes.js';
+import type { TurnJournal } from './turn-changes.js';
 
 type IndexInsert = Database.Statement<[number | bigint, string, string, string]>;
 
@@ -21,8 +21,7 @@ export interface MessageWrites {
   lowerTiers(sessionId: string, raisedBefore: number): number[];
 }
 
-export function createMessageWrites(db: Database.Database, tenantId: string, index: TenantSearchIndex): MessageWrites {
-  const journal = createTurnJournal(db, tenantId);
+export function createMessageWrites(db: Database.Database, tenantId: string, index: TenantSearchIndex, journal: TurnJournal): MessageWrites {
   const insert = db.prepare(`INSERT INTO messages
     (tenant_id, session_id, id, turn, position, role, speaker, content, tier1, tier2,
      tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id, tool_calls, tool_call_id)

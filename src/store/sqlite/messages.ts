@@ -6,12 +6,13 @@ import { placeholders } from './rows.js';
 import type { Run } from './run.js';
 import { createMessageWrites } from './message-writes.js';
 import type { TenantSearchIndex } from './search-index.js';
+import type { TurnJournal } from './turn-changes.js';
 
 const COLUMNS = `id, session_id, turn, position, role, speaker, content, tier1, tier2,
   tier1_tokens, tier2_tokens, tier3_tokens, required_tier, created_at, sent_at, external_id, tool_calls, tool_call_id`;
 
-export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex): MessageRepository {
-  const writes = createMessageWrites(db, tenantId, index);
+export function createMessageRepository(db: Database.Database, tenantId: string, run: Run, index: TenantSearchIndex, journal: TurnJournal): MessageRepository {
+  const writes = createMessageWrites(db, tenantId, index, journal);
   const byTurns = db.prepare<[string, string, number, number], MessageRow>(
     `SELECT ${COLUMNS} FROM messages WHERE tenant_id = ? AND session_id = ? AND turn BETWEEN ? AND ? ORDER BY turn, position`,
   );

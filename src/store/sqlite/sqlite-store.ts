@@ -17,6 +17,7 @@ import { createMessageVectors, purgeOrphanVectors, resizeVectorChunks } from './
 import { createSessionRepository } from './sessions.js';
 import { createTurnRepository } from './turns.js';
 import { createLongTermRepository } from './long-term.js';
+import { createTurnJournal, type TurnJournal } from './turn-changes.js';
 
 /** Bytes of the database file reads may map into memory (SQLite's mmap_size). */
 const MMAP_BYTES = 256 * 1024 * 1024;
@@ -174,11 +175,11 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
     return direct(work);
   };
 
-  const repositories = (tenantId: string, run: Run, index: TenantSearchIndex): TenantRepositories => ({
+  const repositories = (tenantId: string, run: Run, index: TenantSearchIndex, journal: TurnJournal): TenantRepositories => ({
     tenantId,
     sessions: createSessionRepository(db, tenantId, run, index, extension),
-    messages: createMessageRepository(db, tenantId, run, index),
-    turns: createTurnRepository(db, tenantId, run),
+    messages: createMessageRepository(db, tenantId, run, index, journal),
+    turns: createTurnRepository(db, tenantId, run, journal),
     facts: createFactRepository(db, tenantId, run),
     artifacts: createArtifactRepository(db, tenantId, run),
     search: createArchiveSearch(db, tenantId, run, index),
@@ -197,9 +198,11 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
       if (tenant !== undefined) return tenant;
       ensureOpen();
       const index = new TenantSearchIndex(db, tenantId);
-      const inside = repositories(tenantId, direct, index);
+      // One journal of turn changes (its statements prepared once) for the tenant's turns and messages.
+      const journal = createTurnJournal(db, tenantId);
+      const inside = repositories(tenantId, direct, index, journal);
       tenant = {
-        ...repositories(tenantId, gated, index),
+        ...repositories(tenantId, gated, index, journal),
         async transaction(work, options = {}) {
           while (active !== null) await active;
           ensureOpen();

@@ -3,10 +3,9 @@ import type { TurnStatus, TurnSummary } from '../../core/types.js';
 import type { TurnRepository } from '../store.js';
 import { summaryValues, toSummary, type TurnRow } from '../rows.js';
 import type { Run } from './run.js';
-import { createTurnJournal } from './turn-changes.js';
+import type { TurnJournal } from './turn-changes.js';
 
-export function createTurnRepository(db: Database.Database, tenantId: string, run: Run): TurnRepository {
-  const journal = createTurnJournal(db, tenantId);
+export function createTurnRepository(db: Database.Database, tenantId: string, run: Run, journal: TurnJournal): TurnRepository {
   const upsert = db.prepare(`INSERT INTO turns
     (tenant_id, session_id, turn, message_ids, user_summary, assistant_summary, depth, status, window_extension, tokens, created_at, stale_memory, detail_requests)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
