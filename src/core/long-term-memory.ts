@@ -29,6 +29,12 @@ export interface LongTermMemory {
   key: string;
   /** A human name unique in the tenant (`mom-birthday`), or null. */
   name: string | null;
+  /**
+   * What a memory promoted from a session's facts is about (the fact's key as a subject, `hourly-rate`),
+   * unique in the tenant: a later statement about it revises this memory rather than making another. Null
+   * for a memory made by hand.
+   */
+  subject: string | null;
   /** At most `MAX_MEMORY_VALUE` characters. */
   value: string;
   /** The number of its current version: 1 when made, one more at each version after (a change of value, a deprecation, an undo). */

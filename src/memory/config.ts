@@ -68,6 +68,11 @@ export const settingsSchema = z.strictObject({
    * 0 turns consolidation off (default 15). Variable: STRATA_CONSOLIDATE_EVERY_TURNS.
    */
   consolidateEveryTurns: z.number().int().min(0).max(1_000_000).default(15),
+  /**
+   * Promote a session's standing facts (rules, preferences, long-lived goals, facts about the user) to the
+   * tenant's long-term memories as turns are written (default true). Variable: STRATA_PROMOTE.
+   */
+  promote: z.boolean().default(true),
   /** Write a base-truth snapshot to the log every N turns (default 15; 0 = never). Variable: STRATA_SNAPSHOT_EVERY_TURNS. */
   snapshotEveryTurns: z.number().int().min(0).max(1_000_000).default(15),
   /**
@@ -110,13 +115,14 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   contextWindowTokens: 'STRATA_CONTEXT_WINDOW_TOKENS',
   retryBaseMs: 'STRATA_RETRY_BASE_MS',
   consolidateEveryTurns: 'STRATA_CONSOLIDATE_EVERY_TURNS',
+  promote: 'STRATA_PROMOTE',
   snapshotEveryTurns: 'STRATA_SNAPSHOT_EVERY_TURNS',
   cacheMegabytes: 'STRATA_CACHE_MB',
   logLevel: 'STRATA_LOG_LEVEL',
 };
 
 const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'detailRounds', 'raisedTierTurns', 'contextWindowTokens', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns', 'cacheMegabytes']);
-const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker']);
+const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker', 'promote']);
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 
 function fromEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {

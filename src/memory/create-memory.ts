@@ -54,6 +54,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       busyTimeoutMs: options.busyTimeoutMs,
       importWorker: options.importWorker,
       consolidateEveryTurns: options.consolidateEveryTurns,
+      promote: options.promote,
       recall: options.recall,
       contextWindowTokens: options.contextWindowTokens,
     },

@@ -17,6 +17,7 @@ import type { ManagerPipeline } from './manager-pipeline.js';
 import type { ImportOptions } from './memory-api.js';
 import type { CheckedMessage } from './message-input.js';
 import type { MemoryState } from './memory-state.js';
+import { promoteFactEvents } from './promotion.js';
 import type { TurnWork } from './turn-work.js';
 import { waitingTurn } from './turn-order.js';
 import { completeTurn, loadMemoryState, rawTurnsAfter, runManager, writeDerivedTurns, type DerivedTurn, type RawTurn } from './write-path.js';
@@ -115,6 +116,7 @@ export async function writeExportBatches(parts: EngineParts, data: SessionExport
         await tx.facts.apply({ sessionId, events: data.factEvents, upserts: data.facts, removedIds: [] });
       }
       for (const artifact of data.artifacts) await tx.artifacts.restore({ artifact });
+      if (parts.settings.promote) await promoteFactEvents(tx, data.factEvents, { now: parts.now, newId: parts.newId });
       if (!(await tx.sessions.finishImport({ sessionId, updatedAt: data.session.updatedAt }))) throw removedWhileImporting(sessionId);
     });
   } catch (error) {
@@ -187,6 +189,8 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
     await repositories.transaction(async (tx) => {
       let due: string | undefined;
       if (!(await tx.sessions.finishImport({ sessionId, updatedAt: now() }))) throw removedWhileImporting(sessionId);
+      // The session's standing facts reach long-term memory once the import is whole, in the order they were established.
+      if (parts.settings.promote) await promoteFactEvents(tx, await tx.facts.listEvents({ sessionId }), { now, newId: parts.newId });
       for (const turn of flagged) due = (await work.queueRetry(tx, turn, due)) ?? due;
     });
     return { queued: flagged.length > 0 };

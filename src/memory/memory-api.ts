@@ -51,6 +51,12 @@ export interface MemoryOptions {
   /** Consolidate facts after every N-th turn when the manager can (the model manager); 0 = never (default 15). */
   consolidateEveryTurns?: number;
   /**
+   * Promote each session's standing facts (rules, preferences, long-lived goals, facts about the user) to
+   * the tenant's long-term memories (`memory.memories`) as turns are written, a correction as a new
+   * version of the memory (default true).
+   */
+  promote?: boolean;
+  /**
    * How older messages are found for a query (default `hybrid`): BM25 fused with the nearest messages by
    * vectors, or `lexical`, BM25 alone. Hybrid needs a store that keeps vectors (SQLite with the optional
    * sqlite-vec package); without one, recall is lexical and a warning says why.

@@ -16,6 +16,7 @@ import type { CheckedMessage } from './message-input.js';
 import { checkTitle } from './session-input.js';
 import { createRetryRunner, firstRetry } from './retry-runner.js';
 import { retryQueuedTurn, type RetryAttempt } from './retry-turn.js';
+import { promoteFactEvents } from './promotion.js';
 import { accountTurn } from './turn-accounting.js';
 import { notBefore, queuedBefore, waitingTurn } from './turn-order.js';
 import { deriveTurn, isStaleFacts, writeDerivedTurns, writeRawTurns, type DerivedTurn, type MemoryState, type RawTurn } from './write-path.js';
@@ -74,6 +75,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
     // a new retry-queue entry cannot, since only the queue brings a flagged turn back.
     await repositories.transaction(async (tx) => {
       await writeDerivedTurns(tx, [derived]);
+      if (settings.promote) await promoteFactEvents(tx, derived.events, context);
       // A queued turn keeps its entry, which the runner updates; a first derivation is queued.
       if (derived.retry !== null && options.retried !== true) {
         await queueRetry(tx, derived);

@@ -8,6 +8,7 @@ export interface LongTermRow {
   id: string;
   key: string;
   name: string | null;
+  subject: string | null;
   value: string;
   version: number;
   deprecated: number | boolean;
@@ -50,6 +51,7 @@ export function toLongTermMemory(row: LongTermRow): LongTermMemory {
     id: row.id,
     key: row.key,
     name: row.name,
+    subject: row.subject,
     value: row.value,
     version: Number(row.version),
     deprecated: row.deprecated === true || row.deprecated === 1,
@@ -76,3 +78,15 @@ export function toMemoryEdge(row: EdgeRow): MemoryEdge {
 
 /** The column a `mark` sets, from a fixed list (never from input text). */
 export const MARKED_COLUMN = { reviewed: 'reviewed_at', tended: 'tended_at', accessed: 'accessed_at' } as const;
+
+/** The most words a memory search looks for. */
+const MAX_SEARCH_WORDS = 32;
+
+/** Search terms as plain words (letters and digits only, lower case, each once), safe to quote in any query language. */
+export function searchWords(terms: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const term of terms) {
+    for (const word of term.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (word !== '' && words.size < MAX_SEARCH_WORDS) words.add(word);
+  }
+  return [...words];
+}

@@ -10,6 +10,8 @@ import type { EdgeType, LongTermMemory, MemoryAuthor, MemoryEdge, MemorySource, 
 export interface NewMemory {
   id: string;
   name: string | null;
+  /** What it is about, when promoted from a session's facts (unique in the tenant), else null. */
+  subject?: string | null;
   value: string;
   sources: readonly MemorySource[];
   at: string;
@@ -27,12 +29,18 @@ export interface LongTermRepository {
    * Make a memory at version 1, whose version says `by` and `reason`, with the tenant's next key
    * (`memoryKey(n)` for the tenant's n-th memory made: a key is never given twice). Its modified time is
    * its creation time; reviewed, tended and accessed are null. Fails with MEMORY_EXISTS, changing nothing,
-   * when the tenant already has a memory with this id or name.
+   * when the tenant already has a memory with this id, name or subject.
    */
   create(options: { memory: NewMemory } & Omit<MemoryChange, 'at'>): Promise<LongTermMemory>;
   get(options: { id: string }): Promise<LongTermMemory | null>;
-  /** The memory with this key, or with this name: one indexed read. */
-  find(options: { key: string } | { name: string }): Promise<LongTermMemory | null>;
+  /** The memory with this key, name or subject: one indexed read. */
+  find(options: { key: string } | { name: string } | { subject: string }): Promise<LongTermMemory | null>;
+  /**
+   * Current memories (not deprecated) holding any of `terms` in their value, name or subject, matched after
+   * stemming, the best match first: at most `limit`. Terms are words; anything but letters and digits in them
+   * separates words. Rankings are the adapter's own (BM25, ts_rank); the engine reranks.
+   */
+  search(options: { terms: readonly string[]; limit: number }): Promise<LongTermMemory[]>;
   /** The most recently modified first (then by id); deprecated ones only when `deprecated` is true. */
   list(options: { limit: number; offset?: number; deprecated?: boolean }): Promise<LongTermMemory[]>;
   /** How many memories the tenant holds, deprecated ones included. */

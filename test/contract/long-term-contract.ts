@@ -10,6 +10,7 @@ import type { LongTermRepository, NewMemory } from '../../src/store/long-term-st
 import type { Store } from '../../src/store/store.js';
 import { storePerTest, tenantPerTest, type OpenStore } from './store-contract.js';
 import { at, describeLongTermLinksContract, newMemory, remember } from './long-term-links-contract.js';
+import { describeLongTermSearchContract } from './long-term-search-contract.js';
 
 /** The memory `create` should give back for `memory` with `key`. */
 function made(memory: NewMemory, key: string): LongTermMemory {
@@ -17,6 +18,7 @@ function made(memory: NewMemory, key: string): LongTermMemory {
     id: memory.id,
     key,
     name: memory.name,
+    subject: memory.subject ?? null,
     value: memory.value,
     version: 1,
     deprecated: false,
@@ -261,6 +263,7 @@ export function describeLongTermContract(name: string, openStore: OpenStore): vo
     });
 
     describeLongTermLinksContract(openStore);
+    describeLongTermSearchContract(openStore);
 
     describe('memories of two tenants', () => {
       const current = storePerTest(openStore);

@@ -48,6 +48,7 @@ describe('settings', () => {
       contextWindowTokens: 30_000,
       retryBaseMs: 2_000,
       consolidateEveryTurns: 15,
+      promote: true,
       snapshotEveryTurns: 15,
       cacheMegabytes: 64,
       logLevel: 'warn',

@@ -229,6 +229,30 @@ describe('SQLite store', () => {
     }
   });
 
+  it('upgrades a version-20 database to memory subjects and search, its memories searchable at once', async () => {
+    const file = newPath();
+    const previous = open(file);
+    const memories = previous.tenant('acme').longTerm;
+    const city = await memories.create({ memory: { id: 'lt-1', name: 'home-city', value: 'Lives in Frankfurt.', sources: [], at: at(1) }, by: 'user', reason: 'told' });
+    await memories.create({ memory: { id: 'lt-2', name: null, value: 'Used to live in Bonn.', sources: [], at: at(2) }, by: 'user', reason: 'told' });
+    await memories.revise({ id: 'lt-2', deprecated: true, by: 'user', reason: 'old', at: at(3) });
+    await previous.close();
+    const raw = new Database(file);
+    raw.exec(`DROP TRIGGER long_term_search_insert; DROP TRIGGER long_term_search_update; DROP TRIGGER long_term_search_delete;
+      DROP TABLE long_term_search; DROP TABLE long_term_rows; DROP INDEX long_term_by_subject; ALTER TABLE long_term_memories DROP COLUMN subject;
+      DELETE FROM schema_migrations WHERE version > 20;`);
+    raw.close();
+
+    const upgraded = open(file);
+    try {
+      const reopened = upgraded.tenant('acme').longTerm;
+      expect(await reopened.search({ terms: ['frankfurt', 'bonn', 'city'], limit: 5 })).toEqual([{ ...city, subject: null }]);
+      expect(await reopened.search({ terms: ['home'], limit: 5 })).toHaveLength(1);
+    } finally {
+      await upgraded.close();
+    }
+  });
+
   it('upgrades a version-3 database to the memory-retry queue, the stale-memory mark, sent times, doubted facts, a search index that knows sessions, hidden imports, API keys, undo links, facts in store order, tool messages, raised tiers, vectors, retry claims, turn revisions and long-term memories, keeping its data', async () => {
     const file = newPath();
     const previous = open(file);
@@ -263,7 +287,7 @@ describe('SQLite store', () => {
       ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
       DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys;
       DROP TABLE vector_orphans; DROP TABLE vector_progress; DROP TABLE vector_spaces; DROP TABLE retry_claims; DROP TABLE turn_changes; ALTER TABLE tenants DROP COLUMN turn_revision;
-      DROP TABLE long_term_edges; DROP TABLE long_term_tags; DROP TABLE long_term_versions; DROP TABLE long_term_memories; ALTER TABLE tenants DROP COLUMN memory_count;
+      DROP TABLE long_term_edges; DROP TABLE long_term_tags; DROP TABLE long_term_versions; DROP TABLE long_term_memories; DROP TABLE long_term_rows; DROP TABLE long_term_search; ALTER TABLE tenants DROP COLUMN memory_count;
       DELETE FROM schema_migrations WHERE version > 3;`);
     // Its facts were keyed by tenant and id, with an index by session.
     raw.exec(`CREATE TABLE facts_old (
@@ -307,6 +331,7 @@ describe('SQLite store', () => {
     // The tenant kept from before can hold long-term memories, keyed from the first.
     const remembered = await reopened.longTerm.create({ memory: { id: 'lt-1', name: 'home-city', value: 'Lives in Frankfurt.', sources: [], at: at(60) }, by: 'user', reason: 'told' });
     expect(remembered.key).toBe(memoryKey(1));
+    expect(await reopened.longTerm.search({ terms: ['frankfurt'], limit: 5 })).toEqual([remembered]);
     // Messages kept from before are waiting to be embedded, and once embedded are found by vector.
     const waiting = await reopened.vectors.pending({ sessionId: 's1', space: 'upgrade-space', limit: 100 });
     expect(waiting.map((entry) => entry.messageId)).toEqual([...messages, ...toolTurn].map((message) => message.id));
@@ -335,8 +360,9 @@ describe('SQLite store', () => {
         { version: 18, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 19, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 20, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 21, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(20);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(21);
       expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_id']);
     } finally {
       check.close();

@@ -5,21 +5,30 @@
  */
 import { StrataError } from '../../core/errors.js';
 import { memoryKey, mergeSources, type LongTermMemory, type MemoryAuthor } from '../../core/long-term-memory.js';
-import { MARKED_COLUMN, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
+import { MARKED_COLUMN, searchWords, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
 import type { LongTermRepository, NewMemory } from '../long-term-store.js';
 import { createLongTermLinks } from './long-term-links.js';
 import { sqlLimit, type Sql } from './sql.js';
 
-const COLUMNS = 'id, key, name, value, version, deprecated, sources, created_at, modified_at, reviewed_at, tended_at, accessed_at';
+const COLUMNS = 'id, key, name, subject, value, version, deprecated, sources, created_at, modified_at, reviewed_at, tended_at, accessed_at';
 
-/** MEMORY_EXISTS when another memory of the tenant than `exceptId` has this id or this name. */
-async function ensureFree(write: Sql, tenantId: string, wanted: { id: string; name: string | null; exceptId?: string }): Promise<void> {
+/** What a memory search matches: the expression the GIN index of migration 4 is built on. */
+const SEARCHED = "to_tsvector('english', value || ' ' || coalesce(name, '') || ' ' || replace(coalesce(subject, ''), '-', ' '))";
+
+/** MEMORY_EXISTS when another memory of the tenant than `exceptId` has this id, this name or this subject. */
+async function ensureFree(write: Sql, tenantId: string, wanted: { id: string; name: string | null; subject?: string | null; exceptId?: string }): Promise<void> {
   const taken = await write.query<{ id: string; name: string | null }>(
-    'SELECT id, name FROM long_term_memories WHERE tenant_id = $1 AND (id = $2 OR name = $3) AND id IS DISTINCT FROM $4 ORDER BY id = $2 DESC LIMIT 1',
-    [tenantId, wanted.id, wanted.name, wanted.exceptId ?? null],
+    `SELECT id, name FROM long_term_memories WHERE tenant_id = $1 AND (id = $2 OR name = $3 OR subject = $5) AND id IS DISTINCT FROM $4
+      ORDER BY id = $2 DESC, name = $3 DESC NULLS LAST LIMIT 1`,
+    [tenantId, wanted.id, wanted.name, wanted.exceptId ?? null, wanted.subject ?? null],
   );
   const holder = taken.rows[0];
   if (holder === undefined) return;
+  if (holder.id !== wanted.id && (wanted.name === null || holder.name !== wanted.name)) {
+    throw new StrataError('MEMORY_EXISTS', `The subject "${String(wanted.subject)}" is taken by long-term memory "${holder.id}" in this tenant; revise that memory instead.`, {
+      details: { subject: wanted.subject, memoryId: holder.id },
+    });
+  }
   if (holder.id === wanted.id) {
     throw new StrataError('MEMORY_EXISTS', `A long-term memory "${wanted.id}" exists already in this tenant; pick another id, or revise that memory instead.`, { details: { memoryId: wanted.id } });
   }
@@ -30,7 +39,7 @@ async function ensureFree(write: Sql, tenantId: string, wanted: { id: string; na
 
 /** Make the memory at version 1, with the tenant's next key (the tenant is made when it has no row yet). */
 async function insertMemory(write: Sql, tenantId: string, memory: NewMemory, change: { by: MemoryAuthor; reason: string }): Promise<LongTermMemory> {
-  await ensureFree(write, tenantId, { id: memory.id, name: memory.name });
+  await ensureFree(write, tenantId, { id: memory.id, name: memory.name, subject: memory.subject ?? null });
   const counted = await write.query<{ count: number }>(
     `INSERT INTO tenants (id, created_at, memory_count) VALUES ($1, $2, 1)
      ON CONFLICT (id) DO UPDATE SET memory_count = tenants.memory_count + 1
@@ -40,10 +49,10 @@ async function insertMemory(write: Sql, tenantId: string, memory: NewMemory, cha
   const key = memoryKey(Number(counted.rows[0]?.count));
   const sources = JSON.stringify(mergeSources([], memory.sources));
   const made = await write.query<LongTermRow>(
-    `INSERT INTO long_term_memories (tenant_id, id, key, name, value, version, deprecated, sources, created_at, modified_at)
-     VALUES ($1, $2, $3, $4, $5, 1, false, $6::jsonb, $7, $7)
+    `INSERT INTO long_term_memories (tenant_id, id, key, name, subject, value, version, deprecated, sources, created_at, modified_at)
+     VALUES ($1, $2, $3, $4, $8, $5, 1, false, $6::jsonb, $7, $7)
      RETURNING ${COLUMNS}`,
-    [tenantId, memory.id, key, memory.name, memory.value, sources, memory.at],
+    [tenantId, memory.id, key, memory.name, memory.value, sources, memory.at, memory.subject ?? null],
   );
   await write.query('INSERT INTO long_term_versions (tenant_id, memory_id, version, value, deprecated, at, author, reason) VALUES ($1, $2, 1, $3, false, $4, $5, $6)', [
     tenantId,
@@ -109,10 +118,21 @@ export function createLongTermRepository(sql: Sql, tenantId: string): LongTermRe
   return {
     create: ({ memory, by, reason }) => sql.write((write) => insertMemory(write, tenantId, memory, { by, reason })),
     get: ({ id }) => one(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND id = $2`, [tenantId, id]),
-    find: (options) =>
-      'key' in options
-        ? one(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND key = $2`, [tenantId, options.key])
-        : one(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND name = $2`, [tenantId, options.name]),
+    find: (options) => {
+      if ('key' in options) return one(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND key = $2`, [tenantId, options.key]);
+      if ('name' in options) return one(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND name = $2`, [tenantId, options.name]);
+      return one(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND subject = $2`, [tenantId, options.subject]);
+    },
+    search: ({ terms, limit }) => {
+      const words = searchWords(terms);
+      if (words.length === 0 || limit < 1) return Promise.resolve([]);
+      return memories(
+        `SELECT ${COLUMNS} FROM long_term_memories, to_tsquery('english', $2) AS query
+          WHERE tenant_id = $1 AND NOT deprecated AND ${SEARCHED} @@ query
+          ORDER BY ts_rank(${SEARCHED}, query) DESC, id LIMIT $3`,
+        [tenantId, words.join(' | '), sqlLimit(limit)],
+      );
+    },
     list: ({ limit, offset, deprecated }) =>
       memories(
         `SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND ($2 OR NOT deprecated)

@@ -312,4 +312,17 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX long_term_edges_to ON long_term_edges (tenant_id, to_id);
     `,
   },
+  {
+    version: 4,
+    name: 'long-term memory subjects and search',
+    // A memory promoted from a session's facts names its subject, unique in the tenant. Current memories
+    // are found by their words through a GIN index over their value, name and subject.
+    sql: `
+      ALTER TABLE long_term_memories ADD COLUMN subject text;
+      CREATE UNIQUE INDEX long_term_by_subject ON long_term_memories (tenant_id, subject) WHERE subject IS NOT NULL;
+      CREATE INDEX long_term_search ON long_term_memories
+        USING gin (to_tsvector('english', value || ' ' || coalesce(name, '') || ' ' || replace(coalesce(subject, ''), '-', ' ')))
+        WHERE NOT deprecated;
+    `,
+  },
 ];

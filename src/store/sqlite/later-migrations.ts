@@ -224,4 +224,50 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX long_term_edges_to ON long_term_edges (tenant_id, to_id);
     `,
   },
+  {
+    version: 21,
+    name: 'long-term memory subjects and search',
+    // A memory promoted from a session's facts names its subject, unique in the tenant. Current memories are
+    // searchable: an FTS5 row per memory (its value, name and subject, and its tenant's token "t<rowid of the
+    // tenant>", so a search is scoped to the tenant inside the index query), kept by triggers; the integer
+    // rowid each memory needs there lives in long_term_rows.
+    change: `
+      ALTER TABLE long_term_memories ADD COLUMN subject TEXT;
+      CREATE UNIQUE INDEX long_term_by_subject ON long_term_memories (tenant_id, subject) WHERE subject IS NOT NULL;
+      CREATE TABLE long_term_rows (
+        rowid INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        memory_id TEXT NOT NULL,
+        UNIQUE (tenant_id, memory_id)
+      ) STRICT;
+      CREATE VIRTUAL TABLE long_term_search USING fts5 (
+        tenant, text, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER long_term_search_insert AFTER INSERT ON long_term_memories BEGIN
+        INSERT INTO long_term_rows (tenant_id, memory_id) VALUES (new.tenant_id, new.id);
+        INSERT INTO long_term_search (rowid, tenant, text)
+          SELECT last_insert_rowid(), 't' || (SELECT rowid FROM tenants WHERE id = new.tenant_id),
+                 new.value || ' ' || coalesce(new.name, '') || ' ' || replace(coalesce(new.subject, ''), '-', ' ')
+           WHERE new.deprecated = 0;
+      END;
+      CREATE TRIGGER long_term_search_update AFTER UPDATE OF value, name, subject, deprecated ON long_term_memories BEGIN
+        DELETE FROM long_term_search WHERE rowid = (SELECT rowid FROM long_term_rows WHERE tenant_id = old.tenant_id AND memory_id = old.id);
+        INSERT INTO long_term_search (rowid, tenant, text)
+          SELECT rowid, 't' || (SELECT rowid FROM tenants WHERE id = new.tenant_id),
+                 new.value || ' ' || coalesce(new.name, '') || ' ' || replace(coalesce(new.subject, ''), '-', ' ')
+            FROM long_term_rows WHERE tenant_id = new.tenant_id AND memory_id = new.id AND new.deprecated = 0;
+      END;
+      CREATE TRIGGER long_term_search_delete AFTER DELETE ON long_term_memories BEGIN
+        DELETE FROM long_term_search WHERE rowid = (SELECT rowid FROM long_term_rows WHERE tenant_id = old.tenant_id AND memory_id = old.id);
+        DELETE FROM long_term_rows WHERE tenant_id = old.tenant_id AND memory_id = old.id;
+      END;
+      INSERT INTO long_term_rows (tenant_id, memory_id) SELECT tenant_id, id FROM long_term_memories ORDER BY tenant_id, id;
+      INSERT INTO long_term_search (rowid, tenant, text)
+        SELECT r.rowid, 't' || t.rowid, m.value || ' ' || coalesce(m.name, '')
+          FROM long_term_rows r
+          JOIN long_term_memories m ON m.tenant_id = r.tenant_id AND m.id = r.memory_id
+          JOIN tenants t ON t.id = r.tenant_id
+         WHERE m.deprecated = 0;
+    `,
+  },
 ];

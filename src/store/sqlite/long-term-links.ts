@@ -7,7 +7,7 @@ import { immediately, type Run } from './run.js';
 
 type Links = Pick<LongTermRepository, 'tag' | 'untag' | 'tags' | 'tagged' | 'tagCounts' | 'link' | 'unlink' | 'edges'>;
 
-const MEMORY_COLUMNS = 'm.id, m.key, m.name, m.value, m.version, m.deprecated, m.sources, m.created_at, m.modified_at, m.reviewed_at, m.tended_at, m.accessed_at';
+const MEMORY_COLUMNS = 'm.id, m.key, m.name, m.subject, m.value, m.version, m.deprecated, m.sources, m.created_at, m.modified_at, m.reviewed_at, m.tended_at, m.accessed_at';
 
 export function createLongTermLinks(db: Database.Database, tenantId: string, run: Run): Links {
   const statements = {

@@ -5,12 +5,12 @@
 import type Database from 'better-sqlite3';
 import { StrataError } from '../../core/errors.js';
 import { memoryKey, mergeSources, type LongTermMemory, type MemorySource } from '../../core/long-term-memory.js';
-import { MARKED_COLUMN, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
+import { MARKED_COLUMN, searchWords, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
 import type { LongTermRepository, MemoryChange, NewMemory } from '../long-term-store.js';
 import { createLongTermLinks } from './long-term-links.js';
 import { immediately, type Run } from './run.js';
 
-const COLUMNS = 'id, key, name, value, version, deprecated, sources, created_at, modified_at, reviewed_at, tended_at, accessed_at';
+const COLUMNS = 'id, key, name, subject, value, version, deprecated, sources, created_at, modified_at, reviewed_at, tended_at, accessed_at';
 
 function taken(what: string, details: Record<string, unknown>): StrataError {
   return new StrataError('MEMORY_EXISTS', `This tenant already has a long-term memory with ${what}; choose another, or change the memory that has it.`, { details });
@@ -23,8 +23,20 @@ export function createLongTermRepository(db: Database.Database, tenantId: string
     byId: db.prepare<[string, string], LongTermRow>(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = ? AND id = ?`),
     byKey: db.prepare<[string, string], LongTermRow>(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = ? AND key = ?`),
     byName: db.prepare<[string, string], LongTermRow>(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = ? AND name = ?`),
+    bySubject: db.prepare<[string, string], LongTermRow>(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = ? AND subject = ?`),
     nameHolder: db.prepare<[string, string], string>('SELECT id FROM long_term_memories WHERE tenant_id = ? AND name = ?').pluck(),
-    insert: db.prepare(`INSERT INTO long_term_memories (tenant_id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, NULL, NULL)`),
+    subjectHolder: db.prepare<[string, string], string>('SELECT id FROM long_term_memories WHERE tenant_id = ? AND subject = ?').pluck(),
+    insert: db.prepare(`INSERT INTO long_term_memories (tenant_id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, NULL, NULL)`),
+    search: db.prepare<[string, string, number], LongTermRow>(
+      `SELECT ${COLUMNS.split(', ').map((column) => `m.${column}`).join(', ')}
+         FROM long_term_search s
+         JOIN long_term_rows r ON r.rowid = s.rowid
+         JOIN long_term_memories m ON m.tenant_id = r.tenant_id AND m.id = r.memory_id
+        WHERE long_term_search MATCH ? AND r.tenant_id = ? AND m.deprecated = 0
+        ORDER BY bm25(long_term_search), m.id
+        LIMIT ?`,
+    ),
+    tenantRow: db.prepare<[string], number | bigint>('SELECT rowid FROM tenants WHERE id = ?').pluck(),
     version: db.prepare('INSERT INTO long_term_versions (tenant_id, memory_id, version, value, deprecated, at, author, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     update: db.prepare('UPDATE long_term_memories SET value = ?, deprecated = ?, version = ?, sources = ?, modified_at = ? WHERE tenant_id = ? AND id = ?'),
     rename: db.prepare('UPDATE long_term_memories SET name = ? WHERE tenant_id = ? AND id = ?'),
@@ -44,9 +56,11 @@ export function createLongTermRepository(db: Database.Database, tenantId: string
   const create = immediately(db, (memory: NewMemory, change: Omit<MemoryChange, 'at'>): LongTermMemory => {
     if (statements.byId.get(tenantId, memory.id) !== undefined) throw taken(`the id "${memory.id}"`, { memoryId: memory.id });
     if (memory.name !== null && statements.nameHolder.get(tenantId, memory.name) !== undefined) throw taken(`the name "${memory.name}"`, { name: memory.name });
+    const subject = memory.subject ?? null;
+    if (subject !== null && statements.subjectHolder.get(tenantId, subject) !== undefined) throw taken(`the subject "${subject}"`, { subject });
     statements.ensureTenant.run(tenantId, memory.at);
     const key = memoryKey(statements.count.get(tenantId) ?? 0);
-    statements.insert.run(tenantId, memory.id, key, memory.name, memory.value, JSON.stringify(mergeSources([], memory.sources)), memory.at, memory.at);
+    statements.insert.run(tenantId, memory.id, key, memory.name, subject, memory.value, JSON.stringify(mergeSources([], memory.sources)), memory.at, memory.at);
     statements.version.run(tenantId, memory.id, 1, memory.value, 0, memory.at, change.by, change.reason);
     return toLongTermMemory(statements.byId.get(tenantId, memory.id) as LongTermRow);
   });
@@ -71,7 +85,19 @@ export function createLongTermRepository(db: Database.Database, tenantId: string
   return {
     create: ({ memory, by, reason }) => run(() => create(memory, { by, reason })),
     get: ({ id }) => run(() => read(statements.byId.get(tenantId, id))),
-    find: (options) => run(() => read('key' in options ? statements.byKey.get(tenantId, options.key) : statements.byName.get(tenantId, options.name))),
+    find: (options) =>
+      run(() => {
+        if ('key' in options) return read(statements.byKey.get(tenantId, options.key));
+        return read('name' in options ? statements.byName.get(tenantId, options.name) : statements.bySubject.get(tenantId, options.subject));
+      }),
+    search: ({ terms, limit }) =>
+      run(() => {
+        const words = searchWords(terms);
+        const tenantRow = statements.tenantRow.get(tenantId);
+        if (words.length === 0 || tenantRow === undefined || limit < 1) return [];
+        const match = `tenant : t${String(tenantRow)} AND text : (${words.map((word) => `"${word}"`).join(' OR ')})`;
+        return statements.search.all(match, tenantId, limit).map(toLongTermMemory);
+      }),
     list: ({ limit, offset, deprecated }) => run(() => statements.list.all(tenantId, deprecated === true ? 1 : 0, Math.max(0, limit), Math.max(0, offset ?? 0)).map(toLongTermMemory)),
     count: () => run(() => statements.total.get(tenantId) ?? 0),
     revise: ({ id, value, deprecated, sources, by, reason, at }) => run(() => revise(id, value, deprecated, sources ?? [], { by, reason, at })),

@@ -17,19 +17,32 @@ function taken(what: string): StrataError {
 
 const memoriesOf = (state: TenantState): LongTermState => state.longTerm;
 
+/** Words folded enough for the contract's searches (case, plural and -ing/-ed endings), not a real stemmer. */
+function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '')
+    .map((word) => word.replace(/(?:ing|ed|es|s)$/u, '') || word);
+}
+
 export function createLongTermRepository(access: StateAccess): LongTermRepository {
   const findName = (state: TenantState, name: string): LongTermMemory | undefined => [...memoriesOf(state).memories.values()].find((memory) => memory.name === name);
+  const findSubject = (state: TenantState, subject: string): LongTermMemory | undefined =>
+    [...memoriesOf(state).memories.values()].find((memory) => memory.subject === subject);
   return {
     create: ({ memory, by, reason }) =>
       access.write((draft) => {
         const longTerm = memoriesOf(draft);
         if (longTerm.memories.has(memory.id)) throw taken(`the id "${memory.id}"`);
         if (memory.name !== null && findName(draft, memory.name) !== undefined) throw taken(`the name "${memory.name}"`);
+        if (memory.subject != null && findSubject(draft, memory.subject) !== undefined) throw taken(`the subject "${memory.subject}"`);
         longTerm.count += 1;
         const made: LongTermMemory = {
           id: memory.id,
           key: memoryKey(longTerm.count),
           name: memory.name,
+          subject: memory.subject ?? null,
           value: memory.value,
           version: 1,
           deprecated: false,
@@ -46,7 +59,20 @@ export function createLongTermRepository(access: StateAccess): LongTermRepositor
       }),
     get: ({ id }) => access.read((state) => memoriesOf(state).memories.get(id) ?? null),
     find: (options) =>
-      access.read((state) => ('key' in options ? [...memoriesOf(state).memories.values()].find((memory) => memory.key === options.key) : findName(state, options.name)) ?? null),
+      access.read((state) => {
+        if ('key' in options) return [...memoriesOf(state).memories.values()].find((memory) => memory.key === options.key) ?? null;
+        return ('name' in options ? findName(state, options.name) : findSubject(state, options.subject)) ?? null;
+      }),
+    search: ({ terms, limit }) =>
+      access.read((state) => {
+        const wanted = new Set(terms.flatMap(wordsOf));
+        const scored = [...memoriesOf(state).memories.values()]
+          .filter((memory) => !memory.deprecated)
+          .map((memory) => ({ memory, hits: new Set(wordsOf(`${memory.value} ${memory.name ?? ''} ${memory.subject ?? ''}`).filter((word) => wanted.has(word))).size }))
+          .filter((entry) => entry.hits > 0)
+          .sort((left, right) => right.hits - left.hits || compareText(left.memory.id, right.memory.id));
+        return scored.slice(0, Math.max(0, limit)).map((entry) => entry.memory);
+      }),
     list: ({ limit, offset, deprecated }) =>
       access.read((state) =>
         page(
