@@ -1,6 +1,7 @@
 /**
- * Long-term memory at scale: a tenant of 100,000 memories (STRATA_BENCH_MEMORIES), then lookups by key and
- * by name through the memory API (issue 22: p95 ≤ 2 ms). SQLite by default (a file, writes not synced),
+ * Long-term memory at scale: a tenant of 100,000 memories (STRATA_BENCH_MEMORIES) of varied sentences,
+ * tagged and linked, then lookups by key and by name through the memory API (issue 22: p95 ≤ 2 ms) and
+ * recall for realistic questions, all paths (p95 ≤ 50 ms). SQLite by default (a file, writes not synced),
  * PostgreSQL with STRATA_DB=postgres://… (a schema of its own, dropped afterwards). The memories are written
  * through the repository in transactions of 1,000, as an import would.
  *
@@ -17,27 +18,46 @@ import type { Store } from '../src/store/store.js';
 import { summarise } from './percentile.js';
 import { printTable } from './print-table.js';
 import { seededRandom } from './seeded-random.js';
+import { memoryText, question } from './long-term-text.js';
 
 const COUNT = Number(process.env.STRATA_BENCH_MEMORIES ?? 100_000);
 const BATCH = 1000;
 const LOOKUPS = 2000;
+
+const RECALLS = 500;
 
 const ms = (value: number): string => `${value.toFixed(3)} ms`;
 
 async function fill(store: Store): Promise<void> {
   const tenant = store.tenant('default');
   const at = '2026-05-01T10:00:00.000Z';
+  const random = seededRandom(3);
   for (let start = 0; start < COUNT; start += BATCH) {
     await tenant.transaction(async (repositories) => {
       for (let index = start; index < Math.min(COUNT, start + BATCH); index += 1) {
-        await repositories.longTerm.create({
-          memory: { id: `memory-${String(index)}`, name: `fact-${String(index)}`, value: `Fact number ${String(index)}: the ${String(index % 97)} team meets on day ${String(index % 28)}.`, sources: [], at },
-          by: 'system',
-          reason: 'benchmark',
-        });
+        const id = `memory-${String(index)}`;
+        const { value, tags } = memoryText(random, index);
+        await repositories.longTerm.create({ memory: { id, name: `fact-${String(index)}`, value, sources: [], at }, by: 'system', reason: 'benchmark' });
+        await repositories.longTerm.tag({ id, tags, by: 'system', at });
+        // One memory in ten relates to an earlier one, so recall has edges to follow.
+        if (index % 10 === 9) await repositories.longTerm.link({ edge: { fromId: id, toId: `memory-${String(Math.floor(random() * index))}`, type: 'relates-to', by: 'system', at, reason: 'benchmark' } });
       }
     });
   }
+}
+
+/** Recall for questions like a chat's, each timed; returns the samples. */
+async function timeRecalls(memory: ReturnType<typeof createMemory>): Promise<{ samples: number[]; empty: number }> {
+  const random = seededRandom(11);
+  const samples: number[] = [];
+  let empty = 0;
+  for (let round = 0; round < RECALLS; round += 1) {
+    const begin = performance.now();
+    const found = await memory.memories.recall({ query: question(random) });
+    samples.push(performance.now() - begin);
+    if (found.nothingRelevant) empty += 1;
+  }
+  return { samples, empty };
 }
 
 async function main(): Promise<void> {
@@ -67,6 +87,9 @@ async function main(): Promise<void> {
       const { p50, p95 } = summarise(samples.slice(100));
       rows.push([`${label} (memory.memories.get)`, `p50 ${ms(p50)} · p95 ${ms(p95)}`]);
     }
+    const recalls = await timeRecalls(memory);
+    const { p50, p95 } = summarise(recalls.samples.slice(50));
+    rows.push([`recall, all paths (memory.memories.recall)`, `p50 ${ms(p50)} · p95 ${ms(p95)} · ${String(recalls.empty)} of ${String(RECALLS)} found nothing relevant`]);
     printTable(`Long-term memory — ${COUNT.toLocaleString('en-US')} memories in one tenant, ${postgres === null ? 'SQLite' : 'PostgreSQL'}, node ${process.version}`, rows);
   } finally {
     await memory.close();

@@ -16,11 +16,12 @@ import { addDeferredFacts, addFacts } from './fact-source.js';
 import { storeFactReader, type FactReader } from './fact-view.js';
 import { addHistory, contextualTokens } from './history-source.js';
 import { finish } from './package-finish.js';
+import { addLongTerm, type LongTermSource } from './long-term-source.js';
 import { addPinned } from './pinned-source.js';
 import { addRecalled, type Recalled, type RecallSearch } from './recall.js';
 import { searchArchive } from '../store/archive-query.js';
 import { storeTurnReader, type TurnCache } from './turn-reader.js';
-import { addDegraded, addWindow, readWindow, reserveNewest } from './window-source.js';
+import { addDegraded, addWindow, readWindow, reserveNewest, type RawWindow } from './window-source.js';
 
 /** Tuning of the assembler; every field has a default. */
 export interface AssemblerSettings {
@@ -54,6 +55,11 @@ export interface AssemblerSettings {
    */
   windowFloorShare?: number;
   /**
+   * Share of the budget the `long-term` section may take (default 0.1): memories from the tenant's
+   * other conversations that bear on the query, or on the user's newest message without one.
+   */
+  longTermShare?: number;
+  /**
    * Share of the budget the artifact versions the query refers to may take together, ahead of the
    * base-truth document (default 0.5); a version that does not fit is shown as a truncated head.
    */
@@ -80,6 +86,8 @@ export interface AssembleContextOptions {
   turnReader?: TurnCache;
   /** Where the base-truth document is read from: a memory's cache (default: the store, every call). */
   factReader?: FactReader;
+  /** The tenant's long-term memories for the `long-term` section (default: none, no section). */
+  longTerm?: LongTermSource;
 }
 
 export const MAX_BUDGET = 10_000_000;
@@ -112,8 +120,18 @@ function resolved(settings: AssemblerSettings, budget: number): Required<Assembl
     coverageShare: share(settings.coverageShare, 0.5),
     windowFloorShare: share(settings.windowFloorShare, 0.15),
     artifactShare: share(settings.artifactShare, 0.5),
+    longTermShare: share(settings.longTermShare, 0.1),
     contextWindowTokens: Math.max(0, settings.contextWindowTokens ?? Number.POSITIVE_INFINITY),
   };
+}
+
+/** What the user said last in the window: what long-term memory is searched for without a query. */
+function newestUserText(window: RawWindow): string {
+  for (const material of window.materials) {
+    const said = material.messages.find((message) => message.role === 'user');
+    if (said !== undefined) return said.content.slice(0, 2_000);
+  }
+  return '';
 }
 
 /** Build a context package under a hard token budget (see the module comment). */
@@ -144,6 +162,9 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   if (query !== '') await addArtifactVersions(assembly, { repositories, sessionId, query, tokenizer, share: settings.artifactShare, warnings });
   const window = await readWindow(repositories, sessionId, last.turn, settings.rawWindowTurns);
   const newest = reserveNewest(assembly, window, settings.windowFloorShare, countShort);
+  if (options.longTerm !== undefined) {
+    await addLongTerm(assembly, { source: options.longTerm, query: query !== '' ? query : newestUserText(window), room: Math.floor(budget * settings.longTermShare), countShort });
+  }
   const { relevance, deferred } = addFacts(assembly, { query, view, share: settings.queryFactShare });
   newest.release();
   const queryFirst = relevance !== null;

@@ -10,7 +10,7 @@ function dayBlock(section: SectionName, factKind: FactKind | null): string | nul
   return DATED_SECTIONS.has(section) ? section : null;
 }
 
-const SYSTEM_SECTIONS: ReadonlySet<SectionName> = new Set(['instructions', 'pinned', 'artifacts', 'facts', 'history', 'recalled']);
+const SYSTEM_SECTIONS: ReadonlySet<SectionName> = new Set(['instructions', 'pinned', 'long-term', 'artifacts', 'facts', 'history', 'recalled']);
 /** A blank line between blocks of the system message costs at most this much. */
 const BLOCK_SEPARATOR = 2;
 

@@ -1,10 +1,13 @@
 import type { ChatMessage, FactKind, Role, Tier, ToolCall } from '../core/types.js';
 
-/** `artifacts` holds the artifact versions the query refers to; a package lists it only when it has items. */
-export type SectionName = 'instructions' | 'pinned' | 'artifacts' | 'facts' | 'window' | 'history' | 'recalled';
+/**
+ * `artifacts` holds the artifact versions the query refers to, `long-term` the tenant's long-term memories
+ * that bear on the conversation; a package lists either only when it has items.
+ */
+export type SectionName = 'instructions' | 'pinned' | 'long-term' | 'artifacts' | 'facts' | 'window' | 'history' | 'recalled';
 
 /** What an item of a package shows. */
-export type ItemKind = 'instructions' | 'fact' | 'message' | 'turn-summary' | 'artifact';
+export type ItemKind = 'instructions' | 'fact' | 'message' | 'turn-summary' | 'artifact' | 'memory';
 
 /** One line (or message) of a context package, with where it came from. */
 export interface ContextItem {

@@ -14,7 +14,7 @@ import { measureSections } from './render.js';
 /** Fact kinds from the most binding. */
 export const KIND_RANK: Readonly<Record<FactKind, number>> = { exception: 0, constraint: 1, goal: 2, preference: 3, fact: 4 };
 /** Sections in the order items are dropped when the exact count is over budget. */
-const DROP_ORDER: readonly SectionName[] = ['recalled', 'history', 'window', 'facts', 'artifacts', 'instructions', 'pinned'];
+const DROP_ORDER: readonly SectionName[] = ['recalled', 'history', 'long-term', 'window', 'facts', 'artifacts', 'instructions', 'pinned'];
 
 /** A copy of an item with its own source list, without the assembler's working fields (such as `cost`). */
 function copyItem(item: ContextItem): ContextItem {
@@ -33,11 +33,12 @@ function copyItem(item: ContextItem): ContextItem {
 }
 
 function sortSections(assembly: Assembly): ContextSection[] {
-  const order: SectionName[] = ['instructions', 'pinned', 'artifacts', 'facts', 'history', 'recalled', 'window'];
+  const order: SectionName[] = ['instructions', 'pinned', 'long-term', 'artifacts', 'facts', 'history', 'recalled', 'window'];
+  const listed = (name: SectionName): boolean => (name !== 'artifacts' && name !== 'long-term') || assembly.items(name).length > 0;
   // Stable sort: items of one turn keep their message order.
   const byTurn = (a: ContextItem, b: ContextItem): number => (a.turn ?? 0) - (b.turn ?? 0);
-  // The artifacts section is listed only when the query referred to a version that made it in.
-  return mapPacked(order.filter((name) => name !== 'artifacts' || assembly.items(name).length > 0), (name) => {
+  // The artifacts section is listed only when the query referred to a version that made it in; long-term only when a memory did.
+  return mapPacked(order.filter(listed), (name) => {
     // The assembly's own items, which cached turn options may share: the caller gets copies (see finish).
     const items = assembly.items(name).slice();
     // Facts were chosen freshest first; they read better in the order they were established, by the day

@@ -6,6 +6,7 @@ import { dayHeadings, factMark } from './provenance-marks.js';
 
 export const SECTION_HEADERS: Readonly<Record<Exclude<SectionName, 'instructions' | 'window'>, string>> = {
   pinned: '## Pinned exceptions (never violate these)',
+  'long-term': '## From long-term memory (earlier conversations; key, then why it is here)',
   artifacts: '## Artifact versions the user refers to',
   facts: '## What this conversation has established',
   history: '## Earlier in the conversation',

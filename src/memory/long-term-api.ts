@@ -23,7 +23,53 @@ export interface NewMemoryInput extends ChangeOptions {
   sources?: readonly MemorySource[];
 }
 
+/** What to recall, and how (`LongTermMemories.recall`). */
+export interface RecallOptions {
+  /** The current context: a question, the user's last message ('' with filters alone). At most 10,000 characters. */
+  query: string;
+  /** Memories returned at most (1–100, default 8). */
+  limit?: number;
+  /** Only memories carrying every one of these tags. */
+  tags?: readonly string[];
+  /** Edges followed from what the query found: 0, 1 (default) or 2 steps. */
+  depth?: number;
+  /** The edge types followed (default all five). */
+  edgeTypes?: readonly EdgeType[];
+  /** Only memories changed at or after this time (ISO-8601). */
+  changedSince?: string;
+  /** Only memories not reviewed since this time (never reviewed, or last before it): "not revisited in 90 days". */
+  notReviewedSince?: string;
+  /** Each memory as it stood at this time (its version then); memories made later are left out. */
+  asOf?: string;
+}
+
+/** A memory recall found, with why. */
+export interface RecalledMemory {
+  memory: LongTermMemory;
+  /** 0–1: the share of the query it answers (an edge: half its neighbour's; a filter alone: 0.5). */
+  score: number;
+  /** How it was found: by its `words`, a `tag` the query names, a `link` from another find, or `time` filters alone. */
+  path: 'words' | 'tag' | 'link' | 'time';
+  /** One line saying why it is relevant. */
+  reason: string;
+}
+
+export interface Recall {
+  /** Best first. */
+  memories: RecalledMemory[];
+  /** True when nothing in long-term memory is relevant (within the filters). */
+  nothingRelevant: boolean;
+}
+
 export interface LongTermMemories {
+  /**
+   * The memories relevant to a query, best first, each with a one-line reason; offline and deterministic:
+   * words, tags the query names, edges from those finds, then the filters. Marks what it returns as accessed.
+   *
+   * @example
+   * const { memories, nothingRelevant } = await tenant.memories.recall({ query: 'Can we meet on Saturday?' });
+   */
+  recall(options: RecallOptions): Promise<Recall>;
   /**
    * Remember something: a memory at version 1 with the tenant's next key.
    *

@@ -7,6 +7,7 @@ import { StrataError } from '../core/errors.js';
 import { checkAuthor, checkMemoryName, checkMemoryValue, isEdgeType, normaliseTag, EDGE_TYPES, type EdgeType, type LongTermMemory, type MemoryAuthor, type MemorySource } from '../core/long-term-memory.js';
 import type { LongTermRepository } from '../store/long-term-store.js';
 import type { ChangeOptions, LongTermMemories } from './long-term-api.js';
+import { checkRecallRequest, recallMemories } from './long-term-recall.js';
 
 export interface LongTermParts {
   repository: LongTermRepository;
@@ -69,6 +70,7 @@ export function longTermMemories(parts: LongTermParts): LongTermMemories {
   };
 
   return {
+    recall: async (options) => recallMemories(repository, checkRecallRequest(options), parts.now()),
     add: async (input) => {
       if (typeof input !== 'object' || input === null) throw new StrataError('INVALID_INPUT', 'add() takes { value, name?, tags?, sources?, by?, reason? }.');
       const value = checkMemoryValue(input.value);

@@ -5,6 +5,9 @@
 import type { ToolExchanges } from './tool-exchange.js';
 import { assembleContext } from '../context/assembler.js';
 import type { ContextPackage } from '../context/context-package.js';
+import type { LongTermSource } from '../context/long-term-source.js';
+import type { LongTermRepository } from '../store/long-term-store.js';
+import { checkRecallRequest, recallMemories } from './long-term-recall.js';
 import type { EngineParts } from './engine-parts.js';
 import type { SessionSnapshot } from './session-export.js';
 import type { TurnWork } from './turn-work.js';
@@ -18,13 +21,32 @@ export interface SessionServices {
   toolExchanges: ToolExchanges;
 }
 
+/** Memories a package recalls at most, before its budget share decides. */
+const PACKAGE_RECALL_LIMIT = 20;
+
+/**
+ * The tenant's long-term memories for a session's packages: words and edges (the tag path is left to
+ * `memories.recall`), memories that came from this session alone left out (its facts hold them).
+ */
+function longTermSource(repository: LongTermRepository, sessionId: string, now: () => string): LongTermSource {
+  return {
+    find: async (query) => {
+      const request = { ...checkRecallRequest({ query: query.slice(0, 10_000), limit: PACKAGE_RECALL_LIMIT }), tagPath: false, markAccessed: false, besidesSession: sessionId };
+      const { memories } = await recallMemories(repository, request, now());
+      return memories.map(({ memory, reason }) => ({ id: memory.id, key: memory.key, value: memory.value, reason, sourceMessageIds: memory.sources.flatMap((source) => source.messageIds), modifiedAt: memory.modifiedAt }));
+    },
+    shown: (ids) => repository.mark({ ids, what: 'accessed', at: now() }),
+  };
+}
+
 /** The session's context package under the budget, for the query when one is given. */
 export async function assemble(services: SessionServices, sessionId: string, budget: number, query: string | undefined): Promise<ContextPackage> {
   const { repositories, tokenizer, turnReader, factReader, requireSession } = services.parts;
   const session = await requireSession(sessionId);
   // Turns another process or server wrote since the last package are read afresh.
   await turnReader.sync(session);
-  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader, factReader, search: services.parts.search });
+  const longTerm = longTermSource(repositories.longTerm, sessionId, services.parts.now);
+  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader, factReader, search: services.parts.search, longTerm });
 }
 
 /** Everything the session holds, for an export. */

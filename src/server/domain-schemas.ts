@@ -175,7 +175,7 @@ export const ContextPackageSchema = z
             text: z.string(),
             tokens: z.number().int(),
             sourceMessageIds: z.array(z.string()),
-            kind: z.enum(['instructions', 'fact', 'message', 'turn-summary', 'artifact']),
+            kind: z.enum(['instructions', 'fact', 'message', 'turn-summary', 'artifact', 'memory']),
             turn: z.number().int().nullable().openapi({ description: 'The turn it comes from (a fact: the turn it was last established in).' }),
             date: z.string().nullable().openapi({ description: 'When its message was sent (a fact: when it was last established), or null when not known.' }),
             tier: z.union([z.literal(1), z.literal(2), z.literal(3)]).nullable().openapi({ description: 'For a message: the tier shown (3 raw, 2 brief, 1 key facts).' }),

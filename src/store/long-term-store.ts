@@ -36,9 +36,10 @@ export interface LongTermRepository {
   /** The memory with this key, name or subject: one indexed read. */
   find(options: { key: string } | { name: string } | { subject: string }): Promise<LongTermMemory | null>;
   /**
-   * Current memories (not deprecated) holding any of `terms` in their value, name or subject, matched after
-   * stemming, the best match first: at most `limit`. Terms are words; anything but letters and digits in them
-   * separates words. Rankings are the adapter's own (BM25, ts_rank); the engine reranks.
+   * Current memories (not deprecated) holding any of `terms` in their value, name, subject or tags, matched
+   * after stemming, the best match first (those holding every term before the others): at most `limit`.
+   * Terms are words; anything but letters and digits in them separates words. Rankings are the adapter's
+   * own (BM25, ts_rank; the newest first where a word is too common to rank); the engine reranks.
    */
   search(options: { terms: readonly string[]; limit: number }): Promise<LongTermMemory[]>;
   /** The most recently modified first (then by id); deprecated ones only when `deprecated` is true. */

@@ -49,6 +49,18 @@ export function describeLongTermSearchContract(openStore: OpenStore): void {
       expect(await ids(['saturday'], 0)).toEqual([]);
     });
 
+    it('finds a memory by the words of its tags while it holds them', async () => {
+      const memories = store().tenant('tenant-alpha').longTerm;
+      await remember(memories, 'mem-mom', { value: 'May 4.' });
+      expect(await memories.search({ terms: ['birthdays'], limit: 5 })).toEqual([]);
+      await memories.tag({ id: 'mem-mom', tags: ['family/birthdays', 'close-family'], by: 'user', at: at(1) });
+      expect((await memories.search({ terms: ['birthdays'], limit: 5 })).map((memory) => memory.id)).toEqual(['mem-mom']);
+      expect((await memories.search({ terms: ['close'], limit: 5 })).map((memory) => memory.id)).toEqual(['mem-mom']);
+      await memories.untag({ id: 'mem-mom', tags: ['family/birthdays'] });
+      expect(await memories.search({ terms: ['birthdays'], limit: 5 })).toEqual([]);
+      expect((await memories.search({ terms: ['family'], limit: 5 })).map((memory) => memory.id)).toEqual(['mem-mom']);
+    });
+
     it('finds a memory by its new value once revised, and not once deprecated', async () => {
       const memories = store().tenant('tenant-alpha').longTerm;
       await remember(memories, 'mem-city', { value: 'Lives in Amsterdam.' });

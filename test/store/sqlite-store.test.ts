@@ -238,7 +238,7 @@ describe('SQLite store', () => {
     await memories.revise({ id: 'lt-2', deprecated: true, by: 'user', reason: 'old', at: at(3) });
     await previous.close();
     const raw = new Database(file);
-    raw.exec(`DROP TRIGGER long_term_search_insert; DROP TRIGGER long_term_search_update; DROP TRIGGER long_term_search_delete;
+    raw.exec(`DROP TRIGGER long_term_search_insert; DROP TRIGGER long_term_search_update; DROP TRIGGER long_term_search_delete; DROP TRIGGER long_term_search_tag; DROP TRIGGER long_term_search_untag;
       DROP TABLE long_term_search; DROP TABLE long_term_rows; DROP INDEX long_term_by_subject; ALTER TABLE long_term_memories DROP COLUMN subject;
       DELETE FROM schema_migrations WHERE version > 20;`);
     raw.close();

@@ -22,10 +22,15 @@ export function omittedSummary(pkg: ContextPackage): string {
   return `omitted ${ranges.join(', ')}${listed === 0 ? '' : ` and ${plural(listed, 'message')} for other reasons`}`;
 }
 
-/** `<tokens> / <budget> tokens · <n> facts · <m> window messages · <k> history lines · <r> recalled · omitted …` (see `omittedSummary`). */
+/**
+ * `<tokens> / <budget> tokens · [<l> long-term memories ·] <n> facts · <m> window messages · <k> history lines · <r> recalled · omitted …`
+ * (see `omittedSummary`).
+ */
 export function contextFooter(pkg: ContextPackage): string {
+  const memories = itemCount(pkg, 'long-term');
   return [
     `${formatNumber(pkg.tokens)} / ${formatNumber(pkg.budget)} tokens`,
+    ...(memories === 0 ? [] : [plural(memories, 'long-term memory', 'long-term memories')]),
     plural(itemCount(pkg, 'pinned', 'facts'), 'fact'),
     plural(itemCount(pkg, 'window'), 'window message'),
     plural(itemCount(pkg, 'history'), 'history line'),

@@ -1,5 +1,5 @@
 /** Plain-text views of long-term memories for `strata memories`: tables cut to the terminal, one memory in full. */
-import type { LongTermMemory, MemoryEdge, MemoryVersion } from '../../memory/long-term-api.js';
+import type { LongTermMemory, MemoryEdge, MemoryVersion, RecalledMemory } from '../../memory/long-term-api.js';
 import { clip, formatNumber, formatTable, formatTime, plural, type Column } from '../format.js';
 import type { CliOutput } from '../io.js';
 
@@ -15,7 +15,7 @@ export interface KeyedEdge extends MemoryEdge {
 }
 
 /** A table whose `fit` column (free text) is put on one line and shortened so the rows fit `output`'s width. */
-function fittedTable(output: CliOutput, columns: readonly Column[], rows: ReadonlyArray<readonly string[]>, fit: number): string {
+export function fittedTable(output: CliOutput, columns: readonly Column[], rows: ReadonlyArray<readonly string[]>, fit: number): string {
   const width = output.columns ?? DEFAULT_WIDTH;
   const others = columns.reduce(
     (sum, column, index) => (index === fit ? sum : sum + Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length)) + 2),
@@ -37,6 +37,16 @@ export function memoryTable(output: CliOutput, memories: readonly LongTermMemory
     columns,
     memories.map((memory) => [memory.key, memory.name ?? '', memory.value, formatTime(memory.modifiedAt), ...(options.deprecated ? [memory.deprecated ? 'yes' : ''] : [])]),
     2,
+  );
+}
+
+/** Recalled memories, best first: key, score, how found, value, and why. */
+export function recallTable(output: CliOutput, recalled: readonly RecalledMemory[]): string {
+  return fittedTable(
+    output,
+    [{ header: 'key' }, { header: 'score', align: 'right' }, { header: 'path' }, { header: 'value' }, { header: 'why' }],
+    recalled.map((entry) => [entry.memory.key, entry.score.toFixed(2), entry.path, entry.memory.value, entry.reason]),
+    3,
   );
 }
 

@@ -6,6 +6,7 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
 import { globalOptions, withMemory, type GlobalOptions } from '../open-memory.js';
 import { integerOption } from '../parse.js';
+import { registerRecall } from './memories-recall.js';
 import { edgeLine, memoryDetails, memoryLine, memoryTable, tagCountTable, tagsText, versionTable, type KeyedEdge } from './memories-format.js';
 
 /** `--tag a --tag b` → ['a', 'b']. */
@@ -225,4 +226,5 @@ export function registerMemoriesCommand(program: Command, io: CliIo): void {
   registerReading(memories, io);
   registerChanges(memories, io);
   registerLinks(memories, io);
+  registerRecall(memories, io);
 }

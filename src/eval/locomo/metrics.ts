@@ -20,6 +20,7 @@ export function itemCredit(item: Pick<ContextItem, 'kind' | 'sourceMessageIds'>)
     case 'artifact': // an artifact version is verbatim content of the one message it came from
       return { credited: item.sourceMessageIds, sessionLevel: [] };
     case 'fact':
+    case 'memory': // a long-term memory states what its messages said, as a fact does
       return item.sourceMessageIds.length === 1 ? { credited: item.sourceMessageIds, sessionLevel: [] } : { credited: [], sessionLevel: item.sourceMessageIds };
     case 'instructions':
       return { credited: [], sessionLevel: [] };

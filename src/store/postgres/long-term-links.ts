@@ -8,6 +8,11 @@ import type { Sql } from './sql.js';
 
 export type LongTermLinks = Pick<LongTermRepository, 'tag' | 'untag' | 'tags' | 'tagCounts' | 'link' | 'unlink' | 'edges'>;
 
+/** Sets a memory's tag words (searched with its value) from the tags it holds now. */
+const REWORD_TAGS = `UPDATE long_term_memories SET tag_words = coalesce((
+    SELECT string_agg(translate(tag, '/-', '  '), ' ' ORDER BY tag) FROM long_term_tags WHERE tenant_id = $1 AND memory_id = $2), '')
+  WHERE tenant_id = $1 AND id = $2`;
+
 /** The tags and edges of one tenant's long-term memories. */
 export function createLongTermLinks(sql: Sql, tenantId: string): LongTermLinks {
   return {
@@ -24,11 +29,13 @@ export function createLongTermLinks(sql: Sql, tenantId: string): LongTermLinks {
            SELECT 1 FROM memory`,
           [tenantId, id, [...tags], by, at],
         );
+        if (found.rowCount !== 0) await write.query(REWORD_TAGS, [tenantId, id]);
         return found.rowCount !== 0;
       }),
     untag: ({ id, tags }) =>
       sql.write(async (write) => {
         await write.query('DELETE FROM long_term_tags WHERE tenant_id = $1 AND memory_id = $2 AND tag = ANY ($3::text[])', [tenantId, id, [...tags]]);
+        await write.query(REWORD_TAGS, [tenantId, id]);
       }),
     tags: async ({ id }) =>
       (await sql.query<TagRow>('SELECT memory_id, tag, author, at FROM long_term_tags WHERE tenant_id = $1 AND memory_id = $2 ORDER BY tag', [tenantId, id])).rows.map(toMemoryTag),

@@ -5,15 +5,13 @@
  */
 import { StrataError } from '../../core/errors.js';
 import { memoryKey, mergeSources, type LongTermMemory, type MemoryAuthor } from '../../core/long-term-memory.js';
-import { MARKED_COLUMN, searchWords, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
+import { MARKED_COLUMN, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
 import type { LongTermRepository, NewMemory } from '../long-term-store.js';
 import { createLongTermLinks } from './long-term-links.js';
+import { createLongTermSearch } from './long-term-search.js';
 import { sqlLimit, type Sql } from './sql.js';
 
 const COLUMNS = 'id, key, name, subject, value, version, deprecated, sources, created_at, modified_at, reviewed_at, tended_at, accessed_at';
-
-/** What a memory search matches: the expression the GIN index of migration 4 is built on. */
-const SEARCHED = "to_tsvector('english', value || ' ' || coalesce(name, '') || ' ' || replace(coalesce(subject, ''), '-', ' '))";
 
 /** MEMORY_EXISTS when another memory of the tenant than `exceptId` has this id, this name or this subject. */
 async function ensureFree(write: Sql, tenantId: string, wanted: { id: string; name: string | null; subject?: string | null; exceptId?: string }): Promise<void> {
@@ -115,6 +113,7 @@ async function renameMemory(write: Sql, tenantId: string, id: string, name: stri
 export function createLongTermRepository(sql: Sql, tenantId: string): LongTermRepository {
   const memories = async (text: string, values: readonly unknown[]): Promise<LongTermMemory[]> => (await sql.query<LongTermRow>(text, values)).rows.map(toLongTermMemory);
   const one = async (text: string, values: readonly unknown[]): Promise<LongTermMemory | null> => (await memories(text, values))[0] ?? null;
+  const search = createLongTermSearch(sql, tenantId, COLUMNS);
   return {
     create: ({ memory, by, reason }) => sql.write((write) => insertMemory(write, tenantId, memory, { by, reason })),
     get: ({ id }) => one(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND id = $2`, [tenantId, id]),
@@ -123,16 +122,7 @@ export function createLongTermRepository(sql: Sql, tenantId: string): LongTermRe
       if ('name' in options) return one(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND name = $2`, [tenantId, options.name]);
       return one(`SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND subject = $2`, [tenantId, options.subject]);
     },
-    search: ({ terms, limit }) => {
-      const words = searchWords(terms);
-      if (words.length === 0 || limit < 1) return Promise.resolve([]);
-      return memories(
-        `SELECT ${COLUMNS} FROM long_term_memories, to_tsquery('english', $2) AS query
-          WHERE tenant_id = $1 AND NOT deprecated AND ${SEARCHED} @@ query
-          ORDER BY ts_rank(${SEARCHED}, query) DESC, id LIMIT $3`,
-        [tenantId, words.join(' | '), sqlLimit(limit)],
-      );
-    },
+    search: ({ terms, limit }) => search(terms, limit),
     list: ({ limit, offset, deprecated }) =>
       memories(
         `SELECT ${COLUMNS} FROM long_term_memories WHERE tenant_id = $1 AND ($2 OR NOT deprecated)

@@ -316,13 +316,18 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 4,
     name: 'long-term memory subjects and search',
     // A memory promoted from a session's facts names its subject, unique in the tenant. Current memories
-    // are found by their words through a GIN index over their value, name and subject.
+    // are found by their words: a stored tsvector of their value, name, subject and tag words (the words
+    // of the tags it holds, kept by the repository as tags come and go), with a GIN index.
     sql: `
       ALTER TABLE long_term_memories ADD COLUMN subject text;
+      ALTER TABLE long_term_memories ADD COLUMN tag_words text NOT NULL DEFAULT '';
+      UPDATE long_term_memories m SET tag_words = coalesce((
+        SELECT string_agg(translate(tag, '/-', '  '), ' ' ORDER BY tag) FROM long_term_tags t WHERE t.tenant_id = m.tenant_id AND t.memory_id = m.id), '');
       CREATE UNIQUE INDEX long_term_by_subject ON long_term_memories (tenant_id, subject) WHERE subject IS NOT NULL;
-      CREATE INDEX long_term_search ON long_term_memories
-        USING gin (to_tsvector('english', value || ' ' || coalesce(name, '') || ' ' || replace(coalesce(subject, ''), '-', ' ')))
-        WHERE NOT deprecated;
+      ALTER TABLE long_term_memories ADD COLUMN search tsvector GENERATED ALWAYS AS (
+        to_tsvector('english', value || ' ' || coalesce(name, '') || ' ' || replace(coalesce(subject, ''), '-', ' ') || ' ' || tag_words)
+      ) STORED;
+      CREATE INDEX long_term_search ON long_term_memories USING gin (search) WHERE NOT deprecated;
     `,
   },
 ];

@@ -1,6 +1,19 @@
 /** Migrations 13 on (migrations.ts joins them to the first ones). Append only: never edit a shipped one. */
 import type { Migration } from './migration.js';
 
+/** What a memory's search row holds: its value, name, subject and tags, as words (`m` is the memory). */
+const SEARCHED_TEXT = `m.value || ' ' || coalesce(m.name, '') || ' ' || replace(coalesce(m.subject, ''), '-', ' ') || ' ' ||
+  coalesce((SELECT group_concat(replace(replace(tag, '/', ' '), '-', ' '), ' ') FROM long_term_tags WHERE tenant_id = m.tenant_id AND memory_id = m.id), '')`;
+
+/** Trigger statements that write a memory's search row afresh (none while it is deprecated or gone). */
+function indexMemory(tenant: string, memory: string): string {
+  return `DELETE FROM long_term_search WHERE rowid = (SELECT rowid FROM long_term_rows WHERE tenant_id = ${tenant} AND memory_id = ${memory});
+        INSERT INTO long_term_search (rowid, tenant, text)
+          SELECT r.rowid, 't' || (SELECT rowid FROM tenants WHERE id = m.tenant_id), ${SEARCHED_TEXT}
+            FROM long_term_rows r JOIN long_term_memories m ON m.tenant_id = r.tenant_id AND m.id = r.memory_id
+           WHERE r.tenant_id = ${tenant} AND r.memory_id = ${memory} AND m.deprecated = 0;`;
+}
+
 export const LATER_MIGRATIONS: readonly Migration[] = [
   {
     version: 13,
@@ -228,9 +241,9 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
     version: 21,
     name: 'long-term memory subjects and search',
     // A memory promoted from a session's facts names its subject, unique in the tenant. Current memories are
-    // searchable: an FTS5 row per memory (its value, name and subject, and its tenant's token "t<rowid of the
-    // tenant>", so a search is scoped to the tenant inside the index query), kept by triggers; the integer
-    // rowid each memory needs there lives in long_term_rows.
+    // searchable: an FTS5 row per memory holding its value, name, subject and tags (their words), and its
+    // tenant's token "t<rowid of the tenant>", so a search is scoped to the tenant inside the index query.
+    // Triggers keep it (the memory's rowid there lives in long_term_rows).
     change: `
       ALTER TABLE long_term_memories ADD COLUMN subject TEXT;
       CREATE UNIQUE INDEX long_term_by_subject ON long_term_memories (tenant_id, subject) WHERE subject IS NOT NULL;
@@ -245,17 +258,16 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
       );
       CREATE TRIGGER long_term_search_insert AFTER INSERT ON long_term_memories BEGIN
         INSERT INTO long_term_rows (tenant_id, memory_id) VALUES (new.tenant_id, new.id);
-        INSERT INTO long_term_search (rowid, tenant, text)
-          SELECT last_insert_rowid(), 't' || (SELECT rowid FROM tenants WHERE id = new.tenant_id),
-                 new.value || ' ' || coalesce(new.name, '') || ' ' || replace(coalesce(new.subject, ''), '-', ' ')
-           WHERE new.deprecated = 0;
+        ${indexMemory('new.tenant_id', 'new.id')}
       END;
       CREATE TRIGGER long_term_search_update AFTER UPDATE OF value, name, subject, deprecated ON long_term_memories BEGIN
-        DELETE FROM long_term_search WHERE rowid = (SELECT rowid FROM long_term_rows WHERE tenant_id = old.tenant_id AND memory_id = old.id);
-        INSERT INTO long_term_search (rowid, tenant, text)
-          SELECT rowid, 't' || (SELECT rowid FROM tenants WHERE id = new.tenant_id),
-                 new.value || ' ' || coalesce(new.name, '') || ' ' || replace(coalesce(new.subject, ''), '-', ' ')
-            FROM long_term_rows WHERE tenant_id = new.tenant_id AND memory_id = new.id AND new.deprecated = 0;
+        ${indexMemory('new.tenant_id', 'new.id')}
+      END;
+      CREATE TRIGGER long_term_search_tag AFTER INSERT ON long_term_tags BEGIN
+        ${indexMemory('new.tenant_id', 'new.memory_id')}
+      END;
+      CREATE TRIGGER long_term_search_untag AFTER DELETE ON long_term_tags BEGIN
+        ${indexMemory('old.tenant_id', 'old.memory_id')}
       END;
       CREATE TRIGGER long_term_search_delete AFTER DELETE ON long_term_memories BEGIN
         DELETE FROM long_term_search WHERE rowid = (SELECT rowid FROM long_term_rows WHERE tenant_id = old.tenant_id AND memory_id = old.id);
@@ -263,7 +275,7 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
       END;
       INSERT INTO long_term_rows (tenant_id, memory_id) SELECT tenant_id, id FROM long_term_memories ORDER BY tenant_id, id;
       INSERT INTO long_term_search (rowid, tenant, text)
-        SELECT r.rowid, 't' || t.rowid, m.value || ' ' || coalesce(m.name, '')
+        SELECT r.rowid, 't' || t.rowid, ${SEARCHED_TEXT}
           FROM long_term_rows r
           JOIN long_term_memories m ON m.tenant_id = r.tenant_id AND m.id = r.memory_id
           JOIN tenants t ON t.id = r.tenant_id

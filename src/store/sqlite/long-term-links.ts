@@ -29,8 +29,12 @@ export function createLongTermLinks(db: Database.Database, tenantId: string, run
     link: db.prepare(`INSERT INTO long_term_edges (tenant_id, from_id, to_id, type, author, at, reason) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (tenant_id, from_id, to_id, type) DO UPDATE SET author = excluded.author, at = excluded.at, reason = excluded.reason`),
     unlink: db.prepare('DELETE FROM long_term_edges WHERE tenant_id = ? AND from_id = ? AND to_id = ? AND type = ?'),
-    edges: db.prepare<[string, string, string], EdgeRow>(
-      'SELECT from_id, to_id, type, author, at, reason FROM long_term_edges WHERE tenant_id = ? AND (from_id = ? OR to_id = ?) ORDER BY at, from_id, to_id, type',
+    // Two index reads, from the memory and to it (an OR of the two would scan the tenant's edges).
+    edges: db.prepare<[string, string, string, string], EdgeRow>(
+      `SELECT from_id, to_id, type, author, at, reason FROM long_term_edges WHERE tenant_id = ? AND from_id = ?
+       UNION
+       SELECT from_id, to_id, type, author, at, reason FROM long_term_edges WHERE tenant_id = ? AND to_id = ?
+       ORDER BY at, from_id, to_id, type`,
     ),
   };
   const exists = (id: string): boolean => statements.exists.get(tenantId, id) !== undefined;
@@ -62,6 +66,6 @@ export function createLongTermLinks(db: Database.Database, tenantId: string, run
     tagCounts: () => run(() => statements.tagCounts.all(tenantId)),
     link: ({ edge }) => run(() => link(edge)),
     unlink: ({ fromId, toId, type }) => run(() => statements.unlink.run(tenantId, fromId, toId, type).changes > 0),
-    edges: ({ id }) => run(() => statements.edges.all(tenantId, id, id).map(toMemoryEdge)),
+    edges: ({ id }) => run(() => statements.edges.all(tenantId, id, tenantId, id).map(toMemoryEdge)),
   };
 }

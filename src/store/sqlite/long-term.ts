@@ -5,9 +5,10 @@
 import type Database from 'better-sqlite3';
 import { StrataError } from '../../core/errors.js';
 import { memoryKey, mergeSources, type LongTermMemory, type MemorySource } from '../../core/long-term-memory.js';
-import { MARKED_COLUMN, searchWords, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
+import { MARKED_COLUMN, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
 import type { LongTermRepository, MemoryChange, NewMemory } from '../long-term-store.js';
 import { createLongTermLinks } from './long-term-links.js';
+import { createLongTermSearch } from './long-term-search.js';
 import { immediately, type Run } from './run.js';
 
 const COLUMNS = 'id, key, name, subject, value, version, deprecated, sources, created_at, modified_at, reviewed_at, tended_at, accessed_at';
@@ -27,16 +28,6 @@ export function createLongTermRepository(db: Database.Database, tenantId: string
     nameHolder: db.prepare<[string, string], string>('SELECT id FROM long_term_memories WHERE tenant_id = ? AND name = ?').pluck(),
     subjectHolder: db.prepare<[string, string], string>('SELECT id FROM long_term_memories WHERE tenant_id = ? AND subject = ?').pluck(),
     insert: db.prepare(`INSERT INTO long_term_memories (tenant_id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, NULL, NULL, NULL)`),
-    search: db.prepare<[string, string, number], LongTermRow>(
-      `SELECT ${COLUMNS.split(', ').map((column) => `m.${column}`).join(', ')}
-         FROM long_term_search s
-         JOIN long_term_rows r ON r.rowid = s.rowid
-         JOIN long_term_memories m ON m.tenant_id = r.tenant_id AND m.id = r.memory_id
-        WHERE long_term_search MATCH ? AND r.tenant_id = ? AND m.deprecated = 0
-        ORDER BY bm25(long_term_search), m.id
-        LIMIT ?`,
-    ),
-    tenantRow: db.prepare<[string], number | bigint>('SELECT rowid FROM tenants WHERE id = ?').pluck(),
     version: db.prepare('INSERT INTO long_term_versions (tenant_id, memory_id, version, value, deprecated, at, author, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     update: db.prepare('UPDATE long_term_memories SET value = ?, deprecated = ?, version = ?, sources = ?, modified_at = ? WHERE tenant_id = ? AND id = ?'),
     rename: db.prepare('UPDATE long_term_memories SET name = ? WHERE tenant_id = ? AND id = ?'),
@@ -51,6 +42,7 @@ export function createLongTermRepository(db: Database.Database, tenantId: string
     tended: db.prepare(`UPDATE long_term_memories SET ${MARKED_COLUMN.tended} = ? WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`),
     accessed: db.prepare(`UPDATE long_term_memories SET ${MARKED_COLUMN.accessed} = ? WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`),
   };
+  const search = createLongTermSearch(db, tenantId, COLUMNS);
   const read = (row: LongTermRow | undefined): LongTermMemory | null => (row === undefined ? null : toLongTermMemory(row));
 
   const create = immediately(db, (memory: NewMemory, change: Omit<MemoryChange, 'at'>): LongTermMemory => {
@@ -90,14 +82,7 @@ export function createLongTermRepository(db: Database.Database, tenantId: string
         if ('key' in options) return read(statements.byKey.get(tenantId, options.key));
         return read('name' in options ? statements.byName.get(tenantId, options.name) : statements.bySubject.get(tenantId, options.subject));
       }),
-    search: ({ terms, limit }) =>
-      run(() => {
-        const words = searchWords(terms);
-        const tenantRow = statements.tenantRow.get(tenantId);
-        if (words.length === 0 || tenantRow === undefined || limit < 1) return [];
-        const match = `tenant : t${String(tenantRow)} AND text : (${words.map((word) => `"${word}"`).join(' OR ')})`;
-        return statements.search.all(match, tenantId, limit).map(toLongTermMemory);
-      }),
+    search: ({ terms, limit }) => run(() => search(terms, limit)),
     list: ({ limit, offset, deprecated }) => run(() => statements.list.all(tenantId, deprecated === true ? 1 : 0, Math.max(0, limit), Math.max(0, offset ?? 0)).map(toLongTermMemory)),
     count: () => run(() => statements.total.get(tenantId) ?? 0),
     revise: ({ id, value, deprecated, sources, by, reason, at }) => run(() => revise(id, value, deprecated, sources ?? [], { by, reason, at })),

@@ -68,7 +68,10 @@ export function createLongTermRepository(access: StateAccess): LongTermRepositor
         const wanted = new Set(terms.flatMap(wordsOf));
         const scored = [...memoriesOf(state).memories.values()]
           .filter((memory) => !memory.deprecated)
-          .map((memory) => ({ memory, hits: new Set(wordsOf(`${memory.value} ${memory.name ?? ''} ${memory.subject ?? ''}`).filter((word) => wanted.has(word))).size }))
+          .map((memory) => {
+            const tags = (memoriesOf(state).tags.get(memory.id) ?? []).map((entry) => entry.tag).join(' ');
+            return { memory, hits: new Set(wordsOf(`${memory.value} ${memory.name ?? ''} ${memory.subject ?? ''} ${tags}`).filter((word) => wanted.has(word))).size };
+          })
           .filter((entry) => entry.hits > 0)
           .sort((left, right) => right.hits - left.hits || compareText(left.memory.id, right.memory.id));
         return scored.slice(0, Math.max(0, limit)).map((entry) => entry.memory);

@@ -14,6 +14,7 @@ import type { SessionData } from '../session-data.js';
 const SECTION_COLOURS: Readonly<Record<string, string>> = {
   instructions: '#6b7280',
   pinned: '#b91c1c',
+  'long-term': '#be185d',
   artifacts: '#7c3aed',
   facts: '#1d4ed8',
   window: '#047857',

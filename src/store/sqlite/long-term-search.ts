@@ -1,0 +1,60 @@
+/**
+ * Word search over a tenant's current long-term memories in SQLite (FTS5, migration 21). Ranking every
+ * match by BM25 costs time in proportion to the matches, and a common word ("birthday") can match tens of
+ * thousands of memories; so the search counts each word's matches first (one index read each) and ranks
+ * by BM25 only where the matches are few: the memories holding every word found, then those holding the
+ * rarest words. Where even those are many, the newest of them are taken as they come.
+ */
+import type Database from 'better-sqlite3';
+import type { LongTermMemory } from '../../core/long-term-memory.js';
+import { searchWords, toLongTermMemory, type LongTermRow } from '../long-term-rows.js';
+
+/** Matches a query may rank by BM25; beyond it, the newest matches are taken unranked. */
+const RANKED_MATCHES = 2_000;
+
+const quote = (word: string): string => `"${word}"`;
+
+export function createLongTermSearch(db: Database.Database, tenantId: string, columns: string): (terms: readonly string[], limit: number) => LongTermMemory[] {
+  const statements = {
+    tenantRow: db.prepare<[string], number | bigint>('SELECT rowid FROM tenants WHERE id = ?').pluck(),
+    // (Counted across tenants: an estimate of the work, read from the word's index entries alone.)
+    count: db.prepare<[string], number>('SELECT count(*) FROM long_term_search WHERE long_term_search MATCH ?').pluck(),
+    ranked: db.prepare<[string, number], number>('SELECT rowid FROM long_term_search WHERE long_term_search MATCH ? ORDER BY bm25(long_term_search) LIMIT ?').pluck(),
+    newest: db.prepare<[string, number], number>('SELECT rowid FROM long_term_search WHERE long_term_search MATCH ? ORDER BY rowid DESC LIMIT ?').pluck(),
+    // (The wanted rowids drive the join: CROSS JOIN keeps SQLite from scanning the tenant's rows instead.)
+    rows: db.prepare<[string, string], LongTermRow & { row: number }>(
+      `SELECT r.rowid AS row, ${columns.split(', ').map((column) => `m.${column}`).join(', ')}
+         FROM json_each(?) AS wanted
+        CROSS JOIN long_term_rows r ON r.rowid = wanted.value
+         JOIN long_term_memories m ON m.tenant_id = r.tenant_id AND m.id = r.memory_id
+        WHERE r.tenant_id = ? AND m.deprecated = 0`,
+    ),
+  };
+  return (terms, limit) => {
+    const words = searchWords(terms);
+    const tenantRow = statements.tenantRow.get(tenantId);
+    if (words.length === 0 || tenantRow === undefined || limit < 1) return [];
+    const present = words
+      .map((word) => ({ word, matches: statements.count.get(`text : ${quote(word)}`) ?? 0 }))
+      .filter((entry) => entry.matches > 0)
+      .sort((left, right) => left.matches - right.matches);
+    if (present.length === 0) return [];
+    const scoped = (expression: string): string => `tenant : t${String(tenantRow)} AND text : (${expression})`;
+    const take = (expression: string, matches: number): number[] => (matches <= RANKED_MATCHES ? statements.ranked : statements.newest).all(scoped(expression), limit);
+    const found: number[] = [];
+    if (present.length > 1) found.push(...take(present.map((entry) => quote(entry.word)).join(' AND '), present[0]?.matches ?? 0));
+    // The rarest words, while their matches stay few (always the rarest one).
+    let matches = 0;
+    const rare = present.filter((entry, index) => {
+      matches += entry.matches;
+      return index === 0 || matches <= RANKED_MATCHES;
+    });
+    found.push(...take(rare.map((entry) => quote(entry.word)).join(' OR '), rare.reduce((sum, entry) => sum + entry.matches, 0)));
+    const order = [...new Set(found)].slice(0, limit);
+    const byRow = new Map(statements.rows.all(JSON.stringify(order), tenantId).map((row) => [row.row, row]));
+    return order.flatMap((row) => {
+      const memory = byRow.get(row);
+      return memory === undefined ? [] : [toLongTermMemory(memory)];
+    });
+  };
+}
