@@ -16,7 +16,7 @@ import { addDeferredFacts, addFacts } from './fact-source.js';
 import { storeFactReader, type FactReader } from './fact-view.js';
 import { addHistory, contextualTokens } from './history-source.js';
 import { finish } from './package-finish.js';
-import { addLongTerm, type LongTermSource } from './long-term-source.js';
+import { addLongTerm, markShown, type LongTermSource } from './long-term-source.js';
 import { addPinned } from './pinned-source.js';
 import { addRecalled, type Recalled, type RecallSearch } from './recall.js';
 import { searchArchive } from '../store/archive-query.js';
@@ -162,9 +162,10 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   if (query !== '') await addArtifactVersions(assembly, { repositories, sessionId, query, tokenizer, share: settings.artifactShare, warnings });
   const window = await readWindow(repositories, sessionId, last.turn, settings.rawWindowTurns);
   const newest = reserveNewest(assembly, window, settings.windowFloorShare, countShort);
-  if (options.longTerm !== undefined) {
-    await addLongTerm(assembly, { source: options.longTerm, query: query !== '' ? query : newestUserText(window), room: Math.floor(budget * settings.longTermShare), countShort });
-  }
+  const placed =
+    options.longTerm === undefined
+      ? new Map<string, string>()
+      : await addLongTerm(assembly, { source: options.longTerm, query: query !== '' ? query : newestUserText(window), room: Math.floor(budget * settings.longTermShare), countShort });
   const { relevance, deferred } = addFacts(assembly, { query, view, share: settings.queryFactShare });
   newest.release();
   const queryFirst = relevance !== null;
@@ -212,5 +213,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
       : `budget: turns 1–${to} did not fit`;
     if (count > 0) assembly.omitTurns({ from: 1, to }, count, reason);
   }
-  return finish(assembly, budget, tokenizer, warnings);
+  const finished = finish(assembly, budget, tokenizer, warnings);
+  if (options.longTerm !== undefined) await markShown(options.longTerm, finished.sections, placed);
+  return finished;
 }

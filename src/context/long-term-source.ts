@@ -42,22 +42,29 @@ function itemOf(line: LongTermLine, countShort: CountShort): ContextItem {
   return { text, tokens: countShort(text) + 1, sourceMessageIds: line.sourceMessageIds, kind: 'memory', turn: null, date: line.modifiedAt, tier: null, factKind: null, role: null };
 }
 
-/** Add the relevant memories that fit the room, best first; the rest are omitted. */
-export async function addLongTerm(assembly: Assembly, options: LongTermOptions): Promise<void> {
+/**
+ * Add the relevant memories that fit the room, best first; the rest are omitted (by key: their messages
+ * belong to other conversations). Gives the memory id of each line added, by its text, for `markShown`.
+ */
+export async function addLongTerm(assembly: Assembly, options: LongTermOptions): Promise<Map<string, string>> {
   const { source, query, countShort } = options;
-  if (query.trim() === '' || options.room <= 0) return;
+  const placed = new Map<string, string>();
+  if (query.trim() === '' || options.room <= 0) return placed;
   const lines = await source.find(query);
-  if (lines.length === 0) return;
   const limit = assembly.used + options.room;
-  const shown: string[] = [];
   for (const line of lines) {
     const item = itemOf(line, countShort);
     const cost = assembly.costOf('long-term', item.tokens);
-    if (assembly.used + cost <= limit && assembly.tryAdd('long-term', [item], item.tokens)) {
-      shown.push(line.id);
-      continue;
-    }
-    assembly.omit(line.sourceMessageIds, `long-term memory ${line.key} did not fit the section's share of the budget`);
+    if (assembly.used + cost <= limit && assembly.tryAdd('long-term', [item], item.tokens)) placed.set(item.text, line.id);
+    else assembly.omit([], `long-term memory ${line.key} did not fit the section's share of the budget`);
   }
-  if (shown.length > 0) await source.shown(shown);
+  return placed;
+}
+
+/** Tell the source which memories the finished package shows (a line trimmed at the end was not shown). */
+export async function markShown(source: LongTermSource, sections: ReadonlyArray<{ name: string; items: ReadonlyArray<{ text: string }> }>, placed: ReadonlyMap<string, string>): Promise<void> {
+  if (placed.size === 0) return;
+  const items = sections.find((section) => section.name === 'long-term')?.items ?? [];
+  const ids = items.flatMap((item) => placed.get(item.text) ?? []);
+  if (ids.length > 0) await source.shown(ids);
 }

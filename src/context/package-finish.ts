@@ -50,8 +50,9 @@ function sortSections(assembly: Assembly): ContextSection[] {
   });
 }
 
-/** Which item of a section goes first when trimming: the weakest fact, else the oldest item. */
+/** Which item of a section goes first when trimming: the weakest fact, the least relevant memory, else the oldest item. */
 function dropIndex(section: ContextSection): number {
+  if (section.name === 'long-term') return section.items.length - 1;
   if (section.name !== 'facts') return 0;
   let weakest = 0;
   section.items.forEach((item, index) => {

@@ -62,7 +62,7 @@ const IDENTITY = new RegExp(
 );
 
 /** Subjects that are facts about the user whatever the sentence: what they are called, charge, live by. */
-const PERSONAL_SUBJECT = /\b(?:name|nickname|pronouns?|birthday|hourly-rate|day-rate|rate|salary|job|occupation|profession|employer|home|hometown|city|address|timezone|time-zone|diet|allerg\w*|intolerance)\b/u;
+const PERSONAL_SUBJECT = /^(?:my-)?(?:name|nickname|pronoun|birthday|hourly-rate|day-rate|rate|salary|job|occupation|profession|employer|home|hometown|home-city|address|home-address|timezone|time-zone|diet|allergy|allergie|intolerance)$/u;
 
 const TAG_OF_KIND: Readonly<Record<FactKind, string>> = { exception: 'rules', constraint: 'rules', preference: 'preferences', goal: 'goals', fact: 'profile' };
 
@@ -90,11 +90,10 @@ export function stands(kind: FactKind, text: string, subject = ''): boolean {
   const value = text.slice(text.indexOf(':') + 1).trim();
   if (value.split(/\s+/u).length < 2) return false;
   switch (kind) {
-    case 'exception':
-      return true;
     case 'preference':
       // "wants a check-in call": someone else's wish, its subject left in the key.
       return !/^(?:(?:he|she|they)\s+)?(?:wants|likes|prefers|needs|asked|said|says)\b/iu.test(value);
+    case 'exception':
     case 'constraint':
       return STANDING.test(value);
     case 'goal':
@@ -130,20 +129,31 @@ export function aboutWords(text: string): { content: Set<string>; specific: Set<
 }
 
 /**
- * Whether two statements of one kind restate the same thing under different subjects ("never work
- * Saturdays", "don't schedule anything on a Saturday, ever"): they share two content words, or one
- * specific word (a name, a day, a number) that both write as specific.
+ * Whether two statements restate the same thing ("never work Saturdays", "don't schedule anything on a
+ * Saturday, ever"): their content words overlap by half (shared over all), or by a third when what they
+ * share includes a specific word (a name, a day, a number) that both write as specific. "Never schedule
+ * anything on a Saturday" and "never send invoices on a Saturday" share a quarter: two rules.
  */
 export function restates(left: string, right: string): boolean {
   const a = aboutWords(left);
   const b = aboutWords(right);
   let shared = 0;
+  let specific = false;
   for (const word of a.content) {
     if (!b.content.has(word)) continue;
-    if (a.specific.has(word) && b.specific.has(word)) return true;
     shared += 1;
+    if (a.specific.has(word) && b.specific.has(word)) specific = true;
   }
-  return shared >= 2;
+  const overlap = shared / Math.max(1, new Set([...a.content, ...b.content]).size);
+  return overlap >= 0.5 || (specific && overlap >= 1 / 3);
+}
+
+/** Words saying a statement changes what held before ("now", "instead", "no longer", "not €65"). */
+const CHANGE = /\b(?:now|actually|instead|changed?|changes|no longer|any ?more|from now on|switch(?:ed|ing)?|not (?:the |a |an )?\S+)\b/iu;
+
+/** Whether the statement says it changes something (see `CHANGE`). */
+export function saysChange(text: string): boolean {
+  return CHANGE.test(text);
 }
 
 /** The text cut at a word so it holds at most `MAX_MEMORY_VALUE` characters (with `…` when cut). */

@@ -6,7 +6,7 @@
  * the transaction that writes them, so the memory and the document change together.
  */
 import { mergeSources, type LongTermMemory, type MemorySource } from '../core/long-term-memory.js';
-import { aboutWords, memoryValueOf, promotionOf, restates, subjectOf, type Promotion } from '../core/promotion.js';
+import { aboutWords, memoryValueOf, promotionOf, restates, saysChange, subjectOf, type Promotion } from '../core/promotion.js';
 import type { FactEvent, FactKind } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 
@@ -36,21 +36,54 @@ function origin(event: FactEvent): string {
   return `session ${event.sessionId}, turn ${String(event.turn)}`;
 }
 
-/** An added or updated fact: a new memory, or the next version of the memory about its subject. */
+/** Subjects a key may take: its own, then numbered ones (`goal`, `goal-2` …) when conversations use it for different things. */
+const SUBJECT_VARIANTS = 10;
+
+/**
+ * The memories under a subject and its numbered variants: the one this session's facts made (`own`), the
+ * first (`first`), and the first free variant (`free`, null when all are taken).
+ */
+async function subjectFamily(repositories: TenantRepositories, subject: string, sessionId: string): Promise<{ own: LongTermMemory | null; first: LongTermMemory | null; free: string | null }> {
+  let first: LongTermMemory | null = null;
+  for (let number = 1; number <= SUBJECT_VARIANTS; number += 1) {
+    const variant = number === 1 ? subject : `${subject}-${String(number)}`;
+    const memory = await repositories.longTerm.find({ subject: variant });
+    if (memory === null) return { own: null, first, free: variant };
+    if (cameFrom(memory, sessionId)) return { own: memory, first, free: null };
+    first ??= memory;
+  }
+  return { own: null, first, free: null };
+}
+
+/** A new memory for a promoted statement, linked to the memory another conversation holds under its key, if any. */
+async function makeMemory(repositories: TenantRepositories, event: FactEvent, promotion: Promotion, subject: string, sibling: LongTermMemory | null, context: PromotionContext): Promise<void> {
+  const at = context.now();
+  const memory = await repositories.longTerm.create({
+    memory: { id: context.newId(), name: null, subject, value: promotion.value, sources: sourceOf(event), at },
+    by: 'system',
+    reason: `promoted from ${origin(event)}: ${KIND_WORDS[event.kind]}`,
+  });
+  await repositories.longTerm.tag({ id: memory.id, tags: [promotion.tag], by: 'system', at });
+  if (sibling !== null) {
+    const reason = `both said under "${event.key}" in different conversations, neither saying it changes the other`;
+    await repositories.longTerm.link({ edge: { fromId: memory.id, toId: sibling.id, type: 'relates-to', by: 'system', at, reason } });
+  }
+}
+
+/**
+ * An added or updated fact: the next version of the memory it continues, or a new memory. It continues
+ * the memory its own session made under its key; another conversation's memory under the key only when it
+ * restates it or says it changes it ("I'm charging €75 now"); else a memory that restates it under another key.
+ */
 async function promoteStatement(repositories: TenantRepositories, event: FactEvent, text: string, context: PromotionContext): Promise<void> {
   const subject = subjectOf(event.key);
   if (subject === '') return;
   const promotion = promotionOf({ key: event.key, kind: event.kind, text });
-  const existing = (await repositories.longTerm.find({ subject })) ?? (promotion === null ? null : await restated(repositories, promotion));
+  const family = await subjectFamily(repositories, subject, event.sessionId);
+  const continued = family.first !== null && (restates(family.first.value, text) || saysChange(text)) ? family.first : null;
+  const existing = family.own ?? continued ?? (promotion === null ? null : await restated(repositories, promotion));
   if (existing === null) {
-    if (promotion === null) return;
-    const at = context.now();
-    const memory = await repositories.longTerm.create({
-      memory: { id: context.newId(), name: null, subject, value: promotion.value, sources: sourceOf(event), at },
-      by: 'system',
-      reason: `promoted from ${origin(event)}: ${KIND_WORDS[event.kind]}`,
-    });
-    await repositories.longTerm.tag({ id: memory.id, tags: [promotion.tag], by: 'system', at });
+    if (promotion !== null && family.free !== null) await makeMemory(repositories, event, promotion, family.free, family.first, context);
     return;
   }
   // A statement that does not stand on its own changes the memory only as a correction in a session it came from.
@@ -58,7 +91,7 @@ async function promoteStatement(repositories: TenantRepositories, event: FactEve
   const value = memoryValueOf(text);
   const sources = sourceOf(event);
   if (value === existing.value && !existing.deprecated) return;
-  const correction = event.op === 'update' && existing.subject === subject;
+  const correction = event.op === 'update' && cameFrom(existing, event.sessionId);
   const how = correction ? `corrected in ${origin(event)}: ${event.reason.replace(/^turn \d+: /u, '')}` : `restated in ${origin(event)}`;
   await repositories.longTerm.revise({ id: existing.id, value, deprecated: false, sources: mergeSources([], sources), by: 'system', reason: how, at: context.now() });
 }
@@ -78,8 +111,8 @@ async function restated(repositories: TenantRepositories, promotion: Promotion):
 async function retract(repositories: TenantRepositories, event: FactEvent, context: PromotionContext): Promise<void> {
   const subject = subjectOf(event.key);
   if (subject === '' || event.oldText === null) return;
-  const existing = await repositories.longTerm.find({ subject });
-  if (existing === null || existing.deprecated || !cameFrom(existing, event.sessionId) || existing.value !== memoryValueOf(event.oldText)) return;
+  const existing = (await subjectFamily(repositories, subject, event.sessionId)).own;
+  if (existing === null || existing.deprecated || existing.value !== memoryValueOf(event.oldText)) return;
   await repositories.longTerm.revise({
     id: existing.id,
     deprecated: true,

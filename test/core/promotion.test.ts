@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_MEMORY_VALUE } from '../../src/core/long-term-memory.js';
-import { memoryValueOf, promotionOf, restates, stands, subjectOf, tiedToMoment } from '../../src/core/promotion.js';
+import { memoryValueOf, promotionOf, restates, saysChange, stands, subjectOf, tiedToMoment } from '../../src/core/promotion.js';
 import type { FactKind } from '../../src/core/types.js';
 
 const fact = (kind: FactKind, text: string): { key: string; kind: FactKind; text: string } => ({ key: text.slice(0, text.indexOf(':')), kind, text });
@@ -52,9 +52,25 @@ describe('which session facts stand beyond their session', () => {
 
   it('tells a restatement under another subject from a different statement sharing a word', () => {
     expect(restates('work: never work Saturdays', 'schedule: Don’t schedule anything on a Saturday, ever')).toBe(true);
-    expect(restates('ellie: Ellie is 16 and not to be put on the close on a Friday', 'ellie close: She is never on the close. Full stop')).toBe(true);
+    expect(restates('ellie close: Ellie is never on the close', 'ellie closes: she is never on the closes, end of')).toBe(true);
     expect(restates('calls: never schedule calls before 10:00', 'schedule: never schedule anything on Fridays')).toBe(false);
+    expect(restates("schedule: Never schedule anything on a Saturday, ever", 'invoices: Never send invoices on a Saturday')).toBe(false);
+    expect(restates('hourly rate: I charge €65 an hour', 'day rate: I charge €500 a day')).toBe(false);
     expect(restates('mobile number: never include my mobile number', 'spelling: always use American spelling')).toBe(false);
+  });
+
+  it('tells a statement that says it changes something', () => {
+    expect(saysChange("rate: I'm charging €75 an hour now")).toBe(true);
+    expect(saysChange('rate: €75 an hour, not €65')).toBe(true);
+    expect(saysChange('goal: learn Spanish one day')).toBe(false);
+  });
+
+  it('reads a key as a fact about the user only when the whole key names one, and an exception only when standing', () => {
+    expect(stands('fact', 'rate: €65 an hour', 'rate')).toBe(true);
+    expect(stands('fact', 'project name: The project name is Apollo Redesign', 'project-name')).toBe(false);
+    expect(stands('fact', 'venue address: 12 Main Street, Leeds', 'venue-address')).toBe(false);
+    expect(stands('exception', 'ellie: Ellie can have until Friday for the rota swap')).toBe(false);
+    expect(stands('exception', 'cash: we never pay anyone in cash')).toBe(true);
   });
 
   it('cuts a long value at a word, within the memory limit', () => {

@@ -52,6 +52,29 @@ describe('promotion of session facts to long-term memory', () => {
     }
   });
 
+  it('keeps what two conversations say under one key apart, linked, unless the later says it changes the earlier', async () => {
+    const memory = createMemory({ path: ':memory:', env: {}, durability: 'normal' });
+    try {
+      const first = await memory.sessions.create({ title: 'Running' });
+      await first.record({ user: 'Never schedule anything on a Saturday, ever.', assistant: 'Noted.' });
+      const second = await memory.sessions.create({ title: 'Invoices' });
+      await second.record({ user: 'Never send invoices on a Saturday.', assistant: 'Noted.' });
+      const values = (await memory.memories.list()).map((held) => held.value.replace(/^[^:]*: /u, '')).sort();
+      expect(values).toEqual(['Never schedule anything on a Saturday, ever', 'Never send invoices on a Saturday']);
+      // One key, two goals in two conversations: two memories, linked.
+      await first.record({ user: 'My goal is to run a marathon one day.', assistant: 'Great goal.' });
+      await second.record({ user: 'My goal is to learn Spanish one day.', assistant: 'Nice.' });
+      const goals = (await memory.memories.list({ tags: ['goals'] })).sort((left, right) => left.key.localeCompare(right.key));
+      expect(goals.map((held) => [held.subject, held.value])).toEqual([
+        ['goal', 'goal: to run a marathon one day'],
+        ['goal-2', 'goal: to learn Spanish one day'],
+      ]);
+      expect((await memory.memories.edges(goals[1]!.key)).map((edge) => [edge.fromId, edge.toId, edge.type])).toEqual([[goals[1]!.id, goals[0]!.id, 'relates-to']]);
+    } finally {
+      await memory.close();
+    }
+  });
+
   it('leaves long-term memory alone with promote: false, or STRATA_PROMOTE=false', async () => {
     for (const options of [{ promote: false }, { env: { STRATA_PROMOTE: 'false' } }]) {
       const memory = createMemory({ path: ':memory:', env: {}, durability: 'normal', ...options });

@@ -2,7 +2,8 @@
  * Word search over a tenant's current long-term memories in PostgreSQL (migration 4: a stored tsvector
  * per memory with a GIN index), mirroring the SQLite search: each word's matches are counted up to a cap
  * first, and memories are ranked by ts_rank only where the matches are few: those holding every word found,
- * then those holding the rarest words. Where even those are many, the most recently modified are taken.
+ * then those holding the rarest words. Where even those are many, the most recently modified are taken, and
+ * each word too common to rank brings its most recently modified matches.
  */
 import type { LongTermMemory } from '../../core/long-term-memory.js';
 import { searchWords, toLongTermMemory, type LongTermRow } from '../long-term-rows.js';
@@ -50,6 +51,7 @@ export function createLongTermSearch(sql: Sql, tenantId: string, columns: string
       return index === 0 || total <= RANKED_MATCHES;
     });
     found.push(...(await take(rare.map((entry) => entry.word), '|', rare.reduce((sum, entry) => sum + entry.matches, 0), limit)));
+    for (const entry of present.slice(rare.length)) found.push(...(await take([entry.word], '|', entry.matches, limit)));
     const seen = new Set<string>();
     return found.filter((row) => !seen.has(row.id) && seen.add(row.id) !== undefined).slice(0, limit).map(toLongTermMemory);
   };

@@ -3,7 +3,9 @@
  * match by BM25 costs time in proportion to the matches, and a common word ("birthday") can match tens of
  * thousands of memories; so the search counts each word's matches first (one index read each) and ranks
  * by BM25 only where the matches are few: the memories holding every word found, then those holding the
- * rarest words. Where even those are many, the newest of them are taken as they come.
+ * rarest words. Where even those are many, the newest of them are taken as they come, and each word too
+ * common to rank brings its newest matches. Counts span the index (every tenant): they decide how a word
+ * is read, never whether the tenant's memories holding it can be found.
  */
 import type Database from 'better-sqlite3';
 import type { LongTermMemory } from '../../core/long-term-memory.js';
@@ -17,6 +19,7 @@ const quote = (word: string): string => `"${word}"`;
 export function createLongTermSearch(db: Database.Database, tenantId: string, columns: string): (terms: readonly string[], limit: number) => LongTermMemory[] {
   const statements = {
     tenantRow: db.prepare<[string], number | bigint>('SELECT rowid FROM tenants WHERE id = ?').pluck(),
+    anyCurrent: db.prepare<[string], number>('SELECT 1 FROM long_term_memories WHERE tenant_id = ? AND deprecated = 0 LIMIT 1').pluck(),
     // (Counted across tenants: an estimate of the work, read from the word's index entries alone.)
     count: db.prepare<[string], number>('SELECT count(*) FROM long_term_search WHERE long_term_search MATCH ?').pluck(),
     ranked: db.prepare<[string, number], number>('SELECT rowid FROM long_term_search WHERE long_term_search MATCH ? ORDER BY bm25(long_term_search) LIMIT ?').pluck(),
@@ -33,7 +36,7 @@ export function createLongTermSearch(db: Database.Database, tenantId: string, co
   return (terms, limit) => {
     const words = searchWords(terms);
     const tenantRow = statements.tenantRow.get(tenantId);
-    if (words.length === 0 || tenantRow === undefined || limit < 1) return [];
+    if (words.length === 0 || tenantRow === undefined || limit < 1 || statements.anyCurrent.get(tenantId) === undefined) return [];
     const present = words
       .map((word) => ({ word, matches: statements.count.get(`text : ${quote(word)}`) ?? 0 }))
       .filter((entry) => entry.matches > 0)
@@ -50,6 +53,8 @@ export function createLongTermSearch(db: Database.Database, tenantId: string, co
       return index === 0 || matches <= RANKED_MATCHES;
     });
     found.push(...take(rare.map((entry) => quote(entry.word)).join(' OR '), rare.reduce((sum, entry) => sum + entry.matches, 0)));
+    // A word too common to rank still brings its newest matches of this tenant (its count spans every tenant).
+    for (const entry of present.slice(rare.length)) found.push(...statements.newest.all(scoped(quote(entry.word)), limit));
     const order = [...new Set(found)].slice(0, limit);
     const byRow = new Map(statements.rows.all(JSON.stringify(order), tenantId).map((row) => [row.row, row]));
     return order.flatMap((row) => {
