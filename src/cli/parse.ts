@@ -22,3 +22,8 @@ export function integerOption(min: number): (text: string) => number {
     return value;
   };
 }
+
+/** A repeatable option's values in order: `--tag a --tag b` → ['a', 'b'] (commander's argParser with a [] default). */
+export function collect(value: string, previous: readonly string[]): string[] {
+  return [...previous, value];
+}

@@ -125,6 +125,15 @@ export function normaliseTag(tag: unknown): string {
   return levels.join('/');
 }
 
+/**
+ * A word in the singular as memories compare words: a final `s` dropped from words of four letters or more,
+ * unless the word ends in `ss`, `us` or `is` ("saturdays" → "saturday", "status" and "glass" kept). Lighter
+ * than `stemWord` (core/text.ts), which also cuts "-ing" and "-ed": a memory's subject stays a readable word.
+ */
+export function singularWord(word: string): string {
+  return word.length > 3 && word.endsWith('s') && !/(?:ss|us|is)$/u.test(word) ? word.slice(0, -1) : word;
+}
+
 /** The key of the tenant's `count`-th memory: `M` and the count in base 36, in capitals (so no name is ever a key). */
 export function memoryKey(count: number): string {
   return `M${count.toString(36).toUpperCase()}`;

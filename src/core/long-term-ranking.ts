@@ -4,7 +4,8 @@
  * compared); one found by a tag the query names scores by the tag's words; one reached over an edge
  * scores half its neighbour's. Pure; no I/O.
  */
-import type { EdgeType, LongTermMemory } from './long-term-memory.js';
+import { singularWord, type EdgeType, type LongTermMemory } from './long-term-memory.js';
+import { words } from './text.js';
 import { queryTerms } from './query-terms.js';
 
 /** The path a memory was found by. */
@@ -25,13 +26,9 @@ export interface ScoredMemory {
  */
 export const RELEVANT_SCORE = 0.25;
 
-function singular(word: string): string {
-  return word.length > 3 && word.endsWith('s') && !/(?:ss|us|is)$/u.test(word) ? word.slice(0, -1) : word;
-}
-
 /** The query's content words, singular, each once. */
 export function recallTerms(query: string): string[] {
-  return [...new Set(queryTerms(query, { limit: 32 }).map(singular))];
+  return [...new Set(queryTerms(query, { limit: 32 }).map(singularWord))];
 }
 
 /** The query's specific words, singular: written with a capital inside a sentence, or holding a digit ("Rachel", "Saturday", "V60"). */
@@ -39,7 +36,7 @@ export function specificTerms(query: string): Set<string> {
   const specific = new Set<string>();
   for (const match of query.matchAll(/[\p{L}\p{N}]+/gu)) {
     const sentenceStart = match.index === 0 || /[.!?]\s*$/u.test(query.slice(Math.max(0, match.index - 3), match.index));
-    if (/\p{N}/u.test(match[0]) || (!sentenceStart && /^\p{Lu}/u.test(match[0]))) specific.add(singular(match[0].toLowerCase()));
+    if (/\p{N}/u.test(match[0]) || (!sentenceStart && /^\p{Lu}/u.test(match[0]))) specific.add(singularWord(match[0].toLowerCase()));
   }
   return specific;
 }
@@ -51,8 +48,7 @@ export function isRelevant(scored: ScoredMemory & { shared: readonly string[] },
 
 /** The words of a memory (value, name, subject, and the tags given), singular. */
 function memoryWords(memory: LongTermMemory, tags: readonly string[]): Set<string> {
-  const text = `${memory.value} ${memory.name ?? ''} ${memory.subject ?? ''} ${tags.join(' ')}`.toLowerCase();
-  return new Set((text.match(/[\p{L}\p{N}]+/gu) ?? []).map(singular));
+  return new Set(words(`${memory.value} ${memory.name ?? ''} ${memory.subject ?? ''} ${tags.join(' ')}`).map(singularWord));
 }
 
 /** A memory found by its words (its tags' words too, when given): the share of the query terms it holds, and which. */
@@ -70,7 +66,7 @@ export function namedTags(tags: readonly string[], terms: readonly string[]): st
   const wanted = new Set(terms);
   return tags.filter((tag) =>
     tag.split('/').some((level) => {
-      const words = level.split('-').map(singular);
+      const words = level.split('-').map(singularWord);
       return words.length > 0 && words.every((word) => wanted.has(word));
     }),
   );

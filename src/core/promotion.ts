@@ -7,7 +7,8 @@
  * in its session, unless the moment is when it starts ("from 1 January I charge €75"). Pure; no I/O.
  */
 import type { Fact, FactKind } from './types.js';
-import { MAX_MEMORY_VALUE } from './long-term-memory.js';
+import { MAX_MEMORY_VALUE, singularWord } from './long-term-memory.js';
+import { words } from './text.js';
 import { STOPWORDS } from './query-terms.js';
 
 /** What a promotable fact becomes: the subject it is about, and the broad tag it starts with. */
@@ -76,12 +77,7 @@ export function tiedToMoment(text: string): boolean {
 
 /** The fact's key as a subject: lower case, each word singular, joined by `-` (empty when nothing is left). */
 export function subjectOf(key: string): string {
-  const words = key
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '')
-    .map((word) => (word.length > 3 && word.endsWith('s') && !/(?:ss|us|is)$/u.test(word) ? word.slice(0, -1) : word));
-  return words.join('-').slice(0, 100).replace(/-+$/u, '');
+  return words(key).map(singularWord).join('-').slice(0, 100).replace(/-+$/u, '');
 }
 
 /** Whether a fact of this kind, with this text, stands beyond its session (see the module comment). */
@@ -106,10 +102,6 @@ export function stands(kind: FactKind, text: string, subject = ''): boolean {
 /** Words that make a statement standing or negative: shared, they say nothing about what two statements are about. */
 const FRAME_WORDS: ReadonlySet<string> = new Set(['never', 'always', 'ever', 'every', 'anything', 'anyone', 'don', 'can', 'like', 'want', 'prefer', 'rather', 'use', 'get', 'make']);
 
-function singular(word: string): string {
-  return word.length > 3 && word.endsWith('s') && !/(?:ss|us|is)$/u.test(word) ? word.slice(0, -1) : word;
-}
-
 /**
  * What a statement is about, as words: the content words of its key and value (lower case, singular) and,
  * apart, those of them that are specific (written with a capital inside the sentence, or holding a digit: "Saturday", "Ellie", "V60").
@@ -119,7 +111,7 @@ export function aboutWords(text: string): { content: Set<string>; specific: Set<
   const specific = new Set<string>();
   const value = text;
   for (const match of value.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const word = singular(match[0].toLowerCase());
+    const word = singularWord(match[0].toLowerCase());
     if (STOPWORDS.has(word) || FRAME_WORDS.has(word) || word.length < 2) continue;
     content.add(word);
     const first = match.index === 0 || /[:.!?]\s*$/u.test(value.slice(Math.max(0, match.index - 3), match.index));

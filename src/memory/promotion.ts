@@ -5,7 +5,7 @@
  * memory; a fact taken back in the session it came from deprecates it. Runs on a turn's fact events inside
  * the transaction that writes them, so the memory and the document change together.
  */
-import { mergeSources, type LongTermMemory, type MemorySource } from '../core/long-term-memory.js';
+import type { LongTermMemory, MemorySource } from '../core/long-term-memory.js';
 import { aboutWords, memoryValueOf, promotionOf, restates, saysChange, subjectOf, type Promotion } from '../core/promotion.js';
 import type { FactEvent, FactKind } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
@@ -79,21 +79,26 @@ async function promoteStatement(repositories: TenantRepositories, event: FactEve
   const subject = subjectOf(event.key);
   if (subject === '') return;
   const promotion = promotionOf({ key: event.key, kind: event.kind, text });
+  // A statement that does not stand on its own changes a memory only as a correction of its own session's: most facts end here, unread.
+  if (promotion === null && event.op !== 'update') return;
   const family = await subjectFamily(repositories, subject, event.sessionId);
-  const continued = family.first !== null && (restates(family.first.value, text) || saysChange(text)) ? family.first : null;
-  const existing = family.own ?? continued ?? (promotion === null ? null : await restated(repositories, promotion));
-  if (existing === null) {
-    if (promotion !== null && family.free !== null) await makeMemory(repositories, event, promotion, family.free, family.first, context);
+  if (promotion === null) {
+    if (family.own !== null) await continueMemory(repositories, family.own, event, text, context);
     return;
   }
-  // A statement that does not stand on its own changes the memory only as a correction in a session it came from.
-  if (promotion === null && !(event.op === 'update' && cameFrom(existing, event.sessionId))) return;
+  const continued = family.first !== null && (restates(family.first.value, text) || saysChange(text)) ? family.first : null;
+  const existing = family.own ?? continued ?? (await restated(repositories, promotion));
+  if (existing !== null) await continueMemory(repositories, existing, event, text, context);
+  else if (family.free !== null) await makeMemory(repositories, event, promotion, family.free, family.first, context);
+}
+
+/** The memory's next version with the statement's text: a correction when its own session updated the fact, else a restatement. */
+async function continueMemory(repositories: TenantRepositories, existing: LongTermMemory, event: FactEvent, text: string, context: PromotionContext): Promise<void> {
   const value = memoryValueOf(text);
-  const sources = sourceOf(event);
   if (value === existing.value && !existing.deprecated) return;
   const correction = event.op === 'update' && cameFrom(existing, event.sessionId);
   const how = correction ? `corrected in ${origin(event)}: ${event.reason.replace(/^turn \d+: /u, '')}` : `restated in ${origin(event)}`;
-  await repositories.longTerm.revise({ id: existing.id, value, deprecated: false, sources: mergeSources([], sources), by: 'system', reason: how, at: context.now() });
+  await repositories.longTerm.revise({ id: existing.id, value, deprecated: false, sources: sourceOf(event), by: 'system', reason: how, at: context.now() });
 }
 
 /** A current memory with the same broad tag that the promoted statement restates under another subject, if any. */

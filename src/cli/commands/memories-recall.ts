@@ -5,7 +5,7 @@ import type { RecallOptions } from '../../memory/long-term-api.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
 import { globalOptions, withMemory } from '../open-memory.js';
-import { integerOption } from '../parse.js';
+import { collect, integerOption } from '../parse.js';
 import { recallTable } from './memories-format.js';
 
 interface RecallFlags {
@@ -16,10 +16,6 @@ interface RecallFlags {
   changedSince?: string;
   notReviewedSince?: string;
   asOf?: string;
-}
-
-function collect(value: string, previous: readonly string[]): string[] {
-  return [...previous, value];
 }
 
 /** The API's options from the words and flags (the API checks them and names what is wrong). */

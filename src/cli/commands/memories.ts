@@ -5,14 +5,9 @@ import type { LongTermMemories, LongTermMemory, MemoryEdge } from '../../memory/
 import { CliError, EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
 import { globalOptions, withMemory, type GlobalOptions } from '../open-memory.js';
-import { integerOption } from '../parse.js';
+import { collect, integerOption } from '../parse.js';
 import { registerRecall } from './memories-recall.js';
 import { edgeLine, memoryDetails, memoryLine, memoryTable, tagCountTable, tagsText, versionTable, type KeyedEdge } from './memories-format.js';
-
-/** `--tag a --tag b` → ['a', 'b']. */
-function collect(value: string, previous: readonly string[]): string[] {
-  return [...previous, value];
-}
 
 /** `--reason` as the API takes it: left out when not given, so the API's own default reason applies. */
 function reasonOf(options: { reason?: string }): { reason?: string } {

@@ -33,9 +33,11 @@ export function createLongTermSearch(db: Database.Database, tenantId: string, co
         WHERE r.tenant_id = ? AND m.deprecated = 0`,
     ),
   };
+  // The tenant's rowid names it in the index; it never changes once the tenant has a row.
+  let tenantRow: number | bigint | undefined;
   return (terms, limit) => {
     const words = searchWords(terms);
-    const tenantRow = statements.tenantRow.get(tenantId);
+    tenantRow ??= statements.tenantRow.get(tenantId);
     if (words.length === 0 || tenantRow === undefined || limit < 1 || statements.anyCurrent.get(tenantId) === undefined) return [];
     const present = words
       .map((word) => ({ word, matches: statements.count.get(`text : ${quote(word)}`) ?? 0 }))
