@@ -11,8 +11,9 @@ PG_FOLDER=""
 install_postgres() {
   local packages=()
   [ -x "$PG_BIN/postgres" ] || packages+=(postgresql-15)
-  # (pg_config comes with the client package; the headers extensions build against come with the dev one.)
-  [ -f /usr/lib/postgresql/15/lib/pgxs/src/makefiles/pgxs.mk ] || packages+=(postgresql-server-dev-15)
+  # (pg_config and pgxs.mk come with the client package; the server headers extensions build against come
+  # with the dev one only, so they are what is checked.)
+  [ -f /usr/include/postgresql/15/server/postgres.h ] || packages+=(postgresql-server-dev-15)
   command -v make >/dev/null || packages+=(make)
   command -v gcc >/dev/null || packages+=(gcc)
   if [ ${#packages[@]} -gt 0 ]; then

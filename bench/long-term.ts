@@ -1,7 +1,9 @@
 /**
  * Long-term memory at scale: a tenant of 100,000 memories (STRATA_BENCH_MEMORIES) of varied sentences,
  * tagged and linked, then lookups by key and by name through the memory API (issue 22: p95 ≤ 2 ms) and
- * recall for realistic questions, all paths (p95 ≤ 50 ms). SQLite by default (a file, writes not synced),
+ * recall for realistic questions, all paths (p95 ≤ 50 ms), and a maintenance pass of the local agents over
+ * 1,000 memories (≤ 10 s), in a tenant of 1,000 and over the least recently tended of the large tenant,
+ * with no limit on changes. SQLite by default (a file, writes not synced),
  * PostgreSQL with STRATA_DB=postgres://… (a schema of its own, dropped afterwards). The memories are written
  * through the repository in transactions of 1,000, as an import would.
  *
@@ -25,16 +27,17 @@ const BATCH = 1000;
 const LOOKUPS = 2000;
 
 const RECALLS = 500;
+const MAINTAINED = 1000;
 
 const ms = (value: number): string => `${value.toFixed(3)} ms`;
 
-async function fill(store: Store): Promise<void> {
-  const tenant = store.tenant('default');
+async function fill(store: Store, tenantId: string, count: number): Promise<void> {
+  const tenant = store.tenant(tenantId);
   const at = '2026-05-01T10:00:00.000Z';
   const random = seededRandom(3);
-  for (let start = 0; start < COUNT; start += BATCH) {
+  for (let start = 0; start < count; start += BATCH) {
     await tenant.transaction(async (repositories) => {
-      for (let index = start; index < Math.min(COUNT, start + BATCH); index += 1) {
+      for (let index = start; index < Math.min(count, start + BATCH); index += 1) {
         const id = `memory-${String(index)}`;
         const { value, tags } = memoryText(random, index);
         await repositories.longTerm.create({ memory: { id, name: `fact-${String(index)}`, value, sources: [], at }, by: 'system', reason: 'benchmark' });
@@ -60,6 +63,26 @@ async function timeRecalls(memory: ReturnType<typeof createMemory>): Promise<{ s
   return { samples, empty };
 }
 
+/** A maintenance pass of every local agent over 1,000 memories: in a tenant of 1,000, then in the large tenant. */
+async function timeMaintenance(store: Store, large: ReturnType<typeof createMemory>, rows: Array<[string, string]>): Promise<void> {
+  await fill(store, 'small', MAINTAINED);
+  const small = createMemory({ store, tenant: 'small', env: {} });
+  try {
+    for (const [label, memory] of [
+      [`maintenance pass, tenant of ${MAINTAINED.toLocaleString('en-US')}`, small],
+      [`maintenance pass, ${MAINTAINED.toLocaleString('en-US')} of ${COUNT.toLocaleString('en-US')}`, large],
+    ] as const) {
+      const begin = performance.now();
+      const run = await memory.memories.tend({ limit: MAINTAINED, maxChanges: 100_000 });
+      const changes = run.actions.filter((action) => action.kind !== 'flag').length;
+      const flags = run.actions.length - changes;
+      rows.push([label, `${((performance.now() - begin) / 1000).toFixed(2)} s · ${String(run.examined)} examined, ${String(changes)} changes, ${String(flags)} flags`]);
+    }
+  } finally {
+    await small.close();
+  }
+}
+
 async function main(): Promise<void> {
   const database = process.env.STRATA_DB;
   const postgres = database !== undefined && isPostgresUrl(database) ? scratchStore(database) : null;
@@ -69,7 +92,7 @@ async function main(): Promise<void> {
   const rows: Array<[string, string]> = [];
   try {
     const start = performance.now();
-    await fill(store);
+    await fill(store, 'default', COUNT);
     rows.push([`${COUNT.toLocaleString('en-US')} memories written`, `${((performance.now() - start) / 1000).toFixed(1)} s`]);
     const random = seededRandom(7);
     for (const [label, reference] of [
@@ -90,6 +113,7 @@ async function main(): Promise<void> {
     const recalls = await timeRecalls(memory);
     const { p50, p95 } = summarise(recalls.samples.slice(50));
     rows.push([`recall, all paths (memory.memories.recall)`, `p50 ${ms(p50)} · p95 ${ms(p95)} · ${String(recalls.empty)} of ${String(RECALLS)} found nothing relevant`]);
+    await timeMaintenance(store, memory, rows);
     printTable(`Long-term memory — ${COUNT.toLocaleString('en-US')} memories in one tenant, ${postgres === null ? 'SQLite' : 'PostgreSQL'}, node ${process.version}`, rows);
   } finally {
     await memory.close();

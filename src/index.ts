@@ -31,7 +31,28 @@ export type { MessageInput } from './memory/message-input.js';
 export type { ToolCallInput, ToolStepInput } from './memory/tool-use-input.js';
 export type { MemoryCounterSet } from './memory/memory-counters.js';
 export type { ApiKeyInfo, ApiKeys, CreatedApiKey } from './memory/api-keys.js';
-export type { ChangeOptions, EdgeType, LongTermMemories, LongTermMemory, MemoryAuthor, MemoryEdge, MemorySource, MemoryTag, MemoryVersion, NewMemoryInput, Recall, RecallOptions, RecalledMemory } from './memory/long-term-api.js';
+export type {
+  ActionKind,
+  ActionStatus,
+  AgentName,
+  ChangeOptions,
+  EdgeType,
+  LongTermMemories,
+  LongTermMemory,
+  MaintenanceAction,
+  MaintenanceRun,
+  MemoryAuthor,
+  MemoryEdge,
+  MemorySource,
+  MemoryTag,
+  MemoryVersion,
+  NewMemoryInput,
+  Recall,
+  RecallOptions,
+  RecalledMemory,
+  RunTrigger,
+  TendOptions,
+} from './memory/long-term-api.js';
 export type { SearchResult } from './memory/session-search.js';
 export type { CleanupOptions, CleanupResult } from './memory/session-cleanup.js';
 export type { ChatMemoryOutcome, ChatResult, ChatStream } from './memory/chat-turn.js';

@@ -163,3 +163,18 @@ export function promotionOf(fact: Pick<Fact, 'key' | 'kind' | 'text'>): Promotio
   if (subject === '' || !stands(fact.kind, fact.text, subject)) return null;
   return { subject, tag: TAG_OF_KIND[fact.kind], value: memoryValueOf(fact.text) };
 }
+
+/** Words of taste: a statement holding one is a preference. */
+const TASTE = /\b(?:prefers?|preferred|likes?|loves?|enjoys?|hates?|dislikes?|favou?rite|rather|can't stand|cannot stand|fond of)\b/iu;
+
+/**
+ * The broad tag a memory made by hand starts with, as promotion would give it (`rules`, `preferences`,
+ * `goals`, `profile`), or null when its words say none of these.
+ */
+export function broadTagOf(text: string): string | null {
+  if (TASTE.test(text)) return 'preferences';
+  if (LONG_LIVED.test(text)) return 'goals';
+  if (IDENTITY.test(text)) return 'profile';
+  if (STANDING.test(text)) return 'rules';
+  return null;
+}

@@ -73,6 +73,18 @@ export const settingsSchema = z.strictObject({
    * tenant's long-term memories as turns are written (default true). Variable: STRATA_PROMOTE.
    */
   promote: z.boolean().default(true),
+  /**
+   * Hours between the maintenance runs that tend a tenant's long-term memories in the background, once
+   * the tenant is in use (default 24; 0 = only on demand, `strata memories tend`). Variable: STRATA_TEND_EVERY_HOURS.
+   */
+  tendEveryHours: z.number().min(0).max(100_000).default(24),
+  /** A tag holding more current memories than this is split into subtags by the tagger (default 20). Variable: STRATA_REFINE_TAGS_ABOVE. */
+  refineTagsAbove: z.number().int().min(2).max(1_000_000).default(20),
+  /**
+   * What the tagger does with the subtags it finds: `auto` (default) puts them on; `approve` keeps them as
+   * proposals in the run's record until approved or rejected. Variable: STRATA_TAG_REFINEMENT.
+   */
+  tagRefinement: z.enum(['auto', 'approve']).default('auto'),
   /** Write a base-truth snapshot to the log every N turns (default 15; 0 = never). Variable: STRATA_SNAPSHOT_EVERY_TURNS. */
   snapshotEveryTurns: z.number().int().min(0).max(1_000_000).default(15),
   /**
@@ -116,12 +128,15 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   retryBaseMs: 'STRATA_RETRY_BASE_MS',
   consolidateEveryTurns: 'STRATA_CONSOLIDATE_EVERY_TURNS',
   promote: 'STRATA_PROMOTE',
+  tendEveryHours: 'STRATA_TEND_EVERY_HOURS',
+  refineTagsAbove: 'STRATA_REFINE_TAGS_ABOVE',
+  tagRefinement: 'STRATA_TAG_REFINEMENT',
   snapshotEveryTurns: 'STRATA_SNAPSHOT_EVERY_TURNS',
   cacheMegabytes: 'STRATA_CACHE_MB',
   logLevel: 'STRATA_LOG_LEVEL',
 };
 
-const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'detailRounds', 'raisedTierTurns', 'contextWindowTokens', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns', 'cacheMegabytes']);
+const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'detailRounds', 'raisedTierTurns', 'contextWindowTokens', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns', 'cacheMegabytes', 'tendEveryHours', 'refineTagsAbove']);
 const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker', 'promote']);
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 

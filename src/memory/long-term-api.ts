@@ -4,8 +4,12 @@
  * its name (`mom-birthday`).
  */
 import type { EdgeType, LongTermMemory, MemoryAuthor, MemoryEdge, MemorySource, MemoryVersion } from '../core/long-term-memory.js';
+import type { MaintenanceRun } from '../core/maintenance-run.js';
+import type { TendOptions } from './maintenance/maintenance-run.js';
 
 export type { EdgeType, LongTermMemory, MemoryAuthor, MemoryEdge, MemorySource, MemoryTag, MemoryVersion } from '../core/long-term-memory.js';
+export type { ActionKind, ActionStatus, AgentName, MaintenanceAction, MaintenanceRun, RunTrigger } from '../core/maintenance-run.js';
+export type { TendOptions } from './maintenance/maintenance-run.js';
 
 /** Who makes a change and why (default: `user`, and a reason saying what the call did). */
 export interface ChangeOptions {
@@ -106,4 +110,23 @@ export interface LongTermMemories {
   unlink(from: string, to: string, type: EdgeType): Promise<boolean>;
   /** Its edges, from it and to it. */
   edges(reference: string): Promise<MemoryEdge[]>;
+  /**
+   * Tend the memories once: the maintenance agents (archiver, corrector, condenser, linker, tagger,
+   * reviewer, offline) go over those tended least recently (default 1,000), each change made as
+   * `agent:<name>` with its reason (at most `maxChanges`, default 200), and the run is kept. Runs also
+   * come every `tendEveryHours` (default 24) while the tenant is in use.
+   *
+   * @example
+   * const run = await tenant.memories.tend({ agents: ['archiver', 'linker'] });
+   * for (const action of run.actions) console.log(action.agent, action.kind, action.reason);
+   */
+  tend(options?: TendOptions): Promise<MaintenanceRun>;
+  /** Maintenance runs, the newest first (default limit 20, at most 1,000). */
+  runs(options?: { limit?: number; offset?: number }): Promise<MaintenanceRun[]>;
+  /** The run with this id; NOT_FOUND when there is none. */
+  run(runId: string): Promise<MaintenanceRun>;
+  /** Apply action `index` (0-based) of a run, which the run only proposed (a subtag held for approval). */
+  approve(runId: string, index: number): Promise<MaintenanceRun>;
+  /** Turn down a proposed action: nothing changes but the run's record. */
+  reject(runId: string, index: number): Promise<MaintenanceRun>;
 }

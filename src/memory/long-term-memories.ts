@@ -53,7 +53,8 @@ function change(options: ChangeOptions | undefined, reason: string): { by: Memor
   return { by: checkAuthor(options?.by ?? 'user'), reason: given?.trim() || reason };
 }
 
-export function longTermMemories(parts: LongTermParts): LongTermMemories {
+/** The API over `parts`, with the maintenance methods made apart (`maintenance/maintenance-api.ts`). */
+export function longTermMemories(parts: LongTermParts, maintenance: Pick<LongTermMemories, 'tend' | 'runs' | 'run' | 'approve' | 'reject'>): LongTermMemories {
   const { repository } = parts;
   const resolve = async (reference: unknown): Promise<LongTermMemory> => {
     const text = checkReference(reference);
@@ -70,6 +71,7 @@ export function longTermMemories(parts: LongTermParts): LongTermMemories {
   };
 
   return {
+    ...maintenance,
     recall: async (options) => recallMemories(repository, checkRecallRequest(options), parts.now()),
     add: async (input) => {
       if (typeof input !== 'object' || input === null) throw new StrataError('INVALID_INPUT', 'add() takes { value, name?, tags?, sources?, by?, reason? }.');

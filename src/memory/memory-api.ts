@@ -57,6 +57,15 @@ export interface MemoryOptions {
    */
   promote?: boolean;
   /**
+   * Hours between background maintenance runs of each tenant's long-term memory, while this instance
+   * serves it (default 24; 0 = only when asked, `memory.memories.tend()`).
+   */
+  tendEveryHours?: number;
+  /** A tag holding more current memories than this is split into subtags by the tagger (default 20). */
+  refineTagsAbove?: number;
+  /** `auto` (default): the tagger's subtags are put on; `approve`: they wait in the run's record for approve()/reject(). */
+  tagRefinement?: 'auto' | 'approve';
+  /**
    * How older messages are found for a query (default `hybrid`): BM25 fused with the nearest messages by
    * vectors, or `lexical`, BM25 alone. Hybrid needs a store that keeps vectors (SQLite with the optional
    * sqlite-vec package); without one, recall is lexical and a warning says why.

@@ -14,6 +14,7 @@ import { cacheShares } from './config.js';
 import type { EngineParts, SharedParts } from './engine-parts.js';
 import { importConversation } from './import-conversation.js';
 import { longTermMemories } from './long-term-memories.js';
+import { tenantMaintenance } from './maintenance/tenant-maintenance.js';
 import type { SessionHandle, Sessions, TenantMemory } from './memory-api.js';
 import { MemoryCounters } from './memory-counters.js';
 import { MemoryGate } from './memory-gate.js';
@@ -91,6 +92,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
     (error: unknown) => shared.onBackgroundError?.(error),
   );
   const services: SessionServices = { parts, work, resumeChecked: new Set(), toolExchanges: new ToolExchanges() };
+  const maintenance = tenantMaintenance(parts);
   const sessions = tenantSessions(services, { localInCharge: shared.localInCharge, workerScript: shared.importWorkerScript });
   const api: TenantMemory = {
     tenantId: tenant,
@@ -100,7 +102,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
       atomically: (work) => repositories.transaction((inside) => work(inside.longTerm)),
       now: shared.now,
       newId: shared.newId,
-    }),
+    }, maintenance.api),
     stats: async (statsOptions = {}) => {
       const options: unknown = statsOptions;
       const sessionId = isOptions(options) ? options.sessionId : options;
@@ -119,6 +121,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
       await work.close();
       await gate.drain();
       await upkeep?.close();
+      await maintenance.close();
     },
   };
 }

@@ -3,6 +3,7 @@
  * gives booleans as 0 or 1 and sources as JSON text, PostgreSQL as booleans and parsed JSON.
  */
 import type { EdgeType, LongTermMemory, MemoryAuthor, MemoryEdge, MemorySource, MemoryTag, MemoryVersion } from '../core/long-term-memory.js';
+import type { MaintenanceRun } from '../core/maintenance-run.js';
 
 export interface LongTermRow {
   id: string;
@@ -89,4 +90,9 @@ export function searchWords(terms: readonly string[]): string[] {
     for (const word of term.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (word !== '' && words.size < MAX_SEARCH_WORDS) words.add(word);
   }
   return [...words];
+}
+
+/** A kept maintenance run: JSON text in SQLite, parsed jsonb in PostgreSQL (the engine wrote it whole). */
+export function toMaintenanceRun(stored: string | MaintenanceRun): MaintenanceRun {
+  return typeof stored === 'string' ? (JSON.parse(stored) as MaintenanceRun) : stored;
 }

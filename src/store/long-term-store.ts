@@ -5,6 +5,7 @@
  * what it is given, and answers for uniqueness (ids, names, keys) and for history (every version kept).
  */
 import type { EdgeType, LongTermMemory, MemoryAuthor, MemoryEdge, MemorySource, MemoryTag, MemoryVersion } from '../core/long-term-memory.js';
+import type { MaintenanceRun } from '../core/maintenance-run.js';
 
 /** A memory to make: the repository gives it its key and its first version. */
 export interface NewMemory {
@@ -78,4 +79,12 @@ export interface LongTermRepository {
   unlink(options: { fromId: string; toId: string; type: EdgeType }): Promise<boolean>;
   /** The edges from and to the memory, oldest first (then by from id, to id and type). */
   edges(options: { id: string }): Promise<MemoryEdge[]>;
+  /** Current memories, those never tended first, then the least recently tended (then by id): at most `limit`. */
+  due(options: { limit: number }): Promise<LongTermMemory[]>;
+  /** Keep a maintenance run's record (a run kept already, by id, is replaced: a proposal settled). */
+  saveRun(options: { run: MaintenanceRun }): Promise<void>;
+  /** The run with this id, or null. */
+  getRun(options: { id: string }): Promise<MaintenanceRun | null>;
+  /** Maintenance runs, the newest first (by start, then id). */
+  runs(options: { limit: number; offset?: number }): Promise<MaintenanceRun[]>;
 }

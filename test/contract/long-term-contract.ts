@@ -11,6 +11,7 @@ import type { Store } from '../../src/store/store.js';
 import { storePerTest, tenantPerTest, type OpenStore } from './store-contract.js';
 import { at, describeLongTermLinksContract, newMemory, remember } from './long-term-links-contract.js';
 import { describeLongTermSearchContract } from './long-term-search-contract.js';
+import { describeLongTermRunsContract } from './long-term-runs-contract.js';
 
 /** The memory `create` should give back for `memory` with `key`. */
 function made(memory: NewMemory, key: string): LongTermMemory {
@@ -264,6 +265,7 @@ export function describeLongTermContract(name: string, openStore: OpenStore): vo
 
     describeLongTermLinksContract(openStore);
     describeLongTermSearchContract(openStore);
+    describeLongTermRunsContract(openStore);
 
     describe('memories of two tenants', () => {
       const current = storePerTest(openStore);

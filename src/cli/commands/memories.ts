@@ -6,6 +6,7 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CliIo } from '../io.js';
 import { globalOptions, withMemory, type GlobalOptions } from '../open-memory.js';
 import { collect, integerOption } from '../parse.js';
+import { registerMaintenance } from './memories-maintenance.js';
 import { registerRecall } from './memories-recall.js';
 import { edgeLine, memoryDetails, memoryLine, memoryTable, tagCountTable, tagsText, versionTable, type KeyedEdge } from './memories-format.js';
 
@@ -222,4 +223,5 @@ export function registerMemoriesCommand(program: Command, io: CliIo): void {
   registerChanges(memories, io);
   registerLinks(memories, io);
   registerRecall(memories, io);
+  registerMaintenance(memories, io);
 }

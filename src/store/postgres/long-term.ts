@@ -8,6 +8,7 @@ import { memoryKey, mergeSources, type LongTermMemory, type MemoryAuthor } from 
 import { MARKED_COLUMN, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
 import type { LongTermRepository, NewMemory } from '../long-term-store.js';
 import { createLongTermLinks } from './long-term-links.js';
+import { createLongTermRuns } from './long-term-runs.js';
 import { createLongTermSearch } from './long-term-search.js';
 import { sqlLimit, type Sql } from './sql.js';
 
@@ -157,5 +158,6 @@ export function createLongTermRepository(sql: Sql, tenantId: string): LongTermRe
       );
     },
     ...createLongTermLinks(sql, tenantId),
+    ...createLongTermRuns(sql, tenantId, COLUMNS),
   };
 }

@@ -330,4 +330,21 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX long_term_search ON long_term_memories USING gin (search) WHERE NOT deprecated;
     `,
   },
+  {
+    version: 5,
+    name: 'long-term memory maintenance runs',
+    // Maintenance tends the memories tended least recently first (never tended first), and keeps a record
+    // of every run: what it looked at, what each agent did or proposed, what failed.
+    sql: `
+      CREATE INDEX long_term_by_tended ON long_term_memories (tenant_id, tended_at NULLS FIRST, id) WHERE NOT deprecated;
+      CREATE TABLE long_term_runs (
+        tenant_id text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        started_at text COLLATE "C" NOT NULL,
+        run jsonb NOT NULL,
+        PRIMARY KEY (tenant_id, id)
+      );
+      CREATE INDEX long_term_runs_by_start ON long_term_runs (tenant_id, started_at DESC, id DESC);
+    `,
+  },
 ];

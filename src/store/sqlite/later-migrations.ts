@@ -282,4 +282,21 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
          WHERE m.deprecated = 0;
     `,
   },
+  {
+    version: 22,
+    name: 'long-term memory maintenance runs',
+    // Maintenance tends the memories tended least recently first (never tended first: NULL sorts first),
+    // and keeps a record of every run: what it looked at, what each agent did or proposed, what failed.
+    change: `
+      CREATE INDEX long_term_by_tended ON long_term_memories (tenant_id, tended_at, id) WHERE deprecated = 0;
+      CREATE TABLE long_term_runs (
+        tenant_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        run TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX long_term_runs_by_start ON long_term_runs (tenant_id, started_at, id);
+    `,
+  },
 ];

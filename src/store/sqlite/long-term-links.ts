@@ -29,11 +29,12 @@ export function createLongTermLinks(db: Database.Database, tenantId: string, run
     link: db.prepare(`INSERT INTO long_term_edges (tenant_id, from_id, to_id, type, author, at, reason) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (tenant_id, from_id, to_id, type) DO UPDATE SET author = excluded.author, at = excluded.at, reason = excluded.reason`),
     unlink: db.prepare('DELETE FROM long_term_edges WHERE tenant_id = ? AND from_id = ? AND to_id = ? AND type = ?'),
-    // Two index reads, from the memory and to it (an OR of the two would scan the tenant's edges).
+    // Two index reads, from the memory and to it (an OR of the two would scan the tenant's edges; without
+    // INDEXED BY, SQLite reads the second by the primary key's tenant prefix, every edge of the tenant).
     edges: db.prepare<[string, string, string, string], EdgeRow>(
       `SELECT from_id, to_id, type, author, at, reason FROM long_term_edges WHERE tenant_id = ? AND from_id = ?
        UNION
-       SELECT from_id, to_id, type, author, at, reason FROM long_term_edges WHERE tenant_id = ? AND to_id = ?
+       SELECT from_id, to_id, type, author, at, reason FROM long_term_edges INDEXED BY long_term_edges_to WHERE tenant_id = ? AND to_id = ?
        ORDER BY at, from_id, to_id, type`,
     ),
   };

@@ -14,6 +14,11 @@ import { searchWords, toLongTermMemory, type LongTermRow } from '../long-term-ro
 /** Matches a query may rank by BM25; beyond it, the newest matches are taken unranked. */
 const RANKED_MATCHES = 2_000;
 
+/** Counts kept: of words matching more than this many memories, at most this many words, for this many searches. */
+const COUNT_KEPT_FROM = 500;
+const COUNTS_KEPT = 10_000;
+const COUNTS_KEPT_FOR = 500;
+
 const quote = (word: string): string => `"${word}"`;
 
 export function createLongTermSearch(db: Database.Database, tenantId: string, columns: string): (terms: readonly string[], limit: number) => LongTermMemory[] {
@@ -22,7 +27,13 @@ export function createLongTermSearch(db: Database.Database, tenantId: string, co
     anyCurrent: db.prepare<[string], number>('SELECT 1 FROM long_term_memories WHERE tenant_id = ? AND deprecated = 0 LIMIT 1').pluck(),
     // (Counted across tenants: an estimate of the work, read from the word's index entries alone.)
     count: db.prepare<[string], number>('SELECT count(*) FROM long_term_search WHERE long_term_search MATCH ?').pluck(),
-    ranked: db.prepare<[string, number], number>('SELECT rowid FROM long_term_search WHERE long_term_search MATCH ? ORDER BY bm25(long_term_search) LIMIT ?').pluck(),
+    // Ranked without the tenant's token in the query: BM25 reads every row holding each phrase of the query to
+    // weigh it, and the tenant's token is in every row of the tenant. The matches are few (that is when a
+    // query is ranked), so the tenant is kept by the join.
+    ranked: db.prepare<[string, string, number], number>(
+      `SELECT s.rowid FROM long_term_search s CROSS JOIN long_term_rows r ON r.rowid = s.rowid
+        WHERE long_term_search MATCH ? AND r.tenant_id = ? ORDER BY bm25(long_term_search) LIMIT ?`,
+    ).pluck(),
     newest: db.prepare<[string, number], number>('SELECT rowid FROM long_term_search WHERE long_term_search MATCH ? ORDER BY rowid DESC LIMIT ?').pluck(),
     // (The wanted rowids drive the join: CROSS JOIN keeps SQLite from scanning the tenant's rows instead.)
     rows: db.prepare<[string, string], LongTermRow & { row: number }>(
@@ -35,19 +46,37 @@ export function createLongTermSearch(db: Database.Database, tenantId: string, co
   };
   // The tenant's rowid names it in the index; it never changes once the tenant has a row.
   let tenantRow: number | bigint | undefined;
+  // Counts of common words take a read of every match: they are kept a while (a count only decides how a
+  // word is read, so one a few hundred searches old does as well).
+  const counts = new Map<string, number>();
+  let searches = 0;
+  const countOf = (word: string): number => {
+    let count = counts.get(word);
+    if (count === undefined) {
+      count = statements.count.get(`text : ${quote(word)}`) ?? 0;
+      if (count > COUNT_KEPT_FROM) counts.set(word, count);
+    }
+    return count;
+  };
   return (terms, limit) => {
     const words = searchWords(terms);
     tenantRow ??= statements.tenantRow.get(tenantId);
     if (words.length === 0 || tenantRow === undefined || limit < 1 || statements.anyCurrent.get(tenantId) === undefined) return [];
+    searches += 1;
+    if (searches % COUNTS_KEPT_FOR === 0 || counts.size > COUNTS_KEPT) counts.clear();
     const present = words
-      .map((word) => ({ word, matches: statements.count.get(`text : ${quote(word)}`) ?? 0 }))
+      .map((word) => ({ word, matches: countOf(word) }))
       .filter((entry) => entry.matches > 0)
       .sort((left, right) => left.matches - right.matches);
     if (present.length === 0) return [];
     const scoped = (expression: string): string => `tenant : t${String(tenantRow)} AND text : (${expression})`;
-    const take = (expression: string, matches: number): number[] => (matches <= RANKED_MATCHES ? statements.ranked : statements.newest).all(scoped(expression), limit);
+    const take = (expression: string, matches: number): number[] =>
+      matches <= RANKED_MATCHES ? statements.ranked.all(`text : (${expression})`, tenantId, limit) : statements.newest.all(scoped(expression), limit);
     const found: number[] = [];
-    if (present.length > 1) found.push(...take(present.map((entry) => quote(entry.word)).join(' AND '), present[0]?.matches ?? 0));
+    // Where even the rarest word is common, the memories holding every word come first, the newest of them.
+    // (Where it is rare, they are among its matches, which BM25 ranks next with the other rare words: a
+    // memory holding more of them first. Ranking the AND itself would weigh every match of each word.)
+    if (present.length > 1 && (present[0]?.matches ?? 0) > RANKED_MATCHES) found.push(...statements.newest.all(scoped(present.map((entry) => quote(entry.word)).join(' AND ')), limit));
     // The rarest words, while their matches stay few (always the rarest one).
     let matches = 0;
     const rare = present.filter((entry, index) => {

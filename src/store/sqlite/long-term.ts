@@ -8,6 +8,7 @@ import { memoryKey, mergeSources, type LongTermMemory, type MemorySource } from 
 import { MARKED_COLUMN, toLongTermMemory, toMemoryVersion, type LongTermRow, type VersionRow } from '../long-term-rows.js';
 import type { LongTermRepository, MemoryChange, NewMemory } from '../long-term-store.js';
 import { createLongTermLinks } from './long-term-links.js';
+import { createLongTermRuns } from './long-term-runs.js';
 import { createLongTermSearch } from './long-term-search.js';
 import { immediately, type Run } from './run.js';
 
@@ -93,5 +94,6 @@ export function createLongTermRepository(db: Database.Database, tenantId: string
         marks[what].run(at, tenantId, JSON.stringify(ids));
       }),
     ...createLongTermLinks(db, tenantId, run),
+    ...createLongTermRuns(db, tenantId, run, COLUMNS),
   };
 }

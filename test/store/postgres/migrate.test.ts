@@ -14,7 +14,7 @@ import { strataFailure } from '../../support/strata-failure.js';
 
 const databaseUrl = DATABASE_URL ?? '';
 const NOW = '2026-11-27T05:00:00.000Z';
-const TABLES = ['api_keys', 'artifact_versions', 'artifacts', 'fact_events', 'facts', 'long_term_edges', 'long_term_memories', 'long_term_tags', 'long_term_versions', 'memory_retries', 'messages', 'retry_claims', 'schema_migrations', 'search_terms', 'sessions', 'tenants', 'turn_changes', 'turns', 'vector_progress', 'vector_spaces'];
+const TABLES = ['api_keys', 'artifact_versions', 'artifacts', 'fact_events', 'facts', 'long_term_edges', 'long_term_memories', 'long_term_runs', 'long_term_tags', 'long_term_versions', 'memory_retries', 'messages', 'retry_claims', 'schema_migrations', 'search_terms', 'sessions', 'tenants', 'turn_changes', 'turns', 'vector_progress', 'vector_spaces'];
 
 /** A schema name no other test uses. */
 const freshSchema = (): string => `strata_test_${randomBytes(4).toString('hex')}`;

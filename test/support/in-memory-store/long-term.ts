@@ -123,6 +123,7 @@ export function createLongTermRepository(access: StateAccess): LongTermRepositor
         }
       }),
     ...createLongTermLinks(access),
+    ...createLongTermRuns(access),
   };
 }
 
@@ -180,5 +181,36 @@ function createLongTermLinks(access: StateAccess): Links {
         return longTerm.edges.length < before;
       }),
     edges: ({ id }) => access.read((state) => memoriesOf(state).edges.filter((edge) => edge.fromId === id || edge.toId === id).sort(edgeOrder)),
+  };
+}
+
+/** Which memories maintenance tends next (least recently tended first), and the runs kept. */
+function createLongTermRuns(access: StateAccess): Pick<LongTermRepository, 'due' | 'saveRun' | 'getRun' | 'runs'> {
+  return {
+    due: ({ limit }) =>
+      access.read((state) =>
+        page(
+          [...memoriesOf(state).memories.values()]
+            .filter((memory) => !memory.deprecated)
+            .sort((left, right) => (left.tendedAt === null ? (right.tendedAt === null ? 0 : -1) : right.tendedAt === null ? 1 : compareText(left.tendedAt, right.tendedAt)) || compareText(left.id, right.id)),
+          Math.max(0, limit),
+        ),
+      ),
+    saveRun: ({ run }) =>
+      access.write((draft) => {
+        const runs = memoriesOf(draft).runs;
+        const at = runs.findIndex((kept) => kept.id === run.id);
+        if (at === -1) runs.push(structuredClone(run));
+        else runs[at] = structuredClone(run);
+      }),
+    getRun: ({ id }) => access.read((state) => memoriesOf(state).runs.find((kept) => kept.id === id) ?? null),
+    runs: ({ limit, offset }) =>
+      access.read((state) =>
+        page(
+          [...memoriesOf(state).runs].sort((left, right) => compareText(right.startedAt, left.startedAt) || compareText(right.id, left.id)),
+          Math.max(0, limit),
+          Math.max(0, offset ?? 0),
+        ),
+      ),
   };
 }

@@ -5,6 +5,7 @@
 import { StrataError } from '../../../src/core/errors.js';
 import type { Artifact, Fact, FactEvent, Message, Session, Tier, TurnSummary } from '../../../src/core/types.js';
 import type { LongTermMemory, MemoryEdge, MemoryTag, MemoryVersion } from '../../../src/core/long-term-memory.js';
+import type { MaintenanceRun } from '../../../src/core/maintenance-run.js';
 import type { MemoryRetry } from '../../../src/store/store.js';
 
 /** A message with its search-index entry: the terms of its speaker and of its content, in order. */
@@ -51,10 +52,12 @@ export interface LongTermState {
   tags: Map<string, MemoryTag[]>;
   edges: MemoryEdge[];
   count: number;
+  /** Maintenance runs in the order first kept. */
+  runs: MaintenanceRun[];
 }
 
 export function emptyTenantState(): TenantState {
-  return { sessions: new Map(), vectorSpaces: new Map(), turnRevision: 0, longTerm: { memories: new Map(), versions: new Map(), tags: new Map(), edges: [], count: 0 } };
+  return { sessions: new Map(), vectorSpaces: new Map(), turnRevision: 0, longTerm: { memories: new Map(), versions: new Map(), tags: new Map(), edges: [], count: 0, runs: [] } };
 }
 
 /**

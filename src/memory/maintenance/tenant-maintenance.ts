@@ -1,0 +1,47 @@
+/**
+ * A tenant's maintenance as its runtime holds it: the API's maintenance methods over the tenant's
+ * repositories with the local agents, and the background schedule (when `tendEveryHours` is above 0).
+ */
+import type { LongTermMemories } from '../long-term-api.js';
+import type { EngineParts } from '../engine-parts.js';
+import { LOCAL_AGENTS } from './local-agents.js';
+import { maintenanceApi } from './maintenance-api.js';
+import { runMaintenance, type MaintenanceParts } from './maintenance-run.js';
+import { TendSchedule } from './tend-schedule.js';
+
+export interface TenantMaintenance {
+  api: Pick<LongTermMemories, 'tend' | 'runs' | 'run' | 'approve' | 'reject'>;
+  close(): Promise<void>;
+}
+
+const HOUR_MS = 3_600_000;
+
+export function tenantMaintenance(parts: Pick<EngineParts, 'repositories' | 'settings' | 'now' | 'clock' | 'newId' | 'onBackgroundError'>): TenantMaintenance {
+  const { repositories, settings } = parts;
+  const maintenance: MaintenanceParts = {
+    repository: repositories.longTerm,
+    atomically: (work) => repositories.transaction((inside) => work(inside.longTerm)),
+    sessionFacts: (sessionId) => repositories.facts.list({ sessionId }),
+    agents: LOCAL_AGENTS,
+    now: parts.now,
+    newId: parts.newId,
+    settings: { refineTagsAbove: settings.refineTagsAbove, tagRefinement: settings.tagRefinement },
+  };
+  const queue = { last: Promise.resolve() as Promise<unknown> };
+  const api = maintenanceApi(maintenance, queue);
+  if (settings.tendEveryHours <= 0) return { api, close: () => Promise.resolve() };
+  const schedule = new TendSchedule({
+    everyMs: settings.tendEveryHours * HOUR_MS,
+    tend: () => {
+      const next = queue.last.then(() => runMaintenance(maintenance, {}, 'schedule'));
+      queue.last = next.catch(() => undefined);
+      return next;
+    },
+    lastRunAt: async () => (await repositories.longTerm.runs({ limit: 1 }))[0]?.startedAt ?? null,
+    hasMemories: async () => (await repositories.longTerm.count()) > 0,
+    now: parts.clock,
+    onError: (error) => parts.onBackgroundError?.(error),
+  });
+  schedule.start();
+  return { api, close: () => schedule.close() };
+}
