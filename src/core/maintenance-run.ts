@@ -31,6 +31,8 @@ export interface MaintenanceAction {
   edgeType?: EdgeType;
   /** `revise`: the new value. */
   value?: string;
+  /** `revise`, `deprecate`: the version of the memory the agent read; a memory changed since is left as it is. */
+  version?: number;
   /** One line: why. */
   reason: string;
   status: ActionStatus;
@@ -62,9 +64,10 @@ export function isAgentName(name: unknown): name is AgentName {
   return typeof name === 'string' && (AGENT_NAMES as readonly string[]).includes(name);
 }
 
-/** The agents named, in run order, without repeats; every agent when none is named. INVALID_INPUT for an unknown name. */
+/** The agents named, in run order, without repeats; every agent when `names` is left out. INVALID_INPUT for an unknown name or an empty list. */
 export function checkAgents(names: readonly unknown[] | undefined): AgentName[] {
-  if (names === undefined || names.length === 0) return [...AGENT_NAMES];
+  if (names === undefined) return [...AGENT_NAMES];
+  if (names.length === 0) throw new StrataError('INVALID_INPUT', `Name at least one maintenance agent (${AGENT_NAMES.join(', ')}), or leave agents out to run them all.`);
   for (const name of names) {
     if (!isAgentName(name)) throw new StrataError('INVALID_INPUT', `There is no maintenance agent ${JSON.stringify(name)}; the agents are ${AGENT_NAMES.join(', ')}.`);
   }

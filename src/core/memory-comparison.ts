@@ -1,14 +1,52 @@
 /**
- * How two long-term memories bear on each other, for the linker and the archiver: whether they are about
- * the same thing, whether they contradict each other (the same subject with other numbers, or one denies
- * what the other says), and whether the newer one says it replaces the older. Offline and deterministic,
- * on the words of their values (`aboutWords`). Pure; no I/O.
+ * How two long-term memories bear on each other, for the linker, the archiver and the condenser: whether
+ * they are about the same thing, whether they contradict each other, whether the newer one replaces the
+ * older. Offline and deterministic, on the words of their values; every rule leans towards leaving
+ * memories as they are, since a wrong archive or rewrite loses what a person said. Pure; no I/O.
  */
 import { singularWord } from './long-term-memory.js';
-import { aboutWords, restates, saysChange } from './promotion.js';
+import { aboutWords, saysChange } from './promotion.js';
+import { STOPWORDS } from './query-terms.js';
 
-/** Words that deny: one of two statements about the same thing holding one and the other none is a contradiction. */
-const DENIAL = /\b(?:not|never|no|none|nothing|nobody|don't|doesn't|didn't|won't|can't|cannot|isn't|aren't|wasn't|no longer|dont|doesnt|cant|wont)\b/iu;
+/** Words that deny (the apostrophe straight or curly): one of two statements holding one and the other none say opposite things. */
+const DENIAL = /\b(?:not|never|no|none|nothing|nobody|nowhere|neither|nor|without|cannot|no longer|dont|doesnt|didnt|cant|wont|isnt|arent|wasnt|shouldnt|wouldnt|couldnt)\b|n['’]t\b/iu;
+
+/** Words that only say a statement is new ("now", "actually"): two statements differing in them alone say the same thing. */
+const CHANGE_WORDS: ReadonlySet<string> = new Set(['now', 'actually', 'instead', 'anymore', 'currently', 'still', 'change', 'changed', 'update', 'updated', 'new']);
+
+const hasDigit = (word: string): boolean => /\p{N}/u.test(word);
+
+/** Whether the statement denies something. */
+export function denies(text: string): boolean {
+  return DENIAL.test(text);
+}
+
+/** The numbers a text gives ("€65", "4 cores", "1,200"), as written without separators. */
+export function numbersOf(text: string): Set<string> {
+  return new Set([...text.matchAll(/\p{N}+(?:[.,]\p{N}+)*/gu)].map((match) => match[0].replace(/,/gu, '')));
+}
+
+/**
+ * Every word of a statement that is not a function word or a number, lower case and singular, the
+ * apostrophe's tail dropped ("Noor's" → "noor"): unlike the words memories are searched by, "like",
+ * "hate", "never" and "always" count, since they are what two statements can differ in.
+ */
+export function statementWords(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)) {
+    const word = singularWord(match[0].replace(/['’]s$/u, '').replace(/['’]/gu, ''));
+    if (word.length > 1 && !STOPWORDS.has(word) && !hasDigit(word) && !CHANGE_WORDS.has(word)) found.add(word);
+  }
+  return found;
+}
+
+const contains = (outer: ReadonlySet<string>, inner: ReadonlySet<string>): boolean => [...inner].every((word) => outer.has(word));
+
+/** A word as the text writes it (the first form that compares as `word`), for a reason a person reads. */
+function written(text: string, word: string): string {
+  for (const match of text.matchAll(/[\p{L}\p{N}]+/gu)) if (singularWord(match[0].toLowerCase()) === word) return match[0].toLowerCase();
+  return word;
+}
 
 /** Content words a text writes with a capital, even at the start of a sentence: its names, days, places ("Noor charges …"). */
 function namesOf(text: string): Set<string> {
@@ -16,18 +54,8 @@ function namesOf(text: string): Set<string> {
   return new Set([...text.matchAll(/\p{Lu}[\p{L}\p{N}]*/gu)].map((match) => singularWord(match[0].toLowerCase())).filter((word) => content.has(word)));
 }
 
-/**
- * Whether each names something the other does not ("Noor charges €76", "Kit charges €78"): then they are
- * about different people, places or days, however many other words they share.
- */
-function nameOthers(left: string, right: string): boolean {
-  const a = namesOf(left);
-  const b = namesOf(right);
-  return [...a].some((name) => !b.has(name)) && [...b].some((name) => !a.has(name));
-}
-
 export interface Comparison {
-  /** Content words the two share (numbers left out), in the first's order. */
+  /** Content words the two share (numbers left out), in the first's order, as the first writes them. */
   shared: string[];
   /** Shared words over all content words of both (numbers left out): 0–1. */
   overlap: number;
@@ -37,9 +65,7 @@ export interface Comparison {
   namesOthers: boolean;
 }
 
-const hasDigit = (word: string): boolean => /\p{N}/u.test(word);
-
-/** What two statements share, apart from their numbers (which is what two values of one subject differ in). */
+/** What two statements share, apart from their numbers. */
 export function compareStatements(left: string, right: string): Comparison {
   const a = aboutWords(left);
   const b = aboutWords(right);
@@ -47,53 +73,57 @@ export function compareStatements(left: string, right: string): Comparison {
   const wordsB = new Set([...b.content].filter((word) => !hasDigit(word)));
   const shared = wordsA.filter((word) => wordsB.has(word));
   const union = new Set([...wordsA, ...wordsB]).size;
+  const namesA = namesOf(left);
+  const namesB = namesOf(right);
   return {
-    shared,
+    shared: shared.map((word) => written(left, word)),
     overlap: shared.length / Math.max(1, union),
     sharesSpecific: shared.some((word) => a.specific.has(word) || b.specific.has(word)),
-    namesOthers: nameOthers(left, right),
+    namesOthers: [...namesA].some((name) => !namesB.has(name)) && [...namesB].some((name) => !namesA.has(name)),
   };
 }
 
 /**
- * Whether the two are about the same thing: half their words shared, or a third with a name or day among
- * them, and neither names someone or something the other does not.
+ * Whether the two are about the same thing, loosely, as a link says: half their words shared, or a third
+ * with a name or day among them, and neither names someone or something the other does not.
  */
 export function sameTopic(comparison: Comparison): boolean {
   if (comparison.namesOthers || comparison.shared.length < 2) return false;
   return comparison.overlap >= 0.5 || (comparison.sharesSpecific && comparison.overlap >= 1 / 3);
 }
 
-/** The numbers a text gives ("€65", "4 cores", "1,200"), as written without separators. */
-function numbersOf(text: string): Set<string> {
-  return new Set([...text.matchAll(/\p{N}+(?:[.,]\p{N}+)*/gu)].map((match) => match[0].replace(/,/gu, '')));
-}
-
 /**
- * Why two statements about the same thing contradict each other, or null when they do not: they give
- * other numbers ("€65 an hour", "€75 an hour"), or one denies what the other says ("works Saturdays",
- * "never works Saturdays").
+ * Why two statements contradict each other, or null: they say the same thing in the same words (but for
+ * "now", "actually" …) and give other numbers ("Noor charges €76 an hour", "… €78 an hour"), or one
+ * denies what the other says ("Ellie works Saturdays", "Ellie never works Saturdays"). Statements that
+ * differ in any other word ("kitchen budget", "bathroom budget"; "run 5 km", "swim 2 km") do not.
  */
 export function contradiction(left: string, right: string): string | null {
-  const comparison = compareStatements(left, right);
-  if (!sameTopic(comparison)) return null;
+  const neutral = (text: string): Set<string> => new Set([...statementWords(text)].filter((word) => !denies(word)));
+  const wordsLeft = neutral(left);
+  const wordsRight = neutral(right);
+  if (wordsLeft.size < 2 || !contains(wordsLeft, wordsRight) || !contains(wordsRight, wordsLeft)) return null;
+  const about = [...wordsLeft]
+    .slice(0, 3)
+    .map((word) => written(left, word))
+    .join(', ');
   const numbersLeft = numbersOf(left);
   const numbersRight = numbersOf(right);
-  const about = comparison.shared.slice(0, 3).join(', ');
   if (numbersLeft.size > 0 && numbersRight.size > 0 && ![...numbersLeft].some((number) => numbersRight.has(number))) {
-    return `both are about ${about} but give ${[...numbersLeft].join(', ')} and ${[...numbersRight].join(', ')}`;
+    return `both say ${about} but give ${[...numbersLeft].join(', ')} and ${[...numbersRight].join(', ')}`;
   }
-  if (DENIAL.test(left) !== DENIAL.test(right)) return `both are about ${about} but one denies what the other says`;
+  if (denies(left) !== denies(right)) return `both say ${about} but one denies what the other says`;
   return null;
 }
 
 /**
- * Why the newer statement replaces the older, or null: it contradicts it and says it is a change ("now",
- * "instead", "no longer"), or it restates it without contradicting it (a duplicate). A contradiction that
- * does not say which holds is left for a person.
+ * Why the newer statement replaces the older, or null. It contradicts the older and says it is a change
+ * ("now", "instead", "no longer"); or it says the same: every word and number of the older, the same way
+ * (neither denies what the other says), perhaps with more. Anything else is left for a person.
  */
 export function replacement(newer: string, older: string): string | null {
   const conflict = contradiction(newer, older);
   if (conflict !== null) return saysChange(newer) ? `says it changes this (${conflict})` : null;
-  return restates(newer, older) ? 'says the same' : null;
+  const same = denies(newer) === denies(older) && contains(statementWords(newer), statementWords(older)) && contains(numbersOf(newer), numbersOf(older));
+  return same && statementWords(older).size >= 2 ? 'says the same' : null;
 }

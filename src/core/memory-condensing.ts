@@ -1,9 +1,11 @@
 /**
- * The local condenser's rule: a verbose memory loses its filler ("basically", "I think", "in order to")
- * and any sentence that restates an earlier one, and is kept shorter only when every name, day and number
- * it held is still there. Offline and deterministic. Pure; no I/O.
+ * The local condenser's rule: a verbose memory loses its filler ("basically", "to be honest", "in order
+ * to") and any sentence that says nothing an earlier one does not (every word and number of it, the same
+ * way), and is kept shorter only when every name, day and number it held is still there. Hedges ("I
+ * think", "kind of", "really") stay: they say how sure the statement is. Offline and deterministic. Pure.
  */
-import { aboutWords, restates } from './promotion.js';
+import { denies, numbersOf, statementWords } from './memory-comparison.js';
+import { aboutWords } from './promotion.js';
 
 /** Values longer than this, in characters, are verbose enough to condense. */
 export const CONDENSE_FROM = 160;
@@ -13,8 +15,8 @@ const WORTH = 0.85;
 
 /** Filler and roundabout phrases, and what each becomes. */
 const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\b(?:i (?:think|guess|believe|suppose|feel like|reckon)(?: that)?|you know|to be honest|to be fair|kind of|sort of|by the way|as i said|as mentioned(?: before)?|in my opinion|at the end of the day|if that makes sense)\b,?\s*/giu, ''],
-  [/\b(?:basically|actually|really|literally|honestly|obviously|simply|essentially)\b,?\s*/giu, ''],
+  [/\b(?:you know|to be honest|by the way|as i said|as mentioned(?: before)?|at the end of the day|if that makes sense)\b,?\s*/giu, ''],
+  [/\b(?:basically|literally|honestly)\b,?\s*/giu, ''],
   [/\bin order to\b/giu, 'to'],
   [/\bdue to the fact that\b/giu, 'because'],
   [/\bat this point in time\b/giu, 'now'],
@@ -44,6 +46,12 @@ function tidy(sentence: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** Whether `sentence` says nothing `other` does not: its every word and number, the same way. */
+function saysNothingMore(sentence: string, other: string): boolean {
+  const within = (inner: ReadonlySet<string>, outer: ReadonlySet<string>): boolean => [...inner].every((word) => outer.has(word));
+  return denies(sentence) === denies(other) && within(statementWords(sentence), statementWords(other)) && within(numbersOf(sentence), numbersOf(other));
+}
+
 /** The specific words of a text (names, days, numbers). */
 function specificWords(text: string): Set<string> {
   return aboutWords(text).specific;
@@ -59,7 +67,7 @@ export function condense(value: string): { value: string; reason: string } | nul
   let repeated = 0;
   for (const sentence of sentencesOf(value).map(tidy)) {
     if (sentence === '' || /^[.!?;]+$/u.test(sentence)) continue;
-    const earlier = kept.find((other) => restates(other, sentence) && [...specificWords(sentence)].every((word) => specificWords(other).has(word)));
+    const earlier = kept.find((other) => saysNothingMore(sentence, other));
     if (earlier === undefined) kept.push(sentence);
     else repeated += 1;
   }

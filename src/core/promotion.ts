@@ -111,8 +111,10 @@ export function aboutWords(text: string): { content: Set<string>; specific: Set<
   const specific = new Set<string>();
   const value = text;
   for (const match of value.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const word = singularWord(match[0].toLowerCase());
-    if (STOPWORDS.has(word) || FRAME_WORDS.has(word) || word.length < 2) continue;
+    const lower = match[0].toLowerCase();
+    const word = singularWord(lower);
+    // (Checked as written too: "always" is a frame word, "alway" is not.)
+    if (STOPWORDS.has(word) || FRAME_WORDS.has(word) || FRAME_WORDS.has(lower) || word.length < 2) continue;
     content.add(word);
     const first = match.index === 0 || /[:.!?]\s*$/u.test(value.slice(Math.max(0, match.index - 3), match.index));
     if (/\p{N}/u.test(match[0]) || (!first && /^\p{Lu}/u.test(match[0]))) specific.add(word);

@@ -14,6 +14,8 @@ import { answerFor, errorAnswer } from './error-response.js';
 import { registerChatRoutes } from './routes/chat-routes.js';
 import { registerEvalRoutes } from './routes/eval-routes.js';
 import { registerFactRoutes } from './routes/fact-routes.js';
+import { registerMemoryRoutes } from './routes/memory-routes.js';
+import { registerMemoryWorkRoutes } from './routes/memory-work-routes.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
 import { registerTurnRoutes } from './routes/turn-routes.js';
 import type { ServerEnv } from './server-env.js';
@@ -100,6 +102,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerSessionRoutes(app);
   registerTurnRoutes(app);
   registerFactRoutes(app);
+  registerMemoryRoutes(app);
+  registerMemoryWorkRoutes(app);
   registerChatRoutes(app, { memory, background, onUnexpected: (error, requestId) => options.onUnexpected?.(error, requestId) });
   registerEvalRoutes(app, { packageRoot: options.packageRoot });
   registerMcpRoute(app, options.version ?? '0.0.0');

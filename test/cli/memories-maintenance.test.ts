@@ -20,7 +20,7 @@ describe('strata memories tend, runs, run, approve and reject', () => {
     expect(tended.stderr).toBe('');
     expect(tended.stdout).toMatch(/^Maintenance run \S+ \(demand, .*; agents: archiver, corrector, condenser, linker, tagger, reviewer\)$/mu);
     expect(tended.stdout).toMatch(/^examined 3 memories, 2 changes made, 2 memories flagged for you\.$/mu);
-    expect(tended.stdout).toContain('[0] linker link M1 contradicts M2 (applied)\n    both are about staging, server, run but give 4 and 8: M2 ("The staging server runs in eu-west with 8 cores.")');
+    expect(tended.stdout).toContain('[0] linker link M1 contradicts M2 (applied)\n    both say staging, server, runs but give 4 and 8: M2 ("The staging server runs in eu-west with 8 cores.")');
     expect(tended.stdout).toContain('[1] tagger tag M3: preferences (applied)\n    untagged: by its words it belongs under "preferences"');
     expect(tended.stdout).toContain('[2] reviewer M1 (flagged)\n    contradicts M2');
 

@@ -49,6 +49,18 @@ export function describeLongTermSearchContract(openStore: OpenStore): void {
       expect(await ids(['saturday'], 0)).toEqual([]);
     });
 
+    it('puts a long memory holding every word before many short ones holding one', async () => {
+      const memories = store().tenant('tenant-alpha').longTerm;
+      await remember(memories, 'mem-both', {
+        value: 'At the zoo on Saturday the children fed the giraffe first, then watched the zebra herd by the lake, then had lunch by the penguins and bought a guide.',
+      });
+      for (let index = 0; index < 40; index += 1) {
+        await remember(memories, `mem-zebra-${String(index)}`, { value: `Zebra ${String(index)}.` });
+        await remember(memories, `mem-giraffe-${String(index)}`, { value: `Giraffe ${String(index)}.` });
+      }
+      expect((await memories.search({ terms: ['zebra', 'giraffe'], limit: 5 }))[0]?.id).toBe('mem-both');
+    });
+
     it('finds a memory by the words of its tags while it holds them', async () => {
       const memories = store().tenant('tenant-alpha').longTerm;
       await remember(memories, 'mem-mom', { value: 'May 4.' });

@@ -7,6 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
 import type { MemoryOptions } from '../../src/memory/create-memory.js';
 import type { LongTermMemory, MaintenanceRun, Memory } from '../../src/index.js';
+import { applyAction } from '../../src/memory/maintenance/apply-action.js';
+import { leansOnItsConversation } from '../../src/memory/maintenance/reviewer.js';
+import { createInMemoryStore } from '../support/in-memory-store.js';
 import { sequentialIds, testMemory } from '../support/memory-fixtures.js';
 
 let cleanups: Array<() => Promise<void>> = [];
@@ -36,7 +39,7 @@ describe('maintenance of long-term memory', () => {
     const { memory } = tendedMemory();
     const old = await memory.memories.add({ value: 'My rate is €65 an hour for consulting work.' });
     const saturday = await memory.memories.add({ value: 'Never schedule anything on a Saturday: it is family day.' });
-    const changed = await memory.memories.add({ value: "I'm charging €75 an hour now for consulting work." });
+    const changed = await memory.memories.add({ value: 'My rate is now €75 an hour for consulting work.' });
     await memory.memories.add({ value: 'Never schedule anything on a Sunday: it is family day.' });
     const run = await memory.memories.tend({ agents: ['archiver'] });
 
@@ -48,9 +51,25 @@ describe('maintenance of long-term memory', () => {
     expect((await memory.memories.get(saturday.id)).deprecated).toBe(false);
     const last = (await memory.memories.history(old.id)).at(-1);
     expect(last?.by).toBe('agent:archiver');
-    expect(last?.reason).toMatch(/^replaced by M3 \("I'm charging €75.*says it changes this \(both are about .* but give 75 and 65\)$/u);
+    expect(last?.reason).toBe('replaced by M3 ("My rate is now €75 an hour for consulting work."), which says it changes this (both say rate, hour, consulting but give 75 and 65)');
     expect(await memory.memories.edges(old.id)).toEqual([expect.objectContaining({ fromId: changed.id, toId: old.id, type: 'supersedes', by: 'agent:archiver' })]);
     expect(await memory.memories.run(run.id)).toEqual(run);
+  });
+
+  it('leaves a memory a person restored after the archiver deprecated it, and the one that superseded it', async () => {
+    const { memory } = tendedMemory();
+    const old = await memory.memories.add({ value: 'My rate is €65 an hour for consulting work.' });
+    const changed = await memory.memories.add({ value: 'My rate is now €75 an hour for consulting work.' });
+    await memory.memories.tend({ agents: ['archiver'] });
+    expect((await memory.memories.get(old.id)).deprecated).toBe(true);
+    await memory.memories.deprecate(old.id, { deprecated: false, reason: 'both rates hold: €65 for old clients' });
+    const again = await memory.memories.tend({ agents: ['archiver'] });
+    expect(again.actions).toEqual([]);
+    // With the edge taken away too, the restore does not make the older memory the newer statement.
+    await memory.memories.unlink(changed.id, old.id, 'supersedes');
+    expect((await memory.memories.tend({ agents: ['archiver'] })).actions).toEqual([]);
+    expect((await memory.memories.get(old.id)).deprecated).toBe(false);
+    expect((await memory.memories.get(changed.id)).deprecated).toBe(false);
   });
 
   it('keeps an older memory whose restatement loses a name, and archives one restated whole', async () => {
@@ -67,12 +86,12 @@ describe('maintenance of long-term memory', () => {
   it('condenses a verbose memory, keeping the original as a version that undo brings back', async () => {
     const { memory } = tendedMemory();
     const verbose =
-      'Basically, I think that Ellie prefers oat milk in her flat white, you know, and she does not take sugar at all. By the way, Ellie prefers oat milk in her flat white. In order to keep her happy, keep oat milk in stock on Tuesdays.';
+      'Basically, Ellie prefers oat milk in her flat white, you know, and an almond croissant on Fridays. By the way, Ellie prefers oat milk in her flat white. In order to keep her happy, keep oat milk in stock on Tuesdays.';
     const made = await memory.memories.add({ value: verbose });
     const run = await memory.memories.tend({ agents: ['condenser'] });
     const condensed = await memory.memories.get(made.id);
-    expect(condensed.value).toBe('Ellie prefers oat milk in her flat white, and she does not take sugar at all. To keep her happy, keep oat milk in stock on Tuesdays.');
-    expect(actionsOf(run, 'condenser')[0]?.reason).toMatch(/^condensed from 229 to 132 characters \(filler and 1 repeated sentence left out/u);
+    expect(condensed.value).toBe('Ellie prefers oat milk in her flat white, and an almond croissant on Fridays. To keep her happy, keep oat milk in stock on Tuesdays.');
+    expect(actionsOf(run, 'condenser')[0]?.reason).toMatch(/^condensed from 216 to 132 characters \(filler and 1 repeated sentence left out/u);
     const versions = await memory.memories.history(made.id);
     expect(versions.map((version) => [version.value, version.by])).toEqual([
       [verbose, 'user'],
@@ -97,7 +116,7 @@ describe('maintenance of long-term memory', () => {
       [low.id, high.id, 'contradicts'],
       [sam.id, allergy.id, 'relates-to'],
     ]);
-    expect((await memory.memories.edges(low.id))[0]?.reason).toBe('both are about staging, server, run but give 4 and 8: M2 ("The staging server runs in eu-west with 8 cores.")');
+    expect((await memory.memories.edges(low.id))[0]?.reason).toBe('both say staging, server, runs but give 4 and 8: M2 ("The staging server runs in eu-west with 8 cores.")');
     const flagged = actionsOf(run, 'reviewer').map((action) => [action.memoryIds[0], action.reason]);
     expect(flagged).toEqual([
       [low.id, 'contradicts M2 ("The staging server runs in eu-west with 8 cores."): keep one, or say which holds when'],
@@ -158,6 +177,9 @@ describe('maintenance of long-term memory', () => {
     expect(isStrataError(await memory.memories.approve(run.id, 2).catch((error: unknown) => error), 'INVALID_INPUT')).toBe(true);
     expect(isStrataError(await memory.memories.reject('no-such-run', 0).catch((error: unknown) => error), 'NOT_FOUND')).toBe(true);
     expect(await memory.memories.run(run.id)).toEqual(rejected);
+    // A rejected subtag is not proposed again.
+    const next = await memory.memories.tend({ agents: ['tagger'] });
+    expect(next.actions.flatMap((action) => action.tags ?? [])).not.toContain('rules/deliveries');
   });
 
   it('examines the memories tended least recently first, stops changing at its limit, and says what it left out', async () => {
@@ -169,23 +191,28 @@ describe('maintenance of long-term memory', () => {
     expect(first.actions.map((action) => action.memoryIds)).toEqual([[made[0]!.id]]);
     expect(first.leftOut).toBe(1);
     expect(first.limits).toEqual({ memories: 2, changes: 1 });
-    // The next run starts with the two the first did not examine.
+    // The memory whose action was left out is not marked tended: the next run starts with it, then the first one not examined.
+    expect((await memory.memories.get(made[0]!.id)).tendedAt).toBe(first.startedAt);
+    expect((await memory.memories.get(made[1]!.id)).tendedAt).toBeNull();
     const second = await memory.memories.tend({ agents: ['tagger'], limit: 2 });
-    expect(second.actions.map((action) => action.memoryIds[0])).toEqual([made[2]!.id, made[3]!.id]);
+    expect(second.actions.map((action) => action.memoryIds[0])).toEqual([made[1]!.id, made[2]!.id]);
     expect((await memory.memories.runs()).map((run) => run.id)).toEqual([second.id, first.id]);
     expect((await memory.memories.runs({ limit: 1, offset: 1 })).map((run) => run.id)).toEqual([first.id]);
   });
 
   it('flags a memory that says too little without its conversation', async () => {
     const { memory } = tendedMemory();
-    const pointing = await memory.memories.add({ value: 'janet leave: she said no, leave everything else as it is', tags: ['notes'] });
-    const thin = await memory.memories.add({ value: 'island: 7 feet now', tags: ['notes'] });
-    await memory.memories.add({ value: "schedule: Don't schedule anything on a Saturday, ever", tags: ['rules'] });
+    const pointing = await memory.memories.add({ value: 'She said no, leave everything else as it is.', tags: ['notes'] });
+    await memory.memories.add({ value: 'Garage door code: 4471', tags: ['house'] });
+    await memory.memories.add({ value: "Don't schedule anything on a Saturday, ever", tags: ['rules'] });
     const run = await memory.memories.tend({ agents: ['reviewer'] });
     expect(run.actions.map((action) => [action.memoryIds[0], action.reason])).toEqual([
-      [pointing.id, 'leans on its conversation ("she" refers to something it does not say): say who or what, or deprecate it'],
-      [thin.id, 'says too little to stand alone: add what it is about, or deprecate it'],
+      [pointing.id, 'leans on its conversation ("She" refers to something it does not say): say who or what, or deprecate it'],
     ]);
+    // A promoted memory is read after its key, a label the manager made.
+    expect(leansOnItsConversation({ value: 'janet leave: she said no, leave everything else as it is', subject: 'janet-leave' })).toMatch(/^leans on its conversation \("she"/u);
+    expect(leansOnItsConversation({ value: 'island: 7 feet now', subject: 'island' })).toBe('says too little to stand alone: add what it is about, or deprecate it');
+    expect(leansOnItsConversation({ value: "schedule: Don't schedule anything on a Saturday, ever", subject: 'schedule' })).toBeNull();
   });
 
   it('asks about a memory not recalled for 90 days', async () => {
@@ -233,5 +260,24 @@ describe('maintenance of long-term memory', () => {
     }
     expect(await memory.memories.runs()).toEqual([]);
     expect((await memory.memories.list())[0]?.tendedAt).toBeNull();
+  });
+});
+
+describe('applying a maintenance action', () => {
+  it('leaves a memory changed after the agent read it, and tags only memories still current', async () => {
+    const memories = createInMemoryStore().tenant('acme').longTerm;
+    const at = '2026-05-01T10:00:00.000Z';
+    const made = await memories.create({ memory: { id: 'm1', name: null, value: 'A long value to condense.', sources: [], at }, by: 'user', reason: 'told' });
+    await memories.create({ memory: { id: 'm2', name: null, value: 'Another memory.', sources: [], at }, by: 'user', reason: 'told' });
+    await memories.revise({ id: 'm1', value: 'The person changed it meanwhile.', by: 'user', reason: 'edited', at });
+    const revise = { agent: 'condenser' as const, kind: 'revise' as const, memoryIds: ['m1'], version: made.version, value: 'Condensed.', reason: 'condensed', status: 'applied' as const };
+    expect(await applyAction(memories, revise, at)).toBe('M1 changed after the condenser read it (version 1, now 2): left as it is');
+    expect((await memories.get({ id: 'm1' }))?.value).toBe('The person changed it meanwhile.');
+    await memories.revise({ id: 'm2', deprecated: true, by: 'user', reason: 'old', at });
+    const tag = { agent: 'tagger' as const, kind: 'tag' as const, memoryIds: ['m1', 'm2'], tags: ['notes'], reason: 'refined', status: 'proposed' as const };
+    expect(await applyAction(memories, tag, at)).toBeNull();
+    expect((await memories.tags({ id: 'm1' })).map((held) => held.tag)).toEqual(['notes']);
+    expect(await memories.tags({ id: 'm2' })).toEqual([]);
+    expect(await applyAction(memories, { ...tag, memoryIds: ['m2'] }, at)).toBe('every memory it would tag is gone or deprecated');
   });
 });

@@ -88,3 +88,30 @@ describe('the maintenance schedule', () => {
     await schedule.close();
   });
 });
+
+describe('the maintenance schedule, when things go wrong', () => {
+  it('looks again after a failed read, and waits out an interval longer than a timer can in steps', async () => {
+    const timers = manualTimers('2026-05-01T09:00:00.000Z');
+    const errors: unknown[] = [];
+    let reads = 0;
+    const schedule = new TendSchedule({
+      everyMs: 1000 * HOUR,
+      tend: () => Promise.resolve(),
+      lastRunAt: () => {
+        reads += 1;
+        return reads === 1 ? Promise.reject(new Error('database is locked')) : Promise.resolve('2026-05-01T09:00:00.000Z');
+      },
+      hasMemories: () => Promise.resolve(true),
+      onError: (error) => errors.push(error),
+      ...timers.options,
+    });
+    schedule.start();
+    await timers.fire();
+    expect(errors.map((error) => (error as Error).message)).toEqual(['database is locked']);
+    // Armed again, and never for longer than a timer can wait (Node fires a longer one at once).
+    expect(timers.waits.at(-1)).toBe(2 ** 31 - 1);
+    await timers.fire();
+    expect(timers.waits.at(-1)).toBe(1000 * HOUR - (2 ** 31 - 1) - FIRST_LOOK_MS);
+    await schedule.close();
+  });
+});

@@ -39,7 +39,21 @@ describe('MCP over streamable HTTP, used by the SDK\'s own client', () => {
   it('lists the tools and runs a conversation through them: record, context, search, facts and their correction', async () => {
     const client = await connect((await memory.keys.create({ tenant: 'acme' })).key);
     const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
-    expect(tools).toEqual(['correct_fact', 'create_session', 'get_context', 'list_facts', 'list_sessions', 'record_turn', 'search_session']);
+    expect(tools).toEqual([
+      'change_memory',
+      'correct_fact',
+      'create_session',
+      'get_context',
+      'list_facts',
+      'list_memories',
+      'list_sessions',
+      'read_memory',
+      'recall_memories',
+      'record_turn',
+      'remember',
+      'search_session',
+      'tend_memories',
+    ]);
 
     const session = JSON.parse((await call(client, 'create_session', { title: 'Boiler' })).text) as { id: string };
     const recorded = await call(client, 'record_turn', { sessionId: session.id, user: 'The boiler service is booked for 12 March with Hughes Heating; the callout fee is £85.', assistant: 'Noted.' });
@@ -88,6 +102,33 @@ describe('MCP over streamable HTTP, used by the SDK\'s own client', () => {
     const badBudget = await call(acme, 'get_context', { sessionId: theirs.id, budget: -3 });
     expect(badBudget.isError).toBe(true);
     expect(JSON.parse((await call(beta, 'list_sessions', {})).text)).toEqual([]);
+  });
+
+  it('remembers, recalls, reads, changes and tends long-term memory, each tenant its own', async () => {
+    const acme = await connect((await memory.keys.create({ tenant: 'acme' })).key);
+    const made = JSON.parse((await call(acme, 'remember', { value: 'The staging server runs in eu-west with 4 cores.', tags: ['infra'] })).text) as { key: string };
+    await call(acme, 'remember', { value: 'The staging server runs in eu-west with 8 cores.', tags: ['infra'] });
+    expect(made.key).toBe('M1');
+    const recalled = JSON.parse((await call(acme, 'recall_memories', { query: 'How many cores does staging have?' })).text) as { nothingRelevant: boolean; memories: Array<{ key: string; reason: string }> };
+    expect(recalled.nothingRelevant).toBe(false);
+    expect(recalled.memories.map((entry) => entry.key).sort()).toEqual(['M1', 'M2']);
+    const run = JSON.parse((await call(acme, 'tend_memories', { action: 'run', agents: ['linker'] })).text) as { actions: Array<{ edgeType: string; reason: string }> };
+    expect(run.actions.map((action) => action.edgeType)).toEqual(['contradicts']);
+    const changed = JSON.parse((await call(acme, 'change_memory', { ref: 'M1', action: 'deprecate', reason: 'upgraded to 8 cores' })).text) as { deprecated: boolean; version: number };
+    expect(changed).toMatchObject({ deprecated: true, version: 2 });
+    const read = JSON.parse((await call(acme, 'read_memory', { ref: 'M1' })).text) as { tags: string[]; edges: unknown[]; versions: Array<{ reason: string }> };
+    expect(read.tags).toEqual(['infra']);
+    expect(read.edges).toHaveLength(1);
+    expect(read.versions.map((version) => version.reason)).toEqual(['remembered', 'upgraded to 8 cores']);
+    expect(JSON.parse((await call(acme, 'list_memories', {})).text)).toHaveLength(1);
+
+    const beta = await connect((await memory.keys.create({ tenant: 'beta' })).key);
+    const refused = await call(beta, 'read_memory', { ref: 'M1' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^MEMORY_NOT_FOUND/u);
+    expect(JSON.parse((await call(beta, 'recall_memories', { query: 'staging cores' })).text)).toEqual({ nothingRelevant: true, memories: [] });
+    const noRun = await call(beta, 'tend_memories', { action: 'approve', runId: 'nope', index: 0 });
+    expect([noRun.isError, noRun.text.startsWith('NOT_FOUND')]).toEqual([true, true]);
   });
 
   it('refuses a client without a valid key', async () => {

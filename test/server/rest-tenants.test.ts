@@ -5,17 +5,28 @@ import { testServer, type TestServer } from './server-fixtures.js';
 let server: TestServer;
 
 beforeEach(async () => {
-  server = await testServer({}, { chatModel: createScriptedChatModel(() => 'Noted: Porto on Friday.') });
+  server = await testServer({}, { chatModel: createScriptedChatModel(() => 'Noted: Porto on Friday.'), tagRefinement: 'approve', refineTagsAbove: 2 });
 });
 
 afterEach(async () => {
   await server.cleanup();
 });
 
+/** The ids a probe names: a session, a fact and an event of it, two memories, a maintenance run and one of its actions. */
+interface Ids {
+  session: string;
+  fact: string;
+  event: string;
+  memory: string;
+  other: string;
+  run: string;
+  action: string;
+}
+
 interface Probe {
   method: string;
-  /** The path, given the session, fact and event ids to use. */
-  path: (ids: { session: string; fact: string; event: string }) => string;
+  /** The path, given the ids to use. */
+  path: (ids: Ids) => string;
   body?: unknown;
 }
 
@@ -57,19 +68,45 @@ const ROUTES: Probe[] = [
   { method: 'POST', path: (ids) => `/api/sessions/${ids.session}/facts/events/${ids.event}/undo` },
   { method: 'DELETE', path: (ids) => `/api/sessions/${ids.session}/facts/${ids.fact}`, body: { reason: 'refunded' } },
   { method: 'DELETE', path: (ids) => `/api/sessions/${ids.session}` },
+  { method: 'GET', path: () => '/api/memories' },
+  { method: 'POST', path: () => '/api/memories', body: { value: 'Probe: the staging server is in eu-west.' } },
+  { method: 'GET', path: (ids) => `/api/memories/${ids.memory}` },
+  { method: 'PATCH', path: (ids) => `/api/memories/${ids.memory}`, body: { value: 'Never send invoices late, checked.' } },
+  { method: 'GET', path: (ids) => `/api/memories/${ids.memory}/versions` },
+  { method: 'POST', path: (ids) => `/api/memories/${ids.memory}/undo`, body: {} },
+  { method: 'POST', path: (ids) => `/api/memories/${ids.memory}/tags`, body: { tags: ['probe'] } },
+  { method: 'DELETE', path: (ids) => `/api/memories/${ids.memory}/tags`, body: { tags: ['probe'] } },
+  { method: 'POST', path: (ids) => `/api/memories/${ids.memory}/edges`, body: { to: 'M2', type: 'relates-to' } },
+  { method: 'DELETE', path: (ids) => `/api/memories/${ids.memory}/edges`, body: { to: 'M2', type: 'relates-to' } },
+  { method: 'GET', path: () => '/api/memory-tags' },
+  { method: 'POST', path: () => '/api/memory-recall', body: { query: 'invoices' } },
+  { method: 'GET', path: () => '/api/memory-runs' },
+  { method: 'POST', path: () => '/api/memory-runs', body: { agents: ['reviewer'] } },
+  { method: 'GET', path: (ids) => `/api/memory-runs/${ids.run}` },
+  { method: 'POST', path: (ids) => `/api/memory-runs/${ids.run}/actions/${ids.action}`, body: { decision: 'reject' } },
 ];
 
-/** Routes that name a session of the caller's tenant. */
-const SESSION_ROUTES = ROUTES.filter((probe) => probe.path({ session: 'S', fact: 'F', event: 'E' }).includes('/S'));
+const NAMES: Ids = { session: 'S', fact: 'F', event: 'E', memory: 'MEMORY', other: 'OTHER', run: 'RUN', action: '0' };
 
-/** A session of `tenant` holding two facts, and the ids to probe it with. */
-async function seeded(tenant: string): Promise<{ session: string; fact: string; event: string }> {
+/** Routes that name a session of the caller's tenant. */
+const SESSION_ROUTES = ROUTES.filter((probe) => probe.path(NAMES).includes('/S'));
+
+/** Routes that name a memory or a maintenance run of the caller's tenant. */
+const MEMORY_ROUTES = ROUTES.filter((probe) => /MEMORY|RUN/u.test(probe.path(NAMES)));
+
+/** A session of `tenant` holding two facts, memories with a maintenance run that proposed subtags, and the ids to probe them with. */
+async function seeded(tenant: string): Promise<Ids> {
   const key = await server.keyOf(tenant);
   const session = (await server.call('POST', '/api/sessions', { key, body: { title: `${tenant} plans` } })).json.id as string;
   const added = await server.call('POST', `/api/sessions/${session}/facts`, { key, body: { text: `secret: ${tenant} only`, reason: 'seed' } });
   // The event to undo adds another fact, so undoing it leaves the first for the edit and removal probes.
   const other = await server.call('POST', `/api/sessions/${session}/facts`, { key, body: { text: `note: for ${tenant}`, reason: 'seed' } });
-  return { session, fact: added.json.factId, event: other.json.id };
+  for (const what of ['invoices', 'invoices', 'invoices', 'deliveries', 'deliveries', 'deliveries']) {
+    await server.call('POST', '/api/memories', { key, body: { value: `Never send ${what} late for ${tenant}.`, tags: ['rules'] } });
+  }
+  const run = (await server.call('POST', '/api/memory-runs', { key, body: { agents: ['tagger'] } })).json;
+  expect(run.actions[0].status).toBe('proposed');
+  return { session, fact: added.json.factId, event: other.json.id, memory: 'M1', other: 'M2', run: run.id, action: '0' };
 }
 
 describe('REST keys and tenants', () => {
@@ -78,7 +115,8 @@ describe('REST keys and tenants', () => {
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
       .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/gu, ':$1')}`))
       .sort();
-    const probed = ROUTES.map((probe) => `${probe.method} ${probe.path({ session: ':sessionId', fact: ':factId', event: ':eventId' }).split('?')[0]}`).sort();
+    const placeholders: Ids = { session: ':sessionId', fact: ':factId', event: ':eventId', memory: ':ref', other: ':ref', run: ':runId', action: ':index' };
+    const probed = ROUTES.map((probe) => `${probe.method} ${probe.path(placeholders).split('?')[0]}`).sort();
     expect(probed).toEqual(documented);
   });
 
@@ -110,19 +148,39 @@ describe('REST keys and tenants', () => {
     const key = await server.keyOf('acme');
     for (const probe of SESSION_ROUTES) {
       const foreign = await server.call(probe.method, probe.path(theirs), { key, ...(probe.body === undefined ? {} : { body: probe.body }) });
-      const unknownIds = { session: 'no-such-session', fact: theirs.fact, event: theirs.event };
+      const unknownIds = { ...theirs, session: 'no-such-session' };
       const unknown = await server.call(probe.method, probe.path(unknownIds), { key, ...(probe.body === undefined ? {} : { body: probe.body }) });
       expect(foreign.status, `${probe.method} ${probe.path(theirs)}`).toBe(404);
       expect(foreign.json.error.code).toBe('SESSION_NOT_FOUND');
       expect(foreign.text.replace(theirs.session, 'ID')).toBe(unknown.text.replace('no-such-session', 'ID'));
     }
     // Their fact and event ids inside my own session are unknown there too.
-    const namesFactOrEvent = (probe: Probe): boolean => /FACT|EVENT/u.test(probe.path({ session: 'S', fact: 'FACT', event: 'EVENT' }));
+    const namesFactOrEvent = (probe: Probe): boolean => /FACT|EVENT/u.test(probe.path({ ...NAMES, fact: 'FACT', event: 'EVENT' }));
     for (const probe of SESSION_ROUTES.filter(namesFactOrEvent)) {
-      const answer = await server.call(probe.method, probe.path({ session: mine.session, fact: theirs.fact, event: theirs.event }), { key, ...(probe.body === undefined ? {} : { body: probe.body }) });
+      const answer = await server.call(probe.method, probe.path({ ...mine, fact: theirs.fact, event: theirs.event }), { key, ...(probe.body === undefined ? {} : { body: probe.body }) });
       expect(answer.status, `${probe.method} ${probe.path(mine)}`).toBe(400);
     }
     expect((await server.call('GET', `/api/sessions/${theirs.session}/facts/events`, { key: betaKey })).json).toEqual(before.json);
     expect((await server.call('GET', '/api/sessions', { key })).json.sessions.map((session: { id: string }) => session.id)).toEqual([mine.session]);
+  });
+
+  it("answers another tenant's memory and run ids exactly as unknown ones, and changes nothing of theirs", async () => {
+    const betaKey = await server.keyOf('beta');
+    await seeded('beta');
+    const theirMemory = (await server.call('GET', '/api/memories/M1', { key: betaKey })).json.memory;
+    const theirRun = (await server.call('GET', '/api/memory-runs', { key: betaKey })).json.runs[0];
+    const before = (await server.call('GET', '/api/memories?deprecated=true', { key: betaKey })).json;
+    const key = await server.keyOf('acme');
+    // The caller's tenant has no memories: every memory and run id of beta's, by id or by key, is unknown here.
+    for (const probe of MEMORY_ROUTES) {
+      const foreign = await server.call(probe.method, probe.path({ ...NAMES, memory: theirMemory.id, run: theirRun.id }), { key, ...(probe.body === undefined ? {} : { body: probe.body }) });
+      const unknown = await server.call(probe.method, probe.path({ ...NAMES, memory: 'no-such-memory', run: 'no-such-run' }), { key, ...(probe.body === undefined ? {} : { body: probe.body }) });
+      expect(foreign.status, `${probe.method} ${probe.path(NAMES)}`).toBe(404);
+      expect(foreign.text.replace(theirMemory.id, 'ID').replace(theirRun.id, 'ID')).toBe(unknown.text.replace('no-such-memory', 'ID').replace('no-such-run', 'ID'));
+      expect((await server.call(probe.method, probe.path({ ...NAMES, memory: 'M1', run: theirRun.id }), { key, ...(probe.body === undefined ? {} : { body: probe.body }) })).status).toBe(404);
+    }
+    expect((await server.call('POST', '/api/memory-recall', { key, body: { query: 'invoices deliveries late' } })).json).toEqual({ memories: [], nothingRelevant: true });
+    expect((await server.call('GET', '/api/memories?deprecated=true', { key: betaKey })).json).toEqual(before);
+    expect((await server.call('GET', `/api/memory-runs/${theirRun.id}`, { key: betaKey })).json).toEqual(theirRun);
   });
 });

@@ -8,7 +8,7 @@ export const localCondenser: MaintenanceAgent = {
     const actions: PlannedAction[] = [];
     for (const memory of memories) {
       const condensed = condense(memory.value);
-      if (condensed !== null) actions.push({ kind: 'revise', memoryIds: [memory.id], value: condensed.value, reason: condensed.reason });
+      if (condensed !== null) actions.push({ kind: 'revise', memoryIds: [memory.id], version: memory.version, value: condensed.value, reason: condensed.reason });
     }
     return Promise.resolve(actions);
   },

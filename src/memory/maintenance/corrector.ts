@@ -34,6 +34,7 @@ export const localCorrector: MaintenanceAgent = {
       actions.push({
         kind: 'revise',
         memoryIds: [memory.id],
+        version: memory.version,
         value,
         reason: `newer evidence: session ${source.sessionId}, turn ${String(fact.updatedTurn)} says ${quoted(fact.text, 80)}`,
       });

@@ -18,12 +18,13 @@ export function maintenanceApi(parts: MaintenanceParts, queue: { last: Promise<u
     return next;
   };
   return {
-    tend: (options = {}) => {
+    tend: async (options = {}) => {
       if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new StrataError('INVALID_INPUT', `tend() takes { agents?, limit?, maxChanges? }; got ${describeValue(options)}.`);
       if (options.agents !== undefined && !Array.isArray(options.agents)) throw new StrataError('INVALID_INPUT', `agents is a list of agent names; got ${describeValue(options.agents)}.`);
       return serially(() => runMaintenance(parts, options, 'demand'));
     },
     runs: async (options = {}) => {
+      if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new StrataError('INVALID_INPUT', `runs() takes { limit?, offset? }; got ${describeValue(options)}.`);
       const limit = options.limit ?? 20;
       const offset = options.offset ?? 0;
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000 || !Number.isInteger(offset) || offset < 0) throw new StrataError('INVALID_INPUT', 'runs() takes a whole limit from 1 to 1,000 and an offset ≥ 0.');

@@ -6,7 +6,8 @@
  */
 import { describeValue } from '../../core/describe-value.js';
 import { StrataError } from '../../core/errors.js';
-import type { LongTermMemory, MemoryAuthor } from '../../core/long-term-memory.js';
+import type { LongTermMemory } from '../../core/long-term-memory.js';
+import { applyAction } from './apply-action.js';
 import { checkAgents, type AgentName, type MaintenanceAction, type MaintenanceRun, type RunTrigger } from '../../core/maintenance-run.js';
 import type { Fact } from '../../core/types.js';
 import { recallTerms } from '../../core/long-term-ranking.js';
@@ -63,26 +64,6 @@ function similarMemories(repository: LongTermRepository, gone: ReadonlySet<strin
   };
 }
 
-/** Carry out one action as its agent; false when the memory it names is gone. */
-export async function applyAction(repository: LongTermRepository, action: MaintenanceAction, at: string): Promise<boolean> {
-  const by: MemoryAuthor = `agent:${action.agent}`;
-  const [id = ''] = action.memoryIds;
-  switch (action.kind) {
-    case 'flag':
-      return true;
-    case 'tag': {
-      const done = await Promise.all(action.memoryIds.map((memoryId) => repository.tag({ id: memoryId, tags: action.tags ?? [], by, at })));
-      return done.some(Boolean);
-    }
-    case 'link':
-      return repository.link({ edge: { fromId: id, toId: action.toId ?? '', type: action.edgeType ?? 'relates-to', by, at, reason: action.reason } });
-    case 'revise':
-      return (await repository.revise({ id, ...(action.value === undefined ? {} : { value: action.value }), by, reason: action.reason, at })) !== null;
-    case 'deprecate':
-      return (await repository.revise({ id, deprecated: true, by, reason: action.reason, at })) !== null;
-  }
-}
-
 /** The memories examined as they stand after an action: a deprecated one leaves the run (and `gone` holds it), a revised one is read again. */
 async function refresh(working: Map<string, LongTermMemory>, gone: Set<string>, repository: LongTermRepository, action: MaintenanceAction): Promise<void> {
   if (action.kind !== 'revise' && action.kind !== 'deprecate') return;
@@ -107,6 +88,9 @@ export async function runMaintenance(parts: MaintenanceParts, options: TendOptio
   const context: AgentContext = { repository, similar: similarMemories(repository, gone), sessionFacts: parts.sessionFacts, now: startedAt, ...parts.settings };
   const run: MaintenanceRun = { id: parts.newId(), trigger, agents, startedAt, finishedAt: startedAt, examined: examined.length, limits, modelCalls: 0, actions: [], leftOut: 0, failures: [] };
   let changes = 0;
+  // Memories an action was left out for are not marked tended: the next run comes back to them first.
+  const waiting = new Set<string>();
+  let reviewed = false;
   for (const name of agents) {
     try {
       const planned: PlannedAction[] = await parts.agents[name].plan([...working.values()], context);
@@ -114,21 +98,26 @@ export async function runMaintenance(parts: MaintenanceParts, options: TendOptio
         const cost = wanted.kind === 'flag' ? 0 : wanted.memoryIds.length;
         if (changes + cost > limits.changes) {
           run.leftOut += 1;
+          for (const id of wanted.memoryIds) waiting.add(id);
           continue;
         }
         changes += cost;
         const action: MaintenanceAction = { agent: name, ...wanted, status: hold === true ? 'proposed' : 'applied' };
-        if (hold !== true && !(await parts.atomically((inside) => applyAction(inside, action, startedAt)))) action.status = 'failed';
+        const refused = hold === true ? null : await parts.atomically((inside) => applyAction(inside, action, startedAt));
+        if (refused !== null) {
+          action.status = 'failed';
+          run.failures.push({ agent: name, message: refused });
+        }
         run.actions.push(action);
         await refresh(working, gone, repository, action);
       }
+      reviewed ||= name === 'reviewer';
     } catch (error) {
       run.failures.push({ agent: name, message: error instanceof Error ? error.message : String(error) });
     }
   }
-  const ids = examined.map((memory) => memory.id);
-  await repository.mark({ ids, what: 'tended', at: startedAt });
-  if (agents.includes('reviewer')) await repository.mark({ ids: [...working.keys()], what: 'reviewed', at: startedAt });
+  await repository.mark({ ids: examined.map((memory) => memory.id).filter((id) => !waiting.has(id)), what: 'tended', at: startedAt });
+  if (reviewed) await repository.mark({ ids: [...working.keys()], what: 'reviewed', at: startedAt });
   run.finishedAt = parts.now();
   await repository.saveRun({ run });
   return run;

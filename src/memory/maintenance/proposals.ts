@@ -7,7 +7,7 @@ import { describeValue } from '../../core/describe-value.js';
 import { StrataError } from '../../core/errors.js';
 import type { ActionStatus, MaintenanceRun } from '../../core/maintenance-run.js';
 import type { LongTermRepository } from '../../store/long-term-store.js';
-import { applyAction } from './maintenance-run.js';
+import { applyAction } from './apply-action.js';
 
 export type Decision = 'approve' | 'reject';
 
@@ -23,15 +23,24 @@ export async function requireRun(repository: LongTermRepository, runId: unknown)
 export async function settleProposal(repository: LongTermRepository, runId: unknown, index: unknown, decision: Decision, at: string): Promise<MaintenanceRun> {
   const run = await requireRun(repository, runId);
   if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= run.actions.length) {
-    throw new StrataError('INVALID_INPUT', `Run "${run.id}" has actions 0 to ${String(run.actions.length - 1)}; got ${describeValue(index)}.`);
+    const has = run.actions.length === 0 ? 'has no actions' : `has actions 0 to ${String(run.actions.length - 1)}`;
+    throw new StrataError('INVALID_INPUT', `Run "${run.id}" ${has}; got ${describeValue(index)}.`);
   }
   const action = run.actions[index];
   if (action?.status !== 'proposed') {
     throw new StrataError('INVALID_INPUT', `Action ${String(index)} of run "${run.id}" is ${String(action?.status)}, not proposed: only proposals are approved or rejected.`);
   }
   let status: ActionStatus = 'rejected';
-  if (decision === 'approve') status = (await applyAction(repository, action, at)) ? 'approved' : 'failed';
-  const settled: MaintenanceRun = { ...run, actions: run.actions.map((kept, position) => (position === index ? { ...kept, status } : kept)) };
+  let refused: string | null = null;
+  if (decision === 'approve') {
+    refused = await applyAction(repository, action, at);
+    status = refused === null ? 'approved' : 'failed';
+  }
+  const settled: MaintenanceRun = {
+    ...run,
+    actions: run.actions.map((kept, position) => (position === index ? { ...kept, status } : kept)),
+    failures: refused === null ? run.failures : [...run.failures, { agent: action.agent, message: `approving action ${String(index)}: ${refused}` }],
+  };
   await repository.saveRun({ run: settled });
   return settled;
 }

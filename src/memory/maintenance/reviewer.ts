@@ -17,11 +17,12 @@ const POINTS_BACK = /^(?:he|she|they|it|that|this|these|those|him|her|them)\b/iu
 
 /**
  * Why a memory leans on the conversation it came from, or null: its statement (after a promoted memory's
- * `key:`) opens on a word pointing back, or holds one content word at most ("would love that", "7 feet
- * now"). Read alone in another conversation, it says too little.
+ * `key:`, a label the manager made) opens on a word pointing back, or holds one content word at most
+ * ("would love that", "7 feet now"); a memory made by hand is read whole ("Garage door code: 4471").
+ * Read alone in another conversation, it says too little.
  */
-export function leansOnItsConversation(value: string): string | null {
-  const statement = value.slice(value.indexOf(':') + 1).trim();
+export function leansOnItsConversation(memory: Pick<LongTermMemory, 'value' | 'subject'>): string | null {
+  const statement = memory.subject === null ? memory.value : memory.value.slice(memory.value.indexOf(':') + 1).trim();
   if (POINTS_BACK.test(statement)) return `leans on its conversation ("${statement.split(/\s+/u)[0] ?? ''}" refers to something it does not say): say who or what, or deprecate it`;
   if (aboutWords(statement).content.size < 2) return 'says too little to stand alone: add what it is about, or deprecate it';
   return null;
@@ -34,7 +35,7 @@ async function concerns(memory: LongTermMemory, context: AgentContext): Promise<
     const other = await context.repository.get({ id: edge.fromId === memory.id ? edge.toId : edge.fromId });
     if (other !== null && !other.deprecated) found.push(`contradicts ${cite(other)}: keep one, or say which holds when`);
   }
-  const leaning = leansOnItsConversation(memory.value);
+  const leaning = leansOnItsConversation(memory);
   if (leaning !== null) found.push(leaning);
   if ((await context.repository.tags({ id: memory.id })).length === 0) found.push('has no tag: tag it so it can be found by tag');
   const staleBefore = Date.parse(context.now) - STALE_DAYS * DAY_MS;

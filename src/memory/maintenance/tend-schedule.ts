@@ -8,6 +8,9 @@
 /** How long after the tenant's first use the schedule first looks. */
 export const FIRST_LOOK_MS = 60_000;
 
+/** The longest wait a timer takes (Node fires a longer one at once); a longer wait is looked at again then. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 export interface TimerControl {
   cancel(): void;
 }
@@ -61,21 +64,20 @@ export class TendSchedule {
         .finally(() => {
           this.running = undefined;
         });
-    }, Math.max(1, ms));
+    }, Math.min(LONGEST_TIMER_MS, Math.max(1, ms)));
   }
 
+  /** Run when due; whatever fails, the next look is armed (after the interval, or when the last run's interval ends). */
   private async look(): Promise<void> {
     const { everyMs } = this.options;
-    const last = await this.options.lastRunAt();
-    const since = last === null ? Number.POSITIVE_INFINITY : this.options.now().getTime() - Date.parse(last);
-    if (since < everyMs) {
-      this.arm(everyMs - since);
-      return;
-    }
+    let next = everyMs;
     try {
-      if (await this.options.hasMemories()) await this.options.tend();
+      const last = await this.options.lastRunAt();
+      const since = last === null ? Number.POSITIVE_INFINITY : this.options.now().getTime() - Date.parse(last);
+      if (since < everyMs) next = everyMs - since;
+      else if (await this.options.hasMemories()) await this.options.tend();
     } finally {
-      this.arm(everyMs);
+      this.arm(next);
     }
   }
 }

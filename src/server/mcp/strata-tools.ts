@@ -1,16 +1,16 @@
 /**
  * Strata as MCP tools, for one tenant: list and create sessions, record a turn, get a context package,
- * search a session, read its facts and correct them. Inputs are validated by their schemas; a refusal
+ * search a session, read its facts and correct them; and its long-term memory (`memory-tools.ts`). Inputs are validated by their schemas; a refusal
  * (an unknown session, a bad budget …) is a tool error whose text says what is wrong and how to fix it.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { isStrataError } from '../../core/errors.js';
 import { messageText, roleLabel } from '../../core/tool-calls.js';
 import { FACT_KINDS } from '../../core/types.js';
 import type { TenantMemory } from '../../memory/memory-api.js';
 import { MAX_SESSION_ID_LENGTH } from '../../memory/session-input.js';
+import { registerMemoryTools } from './memory-tools.js';
+import { run } from './tool-answer.js';
 
 const KIND = z.enum(FACT_KINDS);
 const SESSION = z.string().min(1).max(MAX_SESSION_ID_LENGTH).describe('The session id (from list_sessions or create_session).');
@@ -20,21 +20,6 @@ const TOOL_STEP = z
     calls: z.array(z.object({ id: z.string().min(1), name: z.string().min(1), arguments: z.string().describe('JSON text'), result: z.string() })).min(1),
   })
   .describe("One step of the assistant's tool use: its calls, each with the tool's result.");
-
-/** A tool's answer: its value as JSON text. */
-function answer(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] };
-}
-
-/** Run a tool's work; Strata's refusals become tool errors the model can read, anything else is thrown. */
-async function run(work: () => Promise<unknown>): Promise<CallToolResult> {
-  try {
-    return answer(await work());
-  } catch (error) {
-    if (!isStrataError(error)) throw error;
-    return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
-  }
-}
 
 export function strataMcpServer(tenant: TenantMemory, version: string): McpServer {
   const server = new McpServer({ name: 'strata', version });
@@ -104,5 +89,6 @@ export function strataMcpServer(tenant: TenantMemory, version: string): McpServe
         return facts.remove({ fact: fact ?? '', reason });
       }),
   );
+  registerMemoryTools(server, tenant);
   return server;
 }

@@ -14,6 +14,9 @@ import { searchWords, toLongTermMemory, type LongTermRow } from '../long-term-ro
 /** Matches a query may rank by BM25; beyond it, the newest matches are taken unranked. */
 const RANKED_MATCHES = 2_000;
 
+/** Matches of the words whose memories holding them together are ranked first (the two rarest words in any case). */
+const TOGETHER_MATCHES = 10_000;
+
 /** Counts kept: of words matching more than this many memories, at most this many words, for this many searches. */
 const COUNT_KEPT_FROM = 500;
 const COUNTS_KEPT = 10_000;
@@ -73,10 +76,18 @@ export function createLongTermSearch(db: Database.Database, tenantId: string, co
     const take = (expression: string, matches: number): number[] =>
       matches <= RANKED_MATCHES ? statements.ranked.all(`text : (${expression})`, tenantId, limit) : statements.newest.all(scoped(expression), limit);
     const found: number[] = [];
-    // Where even the rarest word is common, the memories holding every word come first, the newest of them.
-    // (Where it is rare, they are among its matches, which BM25 ranks next with the other rare words: a
-    // memory holding more of them first. Ranking the AND itself would weigh every match of each word.)
+    // The memories holding every word come first. Where even the rarest word is common, the newest of them;
+    // else those holding the rarest words together, ranked (the two rarest, and more while their matches
+    // stay few: BM25 weighs each word by reading its every match, so the common ones are left out here).
     if (present.length > 1 && (present[0]?.matches ?? 0) > RANKED_MATCHES) found.push(...statements.newest.all(scoped(present.map((entry) => quote(entry.word)).join(' AND ')), limit));
+    else if (present.length > 1) {
+      let held = 0;
+      const together = present.filter((entry, index) => {
+        held += entry.matches;
+        return index < 2 || held <= TOGETHER_MATCHES;
+      });
+      found.push(...statements.ranked.all(`text : (${together.map((entry) => quote(entry.word)).join(' AND ')})`, tenantId, limit));
+    }
     // The rarest words, while their matches stay few (always the rarest one).
     let matches = 0;
     const rare = present.filter((entry, index) => {
