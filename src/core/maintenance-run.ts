@@ -38,6 +38,9 @@ export interface MaintenanceAction {
   status: ActionStatus;
 }
 
+/** Runs a tenant keeps: saving one more removes the oldest. */
+export const KEPT_RUNS = 1_000;
+
 /** Why a run started: a person or program asked (`tend`), or the tenant's schedule came round. */
 export type RunTrigger = 'demand' | 'schedule';
 

@@ -81,8 +81,11 @@ export interface LongTermRepository {
   edges(options: { id: string }): Promise<MemoryEdge[]>;
   /** Current memories, those never tended first, then the least recently tended (then by id): at most `limit`. */
   due(options: { limit: number }): Promise<LongTermMemory[]>;
-  /** Keep a maintenance run's record (a run kept already, by id, is replaced: a proposal settled). */
-  saveRun(options: { run: MaintenanceRun }): Promise<void>;
+  /**
+   * Keep a maintenance run's record (a run kept already, by id, is replaced: a proposal settled), and only
+   * the tenant's newest `keep` runs (by start, then id): older ones are removed.
+   */
+  saveRun(options: { run: MaintenanceRun; keep: number }): Promise<void>;
   /** The run with this id, or null. */
   getRun(options: { id: string }): Promise<MaintenanceRun | null>;
   /** Maintenance runs, the newest first (by start, then id). */

@@ -48,19 +48,36 @@ export function describeLongTermRunsContract(openStore: OpenStore): void {
     it('keeps a run whole, replaces it by id, and lists the newest first within the tenant', async () => {
       const memories = store().tenant('tenant-alpha').longTerm;
       const first = maintenanceRun('run-1', 0);
-      await memories.saveRun({ run: first });
-      await memories.saveRun({ run: maintenanceRun('run-2', 30, { trigger: 'schedule', actions: [] }) });
-      await memories.saveRun({ run: maintenanceRun('run-0', 15) });
-      await store().tenant('tenant-beta').longTerm.saveRun({ run: maintenanceRun('run-beta', 60) });
+      await memories.saveRun({ run: first, keep: 10 });
+      await memories.saveRun({ run: maintenanceRun('run-2', 30, { trigger: 'schedule', actions: [] }), keep: 10 });
+      await memories.saveRun({ run: maintenanceRun('run-0', 15), keep: 10 });
+      await store().tenant('tenant-beta').longTerm.saveRun({ run: maintenanceRun('run-beta', 60), keep: 10 });
       expect(await memories.getRun({ id: 'run-1' })).toEqual(first);
       expect(await memories.getRun({ id: 'run-beta' })).toBeNull();
       expect((await memories.runs({ limit: 10 })).map((run) => run.id)).toEqual(['run-2', 'run-0', 'run-1']);
       expect((await memories.runs({ limit: 1, offset: 1 })).map((run) => run.id)).toEqual(['run-0']);
 
       const settled = { ...first, actions: first.actions.map((action) => (action.status === 'proposed' ? { ...action, status: 'approved' as const } : action)) };
-      await memories.saveRun({ run: settled });
+      await memories.saveRun({ run: settled, keep: 10 });
       expect(await memories.getRun({ id: 'run-1' })).toEqual(settled);
       expect(await memories.runs({ limit: 10 })).toHaveLength(3);
+    });
+
+    it('keeps only the newest runs asked for, in the tenant of the run saved', async () => {
+      const memories = store().tenant('tenant-alpha').longTerm;
+      const beta = store().tenant('tenant-beta').longTerm;
+      await beta.saveRun({ run: maintenanceRun('run-beta', 0), keep: 5 });
+      for (const minutes of [10, 20, 30, 40]) await memories.saveRun({ run: maintenanceRun(`run-${String(minutes)}`, minutes), keep: 2 });
+      expect((await memories.runs({ limit: 10 })).map((run) => run.id)).toEqual(['run-40', 'run-30']);
+      expect(await memories.getRun({ id: 'run-10' })).toBeNull();
+      // Settling a proposal of a kept run replaces it and removes nothing more.
+      const kept = (await memories.getRun({ id: 'run-30' }))!;
+      await memories.saveRun({ run: { ...kept, leftOut: 9 }, keep: 2 });
+      expect((await memories.runs({ limit: 10 })).map((run) => [run.id, run.leftOut])).toEqual([
+        ['run-40', 4],
+        ['run-30', 9],
+      ]);
+      expect((await beta.runs({ limit: 10 })).map((run) => run.id)).toEqual(['run-beta']);
     });
   });
 }

@@ -8,7 +8,7 @@ import { describeValue } from '../../core/describe-value.js';
 import { StrataError } from '../../core/errors.js';
 import type { LongTermMemory } from '../../core/long-term-memory.js';
 import { applyAction } from './apply-action.js';
-import { checkAgents, type AgentName, type MaintenanceAction, type MaintenanceRun, type RunTrigger } from '../../core/maintenance-run.js';
+import { checkAgents, KEPT_RUNS, type AgentName, type MaintenanceAction, type MaintenanceRun, type RunTrigger } from '../../core/maintenance-run.js';
 import type { Fact } from '../../core/types.js';
 import { recallTerms } from '../../core/long-term-ranking.js';
 import type { LongTermRepository } from '../../store/long-term-store.js';
@@ -119,6 +119,6 @@ export async function runMaintenance(parts: MaintenanceParts, options: TendOptio
   await repository.mark({ ids: examined.map((memory) => memory.id).filter((id) => !waiting.has(id)), what: 'tended', at: startedAt });
   if (reviewed) await repository.mark({ ids: [...working.keys()], what: 'reviewed', at: startedAt });
   run.finishedAt = parts.now();
-  await repository.saveRun({ run });
+  await repository.saveRun({ run, keep: KEPT_RUNS });
   return run;
 }

@@ -5,7 +5,7 @@
  */
 import { describeValue } from '../../core/describe-value.js';
 import { StrataError } from '../../core/errors.js';
-import type { ActionStatus, MaintenanceRun } from '../../core/maintenance-run.js';
+import { KEPT_RUNS, type ActionStatus, type MaintenanceRun } from '../../core/maintenance-run.js';
 import type { LongTermRepository } from '../../store/long-term-store.js';
 import { applyAction } from './apply-action.js';
 
@@ -41,6 +41,6 @@ export async function settleProposal(repository: LongTermRepository, runId: unkn
     actions: run.actions.map((kept, position) => (position === index ? { ...kept, status } : kept)),
     failures: refused === null ? run.failures : [...run.failures, { agent: action.agent, message: `approving action ${String(index)}: ${refused}` }],
   };
-  await repository.saveRun({ run: settled });
+  await repository.saveRun({ run: settled, keep: KEPT_RUNS });
   return settled;
 }

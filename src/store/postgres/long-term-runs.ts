@@ -15,14 +15,19 @@ export function createLongTermRuns(sql: Sql, tenantId: string, columns: string):
           sqlLimit(limit),
         ])
       ).rows.map(toLongTermMemory),
-    saveRun: async ({ run }) => {
-      await sql.write((write) =>
-        write.query(
+    saveRun: async ({ run, keep }) => {
+      await sql.write(async (write) => {
+        await write.query(
           `INSERT INTO long_term_runs (tenant_id, id, started_at, run) VALUES ($1, $2, $3, $4::jsonb)
            ON CONFLICT (tenant_id, id) DO UPDATE SET started_at = excluded.started_at, run = excluded.run`,
           [tenantId, run.id, run.startedAt, JSON.stringify(run)],
-        ),
-      );
+        );
+        await write.query(
+          `DELETE FROM long_term_runs WHERE tenant_id = $1
+             AND id NOT IN (SELECT id FROM long_term_runs WHERE tenant_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2)`,
+          [tenantId, Math.max(0, Math.floor(keep))],
+        );
+      });
     },
     getRun: async ({ id }) => {
       const found = await sql.query<{ run: MaintenanceRun }>('SELECT run FROM long_term_runs WHERE tenant_id = $1 AND id = $2', [tenantId, id]);

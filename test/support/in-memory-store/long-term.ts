@@ -196,12 +196,13 @@ function createLongTermRuns(access: StateAccess): Pick<LongTermRepository, 'due'
           Math.max(0, limit),
         ),
       ),
-    saveRun: ({ run }) =>
+    saveRun: ({ run, keep }) =>
       access.write((draft) => {
-        const runs = memoriesOf(draft).runs;
-        const at = runs.findIndex((kept) => kept.id === run.id);
-        if (at === -1) runs.push(structuredClone(run));
-        else runs[at] = structuredClone(run);
+        const longTerm = memoriesOf(draft);
+        const others = longTerm.runs.filter((kept) => kept.id !== run.id);
+        const newestFirst = [...others, structuredClone(run)].sort((left, right) => compareText(right.startedAt, left.startedAt) || compareText(right.id, left.id));
+        const kept = new Set(newestFirst.slice(0, Math.max(0, keep)).map((entry) => entry.id));
+        longTerm.runs = [...others, structuredClone(run)].filter((entry) => kept.has(entry.id));
       }),
     getRun: ({ id }) => access.read((state) => memoriesOf(state).runs.find((kept) => kept.id === id) ?? null),
     runs: ({ limit, offset }) =>
