@@ -3,7 +3,8 @@
  * per memory with a GIN index), mirroring the SQLite search: each word's matches are counted up to a cap
  * first, and memories are ranked by ts_rank only where the matches are few: those holding every word found,
  * then those holding the rarest words. Where even those are many, the most recently modified are taken, and
- * each word too common to rank brings its most recently modified matches.
+ * each word too common to rank brings its most recently modified matches. Common words' counts are kept for
+ * a few hundred searches, as in SQLite.
  */
 import type { LongTermMemory } from '../../core/long-term-memory.js';
 import { searchWords, toLongTermMemory, type LongTermRow } from '../long-term-rows.js';
@@ -12,9 +13,26 @@ import { sqlLimit, type Sql } from './sql.js';
 /** Matches a query may rank by ts_rank; beyond it, the most recently modified matches are taken unranked. */
 const RANKED_MATCHES = 2_000;
 
+/** Counts kept: of words matching more than this many memories, at most this many words, for this many searches. */
+const COUNT_KEPT_FROM = 500;
+const COUNTS_KEPT = 10_000;
+const COUNTS_KEPT_FOR = 500;
+
 export function createLongTermSearch(sql: Sql, tenantId: string, columns: string): (terms: readonly string[], limit: number) => Promise<LongTermMemory[]> {
+  // Counts of common words take a read of up to RANKED_MATCHES + 1 rows each: they are kept a while (a
+  // count only decides how a word is read, so one a few hundred searches old does as well).
+  const kept = new Map<string, number>();
+  let searches = 0;
   /** How many current memories of the tenant hold each word, counted up to one past the cap. */
   const counts = async (words: readonly string[]): Promise<number[]> => {
+    searches += 1;
+    if (searches % COUNTS_KEPT_FOR === 0 || kept.size > COUNTS_KEPT) kept.clear();
+    const unknown = words.filter((word) => !kept.has(word));
+    const fresh = unknown.length === 0 ? [] : await countNow(unknown);
+    for (const [index, word] of unknown.entries()) if ((fresh[index] ?? 0) > COUNT_KEPT_FROM) kept.set(word, fresh[index] ?? 0);
+    return words.map((word) => kept.get(word) ?? fresh[unknown.indexOf(word)] ?? 0);
+  };
+  const countNow = async (words: readonly string[]): Promise<number[]> => {
     const counted = await sql.query<{ matches: number }>(
       `SELECT (SELECT count(*)::int FROM (
                  SELECT 1 FROM long_term_memories WHERE tenant_id = $1 AND NOT deprecated AND search @@ plainto_tsquery('english', word) LIMIT $3
