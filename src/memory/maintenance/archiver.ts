@@ -32,14 +32,12 @@ async function supersededByEdge(memory: LongTermMemory, context: AgentContext, s
   return null;
 }
 
-async function replacedByNewer(memory: LongTermMemory, context: AgentContext, linked: ReadonlySet<string>): Promise<PlannedAction[]> {
-  let ownSetAt: string | undefined;
+async function replacedByNewer(memory: LongTermMemory, context: AgentContext, linked: ReadonlySet<string>, own: () => Promise<MemoryVersion[]>): Promise<PlannedAction[]> {
   for (const other of await context.similar(memory)) {
     if (linked.has(other.id)) continue;
     const why = replacement(other.value, memory.value);
     if (why === null) continue;
-    ownSetAt ??= valueSetAt(await context.repository.versions({ id: memory.id }));
-    if (valueSetAt(await context.repository.versions({ id: other.id })) <= ownSetAt) continue;
+    if (valueSetAt(await context.repository.versions({ id: other.id })) <= valueSetAt(await own())) continue;
     return [
       { kind: 'link', memoryIds: [other.id], toId: memory.id, edgeType: 'supersedes', reason: `newer, and ${why}` },
       { kind: 'deprecate', memoryIds: [memory.id], version: memory.version, reason: `replaced by ${cite(other)}, which ${why}` },
@@ -49,14 +47,17 @@ async function replacedByNewer(memory: LongTermMemory, context: AgentContext, li
 }
 
 async function planFor(memory: LongTermMemory, context: AgentContext): Promise<PlannedAction[]> {
+  // Its versions are read once, and only when a rule needs them.
+  let versions: Promise<MemoryVersion[]> | undefined;
+  const own = (): Promise<MemoryVersion[]> => (versions ??= context.repository.versions({ id: memory.id }));
   const edges = (await context.repository.edges({ id: memory.id })).filter((edge) => edge.type === 'supersedes');
-  if (edges.length > 0 && restoredByPerson(await context.repository.versions({ id: memory.id }))) return [];
+  if (edges.length > 0 && restoredByPerson(await own())) return [];
   const superseding = edges.filter((edge) => edge.toId === memory.id).map((edge) => edge.fromId);
   const byEdge = await supersededByEdge(memory, context, superseding);
   if (byEdge !== null) return [byEdge];
   const linked = new Set(edges.flatMap((edge) => [edge.fromId, edge.toId]));
-  const byWords = await replacedByNewer(memory, context, linked);
-  if (byWords.length > 0 && restoredByPerson(await context.repository.versions({ id: memory.id }))) return [];
+  const byWords = await replacedByNewer(memory, context, linked, own);
+  if (byWords.length > 0 && restoredByPerson(await own())) return [];
   return byWords;
 }
 

@@ -10,13 +10,8 @@ import { requireRun, settleProposal } from './proposals.js';
 
 type MaintenanceApi = Pick<LongTermMemories, 'tend' | 'runs' | 'run' | 'approve' | 'reject'>;
 
-/** The maintenance API over `parts`; `queue` orders the tenant's runs (the scheduled ones too). */
-export function maintenanceApi(parts: MaintenanceParts, queue: { last: Promise<unknown> }): MaintenanceApi {
-  const serially = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.last.then(work, work);
-    queue.last = next.catch(() => undefined);
-    return next;
-  };
+/** The maintenance API over `parts`; `serially` runs the tenant's runs and settlements one at a time (the scheduled runs too). */
+export function maintenanceApi(parts: MaintenanceParts, serially: <T>(work: () => Promise<T>) => Promise<T>): MaintenanceApi {
   return {
     tend: async (options = {}) => {
       if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new StrataError('INVALID_INPUT', `tend() takes { agents?, limit?, maxChanges? }; got ${describeValue(options)}.`);

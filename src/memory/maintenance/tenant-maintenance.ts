@@ -2,6 +2,7 @@
  * A tenant's maintenance as its runtime holds it: the API's maintenance methods over the tenant's
  * repositories with the local agents, and the background schedule (when `tendEveryHours` is above 0).
  */
+import { KeyedMutex } from '../../core/keyed-mutex.js';
 import type { LongTermMemories } from '../long-term-api.js';
 import type { EngineParts } from '../engine-parts.js';
 import { LOCAL_AGENTS } from './local-agents.js';
@@ -27,16 +28,13 @@ export function tenantMaintenance(parts: Pick<EngineParts, 'repositories' | 'set
     newId: parts.newId,
     settings: { refineTagsAbove: settings.refineTagsAbove, tagRefinement: settings.tagRefinement },
   };
-  const queue = { last: Promise.resolve() as Promise<unknown> };
-  const api = maintenanceApi(maintenance, queue);
+  const lock = new KeyedMutex();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => lock.run('maintenance', work);
+  const api = maintenanceApi(maintenance, serially);
   if (settings.tendEveryHours <= 0) return { api, close: () => Promise.resolve() };
   const schedule = new TendSchedule({
     everyMs: settings.tendEveryHours * HOUR_MS,
-    tend: () => {
-      const next = queue.last.then(() => runMaintenance(maintenance, {}, 'schedule'));
-      queue.last = next.catch(() => undefined);
-      return next;
-    },
+    tend: () => serially(() => runMaintenance(maintenance, {}, 'schedule')),
     lastRunAt: async () => (await repositories.longTerm.runs({ limit: 1 }))[0]?.startedAt ?? null,
     hasMemories: async () => (await repositories.longTerm.count()) > 0,
     now: parts.clock,

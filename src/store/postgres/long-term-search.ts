@@ -7,29 +7,22 @@
  * a few hundred searches, as in SQLite.
  */
 import type { LongTermMemory } from '../../core/long-term-memory.js';
+import { KeptCounts } from '../kept-counts.js';
 import { searchWords, toLongTermMemory, type LongTermRow } from '../long-term-rows.js';
 import { sqlLimit, type Sql } from './sql.js';
 
 /** Matches a query may rank by ts_rank; beyond it, the most recently modified matches are taken unranked. */
 const RANKED_MATCHES = 2_000;
 
-/** Counts kept: of words matching more than this many memories, at most this many words, for this many searches. */
-const COUNT_KEPT_FROM = 500;
-const COUNTS_KEPT = 10_000;
-const COUNTS_KEPT_FOR = 500;
 
 export function createLongTermSearch(sql: Sql, tenantId: string, columns: string): (terms: readonly string[], limit: number) => Promise<LongTermMemory[]> {
-  // Counts of common words take a read of up to RANKED_MATCHES + 1 rows each: they are kept a while (a
-  // count only decides how a word is read, so one a few hundred searches old does as well).
-  const kept = new Map<string, number>();
-  let searches = 0;
-  /** How many current memories of the tenant hold each word, counted up to one past the cap. */
+  const kept = new KeptCounts();
+  /** How many current memories of the tenant hold each word, counted up to one past the cap (common words' counts kept a while). */
   const counts = async (words: readonly string[]): Promise<number[]> => {
-    searches += 1;
-    if (searches % COUNTS_KEPT_FOR === 0 || kept.size > COUNTS_KEPT) kept.clear();
-    const unknown = words.filter((word) => !kept.has(word));
+    kept.startSearch();
+    const unknown = words.filter((word) => kept.get(word) === undefined);
     const fresh = unknown.length === 0 ? [] : await countNow(unknown);
-    for (const [index, word] of unknown.entries()) if ((fresh[index] ?? 0) > COUNT_KEPT_FROM) kept.set(word, fresh[index] ?? 0);
+    for (const [index, word] of unknown.entries()) kept.note(word, fresh[index] ?? 0);
     return words.map((word) => kept.get(word) ?? fresh[unknown.indexOf(word)] ?? 0);
   };
   const countNow = async (words: readonly string[]): Promise<number[]> => {

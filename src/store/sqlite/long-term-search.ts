@@ -9,6 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { LongTermMemory } from '../../core/long-term-memory.js';
+import { KeptCounts } from '../kept-counts.js';
 import { searchWords, toLongTermMemory, type LongTermRow } from '../long-term-rows.js';
 
 /** Matches a query may rank by BM25; beyond it, the newest matches are taken unranked. */
@@ -16,11 +17,6 @@ const RANKED_MATCHES = 2_000;
 
 /** Matches of the words whose memories holding them together are ranked first (the two rarest words in any case). */
 const TOGETHER_MATCHES = 10_000;
-
-/** Counts kept: of words matching more than this many memories, at most this many words, for this many searches. */
-const COUNT_KEPT_FROM = 500;
-const COUNTS_KEPT = 10_000;
-const COUNTS_KEPT_FOR = 500;
 
 const quote = (word: string): string => `"${word}"`;
 
@@ -49,15 +45,12 @@ export function createLongTermSearch(db: Database.Database, tenantId: string, co
   };
   // The tenant's rowid names it in the index; it never changes once the tenant has a row.
   let tenantRow: number | bigint | undefined;
-  // Counts of common words take a read of every match: they are kept a while (a count only decides how a
-  // word is read, so one a few hundred searches old does as well).
-  const counts = new Map<string, number>();
-  let searches = 0;
+  const kept = new KeptCounts();
   const countOf = (word: string): number => {
-    let count = counts.get(word);
+    let count = kept.get(word);
     if (count === undefined) {
       count = statements.count.get(`text : ${quote(word)}`) ?? 0;
-      if (count > COUNT_KEPT_FROM) counts.set(word, count);
+      kept.note(word, count);
     }
     return count;
   };
@@ -65,8 +58,7 @@ export function createLongTermSearch(db: Database.Database, tenantId: string, co
     const words = searchWords(terms);
     tenantRow ??= statements.tenantRow.get(tenantId);
     if (words.length === 0 || tenantRow === undefined || limit < 1 || statements.anyCurrent.get(tenantId) === undefined) return [];
-    searches += 1;
-    if (searches % COUNTS_KEPT_FOR === 0 || counts.size > COUNTS_KEPT) counts.clear();
+    kept.startSearch();
     const present = words
       .map((word) => ({ word, matches: countOf(word) }))
       .filter((entry) => entry.matches > 0)
