@@ -3,6 +3,7 @@
  * its turn work (with its retry runner), its session handles, imports and counters. A memory holds one
  * per tenant it has served; the store, the manager, the tokenizer and the session lock are shared.
  */
+import { yieldToEventLoop } from './event-loop.js';
 import { ToolExchanges } from './tool-exchange.js';
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
@@ -139,6 +140,7 @@ function recallFor(shared: SharedParts, tenant: string, repositories: EnginePart
   // The embedder is made on first use: a memory that never searches or writes never loads the word vectors.
   const indexer = createVectorIndexer(repositories.vectors, () => shared.embedder(), {
     onEmbedded: (sessionId, count) => counters.add(sessionId, { messagesEmbedded: count }),
+    pause: yieldToEventLoop,
   });
   const upkeep = new VectorUpkeep(indexer, { logger: shared.logger, counters, tenant, sessions: repositories.sessions });
   const search = hybridSearch({

@@ -42,6 +42,13 @@ export type EmbeddedListener = (sessionId: string, count: number) => void;
 
 export interface VectorIndexerOptions {
   onEmbedded?: EmbeddedListener;
+  /**
+   * Awaited between two batches of a catch-up (default: none). With the offline embedder and SQLite a
+   * batch is synchronous work on the calling thread, so a catch-up that never lets the event loop turn
+   * holds every timer and request until it ends: a 100,000-message backlog blocked the first read of
+   * its session for 7.5-10.7 s. The engine passes one turn of the event loop.
+   */
+  pause?: () => Promise<void>;
   /** Milliseconds now (default `Date.now`). */
   now?: () => number;
 }
@@ -100,6 +107,7 @@ export function createVectorIndexer(vectors: MessageVectors, source: Embedder | 
           rest = 0;
           return { embedded, complete: true };
         }
+        if (batch + 1 < (catchUp.maxBatches ?? Number.POSITIVE_INFINITY)) await options.pause?.();
       }
       rest = 0;
       return { embedded, complete: false };

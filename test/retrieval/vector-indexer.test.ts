@@ -64,4 +64,30 @@ describe('the vector indexer', () => {
     expect(await second).toEqual({ embedded: 4, complete: true });
     expect(calls).toBe(1);
   });
+
+  it('lets the event loop turn between the batches of a long catch-up, so timers and reads are not held until it ends', async () => {
+    const tenant = createInMemoryStore().tenant('acme');
+    // 300 exchanges: 600 messages, three batches of at most 256.
+    await seedSession(
+      tenant,
+      's1',
+      Array.from({ length: 300 }, (_, index) => [`Question ${String(index)}`, `Answer ${String(index)}`] as const),
+    );
+    const embedder: Embedder = { id: 'plain-2', embed: ({ texts }) => Promise.resolve({ vectors: texts.map(() => [1, 0]), dimensions: 2, usage: { promptTokens: 0 } }) };
+    const order: string[] = [];
+    const indexer = createVectorIndexer(tenant.vectors, embedder, {
+      onEmbedded: (_session, count) => order.push(`batch ${String(count)}`),
+      pause: () => new Promise((resolve) => setImmediate(resolve)),
+    });
+    setImmediate(() => order.push('timer'));
+    expect(await indexer.catchUp('s1')).toEqual({ embedded: 600, complete: true });
+    // The timer set before the catch-up ran after its first batch, not after the last.
+    expect(order).toEqual(['batch 256', 'timer', 'batch 256', 'batch 88']);
+    // A read's single batch does not pause after itself.
+    await seedSession(tenant, 's2', EXCHANGES);
+    let paused = 0;
+    const counting = createVectorIndexer(tenant.vectors, embedder, { pause: () => Promise.resolve(void (paused += 1)) });
+    expect(await counting.catchUp('s2', { maxBatches: 1 })).toEqual({ embedded: 4, complete: true });
+    expect(paused).toBe(0);
+  });
 });

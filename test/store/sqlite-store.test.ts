@@ -239,7 +239,7 @@ describe('SQLite store', () => {
     await previous.close();
     const raw = new Database(file);
     raw.exec(`DROP TRIGGER long_term_search_insert; DROP TRIGGER long_term_search_update; DROP TRIGGER long_term_search_delete; DROP TRIGGER long_term_search_tag; DROP TRIGGER long_term_search_untag;
-      DROP TABLE long_term_runs; DROP INDEX long_term_by_tended;
+      DROP TABLE long_term_runs; DROP INDEX long_term_by_tended; DROP TABLE vector_cells;
       DROP TABLE long_term_search; DROP TABLE long_term_rows; DROP INDEX long_term_by_subject; ALTER TABLE long_term_memories DROP COLUMN subject;
       DELETE FROM schema_migrations WHERE version > 20;`);
     raw.close();
@@ -287,7 +287,7 @@ describe('SQLite store', () => {
       ALTER TABLE turns DROP COLUMN detail_requests;
       ALTER TABLE fact_events DROP COLUMN may_replace; ALTER TABLE fact_events DROP COLUMN undoes;
       DROP INDEX sessions_importing; ALTER TABLE sessions DROP COLUMN import_until; DROP TABLE api_keys;
-      DROP TABLE vector_orphans; DROP TABLE vector_progress; DROP TABLE vector_spaces; DROP TABLE retry_claims; DROP TABLE turn_changes; ALTER TABLE tenants DROP COLUMN turn_revision;
+      DROP TABLE vector_cells; DROP TABLE vector_orphans; DROP TABLE vector_progress; DROP TABLE vector_spaces; DROP TABLE retry_claims; DROP TABLE turn_changes; ALTER TABLE tenants DROP COLUMN turn_revision;
       DROP TABLE long_term_runs; DROP TABLE long_term_edges; DROP TABLE long_term_tags; DROP TABLE long_term_versions; DROP TABLE long_term_memories; DROP TABLE long_term_rows; DROP TABLE long_term_search; ALTER TABLE tenants DROP COLUMN memory_count;
       DELETE FROM schema_migrations WHERE version > 3;`);
     // Its facts were keyed by tenant and id, with an index by session.
@@ -363,8 +363,9 @@ describe('SQLite store', () => {
         { version: 20, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 21, applied_at: '2026-01-01T00:00:00.000Z' },
         { version: 22, applied_at: '2026-01-01T00:00:00.000Z' },
+        { version: 23, applied_at: '2026-01-01T00:00:00.000Z' },
       ]);
-      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(22);
+      expect(MIGRATIONS[MIGRATIONS.length - 1]!.version).toBe(23);
       expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'facts' AND sql IS NOT NULL").pluck().all()).toEqual(['facts_id']);
     } finally {
       check.close();

@@ -163,3 +163,79 @@ describe('SQLite vector tables', () => {
     expect((await tenant.vectors.nearest({ sessionId: 's1', space: 'older', vector: axes(0), limit: 10 })).map((hit) => hit.messageId)).toEqual(expected);
   });
 });
+
+/** A unit vector of 100 numbers in one of `topics` directions, turned a little by `jitter` (seeded). */
+function topicVector(topic: number, jitter: number): Float32Array {
+  const vector = Float32Array.from({ length: 100 }, (_, at) => (at === topic ? 1 : 0) + 0.01 * Math.sin((jitter + 1) * (at + 1) * 0.37));
+  return vector;
+}
+
+describe('SQLite vectors of a large session', () => {
+  /** A session of `exchanges` exchanges whose messages' vectors go in in order, a batch of 32 at a time (as the indexer writes them). */
+  async function largeSession(cellsFrom: number, exchanges: number): Promise<{ file: string; tenant: ReturnType<Store['tenant']>; ids: string[] }> {
+    const file = newFile();
+    const store = createSqliteStore({ path: file, durability: 'normal', vectorCellsFrom: cellsFrom });
+    stores.push(store);
+    const tenant = store.tenant('acme');
+    const messages = await seedSession(
+      tenant,
+      's1',
+      Array.from({ length: exchanges }, (_, index) => [`Question ${String(index)}`, `Answer ${String(index)}`] as const),
+    );
+    for (let start = 0; start < messages.length; start += 32) {
+      const entries = messages.slice(start, start + 32).map((message, offset) => ({ messageId: message.id, vector: topicVector((start + offset) % 10, start + offset) }));
+      await tenant.vectors.put({ sessionId: 's1', space: 'topics', dimensions: 100, entries });
+    }
+    return { file, tenant, ids: messages.map((message) => message.id) };
+  }
+
+  it('are filed in cells past the threshold, and a search still finds the nearest of them all', async () => {
+    const { file, tenant, ids } = await largeSession(64, 400);
+    const check = new Database(file, { readonly: true });
+    try {
+      // Drawn at 64 vectors and again at four times as many; later vectors went to the cells, the first stayed whole.
+      const drawn = check.prepare<[], { generation: number; cells: number; drawn_at: number }>('SELECT generation, cells, drawn_at FROM vector_cells ORDER BY generation').all();
+      expect(drawn.map((row) => row.generation)).toEqual([1, 2]);
+      expect(drawn[0]!.drawn_at).toBeGreaterThanOrEqual(64);
+      expect(drawn[1]!.drawn_at).toBeGreaterThanOrEqual(4 * drawn[0]!.drawn_at);
+      expect(drawn[0]!.cells).toBe(Math.ceil(Math.sqrt(drawn[0]!.drawn_at)));
+      sqliteVec.load(check);
+      const partitions = check.prepare<[], string>('SELECT DISTINCT session_id FROM vectors_1').pluck().all();
+      expect(partitions).toContain('s1');
+      expect(partitions.filter((partition) => partition.startsWith('s1 ')).length).toBeGreaterThan(10);
+    } finally {
+      check.close();
+    }
+    // Every message of topic 3, wherever it was filed, is nearer a topic-3 query than any other message.
+    const found = await tenant.vectors.nearest({ sessionId: 's1', space: 'topics', vector: topicVector(3, 0.5), limit: 80 });
+    const topic3 = ids.filter((_, index) => index % 10 === 3);
+    expect(found.map((hit) => hit.messageId).sort()).toEqual(topic3.sort());
+    // The exact vector of a message filed late is found first, with its turn limit honoured.
+    const late = ids[700]!;
+    const exact = await tenant.vectors.nearest({ sessionId: 's1', space: 'topics', vector: topicVector(0, 700), limit: 1 });
+    expect(exact.map((hit) => hit.messageId)).toEqual([late]);
+    expect(exact[0]!.similarity).toBeCloseTo(1, 5);
+    const early = await tenant.vectors.nearest({ sessionId: 's1', space: 'topics', vector: topicVector(0, 700), limit: 5, maxTurn: 100 });
+    expect(early.length).toBe(5);
+    expect(early.every((hit) => hit.turn <= 100)).toBe(true);
+  });
+
+  it('lose their cells with the session, and a session below the threshold has none', async () => {
+    const { file, tenant } = await largeSession(64, 100);
+    await seedSession(tenant, 's2', EXCHANGES);
+    expect(await tenant.sessions.delete({ sessionId: 's1' })).toBe(true);
+    const check = new Database(file, { readonly: true });
+    try {
+      expect(check.prepare('SELECT count(*) FROM vector_cells').pluck().get()).toBe(0);
+    } finally {
+      check.close();
+    }
+    const small = await largeSession(4096, 100);
+    const again = new Database(small.file, { readonly: true });
+    try {
+      expect(again.prepare('SELECT count(*) FROM vector_cells').pluck().get()).toBe(0);
+    } finally {
+      again.close();
+    }
+  });
+});

@@ -299,4 +299,23 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX long_term_runs_by_start ON long_term_runs (tenant_id, started_at, id);
     `,
   },
+  {
+    version: 23,
+    name: 'cells of large sessions\' vectors',
+    // A session past some thousands of vectors files its later ones in cells around centroids drawn from
+    // its own messages, so a search reads a few cells, not every vector (vector-cells.ts); a row per drawing.
+    change: `
+      CREATE TABLE vector_cells (
+        space_id INTEGER NOT NULL,
+        tenant_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        generation INTEGER NOT NULL,
+        cells INTEGER NOT NULL,
+        drawn_at INTEGER NOT NULL,
+        centroids BLOB NOT NULL,
+        PRIMARY KEY (space_id, tenant_id, session_id, generation)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX vector_cells_by_session ON vector_cells (tenant_id, session_id);
+    `,
+  },
 ];

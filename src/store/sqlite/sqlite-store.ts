@@ -13,7 +13,7 @@ import type { Run } from './run.js';
 import { createArchiveSearch } from './search.js';
 import { TenantSearchIndex } from './search-index.js';
 import { loadVectorExtension } from './vector-extension.js';
-import { createMessageVectors, purgeOrphanVectors, resizeVectorChunks } from './vectors.js';
+import { createMessageVectors, indexVectorChunks, purgeOrphanVectors, resizeVectorChunks } from './vectors.js';
 import { createSessionRepository } from './sessions.js';
 import { createTurnRepository } from './turns.js';
 import { createLongTermRepository } from './long-term.js';
@@ -34,6 +34,11 @@ export interface SqliteStoreSettings {
   durability?: 'full' | 'normal';
   /** Time source for migration bookkeeping (default: now). */
   now?: () => string;
+  /**
+   * Vectors of one session before they are filed in cells and a search reads only the cells nearest its
+   * query (default 8,192; below it every vector is read, which is exact).
+   */
+  vectorCellsFrom?: number;
 }
 
 /** Translate a driver failure into a StrataError that says what to do. */
@@ -141,12 +146,13 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
   const { db, wal, readOnly, remove } = openDatabase(path, settings, fullSync);
   const extension = loadVectorExtension(db);
   // Vectors of sessions a process without the extension deleted go before any vector is read or written,
-  // and tables of an older layout are rebuilt.
+  // and tables of an older layout are rebuilt or indexed.
   let purged = !extension.loaded || readOnly;
   const purgeOnce = (): void => {
     if (purged) return;
     purgeOrphanVectors(db);
     resizeVectorChunks(db);
+    indexVectorChunks(db);
     purged = true;
   };
 
@@ -184,7 +190,7 @@ export function createSqliteStore(settings: SqliteStoreSettings = {}): Store {
     artifacts: createArtifactRepository(db, tenantId, run),
     search: createArchiveSearch(db, tenantId, run, index),
     retries: createRetryRepository(db, tenantId, run),
-    vectors: createMessageVectors(db, tenantId, run, extension, purgeOnce),
+    vectors: createMessageVectors(db, tenantId, run, extension, { beforeUse: purgeOnce, ...(settings.vectorCellsFrom === undefined ? {} : { cellsFrom: settings.vectorCellsFrom }) }),
     longTerm: createLongTermRepository(db, tenantId, run),
   });
 

@@ -11,14 +11,15 @@ import type { ToolCall } from '../../core/types.js';
 import type { MessageVectors, UnembeddedMessage, VectorHit } from '../store.js';
 import { prepareMessagePlaces } from './message-places.js';
 import type { Run } from './run.js';
+import { createVectorCells, type CellTable } from './vector-cells.js';
 import type { VectorExtension } from './vector-extension.js';
 
 type PutOptions = Parameters<MessageVectors['put']>[0];
 type NearestOptions = Parameters<MessageVectors['nearest']>[0];
 
-interface SpaceStatements {
-  remove: Database.Statement;
-  insert: Database.Statement;
+interface SpaceStatements extends Omit<CellTable, 'id'> {
+  remove: Database.Statement<[bigint]>;
+  insert: Database.Statement<[bigint, string, bigint, Float32Array]>;
   nearest: Database.Statement;
   nearestUpTo: Database.Statement;
 }
@@ -42,15 +43,39 @@ function vectorTable(spaceId: number): string {
  */
 const CHUNK_SIZE = 32;
 
+/**
+ * sqlite-vec finds a partition's chunks by reading its table of chunks whole: a search of one session paid
+ * for every chunk of the space, and a session filed in cells (vector-cells.ts) paid it once per cell read.
+ * This index makes it a seek (20 cells of 333 vectors among 300: 9.2 -> 4.5 ms, scratch measure).
+ */
+function indexChunks(db: Database.Database, table: string): void {
+  db.exec(`CREATE INDEX IF NOT EXISTS ${table}_chunks_by_partition ON ${table}_chunks (partition00, chunk_id)`);
+}
+
 function createSpaceTable(db: Database.Database, table: string, dimensions: number): void {
   db.exec(`CREATE VIRTUAL TABLE ${table} USING vec0 (session_id TEXT PARTITION KEY, turn INTEGER, embedding FLOAT[${String(dimensions)}] distance_metric=cosine, chunk_size=${String(CHUNK_SIZE)})`);
+  indexChunks(db, table);
+}
+
+/** Index the chunks of space tables made before `indexChunks` (call with the extension loaded, before any vector use). */
+export function indexVectorChunks(db: Database.Database): void {
+  const ids = db.prepare<[], number>('SELECT id FROM vector_spaces').pluck().all();
+  for (const id of ids) indexChunks(db, vectorTable(id));
 }
 
 function unavailable(reason: string): StrataError {
   return new StrataError('STORE_FAILURE', `This SQLite store keeps no vectors: the sqlite-vec extension did not load (${reason}). Install the optional dependency sqlite-vec, or set STRATA_RECALL=lexical.`);
 }
 
-export function createMessageVectors(db: Database.Database, tenantId: string, run: Run, extension: VectorExtension, beforeUse: () => void = () => undefined): MessageVectors {
+/** How a tenant's vector index is kept: `cellsFrom` is a session's vectors before they are split into cells (vector-cells.ts). */
+export interface VectorIndexOptions {
+  beforeUse?: () => void;
+  cellsFrom?: number;
+}
+
+export function createMessageVectors(db: Database.Database, tenantId: string, run: Run, extension: VectorExtension, options: VectorIndexOptions = {}): MessageVectors {
+  const { beforeUse = () => undefined } = options;
+  const cells = createVectorCells(db, tenantId, options.cellsFrom);
   const findSpace = db.prepare<[string, string], { id: number; dimensions: number }>('SELECT id, dimensions FROM vector_spaces WHERE tenant_id = ? AND space = ?');
   const addSpace = db.prepare<[string, string, number]>('INSERT INTO vector_spaces (tenant_id, space, dimensions) VALUES (?, ?, ?)');
   const progress = db.prepare<[string, string, number], number>('SELECT through_position FROM vector_progress WHERE tenant_id = ? AND session_id = ? AND space_id = ?').pluck();
@@ -71,8 +96,9 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
     if (found === undefined) {
       const knn = `SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ? AND session_id = ?`;
       found = {
-        remove: db.prepare(`DELETE FROM ${table} WHERE rowid = ?`),
-        insert: db.prepare(`INSERT INTO ${table} (rowid, session_id, turn, embedding) VALUES (?, ?, ?, ?)`),
+        read: db.prepare<[bigint], [string, number, Buffer]>(`SELECT session_id, turn, embedding FROM ${table} WHERE rowid = ?`).raw(true),
+        remove: db.prepare<[bigint]>(`DELETE FROM ${table} WHERE rowid = ?`),
+        insert: db.prepare<[bigint, string, bigint, Float32Array]>(`INSERT INTO ${table} (rowid, session_id, turn, embedding) VALUES (?, ?, ?, ?)`),
         nearest: db.prepare(`${knn} ORDER BY distance`).raw(true),
         nearestUpTo: db.prepare(`${knn} AND turn <= ? ORDER BY distance`).raw(true),
       };
@@ -104,7 +130,8 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
     if (found.dimensions !== dimensions) {
       throw new StrataError('STORE_FAILURE', `The vector space "${name}" holds vectors of ${String(found.dimensions)} numbers, not ${String(dimensions)}; an embedder that changes its length needs a new id.`, { details: { space: name } });
     }
-    const { remove, insert } = prepared(found.table);
+    const statements = prepared(found.table);
+    const { remove, insert } = statements;
     let through = -1;
     for (const { messageId, vector } of entries) {
       const row = located.get(tenantId, sessionId, messageId);
@@ -112,10 +139,12 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
       if (vector !== null && vector.length !== dimensions) throw new StrataError('STORE_FAILURE', `A vector of ${String(vector.length)} numbers came for a space of ${String(dimensions)}.`, { details: { space: name } });
       const [seq, turn, position] = row;
       remove.run(BigInt(seq));
-      if (vector !== null) insert.run(BigInt(seq), sessionId, BigInt(turn), vector);
+      if (vector !== null) insert.run(BigInt(seq), cells.partitionFor(found.id, sessionId, vector), BigInt(turn), vector);
       through = Math.max(through, position);
     }
     advance.run(tenantId, sessionId, found.id, through);
+    // A large session's vectors are filed in cells: a step of that work with every write (vector-cells.ts).
+    cells.upkeep({ id: found.id, ...statements }, sessionId, (progress.get(tenantId, sessionId, found.id) ?? through) + 1);
     return found;
   });
   /** Store, then remember the space: only once the transaction that may have made it has committed. */
@@ -127,9 +156,16 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
   const nearest = ({ sessionId, space: name, vector, limit, maxTurn }: NearestOptions): VectorHit[] => {
     const found = space(name);
     if (found === null || limit <= 0 || vector.length !== found.dimensions) return [];
-    const k = BigInt(Math.min(limit, 4096));
+    const k = Math.min(limit, 4096);
     const statement = prepared(found.table);
-    const rows = (maxTurn === undefined ? statement.nearest.all(vector, k, sessionId) : statement.nearestUpTo.all(vector, k, sessionId, BigInt(maxTurn))) as Array<[number, number]>;
+    const rows: Array<[number, number]> = [];
+    for (const partition of cells.partitionsToSearch(found.id, sessionId, vector)) {
+      const args = [vector, BigInt(k), partition] as const;
+      rows.push(...((maxTurn === undefined ? statement.nearest.all(...args) : statement.nearestUpTo.all(...args, BigInt(maxTurn))) as Array<[number, number]>));
+    }
+    // The nearest of every partition read: the closest `k` of them all.
+    rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    rows.length = Math.min(rows.length, k);
     const distances = new Map(rows);
     const hits = placed.all(JSON.stringify(rows.map(([rowid]) => rowid)), tenantId, sessionId).map(([seq, id, turn, position]) => ({ id, turn, position, distance: distances.get(seq) ?? 1 }));
     hits.sort((a, b) => a.distance - b.distance || a.position - b.position);
@@ -184,6 +220,7 @@ export function deleteSessionVectors(db: Database.Database, tenantId: string, se
       : `INSERT OR IGNORE INTO vector_orphans (space_id, seq) SELECT ${String(id)}, seq FROM messages WHERE tenant_id = ? AND session_id = ?`;
     db.prepare(sql).run(tenantId, sessionId);
   }
+  db.prepare('DELETE FROM vector_cells WHERE tenant_id = ? AND session_id = ?').run(tenantId, sessionId);
 }
 
 /** Remove the vectors noted as orphans by a process that had no extension (call with it loaded). */
@@ -216,6 +253,7 @@ export function resizeVectorChunks(db: Database.Database): void {
       db.exec(`INSERT INTO ${vectorTable(id)} (rowid, session_id, turn, embedding) SELECT rowid, session_id, turn, embedding FROM ${vectorTable(old.id)}`);
       db.prepare('UPDATE vector_progress SET space_id = ? WHERE space_id = ?').run(id, old.id);
       db.prepare('UPDATE vector_orphans SET space_id = ? WHERE space_id = ?').run(id, old.id);
+      db.prepare('UPDATE vector_cells SET space_id = ? WHERE space_id = ?').run(id, old.id);
       db.exec(`DROP TABLE ${vectorTable(old.id)}`);
       db.prepare('DELETE FROM vector_spaces WHERE id = ?').run(old.id);
       db.prepare('UPDATE vector_spaces SET space = ? WHERE id = ?').run(old.space, id);
