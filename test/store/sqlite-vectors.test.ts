@@ -172,10 +172,10 @@ function topicVector(topic: number, jitter: number): Float32Array {
 
 describe('SQLite vectors of a large session', () => {
   /** A session of `exchanges` exchanges whose messages' vectors go in in order, a batch of 32 at a time (as the indexer writes them). */
-  async function largeSession(cellsFrom: number, exchanges: number): Promise<{ file: string; tenant: ReturnType<Store['tenant']>; ids: string[] }> {
-    const file = newFile();
-    const store = createSqliteStore({ path: file, durability: 'normal', vectorCellsFrom: cellsFrom });
-    stores.push(store);
+  async function largeSession(cellsFrom: number, exchanges: number, into?: { file: string; store: Store }, topicOf = (index: number): number => index % 10): Promise<{ file: string; tenant: ReturnType<Store['tenant']>; ids: string[] }> {
+    const file = into?.file ?? newFile();
+    const store = into?.store ?? createSqliteStore({ path: file, durability: 'normal', vectorCellsFrom: cellsFrom });
+    if (into === undefined) stores.push(store);
     const tenant = store.tenant('acme');
     const messages = await seedSession(
       tenant,
@@ -183,7 +183,7 @@ describe('SQLite vectors of a large session', () => {
       Array.from({ length: exchanges }, (_, index) => [`Question ${String(index)}`, `Answer ${String(index)}`] as const),
     );
     for (let start = 0; start < messages.length; start += 32) {
-      const entries = messages.slice(start, start + 32).map((message, offset) => ({ messageId: message.id, vector: topicVector((start + offset) % 10, start + offset) }));
+      const entries = messages.slice(start, start + 32).map((message, offset) => ({ messageId: message.id, vector: topicVector(topicOf(start + offset), start + offset) }));
       await tenant.vectors.put({ sessionId: 's1', space: 'topics', dimensions: 100, entries });
     }
     return { file, tenant, ids: messages.map((message) => message.id) };
@@ -237,5 +237,20 @@ describe('SQLite vectors of a large session', () => {
     } finally {
       again.close();
     }
+  });
+
+  it('are found by every process after their session is deleted and made again under the same id', async () => {
+    const first = await largeSession(64, 300);
+    const store = stores.at(-1)!;
+    // This process has read the first session's drawings; the session goes, and another takes its id, its topics in another order.
+    await first.tenant.vectors.nearest({ sessionId: 's1', space: 'topics', vector: topicVector(3, 0.5), limit: 5 });
+    expect(await first.tenant.sessions.delete({ sessionId: 's1' })).toBe(true);
+    const shuffled = (index: number): number => (index * 3 + 1) % 10;
+    const again = await largeSession(64, 300, { file: first.file, store }, shuffled);
+    // A process that never saw the first session finds every message of a topic of the new one.
+    const other = createSqliteStore({ path: first.file, durability: 'normal', vectorCellsFrom: 64 });
+    stores.push(other);
+    const found = await other.tenant('acme').vectors.nearest({ sessionId: 's1', space: 'topics', vector: topicVector(3, 0.5), limit: 60 });
+    expect(found.map((hit) => hit.messageId).sort()).toEqual(again.ids.filter((_, index) => shuffled(index) === 3).sort());
   });
 });

@@ -303,9 +303,11 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
     version: 23,
     name: 'cells of large sessions\' vectors',
     // A session past some thousands of vectors files its later ones in cells around centroids drawn from
-    // its own messages, so a search reads a few cells, not every vector (vector-cells.ts); a row per drawing.
+    // its own messages, so a search reads a few cells, not every vector (vector-cells.ts); a row per drawing,
+    // whose id is never used again (a session deleted and made anew under its id draws generation 1 again).
     change: `
       CREATE TABLE vector_cells (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
         space_id INTEGER NOT NULL,
         tenant_id TEXT NOT NULL,
         session_id TEXT NOT NULL,
@@ -313,8 +315,8 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
         cells INTEGER NOT NULL,
         drawn_at INTEGER NOT NULL,
         centroids BLOB NOT NULL,
-        PRIMARY KEY (space_id, tenant_id, session_id, generation)
-      ) STRICT, WITHOUT ROWID;
+        UNIQUE (space_id, tenant_id, session_id, generation)
+      ) STRICT;
       CREATE INDEX vector_cells_by_session ON vector_cells (tenant_id, session_id);
     `,
   },

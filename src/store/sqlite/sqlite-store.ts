@@ -36,7 +36,7 @@ export interface SqliteStoreSettings {
   now?: () => string;
   /**
    * Vectors of one session before they are filed in cells and a search reads only the cells nearest its
-   * query (default 8,192; below it every vector is read, which is exact).
+   * query (default 4,096; below it every vector is read, which is exact).
    */
   vectorCellsFrom?: number;
 }

@@ -112,27 +112,30 @@ export interface VectorCells {
 }
 
 export function createVectorCells(db: Database.Database, tenantId: string, from = CELLS_FROM): VectorCells {
-  type Row = { generation: number; cells: number; drawnAt: number };
-  const rows = db.prepare<[number, string, string], Row>('SELECT generation, cells, drawn_at AS drawnAt FROM vector_cells WHERE space_id = ? AND tenant_id = ? AND session_id = ? ORDER BY generation');
-  const centroidsOf = db.prepare<[number, string, string, number], Buffer>('SELECT centroids FROM vector_cells WHERE space_id = ? AND tenant_id = ? AND session_id = ? AND generation = ?').pluck();
+  type Row = { id: number; generation: number; cells: number; drawnAt: number };
+  const rows = db.prepare<[number, string, string], Row>('SELECT id, generation, cells, drawn_at AS drawnAt FROM vector_cells WHERE space_id = ? AND tenant_id = ? AND session_id = ? ORDER BY generation');
+  const centroidsOf = db.prepare<[number], Buffer>('SELECT centroids FROM vector_cells WHERE id = ?').pluck();
   const add = db.prepare<[number, string, string, number, number, number, Buffer]>('INSERT INTO vector_cells (space_id, tenant_id, session_id, generation, cells, drawn_at, centroids) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const atOrAfter = db.prepare<[string, string, number], number>('SELECT seq FROM messages WHERE tenant_id = ? AND session_id = ? AND position >= ? ORDER BY position LIMIT 4').pluck();
-  const kept = new Map<string, Float32Array[]>();
+  const kept = new Map<number, Float32Array[]>();
 
-  /** A generation's centroids, kept once read (a generation never changes). */
-  const centroids = (spaceId: number, sessionId: string, row: Row): Float32Array[] => {
-    const key = `${spaceId} ${sessionId} ${row.generation}`;
+  /**
+   * A drawing's centroids, kept once read: a drawing never changes, and its id is never used again (a
+   * session deleted and made anew under its id draws generation 1 again, in this process or another).
+   */
+  const centroids = (row: Row): Float32Array[] => {
+    const key = row.id;
     let found = kept.get(key);
     if (found === undefined) {
-      const blob = centroidsOf.get(spaceId, tenantId, sessionId, row.generation);
+      const blob = centroidsOf.get(row.id);
       found = blob === undefined ? [] : fromBlob(blob, row.cells);
-      if (kept.size >= KEPT_GENERATIONS) kept.delete(kept.keys().next().value as string);
+      if (kept.size >= KEPT_GENERATIONS) kept.delete(kept.keys().next().value as number);
     } else kept.delete(key);
     kept.set(key, found);
     return found;
   };
   const generations = (spaceId: number, sessionId: string): Generation[] =>
-    rows.all(spaceId, tenantId, sessionId).map((row) => ({ generation: row.generation, centroids: centroids(spaceId, sessionId, row), drawnAt: row.drawnAt }));
+    rows.all(spaceId, tenantId, sessionId).map((row) => ({ generation: row.generation, centroids: centroids(row), drawnAt: row.drawnAt }));
 
   /** Centroids for a session of `vectors`: unit vectors of messages spread evenly over it. */
   const draw = (table: CellTable, sessionId: string, vectors: number): Float32Array[] => {
