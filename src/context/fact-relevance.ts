@@ -19,6 +19,19 @@ export function contentStemsOf(text: string): ReadonlySet<string> {
 const FEW_TERMS = 6;
 
 /**
+ * Whether a text may hold a word whose stem is one of `terms`: such a word begins with its stem less the
+ * last letter (`stemWord` only cuts endings, or turns "-ies"/"-ied" into "-y"), and `words` keeps a word's
+ * letters as NFKC and lower case give them. Far cheaper than splitting and stemming the text: a document's
+ * first query (10,363 facts) took 90–150 ms to stem every fact.
+ */
+function mayHold(text: string, prefixes: readonly string[]): boolean {
+  const folded = text.normalize('NFKC').toLowerCase();
+  return prefixes.some((prefix) => folded.includes(prefix));
+}
+
+const NO_STEMS: ReadonlySet<string> = new Set();
+
+/**
  * The facts' stemmed content words, for a query's relevance. A document changed by every turn is asked
  * once, for one query: its facts holding the query's words are found by looking each fact's words up. A
  * document asked again (reads with no turn between) indexes every word once, and looks the words up there.
@@ -28,10 +41,15 @@ export class FactTerms {
   private index: Map<string, Fact[]> | undefined;
   private asked = 0;
 
-  /** `stemsOf` may remember the words of facts it has seen (default: reads them every time). */
+  /**
+   * `stemsOf` may remember the words of facts it has seen (default: reads them every time); `knownStemsOf`
+   * gives them only when already remembered, so a fact not seen before is first checked cheaply for the
+   * query's words (`mayHold`) rather than stemmed whole.
+   */
   constructor(
     private readonly facts: readonly Fact[],
     private readonly stemsOf: (fact: Fact) => ReadonlySet<string> = (fact) => contentStemsOf(fact.text),
+    private readonly knownStemsOf: (fact: Fact) => ReadonlySet<string> | undefined = () => undefined,
   ) {}
 
   /** The facts holding each of `terms`, in the order they were given. */
@@ -48,8 +66,9 @@ export class FactTerms {
     if (terms.length === 0) return found;
     // Whichever is shorter is walked: the query's words in each fact, or each fact's words in the query's.
     const fewTerms = terms.length <= FEW_TERMS;
+    const prefixes = terms.map((term) => term.slice(0, -1));
     for (const fact of this.facts) {
-      const stems = this.stemsOf(fact);
+      const stems = this.knownStemsOf(fact) ?? (!fewTerms || mayHold(fact.text, prefixes) ? this.stemsOf(fact) : NO_STEMS);
       if (fewTerms) {
         for (const term of terms) if (stems.has(term)) found.get(term)?.push(fact);
       } else {

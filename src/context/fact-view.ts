@@ -94,9 +94,15 @@ export class KeptParts {
     return floor;
   }
 
-  stemsOf(fact: Fact): ReadonlySet<string> {
+  /** The fact's stems when they are kept already. */
+  keptStemsOf(fact: Fact): ReadonlySet<string> | undefined {
     const kept = this.stems.get(fact.id);
-    if (kept?.text === fact.text) return kept.stems;
+    return kept?.text === fact.text ? kept.stems : undefined;
+  }
+
+  stemsOf(fact: Fact): ReadonlySet<string> {
+    const kept = this.keptStemsOf(fact);
+    if (kept !== undefined) return kept;
     const stems = contentStemsOf(fact.text);
     this.stems.set(fact.id, { text: fact.text, stems });
     return stems;
@@ -167,7 +173,7 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
     times,
     doubts,
     listed,
-    terms: () => (terms ??= new FactTerms(listed, (fact) => kept.stemsOf(fact))),
+    terms: () => (terms ??= new FactTerms(listed, (fact) => kept.stemsOf(fact), (fact) => kept.keptStemsOf(fact))),
     line: (fact) =>
       once(lines, fact.id, () => {
         const alone = !doubts.inside.has(fact.id) && !(fact.pinned && doubts.supersededBy.has(fact.id));
