@@ -4,7 +4,7 @@ import { MAX_SESSION_ID_LENGTH } from '../memory/session-input.js';
 import { ErrorSchema } from './domain-schemas.js';
 
 /** An id in a path: any text up to 256 characters (the store decides whether it names anything). */
-function pathId(name: string) {
+export function pathId(name: string) {
   return z
     .string()
     .min(1)
@@ -23,6 +23,16 @@ export function queryWhole(name: string, description: string) {
     .regex(/^[0-9]{1,9}$/u, `${name} must be a whole number such as 10`)
     .transform(Number)
     .openapi({ param: { name, in: 'query' }, description, example: '10' });
+}
+
+/** The query of a list: `limit` (its default told in `limitDescription`) and `offset`. */
+export function pageQuery(limitDescription: string) {
+  return z.object({ limit: queryWhole('limit', limitDescription).optional(), offset: queryWhole('offset', 'Skip this many (default 0).').optional() });
+}
+
+/** A page's `limit` and `offset`, as given (absent when not). */
+export function pageOf(query: { limit?: number | undefined; offset?: number | undefined }): { limit?: number; offset?: number } {
+  return { ...(query.limit === undefined ? {} : { limit: query.limit }), ...(query.offset === undefined ? {} : { offset: query.offset }) };
 }
 
 /** A JSON request body, required. */

@@ -6,15 +6,15 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ErrorSchema } from '../domain-schemas.js';
 import { EdgeTypeSchema, LongTermMemorySchema, MemoryEdgeSchema, MemorySourceSchema, MemoryVersionSchema } from '../memory-schemas.js';
-import { jsonAnswer, jsonBody, queryWhole } from '../request-schemas.js';
+import { ERROR_ANSWERS, jsonAnswer, jsonBody, pageOf, pageQuery } from '../request-schemas.js';
 import type { ServerEnv } from '../server-env.js';
 
 const TAG = ['Long-term memory'];
 
 /** The error answers of a route naming a memory. */
 export const MEMORY_ERRORS = {
-  400: jsonAnswer(ErrorSchema, 'The request is malformed; the message names the field.'),
-  401: jsonAnswer(ErrorSchema, 'No valid API key.'),
+  400: ERROR_ANSWERS[400],
+  401: ERROR_ANSWERS[401],
   404: jsonAnswer(ErrorSchema, 'No such memory (or it belongs to another tenant).'),
   409: jsonAnswer(ErrorSchema, 'Another memory of the tenant has that name.'),
 } as const;
@@ -53,9 +53,7 @@ const list = createRoute({
   tags: TAG,
   summary: 'Memories, the most recently changed first',
   request: {
-    query: z.object({
-      limit: queryWhole('limit', 'At most this many (default 50).').optional(),
-      offset: queryWhole('offset', 'Skip this many (default 0).').optional(),
+    query: pageQuery('At most this many (default 50).').extend({
       tag: z.union([z.string(), z.array(z.string())]).optional().openapi({ description: 'Only memories carrying this tag (repeat: all of them).' }),
       deprecated: z.enum(['true', 'false']).optional().openapi({ description: 'Include deprecated memories (not with tag).' }),
     }),
@@ -143,11 +141,11 @@ const asList = (value: string | string[] | undefined): string[] => (value === un
 
 export function registerMemoryRoutes(app: OpenAPIHono<ServerEnv>): void {
   app.openapi(list, async (c) => {
-    const { limit, offset, tag: tags, deprecated } = c.req.valid('query');
+    const query = c.req.valid('query');
+    const { tag: tags, deprecated } = query;
     const wanted = asList(tags);
     const memories = await c.var.tenant.memories.list({
-      ...(limit === undefined ? {} : { limit }),
-      ...(offset === undefined ? {} : { offset }),
+      ...pageOf(query),
       ...(wanted.length === 0 ? {} : { tags: wanted }),
       ...(deprecated === undefined ? {} : { deprecated: deprecated === 'true' }),
     });

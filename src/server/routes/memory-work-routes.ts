@@ -6,7 +6,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ErrorSchema } from '../domain-schemas.js';
 import { AgentNameSchema, EdgeTypeSchema, MaintenanceRunSchema, RecallSchema } from '../memory-schemas.js';
-import { jsonAnswer, jsonBody, queryWhole } from '../request-schemas.js';
+import { jsonAnswer, jsonBody, pageOf, pageQuery, pathId } from '../request-schemas.js';
 import type { ServerEnv } from '../server-env.js';
 import { MEMORY_ERRORS } from './memory-routes.js';
 
@@ -14,7 +14,7 @@ const TAG = ['Long-term memory'];
 const READ_ERRORS = { 400: MEMORY_ERRORS[400], 401: MEMORY_ERRORS[401] };
 const RUN_ERRORS = { ...READ_ERRORS, 404: jsonAnswer(ErrorSchema, 'No such run (or it belongs to another tenant).') };
 
-const RunParams = z.object({ runId: z.string().min(1).max(256).openapi({ param: { name: 'runId', in: 'path' } }) });
+const RunParams = z.object({ runId: pathId('runId') });
 
 const tags = createRoute({
   method: 'get',
@@ -52,7 +52,7 @@ const runs = createRoute({
   path: '/api/memory-runs',
   tags: TAG,
   summary: 'Maintenance runs, the newest first',
-  request: { query: z.object({ limit: queryWhole('limit', 'At most this many (default 20).').optional(), offset: queryWhole('offset', 'Skip this many (default 0).').optional() }) },
+  request: { query: pageQuery('At most this many (default 20).') },
   responses: { 200: jsonAnswer(z.object({ runs: z.array(MaintenanceRunSchema) }), 'A page of runs.'), ...READ_ERRORS },
 });
 
@@ -95,8 +95,7 @@ export function registerMemoryWorkRoutes(app: OpenAPIHono<ServerEnv>): void {
   app.openapi(tags, async (c) => c.json({ tags: await c.var.tenant.memories.tags() }, 200));
   app.openapi(recall, async (c) => c.json(await c.var.tenant.memories.recall(c.req.valid('json')), 200));
   app.openapi(runs, async (c) => {
-    const { limit, offset } = c.req.valid('query');
-    return c.json({ runs: await c.var.tenant.memories.runs({ ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) }) }, 200);
+    return c.json({ runs: await c.var.tenant.memories.runs(pageOf(c.req.valid('query'))) }, 200);
   });
   app.openapi(tend, async (c) => c.json(await c.var.tenant.memories.tend(c.req.valid('json')), 201));
   app.openapi(run, async (c) => c.json(await c.var.tenant.memories.run(c.req.valid('param').runId), 200));

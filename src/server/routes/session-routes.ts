@@ -1,7 +1,7 @@
 /** `/api/sessions`: list, create, read, rename, delete, and the session's messages, turns and artifacts. */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ArtifactSchema, ErrorSchema, MessageSchema, SessionSchema, TurnSummarySchema } from '../domain-schemas.js';
-import { ERROR_ANSWERS, jsonAnswer, jsonBody, queryWhole, SessionParams, sessionRead } from '../request-schemas.js';
+import { ERROR_ANSWERS, jsonAnswer, jsonBody, pageOf, pageQuery, queryWhole, SessionParams, sessionRead } from '../request-schemas.js';
 import type { ServerEnv } from '../server-env.js';
 
 const TAG = ['Sessions'];
@@ -11,7 +11,7 @@ const list = createRoute({
   path: '/api/sessions',
   tags: TAG,
   summary: 'Sessions, most recently updated first',
-  request: { query: z.object({ limit: queryWhole('limit', 'At most this many (default 50).').optional(), offset: queryWhole('offset', 'Skip this many (default 0).').optional() }) },
+  request: { query: pageQuery('At most this many (default 50).') },
   responses: { 200: jsonAnswer(z.object({ sessions: z.array(SessionSchema) }), 'A page of sessions.'), 400: ERROR_ANSWERS[400], 401: ERROR_ANSWERS[401] },
 });
 
@@ -88,8 +88,7 @@ const cleanup = createRoute({
 
 export function registerSessionRoutes(app: OpenAPIHono<ServerEnv>): void {
   app.openapi(list, async (c) => {
-    const { limit, offset } = c.req.valid('query');
-    const sessions = await c.var.tenant.sessions.list({ ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) });
+    const sessions = await c.var.tenant.sessions.list(pageOf(c.req.valid('query')));
     return c.json({ sessions }, 200);
   });
   app.openapi(cleanup, async (c) => c.json(await c.var.tenant.sessions.cleanup(c.req.valid('json')), 200));

@@ -103,8 +103,8 @@ function fromBlob(blob: Buffer, cells: number): Float32Array[] {
 const KEPT_GENERATIONS = 32;
 
 export interface VectorCells {
-  /** The partition a session's new vector is filed in. */
-  partitionFor(spaceId: number, sessionId: string, vector: Float32Array): string;
+  /** Where the session's new vectors are filed, as its drawings stand now (read once for a whole write). */
+  filing(spaceId: number, sessionId: string): (vector: Float32Array) => string;
   /** The partitions a search for `vector` in the session reads. */
   partitionsToSearch(spaceId: number, sessionId: string, vector: Float32Array): string[];
   /** Draw the session's next centroids when it holds `vectors` and has grown enough (inside a write). */
@@ -155,10 +155,13 @@ export function createVectorCells(db: Database.Database, tenantId: string, from 
   };
 
   return {
-    partitionFor(spaceId, sessionId, vector) {
+    filing(spaceId, sessionId) {
       const newest = generations(spaceId, sessionId).at(-1);
-      const cell = newest === undefined ? null : nearestCell(newest.centroids, vector);
-      return newest === undefined || cell === null ? sessionId : cellKey(sessionId, newest.generation, cell);
+      if (newest === undefined) return () => sessionId;
+      return (vector) => {
+        const cell = nearestCell(newest.centroids, vector);
+        return cell === null ? sessionId : cellKey(sessionId, newest.generation, cell);
+      };
     },
     partitionsToSearch(spaceId, sessionId, vector) {
       const partitions = [sessionId];

@@ -132,6 +132,7 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
     }
     const statements = prepared(found.table);
     const { remove, insert } = statements;
+    const partitionOf = cells.filing(found.id, sessionId);
     let through = -1;
     for (const { messageId, vector } of entries) {
       const row = located.get(tenantId, sessionId, messageId);
@@ -139,7 +140,7 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
       if (vector !== null && vector.length !== dimensions) throw new StrataError('STORE_FAILURE', `A vector of ${String(vector.length)} numbers came for a space of ${String(dimensions)}.`, { details: { space: name } });
       const [seq, turn, position] = row;
       remove.run(BigInt(seq));
-      if (vector !== null) insert.run(BigInt(seq), cells.partitionFor(found.id, sessionId, vector), BigInt(turn), vector);
+      if (vector !== null) insert.run(BigInt(seq), partitionOf(vector), BigInt(turn), vector);
       through = Math.max(through, position);
     }
     advance.run(tenantId, sessionId, found.id, through);
