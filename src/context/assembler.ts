@@ -214,6 +214,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     if (count > 0) assembly.omitTurns({ from: 1, to }, count, reason);
   }
   const finished = finish(assembly, budget, tokenizer, warnings);
-  if (options.longTerm !== undefined) await markShown(options.longTerm, finished.sections, placed);
+  // (The package's sections are copied when first read: only when a memory was placed.)
+  if (options.longTerm !== undefined && placed.size > 0) await markShown(options.longTerm, finished.sections, placed);
   return finished;
 }

@@ -12,55 +12,22 @@
 import { scopedMemo } from '../../core/memo-space.js';
 import { keptInStoreOrder } from '../../core/diff.js';
 import { addTo } from '../../core/list-map.js';
-import { compareText, normalizeText, quoted } from '../../core/text.js';
+import { compareText, quoted } from '../../core/text.js';
 import type { Fact } from '../../core/types.js';
 import type { ConsolidateOptions, ConsolidationChange, ConsolidationResult } from '../consolidation.js';
-import { STOP_WORDS } from './function-words.js';
-
-/** Least share of words (Sørensen–Dice) two lines must have in common to be one fact said twice. */
-const NEAR_DUPLICATE = 0.8;
+import { compareForm, mayRepeat, prefixOf, repeats, type Compared } from './line-comparison.js';
 
 /**
- * A fact's value as compared: normalised and padded with spaces, its words without stop words, and those
- * words ranked by the line alone (the longest first), for finding the lines a changed line may repeat.
+ * Work a consolidation does between two turns of the event loop: candidates looked at (about 20–50 ms on
+ * a 2-core machine), or lines put in their compared form and indexed (about 40 ms when none is known yet).
  */
-interface Compared {
-  padded: string;
-  words: ReadonlySet<string>;
-  ranked: readonly string[];
-}
+const SLICE_CANDIDATES = 200_000;
+const FORMS_PER_SLICE = 2_500;
 
-function compareForm(text: string): Compared {
-  const colon = text.indexOf(':');
-  const value = normalizeText(colon > 0 ? text.slice(colon + 1) : text);
-  const words = new Set(value.split(' ').filter((word) => word !== '' && !STOP_WORDS.has(word)));
-  const ranked = [...words].sort((a, b) => b.length - a.length || compareText(a, b));
-  return { padded: value === '' ? '' : ` ${value} `, words, ranked };
-}
-
-/** The first words of a ranking two lines sharing 80 % of their words must have one of in common (see `likelyRepeats`). */
-function prefixOf(ranked: readonly string[]): readonly string[] {
-  return ranked.slice(0, ranked.length - Math.ceil((2 * ranked.length) / 3) + 1);
-}
-
-/** Whether sets of these sizes can reach the near-duplicate share: Dice is at most 2 * fewer / (fewer + more). */
-function sizesAllowDice(left: number, right: number): boolean {
-  const [fewer, more] = left <= right ? [left, right] : [right, left];
-  return fewer > 0 && 2 * fewer >= NEAR_DUPLICATE * (fewer + more);
-}
-
-/** Sørensen–Dice coefficient of two word sets. */
-function dice(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
-  let shared = 0;
-  for (const word of left) if (right.has(word)) shared += 1;
-  return (2 * shared) / (left.size + right.size);
-}
-
-/** Whether `other` says all that `fact` says: the same line, a line holding it whole, or nearly the same words. */
-function repeats(fact: Compared, other: Compared): boolean {
-  if (fact.padded === '' || other.padded === '') return false;
-  if (fact.padded.length <= other.padded.length && other.padded.includes(fact.padded)) return true;
-  return sizesAllowDice(fact.words.size, other.words.size) && dice(fact.words, other.words) >= NEAR_DUPLICATE;
+/** The later lines each line is compared with (`of`), and how many candidates finding them has looked at so far. */
+interface Partners {
+  of(index: number): number[];
+  scanned(): number;
 }
 
 /**
@@ -72,40 +39,53 @@ function repeats(fact: Compared, other: Compared): boolean {
  * ranking is among the first `n - ceil(2n / 3) + 1` words of each (its prefix). So the partners of a line
  * are the lines holding its rarest word, the lines holding it as their rarest word, and the lines whose
  * prefix shares a word with its prefix; a line of stop words only is compared with every later line.
+ * Of those, only the pairs `mayRepeat` keeps are returned.
  */
-function likelyRepeats(forms: readonly Compared[]): (index: number) => number[] {
+function* likelyRepeats(forms: readonly Compared[]): Generator<void, Partners> {
   const frequency = new Map<string, number>();
   for (const form of forms) for (const word of form.words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   const rarestFirst = (a: string, b: string): number => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || compareText(a, b);
-  const ranked = forms.map((form) => (form.padded === '' ? [] : [...form.words].sort(rarestFirst)));
-  const prefixes = ranked.map(prefixOf);
+  const ranked: string[][] = [];
+  const prefixes: Array<readonly string[]> = [];
   const byWord = new Map<string, number[]>();
   const byRarest = new Map<string, number[]>();
   const byPrefix = new Map<string, number[]>();
   const wordless: number[] = [];
-  ranked.forEach((words, at) => {
-    if (forms[at]?.padded === '') return;
+  for (const [at, form] of forms.entries()) {
+    if (at > 0 && at % FORMS_PER_SLICE === 0) yield;
+    const words = form.padded === '' ? [] : [...form.words].sort(rarestFirst);
+    const prefix = prefixOf(words);
+    ranked.push(words);
+    prefixes.push(prefix);
+    if (form.padded === '') continue;
     if (words.length === 0) wordless.push(at);
     for (const word of words) addTo(byWord, word, at);
     if (words[0] !== undefined) addTo(byRarest, words[0], at);
-    for (const word of prefixes[at] ?? []) addTo(byPrefix, word, at);
-  });
-  return (index) => {
+    for (const word of prefix) addTo(byPrefix, word, at);
+  }
+  let scanned = 0;
+  const of = (index: number): number[] => {
     const words = ranked[index];
-    if (words === undefined || forms[index]?.padded === '') return [];
-    if (words.length === 0) return forms.flatMap((other, at) => (at > index && other.padded !== '' ? [at] : []));
+    const form = forms[index];
+    if (words === undefined || form === undefined || form.padded === '') return [];
+    // Only pairs that may repeat each other are kept (`mayRepeat`): most share a word and nothing more.
     const found = new Set<number>();
     const collect = (list: readonly number[] | undefined): void => {
-      for (const at of list ?? []) if (at > index) found.add(at);
+      if (list === undefined) return;
+      scanned += list.length;
+      for (const at of list) if (at > index && !found.has(at) && mayRepeat(form, forms[at] as Compared)) found.add(at);
     };
+    if (words.length === 0) {
+      scanned += forms.length;
+      return forms.flatMap((other, at) => (at > index && mayRepeat(form, other) ? [at] : []));
+    }
     collect(byWord.get(words[0] ?? ''));
     for (const word of words) collect(byRarest.get(word));
-    // A line found by its prefix alone can only be a near-duplicate: of a size Dice allows (the lines that
-    // may hold it whole, or that it may hold, were found above).
-    for (const word of prefixes[index] ?? []) for (const at of byPrefix.get(word) ?? []) if (at > index && sizesAllowDice(words.length, ranked[at]?.length ?? 0)) found.add(at);
+    for (const word of prefixes[index] ?? []) collect(byPrefix.get(word));
     collect(wordless);
     return [...found].sort((a, b) => a - b);
   };
+  return { of, scanned: () => scanned };
 }
 
 /** Which of two facts that repeat each other stays: a pinned exception, else the newer, else the longer. */
@@ -121,7 +101,7 @@ function keeper(a: Fact, b: Fact): Fact {
  * the lines holding a fresh line's first word, those whose first word it holds, those sharing a prefix
  * word with it, and the lines of stop words only.
  */
-function freshPartners(forms: readonly Compared[], fresh: readonly boolean[]): (index: number) => number[] {
+function freshPartners(forms: readonly Compared[], fresh: readonly boolean[]): Partners {
   const freshForms = forms.filter((form, index) => fresh[index] === true && form.padded !== '');
   const firsts = new Set(freshForms.flatMap((form) => form.ranked.slice(0, 1)));
   const words = new Set(freshForms.flatMap((form) => form.ranked));
@@ -146,14 +126,20 @@ function freshPartners(forms: readonly Compared[], fresh: readonly boolean[]): (
         ? forms.keys()
         : [holding.get(form.ranked[0] ?? '') ?? [], ...form.ranked.map((word) => byFirst.get(word) ?? []), ...prefixOf(form.ranked).map((word) => byPrefix.get(word) ?? []), wordless].flat();
     for (const at of others) {
-      if (at === index || forms[at]?.padded === '') continue;
+      if (at === index || !mayRepeat(form, forms[at] as Compared)) continue;
       const [first, second] = at < index ? [at, index] : [index, at];
       const set = later.get(first);
       if (set === undefined) later.set(first, new Set([second]));
       else set.add(second);
     }
   });
-  return (index) => [...(later.get(index) ?? [])].sort((a, b) => a - b);
+  let scanned = 0;
+  const of = (index: number): number[] => {
+    const found = [...(later.get(index) ?? [])].sort((a, b) => a - b);
+    scanned += found.length;
+    return found;
+  };
+  return { of, scanned: () => scanned };
 }
 
 /** What decides how a line compares (its turn, pinning and text), as a 53-bit hash. */
@@ -170,20 +156,29 @@ function signature(fact: Fact): number {
   return (low >>> 0) * 0x200000 + ((high >>> 0) & 0x1fffff);
 }
 
-/** Merge the duplicates of `facts`, comparing only the pairs `partners` gives, in store order (see the module comment). */
-function merge(facts: readonly Fact[], form: (fact: Fact) => Compared, partners: (index: number) => number[]): { gone: Set<string>; changes: ConsolidationChange[] } {
+/**
+ * Merge the duplicates of `facts` (`forms` are their compared forms), comparing only the pairs `partners`
+ * gives, in store order (see the module comment). It stops (yields) after each slice of candidates looked
+ * at, so a large document can be consolidated without holding the event loop.
+ */
+function* merge(facts: readonly Fact[], forms: readonly Compared[], partners: Partners): Generator<void, { gone: Set<string>; changes: ConsolidationChange[] }> {
   const gone = new Set<string>();
   const changes: ConsolidationChange[] = [];
+  let sliceEnd = SLICE_CANDIDATES;
   for (const [index, fact] of facts.entries()) {
+    if (partners.scanned() >= sliceEnd) {
+      sliceEnd = partners.scanned() + SLICE_CANDIDATES;
+      yield;
+    }
     if (gone.has(fact.id)) continue;
-    for (const otherIndex of partners(index)) {
+    for (const otherIndex of partners.of(index)) {
       const other = facts[otherIndex];
       if (other === undefined) continue;
       if (gone.has(other.id) || gone.has(fact.id) || (fact.pinned && other.pinned)) continue;
       const stays = keeper(fact, other);
-      const leaves = stays === fact ? other : fact;
+      const [leaves, leavesForm, staysForm] = stays === fact ? [other, forms[otherIndex], forms[index]] : [fact, forms[index], forms[otherIndex]];
       // The line that leaves must be said whole by the one that stays.
-      if (!repeats(form(leaves), form(stays))) continue;
+      if (leavesForm === undefined || staysForm === undefined || !repeats(leavesForm, staysForm)) continue;
       gone.add(leaves.id);
       changes.push({
         op: 'consolidate',
@@ -219,16 +214,31 @@ export class LocalConsolidator {
 
   constructor(private readonly maxSessions = 16) {}
 
-  /** Merge the document's duplicates and near-duplicates (see the module comment). Never fails. */
+  /** Merge the document's duplicates and near-duplicates (see the module comment), in one go. Never fails. */
   consolidate(options: ConsolidateOptions): ConsolidationResult {
+    const slices = this.slices(options);
+    for (;;) {
+      const step = slices.next();
+      if (step.done === true) return step.value;
+    }
+  }
+
+  /**
+   * The same consolidation in slices of work: each `next()` does one (about 20–40 ms on a large document)
+   * and the last returns the result, so the caller can let other work run between them. Run each slice in
+   * the memo space the manager's work uses. The document must not change before the last slice.
+   */
+  *slices(options: ConsolidateOptions): Generator<void, ConsolidationResult> {
     const facts = keptInStoreOrder(options.facts);
     const sessionId = facts[0]?.sessionId;
-    // Each line is normalised once, not once per pair.
-    const form = (fact: Fact): Compared => {
+    // Each line is normalised once, not once per pair (about 15 µs a line the first time).
+    const forms: Compared[] = [];
+    for (const [index, fact] of facts.entries()) {
+      if (index > 0 && index % FORMS_PER_SLICE === 0) yield;
       let known = this.forms.get(fact);
       if (known === undefined) this.forms.set(fact, (known = compared(fact.text)));
-      return known;
-    };
+      forms.push(known);
+    }
     const signatures = facts.map((fact) => {
       let known = this.signatures.get(fact);
       if (known === undefined) this.signatures.set(fact, (known = signature(fact)));
@@ -238,8 +248,8 @@ export class LocalConsolidator {
     const fresh = facts.map((fact, index) => before?.get(fact.id) !== signatures[index]);
     const freshCount = fresh.filter(Boolean).length;
     // Many new lines are compared faster through the word index over the whole document.
-    const partners = freshCount * 4 > facts.length ? likelyRepeats(facts.map(form)) : freshPartners(facts.map(form), fresh);
-    const { gone, changes } = merge(facts, form, partners);
+    const partners = freshCount * 4 > facts.length ? yield* likelyRepeats(forms) : freshPartners(forms, fresh);
+    const { gone, changes } = yield* merge(facts, forms, partners);
     if (sessionId !== undefined) {
       this.left.delete(sessionId);
       if (this.left.size >= this.maxSessions) this.left.delete(this.left.keys().next().value ?? '');

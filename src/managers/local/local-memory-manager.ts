@@ -269,7 +269,14 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
       }
     },
     async consolidate(options: ConsolidateOptions): Promise<ConsolidationResult> {
-      return caches.run(() => consolidator.consolidate(options));
+      // A large document takes seconds to compare whole (the first consolidation of a session in a
+      // process): other requests and sessions get the event loop between its slices.
+      const slices = consolidator.slices(options);
+      for (;;) {
+        const step = caches.run(() => slices.next());
+        if (step.done === true) return step.value;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
     prepare(options: PrepareMessageOptions): void {
       caches.run(() => prepareMessage(options, resolved, prepared));

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fact } from '../../../src/core/types.js';
 import { consolidateLocally, LocalConsolidator } from '../../../src/managers/local/local-consolidation.js';
+import { createLocalMemoryManager } from '../../../src/managers/local/local-memory-manager.js';
 import { testMemory } from '../../support/memory-fixtures.js';
 
 function fact(id: string, text: string, turn: number, pinned = false): Fact {
@@ -151,5 +152,23 @@ describe('local consolidation', () => {
     } finally {
       await fixture.cleanup();
     }
+  });
+
+  it('lets the event loop turn while it compares a large document, and merges what one uninterrupted pass would', async () => {
+    // 1,500 lines of eight words drawn from thirty: every line shares words with hundreds of others, so
+    // finding the pairs to compare is long work, and a few lines repeat others.
+    const vocabulary = Array.from({ length: 30 }, (_, index) => `word${index}`);
+    let seed = 7;
+    const next = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 30;
+    const lines = Array.from({ length: 1500 }, (_, index) => fact(`f${index}`, `k${index}: ${Array.from({ length: 8 }, () => vocabulary[next()]).join(' ')}`, 1 + (index % 7)));
+    const expected = consolidateLocally({ facts: lines, turn: 15 });
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    const result = await createLocalMemoryManager().consolidate?.({ facts: lines, turn: 15 });
+    expect(turned).toBe(true);
+    expect(result).toEqual(expected);
+    expect(expected.outcome === 'accepted' && expected.changes.length).toBeGreaterThan(0);
   });
 });
