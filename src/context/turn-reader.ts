@@ -56,6 +56,9 @@ export function storeTurnReader(repositories: TenantRepositories): TurnReader {
   };
 }
 
+/** The share of its bound a session's cache is trimmed to when it passes it. */
+const TRIMMED_TO = 0.9;
+
 /** Turns between two listed turns that are read with them rather than in a read of their own. */
 const READ_GAP = 4;
 
@@ -243,7 +246,11 @@ export class CachedTurnReader implements TurnCache {
     this.sessionBytes.delete(sessionId);
   }
 
-  /** Within the bound again: other sessions first, least recently used first; then `sessionId`'s oldest turns. */
+  /**
+   * Within the bound again: other sessions first, least recently used first; then `sessionId`'s oldest
+   * turns, down to `TRIMMED_TO` of the bound, so that finding them (a sort of every turn cached) is not
+   * done again on every read that adds a few turns.
+   */
   private trim(sessionId: string): void {
     for (const other of this.sessions.keys()) {
       if (this.totalBytes <= this.maxBytes) return;
@@ -252,7 +259,7 @@ export class CachedTurnReader implements TurnCache {
     const turns = this.sessions.get(sessionId);
     if (turns === undefined || this.totalBytes <= this.maxBytes) return;
     for (const turn of [...turns.keys()].sort((a, b) => a - b)) {
-      if (this.totalBytes <= this.maxBytes) return;
+      if (this.totalBytes <= this.maxBytes * TRIMMED_TO) return;
       this.count(sessionId, -turnBytes(turns.get(turn) ?? null));
       turns.delete(turn);
     }

@@ -28,6 +28,7 @@ import { SessionWrites } from './session-writes.js';
 import { createTurnWork } from './turn-work.js';
 import { hybridSearch, lexicalSearch, type SessionSearch } from '../retrieval/session-search.js';
 import { createVectorIndexer } from '../retrieval/vector-indexer.js';
+import { keepingTermCounts } from '../store/kept-counts.js';
 import { VectorUpkeep } from './vector-upkeep.js';
 
 /** A tenant's API and what closing it takes. */
@@ -132,10 +133,11 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
  * the upkeep that embeds what each write adds.
  */
 function recallFor(shared: SharedParts, tenant: string, repositories: EngineParts['repositories'], counters: MemoryCounters): { search: SessionSearch; upkeep: VectorUpkeep | null } {
-  if (shared.settings.recall === 'lexical') return { search: lexicalSearch(repositories.search), upkeep: null };
+  const archive = keepingTermCounts(repositories.search);
+  if (shared.settings.recall === 'lexical') return { search: lexicalSearch(archive), upkeep: null };
   if (!repositories.vectors.available) {
     shared.logger.warn({ tenant, store: shared.store.kind }, 'this store keeps no vectors (for SQLite, install the optional sqlite-vec package): recall is lexical; set STRATA_RECALL=lexical to silence this');
-    return { search: lexicalSearch(repositories.search), upkeep: null };
+    return { search: lexicalSearch(archive), upkeep: null };
   }
   // The embedder is made on first use: a memory that never searches or writes never loads the word vectors.
   const indexer = createVectorIndexer(repositories.vectors, () => shared.embedder(), {
@@ -144,7 +146,7 @@ function recallFor(shared: SharedParts, tenant: string, repositories: EnginePart
   });
   const upkeep = new VectorUpkeep(indexer, { logger: shared.logger, counters, tenant, sessions: repositories.sessions });
   const search = hybridSearch({
-    search: repositories.search,
+    search: archive,
     vectors: repositories.vectors,
     indexer,
     onFailure: (error, sessionId) => void upkeep.failed(sessionId, error),

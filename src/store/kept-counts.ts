@@ -5,6 +5,7 @@
  * words are kept (rare ones are cheap to count, and change meaning soonest), at most `COUNTS_KEPT` words,
  * all forgotten every `COUNTS_KEPT_FOR` searches.
  */
+import type { ArchiveSearch } from './store.js';
 
 /** Counts kept: of words matching more than this many memories, at most this many words, for this many searches. */
 const COUNT_KEPT_FROM = 500;
@@ -29,4 +30,26 @@ export class KeptCounts {
   note(word: string, count: number): void {
     if (count > COUNT_KEPT_FROM) this.counts.set(word, count);
   }
+}
+
+/**
+ * An archive search that keeps the counts of common terms the same way (`KeptCounts`): a chat message as
+ * the query holds a few dozen terms, and counting one found in thousands of messages reads each of them
+ * (on a 100,000-message session, about 12 ms of each read went to counting). The counts only decide
+ * which terms are scored (`searchArchive`); the ranking itself always reads the index as it is.
+ */
+export function keepingTermCounts(search: ArchiveSearch): ArchiveSearch {
+  const kept = new KeptCounts();
+  return {
+    documentCount: () => search.documentCount(),
+    rank: (options) => search.rank(options),
+    termFrequencies: async ({ terms }) => {
+      kept.startSearch();
+      const missing = terms.filter((term) => kept.get(term) === undefined);
+      const counted = missing.length === 0 ? [] : await search.termFrequencies({ terms: missing });
+      const fresh = new Map(missing.map((term, index) => [term, counted[index] ?? 0]));
+      for (const [term, count] of fresh) kept.note(term, count);
+      return terms.map((term) => fresh.get(term) ?? kept.get(term) ?? 0);
+    },
+  };
 }
