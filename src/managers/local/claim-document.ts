@@ -20,6 +20,7 @@ import { NOTHING_LEFT_OUT, type LeftOut } from './left-out.js';
 import { removalTarget } from './removal-target.js';
 import type { Known } from './known-line.js';
 import { subjectWords, targetScore } from './claim-target.js';
+import { NUMBER_WORDS, ORDINAL_ENDINGS, ordinalWords } from './ordinal-words.js';
 
 export type { Known } from './known-line.js';
 
@@ -58,8 +59,12 @@ const CLASS_NOUN: Readonly<Record<ValueClass, string>> = {
   name: 'choice',
 };
 
-/** The words that tell further lines of a subject apart, after its key and class. */
-const ORDINALS: readonly string[] = ['second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+/**
+ * The ordinal that tells further lines of a subject apart, after its key and class ("dev cost second"),
+ * as `ordinalWords` writes it; documents written before it was used past "tenth" may also end in a run of
+ * "again" (the first ten ordinals, round again).
+ */
+const ORDINAL_SUFFIX = `(?:(?:${NUMBER_WORDS.join('|')}) )*(?:${ORDINAL_ENDINGS.join('|')})(?: again)*`;
 
 /** The words a second line of a subject takes after its key. */
 const SUFFIX_WORDS: readonly string[] = [...new Set([...Object.values(CLASS_NOUN), 'fact', 'constraint', 'goal', 'preference', 'exception'])];
@@ -234,8 +239,8 @@ export class TurnDocument {
     if (taken(shown)) {
       const named = `${claim.key} ${claim.classes[0] === undefined ? claim.kind : CLASS_NOUN[claim.classes[0]]}`;
       shown = named;
-      // Past "tenth", a round of "again" for each time round the ordinals: every key is new, so this ends.
-      for (let index = 0; taken(shown); index += 1) shown = `${named} ${ORDINALS[index % ORDINALS.length] ?? ''}${' again'.repeat(Math.floor(index / ORDINALS.length))}`;
+      // Every key tried is new, so this ends; the first free ordinal is taken, so the same document always gives the same key.
+      for (let ordinal = 2; taken(shown); ordinal += 1) shown = `${named} ${ordinalWords(ordinal)}`;
     }
     // (A line of another subject can be the one only for a change said outright.)
     const candidates = claim.correction ? this.known.values() : this.known.withWords('stem', contentStems(claim.key));
@@ -260,7 +265,7 @@ export class TurnDocument {
    * guesthouse with it, not the London office a skipped London trip never mentioned.
    */
   sameSubjectLines(target: Known): Known[] {
-    const suffix = new RegExp(`^${escapeRegExp(target.key)} (?:${SUFFIX_WORDS.join('|')})(?: (?:${ORDINALS.join('|')})(?: again)*)?$`, 'u');
+    const suffix = new RegExp(`^${escapeRegExp(target.key)} (?:${SUFFIX_WORDS.join('|')})(?: ${ORDINAL_SUFFIX})?$`, 'u');
     const thing = new RegExp(`^${escapeRegExp(target.key)}(?: \\p{L}+){1,2}$`, 'u');
     const lines: Known[] = [];
     const candidates: Known[] = [];

@@ -5,6 +5,7 @@ import { analyseMessage } from '../../../src/managers/local/analysis.js';
 import { TurnDocument } from '../../../src/managers/local/claim-document.js';
 import { messageClaims, type Claim } from '../../../src/managers/local/claims.js';
 import { dateReference, loadDateParser } from '../../../src/managers/local/dates.js';
+import { ordinalWords } from '../../../src/managers/local/ordinal-words.js';
 
 /** The claims of one user message sent at `sentAt`. */
 function claimsOf(content: string, sentAt: string): Claim[] {
@@ -34,6 +35,14 @@ describe('the turn document', () => {
     expect(keys[0]).not.toBe('dev');
     expect(keys[0]).not.toBe('dev cost');
     expect(keys[0]).toBe('dev cost second');
+  });
+
+  it('names the 25th line of a subject "twenty fifth", a key of a few words however many lines the subject has', () => {
+    const [claim] = claimsOf("Dev's seen an advert for a hybrid battery warranty at £19 a month.", '2026-05-20T10:00:00Z');
+    const taken = Array.from({ length: 23 }, (_, index) => fact(`dev cost ${ordinalWords(index + 2)}`, `£${index + 10} a month`));
+    const document = new TurnDocument([fact('dev', 'named on the policy'), fact('dev cost', "I'd like the excess at £250"), ...taken], ['Dev']);
+    if (claim !== undefined) document.add(claim);
+    expect(document.lines().map((line) => line.key)).toEqual(['dev cost twenty fifth']);
   });
 });
 
