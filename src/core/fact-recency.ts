@@ -3,7 +3,6 @@
  * and deleted (it goes with a `FactIndex`), so the most recently established facts are found by walking
  * back from the latest turn instead of reading the whole document.
  */
-import { addTo, removeFrom } from './list-map.js';
 import { firstIndex } from './sorted.js';
 import type { Fact, FactKind } from './types.js';
 
@@ -16,7 +15,7 @@ export interface Placed {
 /** Where `value` is in `sorted` (ascending by `of`), or where it would go. */
 const place = <T>(sorted: readonly T[], value: number, of: (item: T) => number): number => firstIndex(sorted, (item) => of(item) >= value);
 
-const itself = (turn: number): number => turn;
+const turnOf = (entry: Placed): number => entry.fact.updatedTurn;
 const positionOf = (entry: Placed): number => entry.position;
 
 /** Of the latest changed first (by `updatedAt`), in document order on a tie. */
@@ -37,55 +36,59 @@ function merged(left: readonly Placed[], right: readonly Placed[]): Placed[] {
 }
 
 export class FactRecency {
-  /** The facts last established in each turn (a few each). */
-  private readonly byTurn = new Map<number, Placed[]>();
-  /** The turns of `byTurn`, ascending. */
-  private readonly turns: number[] = [];
+  /** Every fact, by the turn it was last established (ascending; in the order added within a turn). */
+  private readonly byTurn: Placed[] = [];
   /** The facts of each kind, in document order. */
   private readonly byKind = new Map<FactKind, Placed[]>();
-  private size = 0;
 
   add(entry: Placed): void {
     const turn = entry.fact.updatedTurn;
-    if (!this.byTurn.has(turn)) this.turns.splice(place(this.turns, turn, itself), 0, turn);
-    addTo(this.byTurn, turn, entry);
+    this.byTurn.splice(place(this.byTurn, turn + 1, turnOf), 0, entry);
     const kind = this.byKind.get(entry.fact.kind);
     if (kind === undefined) this.byKind.set(entry.fact.kind, [entry]);
     else kind.splice(place(kind, entry.position, positionOf), 0, entry);
-    this.size += 1;
   }
 
   remove(entry: Placed): void {
     const turn = entry.fact.updatedTurn;
-    if (this.byTurn.get(turn)?.includes(entry) !== true) return;
-    removeFrom(this.byTurn, turn, entry);
-    if (!this.byTurn.has(turn)) this.turns.splice(place(this.turns, turn, itself), 1);
+    const end = place(this.byTurn, turn + 1, turnOf);
+    let index = place(this.byTurn, turn, turnOf);
+    while (index < end && this.byTurn[index] !== entry) index += 1;
+    if (index === end) return;
+    this.byTurn.splice(index, 1);
     const kind = this.byKind.get(entry.fact.kind) ?? [];
-    const index = place(kind, entry.position, positionOf);
-    if (kind[index] === entry) kind.splice(index, 1);
-    this.size -= 1;
+    const at = place(kind, entry.position, positionOf);
+    if (kind[at] === entry) kind.splice(at, 1);
   }
 
   /**
    * The facts of the kinds in `always` and the `limit` others last established (of the latest turns; of
    * the turn where the limit falls, the latest changed), in document order; null while no more than
-   * `limit` facts are of other kinds (then every fact takes part).
+   * `limit` facts are of other kinds (then every fact takes part). Walks back from the latest fact, so it
+   * reads about `limit` facts, not every turn of the conversation.
    */
   recent(always: readonly FactKind[], limit: number): Fact[] | null {
-    let others = this.size;
+    let others = this.byTurn.length;
     for (const kind of always) others -= this.byKind.get(kind)?.length ?? 0;
     if (others <= limit) return null;
     const latest: Placed[] = [];
-    for (let at = this.turns.length - 1; at >= 0 && latest.length < limit; at -= 1) {
-      const bucket = this.byTurn.get(this.turns[at] as number) ?? [];
+    for (let end = this.byTurn.length; end > 0 && latest.length < limit; ) {
+      const turn = (this.byTurn[end - 1] as Placed).fact.updatedTurn;
+      // (A turn establishes a few facts: its first is found by walking back, not by a search.)
+      let start = end - 1;
+      while (start > 0 && (this.byTurn[start - 1] as Placed).fact.updatedTurn === turn) start -= 1;
       const from = latest.length;
-      for (const entry of bucket) if (!always.includes(entry.fact.kind)) latest.push(entry);
+      for (let index = start; index < end; index += 1) {
+        const entry = this.byTurn[index] as Placed;
+        if (!always.includes(entry.fact.kind)) latest.push(entry);
+      }
       // Where the limit falls within the turn, its latest changed facts take the room left.
       if (latest.length > limit) {
         const chosen = latestChangedFirst(latest.slice(from)).slice(0, limit - from);
         latest.length = from;
         for (const entry of chosen) latest.push(entry);
       }
+      end = start;
     }
     let kept = latest.sort((a, b) => a.position - b.position);
     for (const kind of always) kept = merged(this.byKind.get(kind) ?? [], kept);

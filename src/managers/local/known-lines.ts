@@ -66,12 +66,17 @@ export class BaseLines {
 
   /**
    * Make the base the lines of `facts`, in their order: unchanged lines stay, changed ones are
-   * re-indexed, gone ones dropped, new ones appended. False when the facts are in another order than
-   * the base's (the caller then builds a new base). See `changesFrom` for how the facts are compared.
+   * re-indexed, gone ones dropped, new ones appended (see `changesFrom` for how the facts are compared).
+   * When they come in another order (a turn's working set takes in an older fact established again, in
+   * its place in the document), the lines are put in the new order as a base made of `facts` would hold
+   * them, and only new and changed lines are indexed again. Always true: the base is never made afresh.
    */
   sync(facts: readonly Fact[]): boolean {
     const changes = changesFrom(this.synced, facts, (id) => this.byFact.has(id), true);
-    if (changes === null) return false;
+    if (changes === null) {
+      this.reorder(facts);
+      return true;
+    }
     for (const fact of changes.gone) {
       const line = this.byFact.get(fact.id);
       if (line !== undefined) this.remove(line.id, fact.id);
@@ -83,6 +88,27 @@ export class BaseLines {
     for (const fact of changes.added) this.append(lineOf(fact));
     this.synced = facts;
     return true;
+  }
+
+  /** The lines of `facts` in their order, numbered from 1 as a new base numbers them; unchanged lines keep their index entries. */
+  private reorder(facts: readonly Fact[]): void {
+    const present = new Set(facts.map((fact) => fact.id));
+    for (const [factId, line] of [...this.byFact]) if (!present.has(factId)) this.remove(line.id, factId);
+    this.lines.clear();
+    this.positions.clear();
+    this.last = 0;
+    for (const fact of facts) {
+      const kept = this.byFact.get(fact.id);
+      if (kept === undefined || !same(kept, fact)) {
+        if (kept !== undefined) this.indexes.delete(kept.id);
+        this.append(lineOf(fact));
+        continue;
+      }
+      this.last += 1;
+      this.positions.set(kept.id, this.last);
+      this.lines.set(kept.id, kept);
+    }
+    this.synced = facts;
   }
 
   private append(line: Known): void {
