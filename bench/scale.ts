@@ -29,18 +29,22 @@ type Rows = Array<[string, string]>;
 const ms = (value: number): string => `${value.toFixed(1)} ms`;
 
 /**
- * The queries of a run of reads: each a new user message, as a chat turn or the proxy asks. (Five short
- * questions asked in turn flattered the figures: after the first five reads every word was counted already.)
+ * The queries of a run of reads: each a new user message, as a chat turn or the proxy asks, and each run
+ * its own (`seed`). Five short questions asked in turn flattered the figures: after the first five reads
+ * every word was counted already.
  */
-const READ_QUERIES = realisticChat(240, 61).flatMap((message) => (message.role === 'user' ? [message.content] : []));
+function readQueries(seed: number, count: number): string[] {
+  return realisticChat(count * 2, seed).flatMap((message) => (message.role === 'user' ? [message.content] : []));
+}
 
 /** p50 and p95 of `rounds` query reads of a session at an 8k budget (the first ten warm up and are not counted). */
-async function queryReads(memory: Memory, sessionId: string, rounds = 110): Promise<{ p50: number; p95: number }> {
+async function queryReads(memory: Memory, sessionId: string, seed: number, rounds = 110): Promise<{ p50: number; p95: number }> {
   const session = await memory.sessions.open(sessionId);
+  const queries = readQueries(seed, rounds);
   const samples: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
     const start = performance.now();
-    const pkg = await session.context({ budget: 8000, query: READ_QUERIES[round % READ_QUERIES.length] ?? '' });
+    const pkg = await session.context({ budget: 8000, query: queries[round % queries.length] ?? '' });
     samples.push(performance.now() - start);
     if (pkg.tokens > 8000) throw new Error(`budget exceeded: ${pkg.tokens} > 8000`);
   }
@@ -150,7 +154,7 @@ async function main(): Promise<void> {
   let memory = createMemory({ path, env: ENV });
   try {
     const probe = await timedImport(memory, realisticChat(sized(1000), 1), 'Probe');
-    const alone = await queryReads(memory, probe.sessionId);
+    const alone = await queryReads(memory, probe.sessionId, 61);
     rows.push(['1k session, tenant otherwise empty: query read 8k', `p50 ${ms(alone.p50)} · p95 ${ms(alone.p95)}`]);
 
     let total = sized(1000);
@@ -167,7 +171,7 @@ async function main(): Promise<void> {
         await session.context({ budget: 8000, query: QUERIES[0] ?? '' });
         rows.push([`${label}: first query read of a fresh memory`, ms(performance.now() - start)]);
       }
-      const reads = await queryReads(memory, imported.sessionId);
+      const reads = await queryReads(memory, imported.sessionId, seed + 200);
       rows.push([`${label}: query read 8k`, `p50 ${ms(reads.p50)} · p95 ${ms(reads.p95)}`]);
       rows.push([`${label}: record() p95`, ms(await recordP95(memory, imported.sessionId, seed + 100))]);
     }
@@ -178,7 +182,7 @@ async function main(): Promise<void> {
       total += size;
       rows.push([`filler session of ${(size / 1000).toLocaleString('en-US')}k: import`, `${Math.round(filler.rate).toLocaleString('en-US')} messages/s`]);
     }
-    const crowded = await queryReads(memory, probe.sessionId);
+    const crowded = await queryReads(memory, probe.sessionId, 63);
     rows.push([`1k session, tenant of ${total.toLocaleString('en-US')} messages: query read 8k`, `p50 ${ms(crowded.p50)} · p95 ${ms(crowded.p95)} (${(crowded.p95 / alone.p95).toFixed(2)}× the p95 alone)`]);
 
     await memory.close();

@@ -36,14 +36,29 @@ function merged(left: readonly Placed[], right: readonly Placed[]): Placed[] {
 }
 
 export class FactRecency {
-  /** Every fact, by the turn it was last established (ascending; in the order added within a turn). */
-  private readonly byTurn: Placed[] = [];
+  /**
+   * Every fact, by the turn it was last established (ascending; in the order added within a turn). A fact
+   * of an earlier turn than the last is added at the end and the list sorted when next read, so a document
+   * listed by creation (its facts in no order of turn) is indexed with one sort, not a splice per fact.
+   */
+  private readonly entries: Placed[] = [];
+  private unsorted = false;
   /** The facts of each kind, in document order. */
   private readonly byKind = new Map<FactKind, Placed[]>();
 
+  /** The facts by turn, sorted (a stable sort keeps the order they were added in within a turn). */
+  private get byTurn(): Placed[] {
+    if (this.unsorted) {
+      this.entries.sort((a, b) => turnOf(a) - turnOf(b));
+      this.unsorted = false;
+    }
+    return this.entries;
+  }
+
   add(entry: Placed): void {
-    const turn = entry.fact.updatedTurn;
-    this.byTurn.splice(place(this.byTurn, turn + 1, turnOf), 0, entry);
+    const last = this.entries[this.entries.length - 1];
+    if (last !== undefined && turnOf(last) > turnOf(entry)) this.unsorted = true;
+    this.entries.push(entry);
     const kind = this.byKind.get(entry.fact.kind);
     if (kind === undefined) this.byKind.set(entry.fact.kind, [entry]);
     else kind.splice(place(kind, entry.position, positionOf), 0, entry);
@@ -51,11 +66,12 @@ export class FactRecency {
 
   remove(entry: Placed): void {
     const turn = entry.fact.updatedTurn;
-    const end = place(this.byTurn, turn + 1, turnOf);
-    let index = place(this.byTurn, turn, turnOf);
-    while (index < end && this.byTurn[index] !== entry) index += 1;
+    const byTurn = this.byTurn;
+    const end = place(byTurn, turn + 1, turnOf);
+    let index = place(byTurn, turn, turnOf);
+    while (index < end && byTurn[index] !== entry) index += 1;
     if (index === end) return;
-    this.byTurn.splice(index, 1);
+    byTurn.splice(index, 1);
     const kind = this.byKind.get(entry.fact.kind) ?? [];
     const at = place(kind, entry.position, positionOf);
     if (kind[at] === entry) kind.splice(at, 1);
@@ -68,18 +84,19 @@ export class FactRecency {
    * reads about `limit` facts, not every turn of the conversation.
    */
   recent(always: readonly FactKind[], limit: number): Fact[] | null {
-    let others = this.byTurn.length;
+    let others = this.entries.length;
     for (const kind of always) others -= this.byKind.get(kind)?.length ?? 0;
     if (others <= limit) return null;
+    const byTurn = this.byTurn;
     const latest: Placed[] = [];
-    for (let end = this.byTurn.length; end > 0 && latest.length < limit; ) {
-      const turn = (this.byTurn[end - 1] as Placed).fact.updatedTurn;
+    for (let end = byTurn.length; end > 0 && latest.length < limit; ) {
+      const turn = (byTurn[end - 1] as Placed).fact.updatedTurn;
       // (A turn establishes a few facts: its first is found by walking back, not by a search.)
       let start = end - 1;
-      while (start > 0 && (this.byTurn[start - 1] as Placed).fact.updatedTurn === turn) start -= 1;
+      while (start > 0 && (byTurn[start - 1] as Placed).fact.updatedTurn === turn) start -= 1;
       const from = latest.length;
       for (let index = start; index < end; index += 1) {
-        const entry = this.byTurn[index] as Placed;
+        const entry = byTurn[index] as Placed;
         if (!always.includes(entry.fact.kind)) latest.push(entry);
       }
       // Where the limit falls within the turn, its latest changed facts take the room left.

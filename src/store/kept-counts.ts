@@ -32,24 +32,41 @@ export class KeptCounts {
   }
 }
 
+/** How far the tenant's message count may grow from when counts were kept before they are read afresh. */
+const KEPT_WHILE_GROWTH = 0.02;
+
 /**
  * An archive search that keeps the counts of common terms the same way (`KeptCounts`): a chat message as
  * the query holds a few dozen terms, and counting one found in thousands of messages reads each of them
- * (on a 100,000-message session, about 12 ms of each read went to counting). The counts only decide
- * which terms are scored (`searchArchive`); the ranking itself always reads the index as it is.
+ * (on a 100,000-message session, about 12 ms of each read went to counting). The counts decide which
+ * terms are scored (`searchArchive`), and so which messages a search can find: they are forgotten as
+ * soon as the tenant's message count falls (a session deleted) or grows by 2 % (an import), besides
+ * every 500 searches. The ranking itself always reads the index as it is.
  */
 export function keepingTermCounts(search: ArchiveSearch): ArchiveSearch {
-  const kept = new KeptCounts();
+  let kept = new KeptCounts();
+  /** The tenant's message count when the kept counts were first read. */
+  let keptAt: number | null = null;
   return {
-    documentCount: () => search.documentCount(),
+    documentCount: async () => {
+      const documents = await search.documentCount();
+      if (keptAt === null || documents < keptAt || documents > keptAt * (1 + KEPT_WHILE_GROWTH)) {
+        kept = new KeptCounts();
+        keptAt = documents;
+      }
+      return documents;
+    },
     rank: (options) => search.rank(options),
     termFrequencies: async ({ terms }) => {
-      kept.startSearch();
-      const missing = terms.filter((term) => kept.get(term) === undefined);
+      const counts = kept;
+      counts.startSearch();
+      // (Read before counting the rest: a search that runs meanwhile may forget them.)
+      const known = terms.map((term) => counts.get(term));
+      const missing = terms.filter((_term, index) => known[index] === undefined);
       const counted = missing.length === 0 ? [] : await search.termFrequencies({ terms: missing });
       const fresh = new Map(missing.map((term, index) => [term, counted[index] ?? 0]));
-      for (const [term, count] of fresh) kept.note(term, count);
-      return terms.map((term) => fresh.get(term) ?? kept.get(term) ?? 0);
+      for (const [term, count] of fresh) counts.note(term, count);
+      return terms.map((term, index) => known[index] ?? fresh.get(term) ?? 0);
     },
   };
 }
