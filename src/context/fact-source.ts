@@ -35,8 +35,7 @@ const binds = (fact: Fact): boolean => KIND_RANK[fact.kind] <= KIND_RANK.constra
 
 /** A listed document's facts by id with their places, and the binding facts first (the view's order otherwise). */
 interface ListedOrder {
-  places: ReadonlyMap<string, number>;
-  byId: ReadonlyMap<string, Fact>;
+  placed: ReadonlyMap<string, { fact: Fact; place: number }>;
   bindingFirst: readonly Fact[];
 }
 
@@ -49,9 +48,8 @@ const orders = new WeakMap<readonly Fact[], ListedOrder>();
 function orderOf(listed: readonly Fact[]): ListedOrder {
   let order = orders.get(listed);
   if (order === undefined) {
-    const places = new Map(listed.map((fact, place) => [fact.id, place]));
-    const byId = new Map(listed.map((fact) => [fact.id, fact]));
-    order = { places, byId, bindingFirst: [...listed.filter(binds), ...listed.filter((fact) => !binds(fact))] };
+    const placed = new Map(listed.map((fact, place) => [fact.id, { fact, place }]));
+    order = { placed, bindingFirst: [...listed.filter(binds), ...listed.filter((fact) => !binds(fact))] };
     orders.set(listed, order);
   }
   return order;
@@ -67,13 +65,13 @@ function* rankFacts(listed: readonly Fact[], relevance: ReadonlyMap<string, numb
     yield* listed;
     return;
   }
-  const { places, byId, bindingFirst } = orderOf(listed);
+  const { placed, bindingFirst } = orderOf(listed);
   // Each named fact's keys are looked up once, not in every comparison (a chat message as the query can
   // name thousands of a large document's facts).
   const named: Array<{ fact: Fact; binding: number; score: number; place: number }> = [];
   for (const [id, score] of relevance) {
-    const fact = byId.get(id);
-    if (fact !== undefined) named.push({ fact, binding: Number(binds(fact)), score, place: places.get(id) ?? 0 });
+    const found = placed.get(id);
+    if (found !== undefined) named.push({ fact: found.fact, binding: Number(binds(found.fact)), score, place: found.place });
   }
   named.sort((a, b) => b.binding - a.binding || b.score - a.score || a.place - b.place);
   for (const entry of named) yield entry.fact;

@@ -100,7 +100,7 @@ export class BaseLines {
     for (const fact of facts) {
       const kept = this.byFact.get(fact.id);
       if (kept === undefined || !same(kept, fact)) {
-        if (kept !== undefined) this.indexes.delete(kept.id);
+        // (Indexing a line again replaces what it was indexed under.)
         this.append(lineOf(fact));
         continue;
       }

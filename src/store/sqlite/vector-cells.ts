@@ -25,15 +25,6 @@ function probesFor(cells: number): number {
   return Math.min(cells, Math.max(8, Math.ceil(cells / 8)));
 }
 
-/** One drawing of centroids for a session of a space. */
-interface Generation {
-  generation: number;
-  /** Unit-length centroids. */
-  centroids: Float32Array[];
-  /** Vectors the session held when they were drawn. */
-  drawnAt: number;
-}
-
 /** The space table's statement the drawing reads vectors with. */
 export interface CellTable {
   id: number;
@@ -102,13 +93,19 @@ function fromBlob(blob: Buffer, cells: number): Float32Array[] {
 /** Generations whose centroids a tenant's index keeps in memory, across its sessions. */
 const KEPT_GENERATIONS = 32;
 
+/** What one write of a session's vectors does with its cells, from its drawings as they stand (read once). */
+export interface CellFiling {
+  /** The partition a new vector is filed in. */
+  partitionOf(vector: Float32Array): string;
+  /** Draw the session's next centroids when it holds `vectors` and has grown enough (inside the write). */
+  upkeep(vectors: number): void;
+}
+
 export interface VectorCells {
-  /** Where the session's new vectors are filed, as its drawings stand now (read once for a whole write). */
-  filing(spaceId: number, sessionId: string): (vector: Float32Array) => string;
+  /** The cells of the session's drawings as they stand, for one write of its vectors into `table`. */
+  filing(table: CellTable, sessionId: string): CellFiling;
   /** The partitions a search for `vector` in the session reads. */
   partitionsToSearch(spaceId: number, sessionId: string, vector: Float32Array): string[];
-  /** Draw the session's next centroids when it holds `vectors` and has grown enough (inside a write). */
-  upkeep(table: CellTable, sessionId: string, vectors: number): void;
 }
 
 export function createVectorCells(db: Database.Database, tenantId: string, from = CELLS_FROM): VectorCells {
@@ -134,8 +131,6 @@ export function createVectorCells(db: Database.Database, tenantId: string, from 
     kept.set(key, found);
     return found;
   };
-  const generations = (spaceId: number, sessionId: string): Generation[] =>
-    rows.all(spaceId, tenantId, sessionId).map((row) => ({ generation: row.generation, centroids: centroids(row), drawnAt: row.drawnAt }));
 
   /** Centroids for a session of `vectors`: unit vectors of messages spread evenly over it. */
   const draw = (table: CellTable, sessionId: string, vectors: number): Float32Array[] => {
@@ -155,29 +150,31 @@ export function createVectorCells(db: Database.Database, tenantId: string, from 
   };
 
   return {
-    filing(spaceId, sessionId) {
-      const newest = generations(spaceId, sessionId).at(-1);
-      if (newest === undefined) return () => sessionId;
-      return (vector) => {
-        const cell = nearestCell(newest.centroids, vector);
-        return cell === null ? sessionId : cellKey(sessionId, newest.generation, cell);
+    filing(table, sessionId) {
+      const newest = rows.all(table.id, tenantId, sessionId).at(-1);
+      const newestCentroids = newest === undefined ? [] : centroids(newest);
+      return {
+        partitionOf: (vector) => {
+          const cell = newest === undefined ? null : nearestCell(newestCentroids, vector);
+          return cell === null || newest === undefined ? sessionId : cellKey(sessionId, newest.generation, cell);
+        },
+        upkeep: (vectors) => {
+          if (vectors < (newest === undefined ? from : newest.drawnAt * REDRAW_GROWTH)) return;
+          const drawn = draw(table, sessionId, vectors);
+          if (drawn.length === 0) return;
+          const all = new Float32Array(drawn.length * (drawn[0]?.length ?? 0));
+          drawn.forEach((centroid, cell) => all.set(centroid, cell * centroid.length));
+          add.run(table.id, tenantId, sessionId, (newest?.generation ?? 0) + 1, drawn.length, vectors, Buffer.from(all.buffer));
+        },
       };
     },
     partitionsToSearch(spaceId, sessionId, vector) {
       const partitions = [sessionId];
-      for (const { generation, centroids } of generations(spaceId, sessionId)) {
-        for (const cell of nearestCells(centroids, vector, probesFor(centroids.length))) partitions.push(cellKey(sessionId, generation, cell));
+      for (const row of rows.all(spaceId, tenantId, sessionId)) {
+        const drawing = centroids(row);
+        for (const cell of nearestCells(drawing, vector, probesFor(drawing.length))) partitions.push(cellKey(sessionId, row.generation, cell));
       }
       return partitions;
-    },
-    upkeep(table, sessionId, vectors) {
-      const newest = generations(table.id, sessionId).at(-1);
-      if (vectors < (newest === undefined ? from : newest.drawnAt * REDRAW_GROWTH)) return;
-      const drawn = draw(table, sessionId, vectors);
-      if (drawn.length === 0) return;
-      const all = new Float32Array(drawn.length * (drawn[0]?.length ?? 0));
-      drawn.forEach((centroid, cell) => all.set(centroid, cell * centroid.length));
-      add.run(table.id, tenantId, sessionId, (newest?.generation ?? 0) + 1, drawn.length, vectors, Buffer.from(all.buffer));
     },
   };
 }

@@ -132,7 +132,7 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
     }
     const statements = prepared(found.table);
     const { remove, insert } = statements;
-    const partitionOf = cells.filing(found.id, sessionId);
+    const filing = cells.filing({ id: found.id, ...statements }, sessionId);
     let through = -1;
     for (const { messageId, vector } of entries) {
       const row = located.get(tenantId, sessionId, messageId);
@@ -140,12 +140,12 @@ export function createMessageVectors(db: Database.Database, tenantId: string, ru
       if (vector !== null && vector.length !== dimensions) throw new StrataError('STORE_FAILURE', `A vector of ${String(vector.length)} numbers came for a space of ${String(dimensions)}.`, { details: { space: name } });
       const [seq, turn, position] = row;
       remove.run(BigInt(seq));
-      if (vector !== null) insert.run(BigInt(seq), partitionOf(vector), BigInt(turn), vector);
+      if (vector !== null) insert.run(BigInt(seq), filing.partitionOf(vector), BigInt(turn), vector);
       through = Math.max(through, position);
     }
     advance.run(tenantId, sessionId, found.id, through);
     // A large session's vectors are filed in cells: a step of that work with every write (vector-cells.ts).
-    cells.upkeep({ id: found.id, ...statements }, sessionId, (progress.get(tenantId, sessionId, found.id) ?? through) + 1);
+    filing.upkeep((progress.get(tenantId, sessionId, found.id) ?? through) + 1);
     return found;
   });
   /** Store, then remember the space: only once the transaction that may have made it has committed. */
