@@ -13,7 +13,7 @@ import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextPackage } from './context-package.js';
 import { addDeferredFacts, addFacts } from './fact-source.js';
-import { storeFactReader, type FactReader } from './fact-view.js';
+import { storeFactReader, type FactReader, type Pause } from './fact-view.js';
 import { addHistory, contextualTokens } from './history-source.js';
 import { finish } from './package-finish.js';
 import { addLongTerm, markShown, type LongTermSource } from './long-term-source.js';
@@ -88,6 +88,12 @@ export interface AssembleContextOptions {
   factReader?: FactReader;
   /** The tenant's long-term memories for the `long-term` section (default: none, no section). */
   longTerm?: LongTermSource;
+  /**
+   * Called between the steps of assembly (the document, long-term memory, the facts and the window,
+   * recall, history), so a large session's package does not hold the event loop for the whole of it
+   * (default: no pause). A memory passes one that lets the event loop turn once a read has run a while.
+   */
+  pause?: Pause;
 }
 
 export const MAX_BUDGET = 10_000_000;
@@ -156,7 +162,9 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const lines = reader.lines;
 
   const factReader = options.factReader ?? storeFactReader(repositories, tokenizer);
-  const [view, last] = await Promise.all([factReader.read(session), repositories.messages.last({ sessionId })]);
+  const pause = options.pause ?? (async () => undefined);
+  const [view, last] = await Promise.all([factReader.read(session, pause), repositories.messages.last({ sessionId })]);
+  await pause();
 
   addPinned(assembly, { view, session, tokenizer, warnings });
   if (query !== '') await addArtifactVersions(assembly, { repositories, sessionId, query, tokenizer, share: settings.artifactShare, warnings });
@@ -166,11 +174,16 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
     options.longTerm === undefined
       ? new Map<string, string>()
       : await addLongTerm(assembly, { source: options.longTerm, query: query !== '' ? query : newestUserText(window), room: Math.floor(budget * settings.longTermShare), countShort });
+  await pause();
+  // (A large document's words are read for the query in slices, the event loop turning between them.)
+  if (query !== '') await view.terms().prepare(query, pause);
   const { relevance, deferred } = addFacts(assembly, { query, view, share: settings.queryFactShare });
+  await pause();
   newest.release();
   const queryFirst = relevance !== null;
   const waiting = addWindow(assembly, window, { countShort, lines, queryFirst, share: settings.queryWindowShare, reserved: newest.tokens });
 
+  await pause();
   let recalled: Recalled = { ids: new Set(), turns: new Set(), messageTurns: [] };
   if (query !== '' && window.start > 1 && settings.recallLimit > 0) {
     recalled = await addRecalled(assembly, {
@@ -185,8 +198,10 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
       countShort,
       lines,
       turnReader: options.turnReader,
+      pause,
     });
   }
+  await pause();
   // Facts the query share left out fill the room recall left; then the window turns that did not fit.
   addDeferredFacts(assembly, view, deferred);
   for (const material of waiting) addDegraded(assembly, material, { countShort, lines, queryFirst });

@@ -15,6 +15,9 @@ export function contentStemsOf(text: string): ReadonlySet<string> {
   return stems;
 }
 
+/** The query's distinct stemmed content words. */
+const termsOf = (query: string): string[] => [...new Set(queryTerms(query).map(stemWord))];
+
 /** At most this many query words are looked for in each fact; more, and each fact's words (about this many) are looked up instead. */
 const FEW_TERMS = 6;
 
@@ -31,6 +34,9 @@ function mayHold(text: string, prefixes: readonly string[]): boolean {
 
 const NO_STEMS: ReadonlySet<string> = new Set();
 
+/** Facts whose words are read between two pauses in `FactTerms.prepare` (about 20 ms of work). */
+const STEMMED_PER_SLICE = 2_000;
+
 /**
  * The facts' stemmed content words, for a query's relevance. A document changed by every turn is asked
  * once, for one query: its facts holding the query's words are found by looking each fact's words up. A
@@ -40,6 +46,8 @@ export class FactTerms {
   /** Stem → the facts holding it, in the order they were given; made on the second query. */
   private index: Map<string, Fact[]> | undefined;
   private asked = 0;
+  /** The scores `prepare` worked out, for its query. */
+  private prepared: { query: string; scores: Map<string, number> } | undefined;
 
   /**
    * `stemsOf` may remember the words of facts it has seen (default: reads them every time); `knownStemsOf`
@@ -78,11 +86,37 @@ export class FactTerms {
     return found;
   }
 
+  /**
+   * Read ahead, with `pause` between slices, the words of every fact that `relevance(query)` would read
+   * (all of them for a query of many words) and, for a document asked before, index them, so that call
+   * does not read ten thousand facts' words in one go. Worth it only with a `stemsOf` that remembers.
+   */
+  async prepare(query: string, pause: () => Promise<void>): Promise<void> {
+    if (this.index !== undefined || (this.asked === 0 && termsOf(query).length <= FEW_TERMS)) return;
+    // A document asked before is indexed now (see `holders`), in the same slices.
+    const index = this.asked > 0 ? new Map<string, Fact[]>() : undefined;
+    for (let start = 0; start < this.facts.length; start += STEMMED_PER_SLICE) {
+      const end = Math.min(this.facts.length, start + STEMMED_PER_SLICE);
+      for (let at = start; at < end; at += 1) {
+        const fact = this.facts[at] as Fact;
+        const stems = this.stemsOf(fact);
+        if (index !== undefined) for (const stem of stems) addTo(index, stem, fact);
+      }
+      await pause();
+    }
+    // (A query answered meanwhile may have indexed the document: the same index.)
+    if (index !== undefined) this.index ??= index;
+    // The scores too, apart from the words: on a large document they are a walk of their own.
+    this.prepared = { query, scores: this.relevance(query) };
+    await pause();
+  }
+
   /** The relevance of each fact that shares a content word with `query`, keyed by fact id (a fact sharing none is absent). */
   relevance(query: string): Map<string, number> {
+    if (this.prepared?.query === query) return this.prepared.scores;
     const scores = new Map<string, number>();
     const total = this.facts.length;
-    const terms = [...new Set(queryTerms(query).map(stemWord))];
+    const terms = termsOf(query);
     const holders = this.holders(terms);
     for (const term of terms) {
       const holding = holders.get(term) ?? [];

@@ -43,7 +43,8 @@ export type SessionKey = Pick<Session, 'id' | 'createdAt'>;
 
 /** How the assembler reads the base-truth document of a session. */
 export interface FactReader {
-  read(session: SessionKey): Promise<FactView>;
+  /** `pause` may come between the steps of reading the document afresh (default: none). */
+  read(session: SessionKey, pause?: Pause): Promise<FactView>;
 }
 
 /**
@@ -157,9 +158,20 @@ function once<V>(values: Map<string, V>, id: string, make: () => V): V {
   return value;
 }
 
-/** The view of `facts` (the store's, or what the memory that wrote them holds), reusing what `kept` holds of unchanged facts. */
-async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, sessionId: string, tokenizer: Tokenizer, kept: KeptParts): Promise<FactView> {
+/** Lets other work run between the steps of a long read (a memory passes a turn of the event loop). */
+export type Pause = () => Promise<void>;
+
+/** No pause: the steps run straight through. */
+const NO_PAUSE: Pause = async () => undefined;
+
+/**
+ * The view of `facts` (the store's, or what the memory that wrote them holds), reusing what `kept` holds
+ * of unchanged facts. `pause` comes between reading the turns' times and working out the doubts: each
+ * takes tens of milliseconds on a document of 10,000 facts read for the first time.
+ */
+async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, sessionId: string, tokenizer: Tokenizer, kept: KeptParts, pause: Pause = NO_PAUSE): Promise<FactView> {
   const times = await kept.timesOf(facts, (turns) => repositories.messages.sentTimes({ sessionId, turns }));
+  await pause();
   // A fact a newer one may replace is shown inside the newer one's line (see `fact-lines.ts`).
   const doubts = factDoubts(facts);
   const byKind = (a: Fact, b: Fact): number => KIND_RANK[a.kind] - KIND_RANK[b.kind] || b.updatedTurn - a.updatedTurn || compareText(a.id, b.id);
@@ -186,7 +198,13 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
 
 /** Reads the facts from the store for every package. */
 export function storeFactReader(repositories: TenantRepositories, tokenizer: Tokenizer): FactReader {
-  return { read: async (session) => viewOf(await repositories.facts.list({ sessionId: session.id }), repositories, session.id, tokenizer, new KeptParts()) };
+  return {
+    read: async (session, pause = NO_PAUSE) => {
+      const facts = await repositories.facts.list({ sessionId: session.id });
+      await pause();
+      return viewOf(facts, repositories, session.id, tokenizer, new KeptParts(), pause);
+    },
+  };
 }
 
 /**
@@ -210,7 +228,8 @@ export class CachedFactReader implements FactReader {
     private readonly maxSessions = 16,
   ) {}
 
-  async read(session: SessionKey): Promise<FactView> {
+  /** `pause` comes between the steps of reading the document afresh (see `viewOf`): after the facts, after their turns' times. */
+  async read(session: SessionKey, pause: Pause = NO_PAUSE): Promise<FactView> {
     const sessionId = session.id;
     // The sequence is read before the facts, so a write in between leaves a view keyed older than its
     // facts, which the next read replaces; never a view keyed newer than its facts.
@@ -222,10 +241,7 @@ export class CachedFactReader implements FactReader {
     this.views.delete(sessionId);
     const parts = kept?.kept ?? new KeptParts();
     // (`known` answers only for the session made at `session.createdAt`.)
-    const view =
-      kept !== undefined && kept.sequence === sequence
-        ? kept.view
-        : await viewOf(this.known(session, sequence) ?? (await this.repositories.facts.list({ sessionId })), this.repositories, sessionId, this.tokenizer, parts);
+    const view = kept !== undefined && kept.sequence === sequence ? kept.view : await this.readAfresh(session, sequence, parts, pause);
     if (this.generation !== start) return view;
     if (this.views.size >= this.maxSessions) {
       const oldest = this.views.keys().next().value;
@@ -234,6 +250,16 @@ export class CachedFactReader implements FactReader {
     // Most recently used last.
     this.views.set(sessionId, { createdAt: session.createdAt, sequence, view, kept: parts });
     return view;
+  }
+
+  /** The view of the document as the memory holds it at `sequence`, else as the store lists it. */
+  private async readAfresh(session: SessionKey, sequence: number, parts: KeptParts, pause: Pause): Promise<FactView> {
+    let facts = this.known(session, sequence);
+    if (facts === undefined) {
+      facts = await this.repositories.facts.list({ sessionId: session.id });
+      await pause();
+    }
+    return viewOf(facts, this.repositories, session.id, this.tokenizer, parts, pause);
   }
 
   forget(sessionId: string): void {

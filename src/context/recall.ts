@@ -37,6 +37,8 @@ export interface RecallOptions {
   lines: TurnLines;
   /** A memory's turn cache, which keeps the hits' turns warm between calls (default: read just the hits). */
   turnReader: TurnCache | undefined;
+  /** Between the search and reading its hits (see `AssembleContextOptions.pause`). */
+  pause: () => Promise<void>;
 }
 
 /** Which messages recall showed, and their turns, so the history does not show them again. */
@@ -129,6 +131,7 @@ export async function addRecalled(assembly: Assembly, options: RecallOptions): P
   const recalledIds = new Set<string>();
   const recalledTurns = new Set<number>();
   const hits = await options.search({ sessionId, query, limit: options.limit, maxTurn: options.maxTurn });
+  await options.pause();
   const read = await hitMessages(options, hits);
   const recalled: Array<{ message: Message; line: Line }> = [];
   let spent = 0;

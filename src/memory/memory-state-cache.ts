@@ -8,13 +8,22 @@
 import type { Fact } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import { keptInStoreOrder } from '../core/diff.js';
+import { indexingSlices } from '../core/fact-index.js';
 import type { MemoryState } from './memory-state.js';
 import { loadMemoryState } from './write-path.js';
 
 export class MemoryStateCache {
   private readonly states = new Map<string, MemoryState>();
 
-  constructor(private readonly maxSessions = 16) {}
+  /**
+   * @param pause lets other work run after a document is read afresh and between the slices it is then
+   * indexed in (`indexingSlices`; default: no pause), so a large session's first turn in a process does
+   * not hold the event loop for the whole of it.
+   */
+  constructor(
+    private readonly maxSessions = 16,
+    private readonly pause: () => Promise<void> = async () => undefined,
+  ) {}
 
   /**
    * The session's current state; the caller owns it (and may advance it) until it hands it back with
@@ -31,6 +40,9 @@ export class MemoryStateCache {
     if (kept !== undefined && sequence === kept.nextSequence - 1 && made !== undefined && made === kept.sessionCreatedAt) return kept;
     const state = await loadMemoryState(repositories, sessionId, sequence);
     if (made !== undefined) state.sessionCreatedAt = made;
+    const indexing = indexingSlices(state.facts);
+    do await this.pause();
+    while (indexing.next().done !== true);
     return state;
   }
 

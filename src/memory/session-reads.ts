@@ -9,6 +9,7 @@ import type { LongTermSource } from '../context/long-term-source.js';
 import type { LongTermRepository } from '../store/long-term-store.js';
 import { checkRecallRequest, recallMemories } from './long-term-recall.js';
 import type { EngineParts } from './engine-parts.js';
+import { pacedPause } from './event-loop.js';
 import type { SessionSnapshot } from './session-export.js';
 import type { TurnWork } from './turn-work.js';
 
@@ -20,6 +21,13 @@ export interface SessionServices {
   /** Chat turns waiting for the results of their tool calls, by session. */
   toolExchanges: ToolExchanges;
 }
+
+/**
+ * Milliseconds a package is assembled for before it lets the event loop turn at its next step: a small
+ * session's package is built straight through, a large one's (tens of milliseconds a step on 100,000
+ * messages) gives way to other requests between steps.
+ */
+const READ_SLICE_MS = 25;
 
 /** Memories a package recalls at most, before its budget share decides. */
 const PACKAGE_RECALL_LIMIT = 20;
@@ -41,12 +49,14 @@ function longTermSource(repository: LongTermRepository, sessionId: string, now: 
 
 /** The session's context package under the budget, for the query when one is given. */
 export async function assemble(services: SessionServices, sessionId: string, budget: number, query: string | undefined): Promise<ContextPackage> {
+  const pause = pacedPause(READ_SLICE_MS);
   const { repositories, tokenizer, turnReader, factReader, requireSession } = services.parts;
   const session = await requireSession(sessionId);
   // Turns another process or server wrote since the last package are read afresh.
   await turnReader.sync(session);
+  await pause();
   const longTerm = longTermSource(repositories.longTerm, sessionId, services.parts.now);
-  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader, factReader, search: services.parts.search, longTerm });
+  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader, factReader, search: services.parts.search, longTerm, pause });
 }
 
 /** Everything the session holds, for an export. */

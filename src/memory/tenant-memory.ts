@@ -45,7 +45,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
   // Older turns stay in memory between packages; every write announced tells the cache what changed, and
   // the store what others sharing it wrote.
   const turnReader = new CachedTurnReader(storeTurnReader(repositories), { maxBytes: cacheShares(shared.settings).turns }, repositories.turns);
-  const states = new MemoryStateCache();
+  const states = new MemoryStateCache(undefined, yieldToEventLoop);
   const factReader = new CachedFactReader(repositories, shared.tokenizer, (session, sequence) => states.factsAt(session.id, sequence, session.createdAt));
   writes.listen(({ sessionId, turn }) => {
     turnReader.forget(sessionId, turn);

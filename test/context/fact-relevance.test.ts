@@ -76,4 +76,40 @@ describe('FactTerms', () => {
       { numRuns: 600, seed: 11 },
     );
   });
+
+  it('reads ahead, in slices with a pause between them, the words a query of many words needs, and answers as it would without', async () => {
+    const many = Array.from({ length: 4500 }, (_, index) => fact(`f${index}`, `${['valve', 'pump', 'gasket'][index % 3] ?? ''} supplier ${index}: quote for the ${['kitchen', 'garage', 'boiler room'][index % 3] ?? ''}`));
+    const remembered = new Map<string, ReadonlySet<string>>();
+    const stemsOf = (item: Fact): ReadonlySet<string> => {
+      const stems = new Set(item.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '' && word !== 'the' && word !== 'for').map(stemWord));
+      remembered.set(item.id, stems);
+      return stems;
+    };
+    const terms = new FactTerms(many, stemsOf, (item) => remembered.get(item.id));
+    const query = 'Which supplier quoted for the pump in the garage, and the valves for the kitchen boiler?';
+    let pauses = 0;
+    await terms.prepare(query, async () => {
+      pauses += 1;
+    });
+    // Three slices of at most 2,000 facts, every fact's words read ahead, then the scores.
+    expect(pauses).toBe(4);
+    expect(remembered.size).toBe(many.length);
+    expect([...terms.relevance(query)]).toEqual([...new FactTerms(many, stemsOf).relevance(query)]);
+    // Asked again, the document is indexed in the same slices, and answers as before.
+    await terms.prepare('valve supplier', async () => {
+      pauses += 1;
+    });
+    expect(pauses).toBe(8);
+    expect([...terms.relevance('valve supplier')]).toEqual([...new FactTerms(many, stemsOf).relevance('valve supplier')]);
+    await terms.prepare(query, async () => {
+      pauses += 1;
+    });
+    expect(pauses).toBe(8);
+    // A query of a few words on a document not asked before is looked up fact by fact: nothing to read ahead.
+    let fewPauses = 0;
+    await new FactTerms(many, stemsOf).prepare('valve supplier', async () => {
+      fewPauses += 1;
+    });
+    expect(fewPauses).toBe(0);
+  });
 });

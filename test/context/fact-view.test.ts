@@ -137,5 +137,28 @@ describe('CachedFactReader', () => {
       await store.close();
     }
   });
-});
 
+  it('pauses between the steps of reading a document afresh, and not for a view it keeps', async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    try {
+      const path = store.tenant('default');
+      const at = '2026-01-01T00:00:00Z';
+      await path.sessions.create({ session: { id: 's', title: 'T', instructions: '', createdAt: at, updatedAt: at, messageCount: 0, turnCount: 0, tokenCount: 0 } });
+      const fact = { id: 'f1', sessionId: 's', key: 'budget', text: 'budget: $900', kind: 'constraint' as const, pinned: false, sourceMessageIds: [], createdTurn: 1, updatedTurn: 1, createdAt: at, updatedAt: at };
+      await path.facts.apply({ sessionId: 's', events: [{ id: 'e1', sessionId: 's', sequence: 1, factId: 'f1', op: 'add', key: 'budget', kind: 'constraint', oldText: null, newText: fact.text, turn: 1, actor: 'user', reason: 'set', sourceMessageIds: [], createdAt: at }], upserts: [fact], removedIds: [] });
+      const steps: string[] = [];
+      const reader = new CachedFactReader(path, createGptTokenizer());
+      const pause = async (): Promise<void> => {
+        steps.push('pause');
+      };
+      const view = await reader.read({ id: 's', createdAt: at }, pause);
+      expect(view.facts.map((item) => item.text)).toEqual(['budget: $900']);
+      // After listing the facts, and after reading when their turns were said.
+      expect(steps).toEqual(['pause', 'pause']);
+      expect(await reader.read({ id: 's', createdAt: at }, pause)).toBe(view);
+      expect(steps).toHaveLength(2);
+    } finally {
+      await store.close();
+    }
+  });
+});

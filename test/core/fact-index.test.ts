@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyDiff } from '../../src/core/diff.js';
-import { FactIndex, storeOrder, takeIndex } from '../../src/core/fact-index.js';
+import { FactIndex, indexingSlices, indexOf, storeOrder, takeIndex } from '../../src/core/fact-index.js';
 import { compareText, normalizeText, wordSimilarity } from '../../src/core/text.js';
 import type { Fact } from '../../src/core/types.js';
 
@@ -97,5 +97,29 @@ describe('FactIndex', () => {
     expect(index.inStoreOrder).toBe(true);
     // Taken away: the list no longer has it, and a fresh one is built for it next time.
     expect(takeIndex(first.facts)).not.toBe(index);
+  });
+
+  it('indexes a large document a slice at a time, the index then found with the facts answering as one made in one go', () => {
+    // 5,000 facts: three slices of at most 2,000.
+    const facts = Array.from({ length: 5000 }, (_, index) => ({
+      ...fact(`f${String(index).padStart(4, '0')}`, [WORDS[index % WORDS.length] ?? 'x', WORDS[(index * 7) % WORDS.length] ?? 'y'], [WORDS[(index * 3) % WORDS.length] ?? 'z', String(index)], 1 + (index % 40)),
+      kind: index % 9 === 0 ? ('constraint' as const) : ('fact' as const),
+    }));
+    const slices = indexingSlices(facts);
+    let steps = 0;
+    while (slices.next().done !== true) steps += 1;
+    expect(steps).toBe(3);
+    const index = indexOf(facts);
+    const whole = new FactIndex(facts);
+    expect(index.facts()).toEqual(whole.facts());
+    for (const word of WORDS) {
+      const key = normalizeText(`${word} march`);
+      expect(index.withKey(normalizeText(word))).toEqual(whole.withKey(normalizeText(word)));
+      expect(index.match(key, 0.3)).toBe(whole.match(key, 0.3));
+    }
+    expect(index.recent(['constraint'], 700)).toEqual(whole.recent(['constraint'], 700));
+    // Indexed: nothing more to do, and a few facts are indexed when first asked for instead.
+    expect([...indexingSlices(facts)]).toHaveLength(0);
+    expect([...indexingSlices(facts.slice(0, 100))]).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { knownInStoreOrder, withChanges } from '../../src/core/fact-index.js';
+import { indexingSlices, knownInStoreOrder, withChanges } from '../../src/core/fact-index.js';
 import { advanceState } from '../../src/memory/memory-state.js';
 import { MemoryStateCache } from '../../src/memory/memory-state-cache.js';
 import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -114,5 +114,27 @@ describe('the memory state kept between turns', () => {
     expect(facts.some((fact) => fact.text.includes('card numbers'))).toBe(false);
     const sequences = (await session.factEvents()).map((event) => event.sequence);
     expect(sequences).toEqual(sequences.map((_, index) => index + 1));
+  });
+
+  it('indexes a large document read afresh a slice at a time, pausing after the read and between slices', async () => {
+    const repositories = (await openStore()).tenant('t');
+    const at = '2026-01-01T00:00:00.000Z';
+    const facts = Array.from({ length: 5000 }, (_, index) => ({ id: `f${String(index).padStart(4, '0')}`, sessionId: 's1', key: `supplier ${index}`, text: `supplier ${index}: quote ${index}`, kind: 'fact' as const, pinned: false, sourceMessageIds: [], createdTurn: 1, updatedTurn: 1, createdAt: at, updatedAt: at }));
+    const events = facts.map((fact, index) => ({ id: `e${index}`, sessionId: 's1', sequence: index + 1, factId: fact.id, op: 'add' as const, key: fact.key, kind: fact.kind, oldText: null, newText: fact.text, turn: 1, actor: 'local', reason: 'said', sourceMessageIds: [], createdAt: at }));
+    await repositories.facts.apply({ sessionId: 's1', events, upserts: facts, removedIds: [] });
+    let pauses = 0;
+    const cache = new MemoryStateCache(16, async () => {
+      pauses += 1;
+    });
+    const state = await cache.take(repositories, 's1');
+    expect(state.facts).toHaveLength(5000);
+    // After the read, then after each of three slices of at most 2,000 facts.
+    expect(pauses).toBe(4);
+    // The facts have their index: a turn on them indexes nothing.
+    expect([...indexingSlices(state.facts)]).toHaveLength(0);
+    // A kept state is handed back as it is.
+    cache.keep('s1', state);
+    await cache.take(repositories, 's1');
+    expect(pauses).toBe(4);
   });
 });

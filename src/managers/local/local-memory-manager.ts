@@ -252,10 +252,20 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
   const caches = new MemoSpace(resolved.cacheBytes);
   // Warm up when the event loop is idle (a short-lived command that records nothing never pays for it).
   setImmediate(() => caches.run(() => warmUp(resolved.tagger))).unref();
+  /** Run `slices` to its end in this manager's memo space, letting other work run between slices. */
+  const sliced = async <T>(slices: Generator<void, T, void>): Promise<T> => {
+    for (;;) {
+      const step = caches.run(() => slices.next());
+      if (step.done === true) return step.value;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
   return {
     name: 'local',
     async processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
       try {
+        // The first turn of a large document here: what it needs of the document is made in slices first.
+        await sliced(bases.preparing(options.sessionId, options.facts, resolved.workingFacts));
         const memory = caches.run(() => {
           warmUp(resolved.tagger);
           return runLocally(options, resolved, { prepared, bases });
@@ -271,12 +281,7 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
     async consolidate(options: ConsolidateOptions): Promise<ConsolidationResult> {
       // A large document takes seconds to compare whole (the first consolidation of a session in a
       // process): other requests and sessions get the event loop between its slices.
-      const slices = consolidator.slices(options);
-      for (;;) {
-        const step = caches.run(() => slices.next());
-        if (step.done === true) return step.value;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      return sliced(consolidator.slices(options));
     },
     prepare(options: PrepareMessageOptions): void {
       caches.run(() => prepareMessage(options, resolved, prepared));

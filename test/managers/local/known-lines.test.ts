@@ -237,4 +237,29 @@ describe('the lines a turn works on', () => {
       { numRuns: 400, seed: 37 },
     );
   });
+
+  it("makes a large document's base and key counts a slice at a time, holding what a base and counts made in one go hold", () => {
+    const facts = Array.from({ length: 4500 }, (_, index) => fact(`f${index}`, `${KEYS[index % KEYS.length] ?? 'k'}${index % 3 === 0 ? '' : ` ${index % 17}`}`, 1 + Math.floor(index / 3), index % 10 === 0 ? 'constraint' : 'fact'));
+    const cache = new BaseLinesCache();
+    const slices = cache.preparing('s', facts, 1000);
+    let steps = 0;
+    while (slices.next().done !== true) steps += 1;
+    // The document's index (three slices), the base of the working facts (one), the key counts of all (three).
+    expect(steps).toBe(7);
+    // Kept for the session: nothing more to make.
+    expect([...cache.preparing('s', facts, 1000)]).toHaveLength(0);
+    const { working, partial } = workingSet(facts, 1000);
+    expect(partial).toBe(true);
+    const base = cache.lookup('s', working);
+    const fresh = new BaseLines(working);
+    expect([...base.lines.values()]).toEqual([...fresh.lines.values()]);
+    expect([...base.positions]).toEqual([...fresh.positions]);
+    const kept = cache.documentKeys('s', facts).outside(base);
+    const listed = leftOutOf(facts, working);
+    for (const key of [...KEYS, ...KEYS.map((key) => `${key} 5`)]) {
+      expect(new KnownLines(base).withWords('subject', subjectWords(key))).toEqual(new KnownLines(fresh).withWords('subject', subjectWords(key)));
+      expect(kept.hasKey(key)).toBe(listed.hasKey(key));
+      for (const word of subjectWords(key)) expect(kept.hasWord(word)).toBe(listed.hasWord(word));
+    }
+  });
 });

@@ -57,6 +57,30 @@ describe('createLocalMemoryManager', () => {
     expect(first.diff.update.map((entry) => entry.text)).toEqual(['budget: $40,000 for the whole project']);
   });
 
+  it("takes in a large document in slices on a session's first turn, letting other work run, and derives what it derives once the document is kept", async () => {
+    const budget: Fact = { id: 'budget', sessionId: 'session-1', key: 'budget', text: 'budget: $40,000 for the whole project', kind: 'constraint', pinned: false, sourceMessageIds: ['old'], createdTurn: 1, updatedTurn: 1, createdAt: '2024-05-01T00:00:00Z', updatedAt: '2024-05-01T00:00:00Z' };
+    const others: Fact[] = Array.from({ length: 5000 }, (_, index) => ({
+      ...budget,
+      id: `f${index}`,
+      key: `supplier ${index}`,
+      text: `supplier ${index}: quote number ${index} for the kitchen`,
+      kind: 'fact',
+      createdTurn: 2 + Math.floor(index / 2),
+      updatedTurn: 2 + Math.floor(index / 2),
+    }));
+    const turn = options('Actually, the budget is $45,000 for the whole project now.', 'Noted: $45,000.', { facts: [budget, ...others], turn: 2600 });
+    const manager = createLocalMemoryManager();
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    const first = await manager.processTurn(turn);
+    expect(turned).toBe(true);
+    expect(first.diff.update.map((entry) => entry.text)).toEqual(['budget: $45,000 for the whole project now']);
+    // The second time the session's base is kept: nothing is made in slices, and the memory is the same.
+    expect(await manager.processTurn(turn)).toEqual(first);
+  });
+
   it('handles a turn without an assistant reply and a message without a time', async () => {
     const manager = createLocalMemoryManager();
     const memory = await manager.processTurn({
