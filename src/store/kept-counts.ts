@@ -30,6 +30,21 @@ export class KeptCounts {
   note(word: string, count: number): void {
     if (count > COUNT_KEPT_FROM) this.counts.set(word, count);
   }
+
+  /**
+   * One search's counts of `words`, in order: those kept, and the others from `countNow` (then kept when
+   * common). The kept ones are read before `countNow` is awaited, since a search that runs meanwhile may
+   * forget them all.
+   */
+  async countsOf(words: readonly string[], countNow: (missing: string[]) => Promise<readonly number[]>): Promise<number[]> {
+    this.startSearch();
+    const known = words.map((word) => this.counts.get(word));
+    const missing = words.filter((_word, index) => known[index] === undefined);
+    const counted = missing.length === 0 ? [] : await countNow(missing);
+    const fresh = new Map(missing.map((word, index) => [word, counted[index] ?? 0]));
+    for (const [word, count] of fresh) this.note(word, count);
+    return words.map((word, index) => known[index] ?? fresh.get(word) ?? 0);
+  }
 }
 
 /** How far the tenant's message count may grow from when counts were kept before they are read afresh. */
@@ -57,16 +72,6 @@ export function keepingTermCounts(search: ArchiveSearch): ArchiveSearch {
       return documents;
     },
     rank: (options) => search.rank(options),
-    termFrequencies: async ({ terms }) => {
-      const counts = kept;
-      counts.startSearch();
-      // (Read before counting the rest: a search that runs meanwhile may forget them.)
-      const known = terms.map((term) => counts.get(term));
-      const missing = terms.filter((_term, index) => known[index] === undefined);
-      const counted = missing.length === 0 ? [] : await search.termFrequencies({ terms: missing });
-      const fresh = new Map(missing.map((term, index) => [term, counted[index] ?? 0]));
-      for (const [term, count] of fresh) counts.note(term, count);
-      return terms.map((term, index) => known[index] ?? fresh.get(term) ?? 0);
-    },
+    termFrequencies: ({ terms }) => kept.countsOf(terms, (missing) => search.termFrequencies({ terms: missing })),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keepingTermCounts } from '../../src/store/kept-counts.js';
+import { KeptCounts, keepingTermCounts } from '../../src/store/kept-counts.js';
 import type { ArchiveSearch } from '../../src/store/store.js';
 
 /** An archive search over counts the test may change, recording which terms it was asked to count; `slow` terms answer after `release()`. */
@@ -72,5 +72,31 @@ describe('keepingTermCounts', () => {
     expect(await frequencies(kept, ['saturday'])).toEqual([0]);
     release();
     expect(await waiting).toEqual([9_000, 40]);
+  });
+});
+
+describe('KeptCounts.countsOf', () => {
+  it("keeps a search's kept counts when another search forgets them while it counts the rest (PostgreSQL's long-term search counts this way)", async () => {
+    const kept = new KeptCounts();
+    const counted: string[][] = [];
+    const countNow = async (words: string[]): Promise<number[]> => {
+      counted.push(words);
+      return words.map((word) => (word === 'birthday' ? 12_000 : 3));
+    };
+    expect(await kept.countsOf(['birthday', 'mom'], countNow)).toEqual([12_000, 3]);
+    for (let search = 2; search < 499; search += 1) await kept.countsOf(['birthday'], countNow);
+    expect(counted).toEqual([['birthday', 'mom']]);
+    // Search 499 waits for "mom"; search 500 forgets every kept count meanwhile.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const waiting = kept.countsOf(['birthday', 'mom'], async (words) => {
+      await held;
+      return countNow(words);
+    });
+    expect(await kept.countsOf(['tuesday'], countNow)).toEqual([3]);
+    release();
+    expect(await waiting).toEqual([12_000, 3]);
   });
 });

@@ -18,13 +18,7 @@ const RANKED_MATCHES = 2_000;
 export function createLongTermSearch(sql: Sql, tenantId: string, columns: string): (terms: readonly string[], limit: number) => Promise<LongTermMemory[]> {
   const kept = new KeptCounts();
   /** How many current memories of the tenant hold each word, counted up to one past the cap (common words' counts kept a while). */
-  const counts = async (words: readonly string[]): Promise<number[]> => {
-    kept.startSearch();
-    const unknown = words.filter((word) => kept.get(word) === undefined);
-    const fresh = unknown.length === 0 ? [] : await countNow(unknown);
-    for (const [index, word] of unknown.entries()) kept.note(word, fresh[index] ?? 0);
-    return words.map((word) => kept.get(word) ?? fresh[unknown.indexOf(word)] ?? 0);
-  };
+  const counts = (words: readonly string[]): Promise<number[]> => kept.countsOf(words, countNow);
   const countNow = async (words: readonly string[]): Promise<number[]> => {
     const counted = await sql.query<{ matches: number }>(
       `SELECT (SELECT count(*)::int FROM (
