@@ -47,7 +47,7 @@ export class FactTerms {
   private index: Map<string, Fact[]> | undefined;
   private asked = 0;
   /** The scores `prepare` worked out, for its query. */
-  private prepared: { query: string; scores: Map<string, number> } | undefined;
+  private prepared: { query: string; scores: ReadonlyMap<string, number> } | undefined;
 
   /**
    * `stemsOf` may remember the words of facts it has seen (default: reads them every time); `knownStemsOf`
@@ -112,7 +112,7 @@ export class FactTerms {
   }
 
   /** The relevance of each fact that shares a content word with `query`, keyed by fact id (a fact sharing none is absent). */
-  relevance(query: string): Map<string, number> {
+  relevance(query: string): ReadonlyMap<string, number> {
     if (this.prepared?.query === query) return this.prepared.scores;
     const scores = new Map<string, number>();
     const total = this.facts.length;

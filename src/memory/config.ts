@@ -61,6 +61,12 @@ export const settingsSchema = z.strictObject({
    * history by default. Variable: STRATA_CONTEXT_WINDOW_TOKENS.
    */
   contextWindowTokens: z.number().int().min(1_000).max(100_000_000).default(30_000),
+  /**
+   * Milliseconds a context read runs before it lets other work in at its next step (default 25): a small
+   * session's package is built straight through, a large one's gives way to other requests between steps;
+   * 0 lets the event loop turn at every step. Variable: STRATA_READ_SLICE_MS.
+   */
+  readSliceMs: z.number().int().min(0).max(10_000).default(25),
   /** First wait before a flagged turn's memory is retried; doubles per attempt up to 5 minutes (default 2,000 ms). Variable: STRATA_RETRY_BASE_MS. */
   retryBaseMs: z.number().int().min(1).max(600_000).default(2_000),
   /**
@@ -125,6 +131,7 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   raisedTierTurns: 'STRATA_RAISED_TIER_TURNS',
   recall: 'STRATA_RECALL',
   contextWindowTokens: 'STRATA_CONTEXT_WINDOW_TOKENS',
+  readSliceMs: 'STRATA_READ_SLICE_MS',
   retryBaseMs: 'STRATA_RETRY_BASE_MS',
   consolidateEveryTurns: 'STRATA_CONSOLIDATE_EVERY_TURNS',
   promote: 'STRATA_PROMOTE',
@@ -136,7 +143,7 @@ export const SETTING_VARIABLES: Readonly<Record<keyof Settings, string>> = {
   logLevel: 'STRATA_LOG_LEVEL',
 };
 
-const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'detailRounds', 'raisedTierTurns', 'contextWindowTokens', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns', 'cacheMegabytes', 'tendEveryHours', 'refineTagsAbove']);
+const NUMERIC: ReadonlySet<keyof Settings> = new Set(['rawWindowTurns', 'maxMessageBytes', 'busyTimeoutMs', 'contextBudget', 'memoryWaitMs', 'detailRounds', 'raisedTierTurns', 'contextWindowTokens', 'readSliceMs', 'retryBaseMs', 'consolidateEveryTurns', 'snapshotEveryTurns', 'cacheMegabytes', 'tendEveryHours', 'refineTagsAbove']);
 const BOOLEAN: ReadonlySet<keyof Settings> = new Set(['importWorker', 'promote']);
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 

@@ -60,6 +60,7 @@ export function createMemory(options: MemoryOptions = {}): Memory {
       tagRefinement: options.tagRefinement,
       recall: options.recall,
       contextWindowTokens: options.contextWindowTokens,
+      readSliceMs: options.readSliceMs,
     },
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),

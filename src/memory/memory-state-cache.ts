@@ -16,13 +16,13 @@ export class MemoryStateCache {
   private readonly states = new Map<string, MemoryState>();
 
   /**
-   * @param pause lets other work run after a document is read afresh and between the slices it is then
-   * indexed in (`indexingSlices`; default: no pause), so a large session's first turn in a process does
-   * not hold the event loop for the whole of it.
+   * @param pacing gives each `take` its pause, which may let other work run after a document is read
+   * afresh and between the slices it is then indexed in (`indexingSlices`; default: no pause), so a
+   * large session's first turn in a process does not hold the event loop for the whole of it.
    */
   constructor(
     private readonly maxSessions = 16,
-    private readonly pause: () => Promise<void> = async () => undefined,
+    private readonly pacing: () => () => Promise<void> = () => async () => undefined,
   ) {}
 
   /**
@@ -31,6 +31,7 @@ export class MemoryStateCache {
    * `createdAt` is when the session was made, when the caller has just read it (else it is read here).
    */
   async take(repositories: TenantRepositories, sessionId: string, createdAt?: string): Promise<MemoryState> {
+    const pause = this.pacing();
     const kept = this.states.get(sessionId);
     this.states.delete(sessionId);
     const [sequence, made] = await Promise.all([
@@ -41,7 +42,7 @@ export class MemoryStateCache {
     const state = await loadMemoryState(repositories, sessionId, sequence);
     if (made !== undefined) state.sessionCreatedAt = made;
     const indexing = indexingSlices(state.facts);
-    do await this.pause();
+    do await pause();
     while (indexing.next().done !== true);
     return state;
   }

@@ -10,6 +10,7 @@ import type { LongTermRepository } from '../store/long-term-store.js';
 import { checkRecallRequest, recallMemories } from './long-term-recall.js';
 import type { EngineParts } from './engine-parts.js';
 import { pacedPause } from './event-loop.js';
+import { StrataError } from '../core/errors.js';
 import type { SessionSnapshot } from './session-export.js';
 import type { TurnWork } from './turn-work.js';
 
@@ -21,13 +22,6 @@ export interface SessionServices {
   /** Chat turns waiting for the results of their tool calls, by session. */
   toolExchanges: ToolExchanges;
 }
-
-/**
- * Milliseconds a package is assembled for before it lets the event loop turn at its next step: a small
- * session's package is built straight through, a large one's (tens of milliseconds a step on 100,000
- * messages) gives way to other requests between steps.
- */
-const READ_SLICE_MS = 25;
 
 /** Memories a package recalls at most, before its budget share decides. */
 const PACKAGE_RECALL_LIMIT = 20;
@@ -47,16 +41,25 @@ function longTermSource(repository: LongTermRepository, sessionId: string, now: 
   };
 }
 
+function sessionGone(sessionId: string): StrataError {
+  return new StrataError('SESSION_NOT_FOUND', `Session "${sessionId}" was deleted while its context was assembled.`, { details: { sessionId } });
+}
+
 /** The session's context package under the budget, for the query when one is given. */
 export async function assemble(services: SessionServices, sessionId: string, budget: number, query: string | undefined): Promise<ContextPackage> {
-  const pause = pacedPause(READ_SLICE_MS);
+  // (A large session's package takes tens of milliseconds a step: other requests are served between them.)
+  const pause = pacedPause(services.parts.settings.readSliceMs);
   const { repositories, tokenizer, turnReader, factReader, requireSession } = services.parts;
   const session = await requireSession(sessionId);
   // Turns another process or server wrote since the last package are read afresh.
   await turnReader.sync(session);
   await pause();
   const longTerm = longTermSource(repositories.longTerm, sessionId, services.parts.now);
-  return assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader, factReader, search: services.parts.search, longTerm, pause });
+  const assembled = await assembleContext({ repositories, session, budget, ...(query === undefined ? {} : { query }), tokenizer, settings: services.parts.assemblerSettings, turnReader, factReader, search: services.parts.search, longTerm, pause });
+  // Deleted (or deleted and made again) while the package was assembled between other work: a package of
+  // half of it is no answer.
+  if ((await requireSession(sessionId)).createdAt !== session.createdAt) throw sessionGone(sessionId);
+  return assembled;
 }
 
 /** Everything the session holds, for an export. */

@@ -3,7 +3,7 @@
  * its turn work (with its retry runner), its session handles, imports and counters. A memory holds one
  * per tenant it has served; the store, the manager, the tokenizer and the session lock are shared.
  */
-import { yieldToEventLoop } from './event-loop.js';
+import { pacedPause, yieldToEventLoop } from './event-loop.js';
 import { ToolExchanges } from './tool-exchange.js';
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
@@ -45,7 +45,7 @@ export function createTenantRuntime(shared: SharedParts, tenant: string): Tenant
   // Older turns stay in memory between packages; every write announced tells the cache what changed, and
   // the store what others sharing it wrote.
   const turnReader = new CachedTurnReader(storeTurnReader(repositories), { maxBytes: cacheShares(shared.settings).turns }, repositories.turns);
-  const states = new MemoryStateCache(undefined, yieldToEventLoop);
+  const states = new MemoryStateCache(undefined, () => pacedPause(shared.settings.readSliceMs));
   const factReader = new CachedFactReader(repositories, shared.tokenizer, (session, sequence) => states.factsAt(session.id, sequence, session.createdAt));
   writes.listen(({ sessionId, turn }) => {
     turnReader.forget(sessionId, turn);

@@ -46,6 +46,7 @@ describe('settings', () => {
       raisedTierTurns: 20,
       recall: 'hybrid',
       contextWindowTokens: 30_000,
+      readSliceMs: 25,
       retryBaseMs: 2_000,
       consolidateEveryTurns: 15,
       promote: true,

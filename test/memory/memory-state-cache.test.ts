@@ -123,7 +123,7 @@ describe('the memory state kept between turns', () => {
     const events = facts.map((fact, index) => ({ id: `e${index}`, sessionId: 's1', sequence: index + 1, factId: fact.id, op: 'add' as const, key: fact.key, kind: fact.kind, oldText: null, newText: fact.text, turn: 1, actor: 'local', reason: 'said', sourceMessageIds: [], createdAt: at }));
     await repositories.facts.apply({ sessionId: 's1', events, upserts: facts, removedIds: [] });
     let pauses = 0;
-    const cache = new MemoryStateCache(16, async () => {
+    const cache = new MemoryStateCache(16, () => async () => {
       pauses += 1;
     });
     const state = await cache.take(repositories, 's1');

@@ -49,6 +49,33 @@ describe('record() and context()', () => {
     expect(roomy.omitted).toEqual([]);
   });
 
+  it('lets other work in between the steps of a read once it has run `readSliceMs`, and builds a short read straight through', async () => {
+    const stepwise = setup({ readSliceMs: 0 }).memory;
+    const straight = setup({ readSliceMs: 10_000 }).memory;
+    const packages: string[][] = [];
+    for (const memory of [stepwise, straight]) {
+      const session = await memory.sessions.create({ title: 'Migration' });
+      for (const turn of PLANNING_TURNS) await session.record(turn);
+      const steps: string[] = [];
+      setImmediate(() => steps.push('other work'));
+      const pkg = await session.context({ budget: 2000, query: 'What is the budget?' });
+      steps.push('package');
+      packages.push(pkg.render().map((message) => message.content));
+      expect(steps).toEqual(memory === stepwise ? ['other work', 'package'] : ['package']);
+    }
+    expect(packages[0]).toEqual(packages[1]);
+  });
+
+  it('answers SESSION_NOT_FOUND, not half a package, when the session is deleted while its context is assembled', async () => {
+    const { memory } = setup({ readSliceMs: 0 });
+    const session = await memory.sessions.create({ title: 'Migration' });
+    for (const turn of PLANNING_TURNS) await session.record(turn);
+    const reading = session.context({ budget: 2000, query: 'What is the budget?' });
+    setImmediate(() => void session.delete());
+    const error: unknown = await reading.then(() => null, (caught: unknown) => caught);
+    expect(isStrataError(error, 'SESSION_NOT_FOUND')).toBe(true);
+  });
+
   it('degrades older turns to lower tiers before dropping them, and says what it left out', async () => {
     const { memory } = setup({ rawWindowTurns: 2 });
     const session = await memory.sessions.create({ title: 'Long' });
