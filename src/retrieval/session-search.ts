@@ -7,7 +7,7 @@
 import { searchArchive, type ArchiveQuery } from '../store/archive-query.js';
 import type { ArchiveSearch, MessageVectors } from '../store/store.js';
 import { fuseRankings, type FusedHit } from './rank-fusion.js';
-import { isZeroVector, type VectorIndexer } from './vector-indexer.js';
+import { embeddedText, isZeroVector, type VectorIndexer } from './vector-indexer.js';
 
 /** What a search is for: the archive's query (session, words, most hits, last turn). */
 export type SessionSearchQuery = ArchiveQuery;
@@ -65,7 +65,7 @@ export function hybridSearch(parts: HybridSearchParts): SessionSearch {
       return lexical;
     }
     try {
-      const [vector] = (await indexer.embedder.embed({ texts: [query.query] })).vectors;
+      const [vector] = (await indexer.embedder.embed({ texts: [embeddedText(query.query)] })).vectors;
       if (vector === undefined || isZeroVector(vector)) return lexical;
       const semantic = await vectors.nearest({
         sessionId: query.sessionId,

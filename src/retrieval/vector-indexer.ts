@@ -61,6 +61,28 @@ export function isZeroVector(vector: readonly number[]): boolean {
 const ignore = (): void => undefined;
 
 /**
+ * Characters of a text an embedder is given at most: a message's beginning and its end. Embedding
+ * endpoints refuse inputs past their limit (8,191 tokens for OpenAI's), so a pasted log or file would
+ * fail its batch every time and hold up the session's index; the offline embedder spent about 110 ms on
+ * a 500 KB message. 4,000 characters stay under 8,000 tokens even as emoji or combining marks, and carry
+ * what a message is about.
+ */
+export const EMBEDDED_CHARACTERS = 4_000;
+
+/** The part of `text` an embedder is given (see `EMBEDDED_CHARACTERS`): all of it when short enough. */
+export function embeddedText(text: string): string {
+  if (text.length <= EMBEDDED_CHARACTERS) return text;
+  // Three quarters from the beginning, a quarter from the end (where a long paste often says what it is for).
+  return `${text.slice(0, cut(text, EMBEDDED_CHARACTERS * 0.75, -1))}\n…\n${text.slice(cut(text, text.length - EMBEDDED_CHARACTERS / 4 + 3, 1))}`;
+}
+
+/** `at`, moved by `away` when it falls between the two halves of a surrogate pair (so neither half is cut off). */
+function cut(text: string, at: number, away: -1 | 1): number {
+  const code = text.charCodeAt(at);
+  return code >= 0xdc00 && code <= 0xdfff ? at + away : at;
+}
+
+/**
  * An indexer over `vectors`. The embedder may be given as a function, called on first use (a memory
  * that never searches nor writes never makes it); when it fails, `resting()` and `embedder` throw.
  */
@@ -77,7 +99,7 @@ export function createVectorIndexer(vectors: MessageVectors, source: Embedder | 
     const embedder = embedderNow();
     const pending = await vectors.pending({ sessionId, space: embedder.id, limit: BATCH });
     if (pending.length === 0) return 0;
-    const result = await embedder.embed({ texts: pending.map((message) => message.text) });
+    const result = await embedder.embed({ texts: pending.map((message) => embeddedText(message.text)) });
     if (result.vectors.length !== pending.length || result.vectors.some((vector) => vector.length !== result.dimensions)) {
       throw new StrataError('MODEL_OUTPUT_INVALID', `The embedder "${embedder.id}" gave ${result.vectors.length} vectors for ${pending.length} texts, or vectors of another length than ${result.dimensions}; nothing was stored.`);
     }

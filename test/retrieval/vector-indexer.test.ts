@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/providers/embedder/embedder.js';
-import { createVectorIndexer } from '../../src/retrieval/vector-indexer.js';
+import { createVectorIndexer, EMBEDDED_CHARACTERS, embeddedText } from '../../src/retrieval/vector-indexer.js';
 import { seedSession } from '../contract/store-contract.js';
 import { createInMemoryStore } from '../support/in-memory-store.js';
 
@@ -89,5 +89,37 @@ describe('the vector indexer', () => {
     const counting = createVectorIndexer(tenant.vectors, embedder, { pause: () => Promise.resolve(void (paused += 1)) });
     expect(await counting.catchUp('s2', { maxBatches: 1 })).toEqual({ embedded: 4, complete: true });
     expect(paused).toBe(0);
+  });
+
+  it("gives the embedder a long message's beginning and end, so an endpoint's input limit never holds up the session's index", async () => {
+    const tenant = createInMemoryStore().tenant('acme');
+    // A pasted log of 500 KB between two short exchanges.
+    const log = `Here is the whole build log: ${'step ok; '.repeat(55_000)}so why does the deploy fail?`;
+    await seedSession(tenant, 's1', [EXCHANGES[0] ?? ['', ''], [log, 'The last step times out.'], EXCHANGES[1] ?? ['', '']]);
+    const given: string[] = [];
+    const embedder: Embedder = {
+      id: 'limited-2',
+      // As an endpoint does: an input past its limit fails the whole call.
+      embed: ({ texts }) => {
+        if (texts.some((text) => text.length > EMBEDDED_CHARACTERS)) return Promise.reject(new Error('400: input too long'));
+        given.push(...texts);
+        return Promise.resolve({ vectors: texts.map(() => [1, 0]), dimensions: 2, usage: { promptTokens: 0 } });
+      },
+    };
+    const indexer = createVectorIndexer(tenant.vectors, embedder);
+    expect(await indexer.catchUp('s1')).toEqual({ embedded: 6, complete: true });
+    const long = given.find((text) => text.startsWith('Here is the whole build log'));
+    expect(long?.endsWith('so why does the deploy fail?')).toBe(true);
+    expect(long?.length).toBe(EMBEDDED_CHARACTERS);
+    expect(given).toContain('Paint the fence blue.');
+  });
+
+  it('cuts a long text between characters, never inside an emoji', () => {
+    for (const text of ['😀'.repeat(5_000), `a${'😀'.repeat(5_000)}`, `ab${'😀'.repeat(5_000)}b`]) {
+      const part = embeddedText(text);
+      expect(part.length).toBeLessThanOrEqual(EMBEDDED_CHARACTERS);
+      expect(part).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u);
+    }
+    expect(embeddedText('short')).toBe('short');
   });
 });
