@@ -13,7 +13,8 @@ import { addArtifactVersions } from './artifact-versions.js';
 import { Assembly } from './assembly.js';
 import type { ContextPackage } from './context-package.js';
 import { addDeferredFacts, addFacts } from './fact-source.js';
-import { storeFactReader, type FactReader, type Pause } from './fact-view.js';
+import { storeFactReader, type FactReader } from './fact-view.js';
+import { NO_PAUSE, type Pause } from '../core/slices.js';
 import { addHistory, contextualTokens } from './history-source.js';
 import { finish } from './package-finish.js';
 import { addLongTerm, markShown, type LongTermSource } from './long-term-source.js';
@@ -162,7 +163,7 @@ export async function assembleContext(options: AssembleContextOptions): Promise<
   const lines = reader.lines;
 
   const factReader = options.factReader ?? storeFactReader(repositories, tokenizer);
-  const pause = options.pause ?? (async () => undefined);
+  const pause = options.pause ?? NO_PAUSE;
   const [view, last] = await Promise.all([factReader.read(session, pause), repositories.messages.last({ sessionId })]);
   await pause();
 

@@ -4,6 +4,7 @@
  * so a fact naming the query's rare words outranks one sharing only its common ones.
  */
 import { addTo } from '../core/list-map.js';
+import { inSlices, stepThrough, type Pause } from '../core/slices.js';
 import { queryTerms, STOPWORDS } from '../core/query-terms.js';
 import { stemWord, words } from '../core/text.js';
 import type { Fact } from '../core/types.js';
@@ -91,19 +92,15 @@ export class FactTerms {
    * (all of them for a query of many words) and, for a document asked before, index them, so that call
    * does not read ten thousand facts' words in one go. Worth it only with a `stemsOf` that remembers.
    */
-  async prepare(query: string, pause: () => Promise<void>): Promise<void> {
+  async prepare(query: string, pause: Pause): Promise<void> {
     if (this.index !== undefined || (this.asked === 0 && termsOf(query).length <= FEW_TERMS)) return;
     // A document asked before is indexed now (see `holders`), in the same slices.
     const index = this.asked > 0 ? new Map<string, Fact[]>() : undefined;
-    for (let start = 0; start < this.facts.length; start += STEMMED_PER_SLICE) {
-      const end = Math.min(this.facts.length, start + STEMMED_PER_SLICE);
-      for (let at = start; at < end; at += 1) {
-        const fact = this.facts[at] as Fact;
-        const stems = this.stemsOf(fact);
-        if (index !== undefined) for (const stem of stems) addTo(index, stem, fact);
-      }
-      await pause();
-    }
+    const read = (fact: Fact): void => {
+      const stems = this.stemsOf(fact);
+      if (index !== undefined) for (const stem of stems) addTo(index, stem, fact);
+    };
+    await stepThrough(inSlices(this.facts, STEMMED_PER_SLICE, read), pause);
     // (A query answered meanwhile may have indexed the document: the same index.)
     if (index !== undefined) this.index ??= index;
     // The scores too, apart from the words: on a large document they are a walk of their own.

@@ -7,6 +7,7 @@
  * of the facts that did not change are kept from one view to the next.
  */
 import { factDoubts, type FactDoubts } from '../core/fact-doubts.js';
+import { NO_PAUSE, type Pause } from '../core/slices.js';
 import { compareText } from '../core/text.js';
 import type { Fact, Session } from '../core/types.js';
 import type { Tokenizer } from '../providers/tokenizer/tokenizer.js';
@@ -158,12 +159,6 @@ function once<V>(values: Map<string, V>, id: string, make: () => V): V {
   return value;
 }
 
-/** Lets other work run between the steps of a long read (a memory passes a turn of the event loop). */
-export type Pause = () => Promise<void>;
-
-/** No pause: the steps run straight through. */
-const NO_PAUSE: Pause = async () => undefined;
-
 /**
  * The view of `facts` (the store's, or what the memory that wrote them holds), reusing what `kept` holds
  * of unchanged facts. `pause` comes between reading the turns' times and working out the doubts: each
@@ -196,15 +191,19 @@ async function viewOf(facts: readonly Fact[], repositories: TenantRepositories, 
   };
 }
 
+/** The view of `facts` when given, else of the facts the store lists (with a pause after listing them). */
+async function readView(facts: readonly Fact[] | undefined, repositories: TenantRepositories, sessionId: string, tokenizer: Tokenizer, kept: KeptParts, pause: Pause): Promise<FactView> {
+  let listed = facts;
+  if (listed === undefined) {
+    listed = await repositories.facts.list({ sessionId });
+    await pause();
+  }
+  return viewOf(listed, repositories, sessionId, tokenizer, kept, pause);
+}
+
 /** Reads the facts from the store for every package. */
 export function storeFactReader(repositories: TenantRepositories, tokenizer: Tokenizer): FactReader {
-  return {
-    read: async (session, pause = NO_PAUSE) => {
-      const facts = await repositories.facts.list({ sessionId: session.id });
-      await pause();
-      return viewOf(facts, repositories, session.id, tokenizer, new KeptParts(), pause);
-    },
-  };
+  return { read: (session, pause = NO_PAUSE) => readView(undefined, repositories, session.id, tokenizer, new KeptParts(), pause) };
 }
 
 /**
@@ -241,7 +240,8 @@ export class CachedFactReader implements FactReader {
     this.views.delete(sessionId);
     const parts = kept?.kept ?? new KeptParts();
     // (`known` answers only for the session made at `session.createdAt`.)
-    const view = kept !== undefined && kept.sequence === sequence ? kept.view : await this.readAfresh(session, sequence, parts, pause);
+    const view =
+      kept !== undefined && kept.sequence === sequence ? kept.view : await readView(this.known(session, sequence), this.repositories, sessionId, this.tokenizer, parts, pause);
     if (this.generation !== start) return view;
     if (this.views.size >= this.maxSessions) {
       const oldest = this.views.keys().next().value;
@@ -250,16 +250,6 @@ export class CachedFactReader implements FactReader {
     // Most recently used last.
     this.views.set(sessionId, { createdAt: session.createdAt, sequence, view, kept: parts });
     return view;
-  }
-
-  /** The view of the document as the memory holds it at `sequence`, else as the store lists it. */
-  private async readAfresh(session: SessionKey, sequence: number, parts: KeptParts, pause: Pause): Promise<FactView> {
-    let facts = this.known(session, sequence);
-    if (facts === undefined) {
-      facts = await this.repositories.facts.list({ sessionId: session.id });
-      await pause();
-    }
-    return viewOf(facts, this.repositories, session.id, this.tokenizer, parts, pause);
   }
 
   forget(sessionId: string): void {

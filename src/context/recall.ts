@@ -6,6 +6,7 @@
  */
 import { mapPacked } from '../core/packed-map.js';
 import type { Message } from '../core/types.js';
+import type { Pause } from '../core/slices.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { Assembly } from './assembly.js';
 import type { TurnCache } from './turn-reader.js';
@@ -38,7 +39,7 @@ export interface RecallOptions {
   /** A memory's turn cache, which keeps the hits' turns warm between calls (default: read just the hits). */
   turnReader: TurnCache | undefined;
   /** Between the search and reading its hits (see `AssembleContextOptions.pause`). */
-  pause: () => Promise<void>;
+  pause: Pause;
 }
 
 /** Which messages recall showed, and their turns, so the history does not show them again. */

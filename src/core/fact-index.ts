@@ -7,6 +7,7 @@
  * the length of the document.
  */
 import { FactRecency } from './fact-recency.js';
+import { inSlices } from './slices.js';
 import { addTo, removeFrom } from './list-map.js';
 import { compareText, normalizeText, words } from './text.js';
 import type { Fact, FactKind } from './types.js';
@@ -202,11 +203,7 @@ const INDEXED_PER_SLICE = 2_000;
 export function* indexingSlices(facts: readonly Fact[]): Generator<void, void, void> {
   if (indexes.has(facts) || facts.length <= INDEXED_PER_SLICE) return;
   const index = new FactIndex([]);
-  for (let start = 0; start < facts.length; start += INDEXED_PER_SLICE) {
-    const end = Math.min(facts.length, start + INDEXED_PER_SLICE);
-    for (let at = start; at < end; at += 1) index.set(facts[at] as Fact);
-    yield;
-  }
+  yield* inSlices(facts, INDEXED_PER_SLICE, (fact) => index.set(fact));
   // (An index made meanwhile, by work that could not wait, stands.)
   if (!indexes.has(facts)) indexes.set(facts, index);
 }

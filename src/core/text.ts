@@ -85,13 +85,20 @@ export function loneSurrogateIndex(text: string): number {
   return -1;
 }
 
+/**
+ * Where to cut `text` at `at` without splitting a surrogate pair: an end (`away` -1) moves back before a
+ * pair's first half, a start (`away` 1) moves on past a pair's second half.
+ */
+export function cutBetweenCharacters(text: string, at: number, away: -1 | 1): number {
+  const code = text.charCodeAt(away < 0 ? at - 1 : at);
+  const splits = away < 0 ? code >= 0xd800 && code <= 0xdbff : code >= 0xdc00 && code <= 0xdfff;
+  return splits ? at + away : at;
+}
+
 /** `"text"` in quotes, cut to `maxLength` characters with an ellipsis (never between the halves of a surrogate pair). */
 export function quoted(text: string, maxLength: number): string {
   if (text.length <= maxLength) return `"${text}"`;
-  let end = maxLength - 3;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `"${text.slice(0, end)}…"`;
+  return `"${text.slice(0, cutBetweenCharacters(text, maxLength - 3, -1))}…"`;
 }
 
 /** Code-unit order, the same as SQLite's default collation: stable across locales. */

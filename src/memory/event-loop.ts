@@ -1,3 +1,5 @@
+import type { Pause } from '../core/slices.js';
+
 /** Let the event loop turn once (timers, I/O, other requests) before long synchronous work goes on. */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -9,7 +11,7 @@ export function yieldToEventLoop(): Promise<void> {
  * event loop lets other work in, which the operation then waits for), long work gives way in slices.
  * `now` is a monotonic clock in milliseconds.
  */
-export function pacedPause(sliceMs: number, now: () => number = () => performance.now()): () => Promise<void> {
+export function pacedPause(sliceMs: number, now: () => number = () => performance.now()): Pause {
   let since = now();
   return async () => {
     if (now() - since < sliceMs) return;

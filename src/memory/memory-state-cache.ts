@@ -9,6 +9,7 @@ import type { Fact } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import { keptInStoreOrder } from '../core/diff.js';
 import { indexingSlices } from '../core/fact-index.js';
+import { NO_PAUSE, stepThrough, type Pause } from '../core/slices.js';
 import type { MemoryState } from './memory-state.js';
 import { loadMemoryState } from './write-path.js';
 
@@ -22,7 +23,7 @@ export class MemoryStateCache {
    */
   constructor(
     private readonly maxSessions = 16,
-    private readonly pacing: () => () => Promise<void> = () => async () => undefined,
+    private readonly pacing: () => Pause = () => NO_PAUSE,
   ) {}
 
   /**
@@ -41,9 +42,8 @@ export class MemoryStateCache {
     if (kept !== undefined && sequence === kept.nextSequence - 1 && made !== undefined && made === kept.sessionCreatedAt) return kept;
     const state = await loadMemoryState(repositories, sessionId, sequence);
     if (made !== undefined) state.sessionCreatedAt = made;
-    const indexing = indexingSlices(state.facts);
-    do await pause();
-    while (indexing.next().done !== true);
+    await pause();
+    await stepThrough(indexingSlices(state.facts), pause);
     return state;
   }
 

@@ -8,6 +8,7 @@
  * every write and read, and a paid one is not sent the same texts over and over.
  */
 import { StrataError } from '../core/errors.js';
+import { cutBetweenCharacters } from '../core/text.js';
 import type { Embedder } from '../providers/embedder/embedder.js';
 import type { MessageVectors } from '../store/store.js';
 
@@ -73,13 +74,8 @@ export const EMBEDDED_CHARACTERS = 4_000;
 export function embeddedText(text: string): string {
   if (text.length <= EMBEDDED_CHARACTERS) return text;
   // Three quarters from the beginning, a quarter from the end (where a long paste often says what it is for).
-  return `${text.slice(0, cut(text, EMBEDDED_CHARACTERS * 0.75, -1))}\n…\n${text.slice(cut(text, text.length - EMBEDDED_CHARACTERS / 4 + 3, 1))}`;
-}
-
-/** `at`, moved by `away` when it falls between the two halves of a surrogate pair (so neither half is cut off). */
-function cut(text: string, at: number, away: -1 | 1): number {
-  const code = text.charCodeAt(at);
-  return code >= 0xdc00 && code <= 0xdfff ? at + away : at;
+  const head = text.slice(0, cutBetweenCharacters(text, EMBEDDED_CHARACTERS * 0.75, -1));
+  return `${head}\n…\n${text.slice(cutBetweenCharacters(text, text.length - EMBEDDED_CHARACTERS / 4 + 3, 1))}`;
 }
 
 /**

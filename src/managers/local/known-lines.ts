@@ -5,6 +5,7 @@
  * says, not on how long the document has grown; the base is never changed by a turn.
  */
 import { indexingSlices } from '../../core/fact-index.js';
+import { inSlices } from '../../core/slices.js';
 import type { Fact } from '../../core/types.js';
 import { contentStems } from './claim-doubt.js';
 import { subjectWords } from './claim-target.js';
@@ -64,10 +65,7 @@ export class BaseLines {
   /** The base of `facts`, made `perSlice` facts at a time (the caller may let other work run at each step). */
   static *inSlices(facts: readonly Fact[], perSlice: number): Generator<void, BaseLines, void> {
     const base = new BaseLines([]);
-    for (let start = 0; start < facts.length; start += perSlice) {
-      for (const fact of facts.slice(start, start + perSlice)) base.append(lineOf(fact));
-      yield;
-    }
+    yield* inSlices(facts, perSlice, (fact) => base.append(lineOf(fact)));
     base.synced = facts;
     return base;
   }

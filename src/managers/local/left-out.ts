@@ -4,6 +4,7 @@
  * document keeps a count of every key and subject word, brought up to date from one turn to the next
  * like its lines, so a turn asks the counts instead of listing thousands of left-out facts again.
  */
+import { inSlices } from '../../core/slices.js';
 import type { Fact } from '../../core/types.js';
 import { subjectWords } from './claim-target.js';
 import { changesFrom } from './document-walk.js';
@@ -59,10 +60,7 @@ export class DocumentKeys {
   /** The counts of `facts`, made `perSlice` facts at a time (the caller may let other work run at each step). */
   static *inSlices(facts: readonly Fact[], perSlice: number): Generator<void, DocumentKeys, void> {
     const keys = new DocumentKeys([]);
-    for (let start = 0; start < facts.length; start += perSlice) {
-      for (const fact of facts.slice(start, start + perSlice)) keys.count(fact);
-      yield;
-    }
+    yield* inSlices(facts, perSlice, (fact) => keys.count(fact));
     keys.synced = facts;
     return keys;
   }
