@@ -4,6 +4,8 @@ import type { TurnDepth } from './types.js';
 /** Word thresholds of the size routing: short < 40 ≤ medium < 200 ≤ long. */
 export const SHORT_WORDS = 40;
 export const LONG_WORDS = 200;
+/** Words past which a long turn's window extension no longer changes. */
+const LONGEST_ROUTED = 600;
 
 const FENCE = /^\s*(```|~~~)/mu;
 
@@ -26,9 +28,10 @@ export interface RouteTurnResult {
  */
 export function routeTurn(contents: readonly string[]): RouteTurnResult {
   let longest = 0;
-  for (const content of contents) longest = Math.max(longest, countWords(content));
+  // (Past the last threshold the exact count does not matter: a pasted document is not read to its end.)
+  for (const content of contents) longest = Math.max(longest, countWords(content, 0, content.length, LONGEST_ROUTED + 1));
   if (contents.some(hasCodeBlock)) return { depth: 'code', wantsDiff: true, windowExtension: 1 };
-  if (longest >= LONG_WORDS) return { depth: 'long', wantsDiff: true, windowExtension: longest > 600 ? 1 : 2 };
+  if (longest >= LONG_WORDS) return { depth: 'long', wantsDiff: true, windowExtension: longest > LONGEST_ROUTED ? 1 : 2 };
   if (longest >= SHORT_WORDS) return { depth: 'medium', wantsDiff: true, windowExtension: 0 };
   return { depth: 'short', wantsDiff: false, windowExtension: 0 };
 }

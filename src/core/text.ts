@@ -26,12 +26,15 @@ export function isWhitespace(code: number): boolean {
   );
 }
 
-/** Number of whitespace-separated words (raw, not normalised) of `text`, or of `text.slice(start, end)`. */
-export function countWords(text: string, start = 0, end = text.length): number {
+/**
+ * Number of whitespace-separated words (raw, not normalised) of `text`, or of `text.slice(start, end)`;
+ * counting stops at `most` (a long text need not be read to its end to know it has that many).
+ */
+export function countWords(text: string, start = 0, end = text.length, most = Number.POSITIVE_INFINITY): number {
   let count = 0;
   let inWord = false;
   const last = Math.min(end, text.length);
-  for (let index = Math.max(0, start); index < last; index += 1) {
+  for (let index = Math.max(0, start); index < last && count < most; index += 1) {
     const space = isWhitespace(text.charCodeAt(index));
     if (!space && !inWord) count += 1;
     inWord = !space;

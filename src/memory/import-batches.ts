@@ -11,7 +11,8 @@ import { consolidateState, consolidationSignature, type ConsolidationWrite } fro
 import type { Session } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { EngineParts } from './engine-parts.js';
-import { yieldToEventLoop } from './event-loop.js';
+import { countedAhead } from './counted-ahead.js';
+import { pacedPause, yieldToEventLoop } from './event-loop.js';
 import type { SessionExport } from './export-schema.js';
 import type { ManagerPipeline } from './manager-pipeline.js';
 import type { ImportOptions } from './memory-api.js';
@@ -150,7 +151,11 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
   const lease = await createHidden(parts, session);
   try {
     const state = await loadMemoryState(repositories, sessionId);
-    const raws = rawTurnsAfter({ turn: 0, position: -1 }, session, input.turns, context);
+    // Counted first, with the event loop let in between: an import's messages take a while to count.
+    const pause = pacedPause(parts.settings.readSliceMs);
+    const counted: CheckedMessage[][] = [];
+    for (const turn of input.turns) counted.push(await countedAhead(turn, context.tokenizer, pause));
+    const raws = rawTurnsAfter({ turn: 0, position: -1 }, session, counted, context);
     // With a worker, the manager analyses every turn meanwhile.
     pipeline?.seed(state, parts.settings.consolidateEveryTurns);
     pipeline?.submit(raws);

@@ -52,6 +52,8 @@ export interface MemoryOptions {
    * Milliseconds a context read runs before it lets other work in at its next step (default 25; 0: at
    * every step). A large session's package takes tens of milliseconds a step: with the default, other
    * requests are served between its steps, while a small session's package is built straight through.
+   * Counting the tokens of messages before they are stored (a long pasted message, an import's many
+   * messages) is paced the same way.
    */
   readSliceMs?: number;
   /** Consolidate facts after every N-th turn when the manager can (the model manager); 0 = never (default 15). */

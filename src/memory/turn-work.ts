@@ -9,8 +9,9 @@ import { hasPlaceholderTitle, titleFromExchange } from '../core/session-title.js
 import type { DetailRequestRecord, Session, TurnSummary } from '../core/types.js';
 import type { MemoryRetry, TenantRepositories } from '../store/store.js';
 import { consolidateAfterTurn } from './consolidation.js';
+import { countedAhead } from './counted-ahead.js';
 import type { EngineParts } from './engine-parts.js';
-import { yieldToEventLoop } from './event-loop.js';
+import { pacedPause, yieldToEventLoop } from './event-loop.js';
 import type { RecordResult } from './memory-api.js';
 import type { CheckedMessage } from './message-input.js';
 import { checkTitle } from './session-input.js';
@@ -50,7 +51,7 @@ function contentOf(messages: ReadonlyArray<{ role: string; content: string }>, r
   return messages.find((message) => message.role === role)?.content;
 }
 
-/** A message this long (about 16 pages) is stored and analysed in two turns of the event loop. */
+/** A message this long (about 16 pages) is stored and then analysed in another turn of the event loop. */
 const LONG_TURN_CHARACTERS = 50_000;
 
 export function createTurnWork(parts: EngineParts): TurnWork {
@@ -236,8 +237,10 @@ export function createTurnWork(parts: EngineParts): TurnWork {
   retries.schedule();
 
   /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
-  const storeTurn: TurnWork['storeTurn'] = (sessionId, checked, live) =>
-    lock(sessionId, async () => {
+  const storeTurn: TurnWork['storeTurn'] = async (sessionId, given, live) => {
+    // A long message is counted before the session is locked, a slice at a time, letting other work in.
+    const checked = await countedAhead(given, context.tokenizer, pacedPause(settings.readSliceMs));
+    return lock(sessionId, async () => {
       const session = await requireSession(sessionId);
       let lowered: number[] = [];
       const [raw] = await repositories.transaction(async (tx) => {
@@ -259,6 +262,7 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       for (const turn of lowered) writes.announce({ sessionId, turn });
       return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw, session.createdAt)) };
     });
+  };
 
   const close = async (): Promise<void> => {
     await retries.close();

@@ -8,4 +8,11 @@ describe('routeTurn', () => {
     expect(routeTurn(['Hi.', reply])).toEqual({ depth: 'medium', wantsDiff: true, windowExtension: 0 });
     expect(routeTurn(['Hi.', reply.slice(2)])).toEqual({ depth: 'short', wantsDiff: false, windowExtension: 0 });
   });
+
+  it('routes a long message by its first 601 words: 600 keep it two extra turns, more keep it one, however many more', () => {
+    const words = (count: number): string => Array.from({ length: count }, (_, index) => `w${index}`).join(' ');
+    expect(routeTurn([words(600)])).toEqual({ depth: 'long', wantsDiff: true, windowExtension: 2 });
+    expect(routeTurn([words(601)])).toEqual({ depth: 'long', wantsDiff: true, windowExtension: 1 });
+    expect(routeTurn([words(100_000)])).toEqual({ depth: 'long', wantsDiff: true, windowExtension: 1 });
+  });
 });

@@ -19,4 +19,11 @@ describe('countWords', () => {
     expect(countWords(text, -5, 1000)).toBe(4);
     expect(countWords(text, 10, 10)).toBe(0);
   });
+
+  it('stops at `most` words when given it', () => {
+    const text = 'one two three four five';
+    expect(countWords(text, 0, text.length, 3)).toBe(3);
+    expect(countWords(text, 0, text.length, 10)).toBe(5);
+    expect(countWords(text, 4, text.length, 2)).toBe(2);
+  });
 });

@@ -6,7 +6,7 @@
  * words the lexicon does not know (at most `maxTaggedSentences` per turn); the date parser around date words and
  * date-shaped digits ("today", "yesterday", "tomorrow" alone are resolved without it).
  */
-import { mapPacked } from '../../core/packed-map.js';
+import { finish, mappingInSlices } from '../../core/slices.js';
 import { isWhitespace } from '../../core/text.js';
 import type { TurnMessageInput } from '../memory-manager.js';
 import { findCodeBlocks, proseOf } from './code-blocks.js';
@@ -150,11 +150,22 @@ export function readPart(text: string, max: number): string {
   return end <= head ? text : `${text.slice(0, head)}\n…\n${text.slice(end)}`;
 }
 
-/** Analyse one message of a turn. */
+/**
+ * Sentences analysed between two yields of `analysing`: one, as parsing a sentence's dates may take
+ * milliseconds (whoever runs the slices decides how many go between two turns of the event loop).
+ */
+const SENTENCES_PER_SLICE = 1;
+
+/** Analyse one message of a turn, all at once. */
 export function analyseMessage(message: TurnMessageInput, options: AnalysisOptions): AnalysedMessage {
+  return finish(analysing(message, options));
+}
+
+/** Analyse one message of a turn, yielding between slices of its sentences. */
+export function* analysing(message: TurnMessageInput, options: AnalysisOptions): Generator<void, AnalysedMessage, void> {
   const codeBlocks = findCodeBlocks(message.content);
   const prose = readPart(proseOf(message.content, codeBlocks), options.maxReadWords);
-  const drafts: Draft[] = mapPacked(splitSentences(prose), (text, index) => {
+  const drafts: Draft[] = yield* mappingInSlices(splitSentences(prose), SENTENCES_PER_SLICE, (text, index) => {
     const tokens = tagInPlace(tokenize(text));
     const cues = findCues(tokens);
     const named = hasNameShape(tokens);
@@ -186,7 +197,7 @@ export function analyseMessage(message: TurnMessageInput, options: AnalysisOptio
     }
   }
 
-  const sentences = mapPacked(drafts, (draft): AnalysedSentence => {
+  const sentences = yield* mappingInSlices(drafts, SENTENCES_PER_SLICE, (draft): AnalysedSentence => {
     const withinBudget = analysed.has(draft.index);
     const tagged = tagging.has(draft.index);
     const tokens = tagged ? tagWithCompromise(draft.text, draft.tokens, options.tagger) : draft.tokens;

@@ -2,9 +2,9 @@
  * Dates of a sentence: weekdays, calendar days and relative dates ("tomorrow", "in two weeks"), resolved
  * against the time of the message that says them; chrono-node reads what simple rules cannot.
  */
-import type * as ChronoModule from 'chrono-node';
 import type { ParsedResult } from 'chrono-node';
 
+import { loadedDateParser } from './date-parser.js';
 import { dayPhrases, dayText, MONTH_NAMES } from './day-phrases.js';
 import { COUNT_WORDS, DATE_UNITS, DATE_WORDS, MONTHS, RELATIVE_DATE_WORDS, WEEKDAYS } from './function-words.js';
 import { specific, type Specific } from './specifics.js';
@@ -113,27 +113,12 @@ function simpleDate(tokens: readonly Token[], from: number, to: number, referenc
   return found;
 }
 
-type DateParser = typeof ChronoModule;
-
-/** The date parser (chrono-node), loaded on first need: most turns' dates need no parser. */
-let dateParser: DateParser | null = null;
-let loadingDateParser: Promise<DateParser> | null = null;
-
-/** Thrown by the analysis when a turn needs the date parser before it is loaded; the turn is then redone. */
-export class DateParserNeeded extends Error {
-  constructor() {
-    super('the date parser is not loaded yet');
-    this.name = 'DateParserNeeded';
-  }
-}
-
 /**
  * The first calendar day written in `text` ("Friday May 8"), read against `reference`; null when there is
  * none. Throws `DateParserNeeded` when the parser is not loaded yet.
  */
 export function firstDay(text: string, reference: DateReference): Date | null {
-  if (dateParser === null) throw new DateParserNeeded();
-  for (const result of dateParser.parse(text, { instant: reference.instant, timezone: reference.timezone })) {
+  for (const result of loadedDateParser().parse(text, { instant: reference.instant, timezone: reference.timezone })) {
     if (result.start.isCertain('day') && result.start.isCertain('month')) return result.start.date();
   }
   return null;
@@ -142,16 +127,6 @@ export function firstDay(text: string, reference: DateReference): Date | null {
 /** "16 April 2026": a day as memory lines write it. */
 export function dayName(date: Date): string {
   return `${date.getUTCDate()} ${MONTH_NAMES[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;
-}
-
-/** Load the date parser and compile its patterns (a few hundred milliseconds, once per process). */
-export async function loadDateParser(): Promise<void> {
-  if (dateParser !== null) return;
-  loadingDateParser ??= import('chrono-node');
-  const parser = await loadingDateParser;
-  if (dateParser !== null) return;
-  parser.parse('next Friday at 3pm, 2 weeks ago, on 3 March 2024 or 12/03/2024', { instant: new Date(0), timezone: 0 });
-  dateParser = parser;
 }
 
 /**
@@ -289,9 +264,8 @@ export function dateSpecifics(sentence: string, tokens: readonly Token[], refere
 
 /** The dates the parser reads in `piece` (which starts at `offset` of its sentence). */
 function parsedDates(piece: string, offset: number, reference: DateReference): Specific[] {
-  if (dateParser === null) throw new DateParserNeeded();
   const found: Specific[] = [];
-  for (const result of dateParser.parse(piece, { instant: reference.instant, timezone: reference.timezone })) {
+  for (const result of loadedDateParser().parse(piece, { instant: reference.instant, timezone: reference.timezone })) {
     const lead = LEADING_PREPOSITION.exec(result.text)?.[0].length ?? 0;
     const text = result.text.slice(lead).replace(/[\s,;:.]+$/u, '');
     const lower = text.toLowerCase();

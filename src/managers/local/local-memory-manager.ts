@@ -3,32 +3,29 @@
  * tier 2 of every message, the turn summary, the required tiers, a base-truth diff and the artifacts.
  */
 import { MemoSpace } from '../../core/memo-space.js';
+import { finish, mappingInSlices } from '../../core/slices.js';
 import { mapPacked } from '../../core/packed-map.js';
 import { routeTurn } from '../../core/routing.js';
 import { limitWords } from '../../core/text.js';
 import type { ConsolidateOptions, ConsolidationResult, MemoryManager, MessageMemory, PrepareMessageOptions, ProcessTurnOptions, TurnMemory, TurnMessageInput } from '../memory-manager.js';
 import { LocalConsolidator } from './local-consolidation.js';
-import { analyseMessage } from './analysis.js';
 import { turnArtifacts } from './artifacts.js';
 import { allowsFacts } from './assistant-facts.js';
 import { acceptedProposals, confirmedClaims } from './confirmed-actions.js';
 import { claimDiff, type ClaimDiffInput } from './claim-diff.js';
-import { messageClaims } from './claims.js';
-import { DateParserNeeded, dateReference, loadDateParser, type DateReference } from './dates.js';
-import { extractStatements } from './fact-extraction.js';
+import { DateParserNeeded, loadDateParser } from './date-parser.js';
 import { PreparedMessages } from './prepared-messages.js';
 import { BaseLinesCache } from './known-lines.js';
 import type { MessageWork } from './prepared-messages.js';
+import { messageContext, workingOn } from './message-work.js';
 import { requiredTier } from './required-tier.js';
 import { resolveSettings } from './settings.js';
 import type { LocalManagerSettings, ResolvedSettings } from './settings.js';
-import type { Statement, StatementContext } from './statement.js';
 import { warmUpTagger } from './tagging.js';
 import { tierOne } from './tier-one.js';
 import { tierTwo } from './tier-two.js';
 import { ASSISTANT_SUMMARY_WORDS, USER_SUMMARY_WORDS, sideSummary } from './turn-summary.js';
 import { calledTools, isToolTraffic, toolTrafficMemory, withCalls } from './tool-traffic.js';
-import { messageUnits } from './units.js';
 
 /** Longest word kept whole in tiers and summaries (a pasted blob or a long link is cut with an ellipsis). */
 const MAX_WORD_CHARACTERS = 48;
@@ -52,59 +49,37 @@ function mapTiers(memory: MessageMemory, change: (text: string) => string): Mess
   return { ...memory, tier1: change(memory.tier1), tier2: change(memory.tier2) };
 }
 
-/** What deriving one message needs besides the message. */
-interface MessageContext {
-  settings: ResolvedSettings;
-  /** Shared by the turn's messages, in order (see `AnalysisOptions.taggingBudget`). */
-  taggingBudget: { sentences: number };
-}
-
-/** The context of a turn, its compromise budget still whole. */
-function messageContext(settings: ResolvedSettings): MessageContext {
-  return { settings, taggingBudget: { sentences: settings.maxTaggedSentences } };
-}
-
-/** Relative dates resolve against the message's own time; a message without one keeps them as written. */
-function referenceOf(message: TurnMessageInput): DateReference {
-  return dateReference(message.sentAt ?? '');
-}
-
-/** The work on one message that needs nothing else of the turn: its analysis, statements and units. */
-function workOn(message: TurnMessageInput, context: MessageContext): MessageWork {
-  const { settings, taggingBudget } = context;
-  const reference = referenceOf(message);
-  const analysed = analyseMessage(message, { maxAnalysedWords: settings.maxAnalysedWords, maxReadWords: settings.maxReadWords, taggingBudget, tagger: settings.tagger, reference });
-  // (flatMap would give a holey list; see mapPacked.)
-  const statements: Statement[] = [];
-  if (!analysed.smallTalk) {
-    const statementContext: StatementContext = {
-      messageId: message.id,
-      speaker: message.speaker,
-      maxValueWords: settings.maxFactWords,
-      lastPerson: { name: null },
-      forDiff: allowsFacts(analysed, settings.assistantFacts),
-    };
-    for (const sentence of analysed.sentences) statements.push(...extractStatements(sentence, statementContext));
-  }
-  const claims = !analysed.smallTalk && allowsFacts(analysed, settings.assistantFacts) ? messageClaims(analysed, { maxValueWords: settings.maxFactWords }) : { claims: [], mentioned: [] };
-  return { analysed, statements, claims, units: messageUnits(analysed) };
-}
-
 /**
- * Derive everything the local manager produces for one turn (synchronous core of `processTurn`). The
- * first message's work is taken from `prepared` when it was done ahead for this very message and time.
+ * Derive everything the local manager produces for one turn, yielding between slices of its messages'
+ * sentences. The first message's work is taken from `prepared` when it was done ahead for this very
+ * message and time.
  */
-function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSettings, kept: KeptWork = {}): TurnMemory {
+function* derivingTurn(options: ProcessTurnOptions, settings: ResolvedSettings, kept: KeptWork = {}): Generator<void, TurnMemory, void> {
   const { prepared, bases } = kept;
   const context = messageContext(settings);
   // Tool calls and results are summarised apart; the pipeline reads what the user and assistant said.
   const conversation = options.messages.filter((message) => !isToolTraffic(message));
-  const works = mapPacked(conversation, (message, index) => {
+  const works: MessageWork[] = [];
+  for (const [index, message] of conversation.entries()) {
     const ready = index === 0 ? prepared?.take(message, options.timestamp) : undefined;
-    if (ready === undefined) return workOn(message, context);
+    if (ready === undefined) {
+      works.push(yield* workingOn(message, context));
+      continue;
+    }
     context.taggingBudget.sentences = ready.taggingLeft;
-    return ready;
-  });
+    works.push(ready);
+  }
+  yield;
+  return yield* finishingTurn(options, settings, { conversation, works, bases });
+}
+
+/** The turn's memory from its messages' work (tiers, summaries, the diff, the artifacts), yielding between its steps. */
+function* finishingTurn(
+  options: ProcessTurnOptions,
+  settings: ResolvedSettings,
+  done: { conversation: TurnMessageInput[]; works: MessageWork[]; bases: BaseLinesCache | undefined },
+): Generator<void, TurnMemory, void> {
+  const { conversation, works, bases } = done;
   const analysed = mapPacked(works, (work) => work.analysed);
   const statements = mapPacked(works, (work) => work.statements);
   const units = mapPacked(works, (work) => work.units);
@@ -115,8 +90,9 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     revisionSimilarity: settings.revisionSimilarity,
     draftMinWords: settings.draftMinWords,
   });
+  yield;
 
-  const messages: MessageMemory[] = mapPacked(analysed, (message, index) => {
+  const messages: MessageMemory[] = yield* mappingInSlices(analysed, 1, (message, index) => {
     const code = codeNames.get(message.message.id) ?? [];
     const memory = {
       messageId: message.message.id,
@@ -127,6 +103,7 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     return withCalls(memory, message.message.toolCalls ?? []);
   });
   for (const message of options.messages) if (isToolTraffic(message)) messages.push(mapTiers(toolTrafficMemory(message, options.messages), tidy));
+  yield;
 
   const side = (role: 'user' | 'assistant', limit: number): string => {
     const indexes = analysed.flatMap((message, index) => (message.message.role === role ? [index] : []));
@@ -152,6 +129,7 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     const confirmed = confirmedClaims(user, work.analysed, settings.maxFactWords);
     if (confirmed !== null) speaking.push({ message: work.analysed, claims: confirmed.claims, mentioned: confirmed.mentioned });
   }
+  yield;
   const diff = claimDiff({
     messages: speaking,
     facts: options.facts,
@@ -161,6 +139,7 @@ function processTurnLocally(options: ProcessTurnOptions, settings: ResolvedSetti
     ...(bases === undefined ? {} : { bases: { sessionId: options.sessionId, cache: bases } }),
   });
 
+  yield;
   const called = calledTools(options.messages);
   const replySummary = side('assistant', ASSISTANT_SUMMARY_WORDS);
   return {
@@ -188,21 +167,22 @@ function warmUp(tagger: ResolvedSettings['tagger']): void {
   if (warm.has(tagger)) return;
   warm.add(tagger);
   warmUpTagger(tagger);
-  runLocally(
-    {
-      sessionId: 'warm-up',
-      turn: 1,
-      messages: [
-        { id: 'warm-up-user', role: 'user', speaker: null, content: 'We must never deploy on Fridays; the deadline moved to Monday and I prefer Lisbon, actually.', sentAt: '2024-01-01T00:00:00Z' },
-        { id: 'warm-up-assistant', role: 'assistant', speaker: null, content: 'Noted.', sentAt: '2024-01-01T00:00:00Z' },
-      ],
-      facts: [],
-      artifacts: [],
-      timestamp: '2024-01-01T00:00:00Z',
-    },
-    resolveSettings({ tagger }),
-    {},
-  );
+  const turn: ProcessTurnOptions = {
+    sessionId: 'warm-up',
+    turn: 1,
+    messages: [
+      { id: 'warm-up-user', role: 'user', speaker: null, content: 'We must never deploy on Fridays; the deadline moved to Monday and I prefer Lisbon, actually.', sentAt: '2024-01-01T00:00:00Z' },
+      { id: 'warm-up-assistant', role: 'assistant', speaker: null, content: 'Noted.', sentAt: '2024-01-01T00:00:00Z' },
+    ],
+    facts: [],
+    artifacts: [],
+    timestamp: '2024-01-01T00:00:00Z',
+  };
+  try {
+    finish(derivingTurn(turn, resolveSettings({ tagger })));
+  } catch (error) {
+    if (!(error instanceof DateParserNeeded)) throw error;
+  }
 }
 
 /** What a manager keeps between turns: messages analysed ahead, and each recent session's indexed document. */
@@ -211,30 +191,19 @@ interface KeptWork {
   bases?: BaseLinesCache;
 }
 
-/** Analyse a message ahead of its turn and keep the work in `prepared` (see `MemoryManager.prepare`). */
-function prepareMessage(options: PrepareMessageOptions, settings: ResolvedSettings, prepared: PreparedMessages): void {
-  warmUp(settings.tagger);
+/** Analyse a message ahead of its turn and keep the work in `prepared` (see `MemoryManager.prepare`), in slices. */
+function* preparing(options: PrepareMessageOptions, settings: ResolvedSettings, prepared: PreparedMessages): Generator<void, void, void> {
   const context = messageContext(settings);
   // A copy: the work refers to the message, and the caller's object may change before the turn comes.
   const message = { ...options.message };
   try {
-    const work = workOn(message, context);
+    const work = yield* workingOn(message, context);
     prepared.keep(message, options.timestamp, { ...work, taggingLeft: context.taggingBudget.sentences });
   } catch (error) {
     // The message holds a date only the parser reads: start loading it, so the turn finds it ready
     // (processTurn loads it again, and reports it, should this fail).
     if (error instanceof DateParserNeeded) loadDateParser().catch(() => undefined);
     else throw error;
-  }
-}
-
-/** `processTurnLocally`, or null when the turn needs the date parser and it is not loaded yet. */
-function runLocally(options: ProcessTurnOptions, settings: ResolvedSettings, kept: KeptWork): TurnMemory | null {
-  try {
-    return processTurnLocally(options, settings, kept);
-  } catch (error) {
-    if (error instanceof DateParserNeeded) return null;
-    throw error;
   }
 }
 
@@ -250,30 +219,47 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
   const consolidator = new LocalConsolidator();
   // The memos of text analysis this manager's work fills, bounded in bytes (core/memo-space.ts).
   const caches = new MemoSpace(resolved.cacheBytes);
+  // Preparations still running, by message id: a turn waits for its opening message's rather than redo it.
+  const preparations = new Map<string, Promise<void>>();
   // Warm up when the event loop is idle (a short-lived command that records nothing never pays for it).
   setImmediate(() => caches.run(() => warmUp(resolved.tagger))).unref();
-  /** Run `slices` to its end in this manager's memo space, letting other work run between slices. */
+  /**
+   * Run `slices` to its end in this manager's memo space. Once it has worked `sliceMs` in one go, other
+   * work (requests, other sessions' turns) gets a turn of the event loop before the next slice.
+   */
   const sliced = async <T>(slices: Generator<void, T, void>): Promise<T> => {
+    let since = performance.now();
     for (;;) {
       const step = caches.run(() => slices.next());
       if (step.done === true) return step.value;
+      if (performance.now() - since < resolved.sliceMs) continue;
       await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  };
+  /** The turn's memory, or null when it holds a date only the parser reads and the parser is not loaded yet. */
+  const deriving = async (options: ProcessTurnOptions, kept: KeptWork): Promise<TurnMemory | null> => {
+    try {
+      return await sliced(derivingTurn(options, resolved, kept));
+    } catch (error) {
+      if (error instanceof DateParserNeeded) return null;
+      throw error;
     }
   };
   return {
     name: 'local',
     async processTurn(options: ProcessTurnOptions): Promise<TurnMemory> {
       try {
+        caches.run(() => warmUp(resolved.tagger));
+        const opening = options.messages[0];
+        if (opening !== undefined) await preparations.get(opening.id)?.catch(() => undefined);
         // The first turn of a large document here: what it needs of the document is made in slices first.
         await sliced(bases.preparing(options.sessionId, options.facts, resolved.workingFacts));
-        const memory = caches.run(() => {
-          warmUp(resolved.tagger);
-          return runLocally(options, resolved, { prepared, bases });
-        });
+        const memory = await deriving(options, { prepared, bases });
         if (memory !== null) return memory;
         // The turn holds a date only the parser reads: load it once, then derive the turn again.
         await loadDateParser();
-        return caches.run(() => processTurnLocally(options, resolved, { bases }));
+        return await sliced(derivingTurn(options, resolved, { bases }));
       } catch (error) {
         throw error instanceof Error ? error : new Error(String(error));
       }
@@ -283,8 +269,14 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
       // process): other requests and sessions get the event loop between its slices.
       return sliced(consolidator.slices(options));
     },
-    prepare(options: PrepareMessageOptions): void {
-      caches.run(() => prepareMessage(options, resolved, prepared));
+    prepare(options: PrepareMessageOptions): Promise<void> {
+      caches.run(() => warmUp(resolved.tagger));
+      const id = options.message.id;
+      const done: Promise<void> = sliced(preparing(options, resolved, prepared)).finally(() => {
+        if (preparations.get(id) === done) preparations.delete(id);
+      });
+      preparations.set(id, done);
+      return done;
     },
   };
 }

@@ -61,6 +61,12 @@ export interface LocalManagerSettings {
    * of fact lines, which recur turn after turn); past it, the oldest go. 0 keeps none. Default 16 MiB.
    */
   cacheBytes?: number;
+  /**
+   * Longest the manager works on in one go, in milliseconds, before it lets other work run (a turn of
+   * the event loop): a long message's analysis, a large document's first turn and a consolidation are
+   * done in slices. 0 lets other work in after every slice. Default 20.
+   */
+  sliceMs?: number;
 }
 
 export type ResolvedSettings = Required<LocalManagerSettings>;
@@ -80,6 +86,7 @@ export const DEFAULT_SETTINGS: ResolvedSettings = {
   revisionSimilarity: 0.5,
   draftMinWords: 120,
   cacheBytes: 16 * 1024 * 1024,
+  sliceMs: 20,
 };
 
 function checkNumber(name: keyof LocalManagerSettings, value: number, min: number, max: number, integer: boolean): void {
@@ -110,6 +117,7 @@ export function resolveSettings(settings: LocalManagerSettings = {}): ResolvedSe
   checkNumber('revisionSimilarity', resolved.revisionSimilarity, 0, 1, false);
   checkNumber('draftMinWords', resolved.draftMinWords, 1, 1_000_000, true);
   checkNumber('cacheBytes', resolved.cacheBytes, 0, 2 ** 40, true);
+  checkNumber('sliceMs', resolved.sliceMs, 0, 10_000, false);
   if (resolved.tagger !== 'fast' && resolved.tagger !== 'accurate') {
     throw new StrataError('INVALID_CONFIG', `local memory manager: tagger must be 'fast' or 'accurate'; got ${String(resolved.tagger)}`, {
       details: { option: 'tagger' },

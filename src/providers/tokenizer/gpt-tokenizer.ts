@@ -4,6 +4,7 @@ import { StrataError } from '../../core/errors.js';
 import type { ChatMessage } from '../../core/types.js';
 import { cachedLineCounter } from './line-count-cache.js';
 import { boundedCounter, MAX_RUN, piecesOfLongRuns } from './long-runs.js';
+import { countingInSlices } from './sliced-count.js';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, toolUseTokens, type Tokenizer, type TokenizerName } from './tokenizer.js';
 
 const ENCODINGS = { o200k_base: o200k, cl100k_base: cl100k } as const;
@@ -24,7 +25,8 @@ export function createGptTokenizer(settings: GptTokenizerSettings = {}): Tokeniz
     throw new StrataError('TOKENIZER_UNKNOWN', `Unknown tokenizer "${String(name)}"; use "o200k_base" or "cl100k_base".`);
   }
   // (Long runs without spaces are counted in pieces: see long-runs.ts.)
-  const countDirectly = boundedCounter((text: string): number => (text === '' ? 0 : encoding.countTokens(text, PLAIN_TEXT)));
+  const countPlain = (text: string): number => (text === '' ? 0 : encoding.countTokens(text, PLAIN_TEXT));
+  const countDirectly = boundedCounter(countPlain);
   // Long texts (a rendered package) are counted line by line with cached counts; the total is exact
   // for text without long runs.
   const count = cachedLineCounter(countDirectly, settings.cacheBytes);
@@ -41,6 +43,7 @@ export function createGptTokenizer(settings: GptTokenizerSettings = {}): Tokeniz
   return {
     name,
     count,
+    countingInSlices: (text) => countingInSlices(text, countPlain),
     countMessages(messages: readonly ChatMessage[]): number {
       if (messages.length === 0) return 0;
       let total = TOKENS_PER_REPLY;

@@ -14,6 +14,12 @@ export interface Tokenizer {
    * assembler relies on it to skip, uncounted, lines that cannot fit.
    */
   count(text: string): number;
+  /**
+   * Optional: `count(text)` worked out a slice at a time, yielding between slices of a few
+   * milliseconds' work, so that counting a long pasted message need not hold the event loop. The engine
+   * uses it for long messages when it is given, and `count` otherwise.
+   */
+  countingInSlices?(text: string): Generator<void, number, void>;
   /** Tokens of rendered chat messages, including the chat format's per-message overhead. */
   countMessages(messages: readonly ChatMessage[]): number;
   /** The longest prefix of `text` that has at most `maxTokens` tokens. */

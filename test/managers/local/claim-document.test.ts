@@ -4,7 +4,8 @@ import type { Fact } from '../../../src/core/types.js';
 import { analyseMessage } from '../../../src/managers/local/analysis.js';
 import { TurnDocument } from '../../../src/managers/local/claim-document.js';
 import { messageClaims, type Claim } from '../../../src/managers/local/claims.js';
-import { dateReference, loadDateParser } from '../../../src/managers/local/dates.js';
+import { loadDateParser } from '../../../src/managers/local/date-parser.js';
+import { dateReference } from '../../../src/managers/local/dates.js';
 import { ordinalWords } from '../../../src/managers/local/ordinal-words.js';
 
 /** The claims of one user message sent at `sentAt`. */

@@ -166,7 +166,7 @@ describe('local consolidation', () => {
     setImmediate(() => {
       turned = true;
     });
-    const result = await createLocalMemoryManager().consolidate?.({ facts: lines, turn: 15 });
+    const result = await createLocalMemoryManager({ sliceMs: 0 }).consolidate?.({ facts: lines, turn: 15 });
     expect(turned).toBe(true);
     expect(result).toEqual(expected);
     expect(expected.outcome === 'accepted' && expected.changes.length).toBeGreaterThan(0);

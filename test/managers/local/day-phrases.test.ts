@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { checkGrounding } from '../../../src/core/grounding.js';
 import { analyseMessage } from '../../../src/managers/local/analysis.js';
-import { dateReference, loadDateParser } from '../../../src/managers/local/dates.js';
+import { loadDateParser } from '../../../src/managers/local/date-parser.js';
+import { dateReference } from '../../../src/managers/local/dates.js';
 import { dayPhrases } from '../../../src/managers/local/day-phrases.js';
 import { Conversation } from './conversation.js';
 

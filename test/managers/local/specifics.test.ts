@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { analyseMessage } from '../../../src/managers/local/analysis.js';
-import { dateReference, loadDateParser } from '../../../src/managers/local/dates.js';
+import { loadDateParser } from '../../../src/managers/local/date-parser.js';
+import { dateReference } from '../../../src/managers/local/dates.js';
 import { classesOfLine } from '../../../src/managers/local/value-classes.js';
 
 /** The specifics of a one-sentence message, as "type:text". */
