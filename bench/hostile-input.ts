@@ -1,7 +1,7 @@
 /**
  * `npm run bench:hostile`: the worst messages a user may send, each about 500 KB (just under the default
- * 512 KB limit): long letter runs (alone and between sentence ends), DNA, base64, CJK, emoji, combining marks, numbers, punctuation and
- * dense sentences. For each, the time `record()` takes and the longest the event loop was blocked
+ * 512 KB limit): long letter runs (alone and between sentence ends), DNA, base64, CJK, emoji, combining marks, numbers, punctuation,
+ * dense sentences, words of 100 letters and tab-separated words. For each, the time `record()` takes and the longest the event loop was blocked
  * meanwhile (a 1 ms interval's longest gap), after a warm-up that loads the NLP libraries.
  */
 import { createMemory } from '../src/memory/create-memory.js';
@@ -30,6 +30,8 @@ const CASES: Array<[string, string]> = [
   ['numbers', repeatTo('12345 67.89 $1,234 ')],
   ['punctuation', repeatTo('!?.,;:')],
   ['dense sentences', repeatTo('The budget is $4,000 and the deadline is March 3, with Anna in Lisbon. ')],
+  ['words of 100 letters', repeatTo(`${'abcdefghij'.repeat(10)} `)],
+  ['tab-separated words', repeatTo('budget\tdeadline\tLisbon\t')],
 ];
 
 /** Run `work` and report how long it took and the longest gap between ticks of a 1 ms interval meanwhile. */

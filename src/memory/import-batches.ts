@@ -8,7 +8,7 @@
  */
 import { StrataError, isStrataError } from '../core/errors.js';
 import { consolidateState, consolidationSignature, type ConsolidationWrite } from './consolidation.js';
-import type { Session } from '../core/types.js';
+import type { FactEvent, Session } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { EngineParts } from './engine-parts.js';
 import { countedAhead } from './counted-ahead.js';
@@ -23,8 +23,11 @@ import type { TurnWork } from './turn-work.js';
 import { waitingTurn } from './turn-order.js';
 import { completeTurn, loadMemoryState, rawTurnsAfter, runManager, writeDerivedTurns, type DerivedTurn, type RawTurn } from './write-path.js';
 
-/** Turns per batch: about 400 messages, a transaction of some tens of milliseconds. */
-const BATCH_TURNS = 200;
+/** Turns per batch: about 200 messages, a transaction of some tens of milliseconds. */
+const BATCH_TURNS = 100;
+
+/** Fact events promoted to long-term memory per transaction after an import (see `promoteImported`). */
+const PROMOTED_PER_TRANSACTION = 40;
 
 /** How long an import may go without finishing a batch before it counts as abandoned. */
 const IMPORT_LEASE_MS = 10 * 60_000;
@@ -117,13 +120,52 @@ export async function writeExportBatches(parts: EngineParts, data: SessionExport
         await tx.facts.apply({ sessionId, events: data.factEvents, upserts: data.facts, removedIds: [] });
       }
       for (const artifact of data.artifacts) await tx.artifacts.restore({ artifact });
-      if (parts.settings.promote) await promoteFactEvents(tx, data.factEvents, { now: parts.now, newId: parts.newId });
       if (!(await tx.sessions.finishImport({ sessionId, updatedAt: data.session.updatedAt }))) throw removedWhileImporting(sessionId);
     });
   } catch (error) {
     await repositories.sessions.delete({ sessionId }).catch((cleanup: unknown) => parts.onBackgroundError?.(cleanup));
     throw error;
   }
+  await promoteImported(parts, data.factEvents);
+}
+
+/**
+ * An imported session's standing facts reach long-term memory once the session is whole, in the order
+ * they were established: some events per transaction, other work let in between (a long conversation's
+ * events take seconds to promote). The session is stored by then: a failure here is reported, not thrown.
+ */
+async function promoteImported(parts: EngineParts, events: readonly FactEvent[]): Promise<void> {
+  if (!parts.settings.promote) return;
+  const context = { now: parts.now, newId: parts.newId };
+  try {
+    for (let start = 0; start < events.length; start += PROMOTED_PER_TRANSACTION) {
+      await parts.repositories.transaction((tx) => promoteFactEvents(tx, events.slice(start, start + PROMOTED_PER_TRANSACTION), context));
+      await nextTick();
+    }
+  } catch (error) {
+    parts.onBackgroundError?.(error);
+  }
+}
+
+/** Turns counted and numbered before they are stored, per slice (each sent on to the worker as it is made). */
+const PREPARED_TURNS = 200;
+
+/** The raw turns an import stores: its messages counted, numbered and given ids, with the event loop let in between slices. */
+async function rawTurnsOf(parts: EngineParts, session: Session, turns: readonly (readonly CheckedMessage[])[], pipeline: ManagerPipeline | null): Promise<RawTurn[]> {
+  const pause = pacedPause(parts.settings.readSliceMs);
+  const raws: RawTurn[] = [];
+  let last = { turn: 0, position: -1 };
+  for (let start = 0; start < turns.length; start += PREPARED_TURNS) {
+    const counted: CheckedMessage[][] = [];
+    for (const turn of turns.slice(start, start + PREPARED_TURNS)) counted.push(await countedAhead(turn, parts.context.tokenizer, pause));
+    const slice = rawTurnsAfter(last, session, counted, parts.context);
+    pipeline?.submit(slice);
+    raws.push(...slice);
+    const end = slice.at(-1);
+    if (end !== undefined) last = { turn: end.turn, position: end.messages.at(-1)?.position ?? last.position };
+    await pause();
+  }
+  return raws;
 }
 
 /** Consolidate an imported session's facts after a turn when due; the worker, when there is one, must have done the same. */
@@ -149,17 +191,16 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
   const { session, pipeline } = input;
   const sessionId = session.id;
   const lease = await createHidden(parts, session);
+  let queued: boolean;
+  let established: FactEvent[];
   try {
     const state = await loadMemoryState(repositories, sessionId);
-    // Counted first, with the event loop let in between: an import's messages take a while to count.
-    const pause = pacedPause(parts.settings.readSliceMs);
-    const counted: CheckedMessage[][] = [];
-    for (const turn of input.turns) counted.push(await countedAhead(turn, context.tokenizer, pause));
-    const raws = rawTurnsAfter({ turn: 0, position: -1 }, session, counted, context);
     // With a worker, the manager analyses every turn meanwhile.
     pipeline?.seed(state, parts.settings.consolidateEveryTurns);
-    pipeline?.submit(raws);
+    const raws = await rawTurnsOf(parts, session, input.turns, pipeline);
     const flagged: DerivedTurn[] = [];
+    // The events the batches write, in the order they write them: what the import establishes.
+    established = [];
     let yielded = performance.now();
     // A turn queued for retry holds the turns after it back, so they change the facts in order (turn-order.ts).
     let blocker: number | null = null;
@@ -188,20 +229,21 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
         await writeDerivedTurns(tx, derived);
       });
       flagged.push(...derived.filter((turn) => turn.retry !== null));
+      for (const turn of derived) established.push(...turn.events, ...(turn.consolidation?.events ?? []));
       // Let other writers, timers and I/O run between batches.
       yielded = await nextTick();
     }
     await repositories.transaction(async (tx) => {
       let due: string | undefined;
       if (!(await tx.sessions.finishImport({ sessionId, updatedAt: now() }))) throw removedWhileImporting(sessionId);
-      // The session's standing facts reach long-term memory once the import is whole, in the order they were established.
-      if (parts.settings.promote) await promoteFactEvents(tx, await tx.facts.listEvents({ sessionId }), { now, newId: parts.newId });
       for (const turn of flagged) due = (await work.queueRetry(tx, turn, due)) ?? due;
     });
-    return { queued: flagged.length > 0 };
+    queued = flagged.length > 0;
   } catch (error) {
     // The session is hidden: a failed delete leaves it to removeAbandonedImports once its deadline passes.
     await repositories.sessions.delete({ sessionId }).catch((cleanup: unknown) => parts.onBackgroundError?.(cleanup));
     throw error;
   }
+  await promoteImported(parts, established);
+  return { queued };
 }

@@ -6,13 +6,15 @@
  */
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';
+import { stepThrough } from '../core/slices.js';
 import type { Session } from '../core/types.js';
 import type { EngineParts } from './engine-parts.js';
+import { pacedPause } from './event-loop.js';
 import type { SessionExport } from './export-schema.js';
 import { mostTurns } from './import-size.js';
 import { managerWorkerUrl, startManagerPipeline } from './manager-pipeline.js';
 import type { ImportOptions, ImportResult } from './memory-api.js';
-import { parseJsonText, planImport, withNewIds } from './session-import.js';
+import { parseJsonText, planningImport, withNewIds } from './session-import.js';
 import { checkTitle, isOptions } from './session-input.js';
 import type { TurnWork } from './turn-work.js';
 import { writeExportBatches, writeImportBatches } from './import-batches.js';
@@ -54,7 +56,8 @@ export async function importConversation(parts: EngineParts, work: TurnWork, imp
   const workerUrl = localInCharge && settings.importWorker && mostTurns(value) >= WORKER_MIN_TURNS ? (workerScript ?? managerWorkerUrl()) : null;
   const started = workerUrl === null ? null : startManagerPipeline(workerUrl, context.manager.name);
   try {
-    const plan = planImport(value, { now: now(), maxBytes: settings.maxMessageBytes, source });
+    // (Checked a slice at a time: a long conversation's messages take a while to check.)
+    const plan = await stepThrough(planningImport(value, { now: now(), maxBytes: settings.maxMessageBytes, source }), pacedPause(settings.readSliceMs));
     if (plan.kind === 'export') {
       const data = importOptions.newIds === true ? withNewIds(plan.data, newId) : plan.data;
       const title = importOptions.title === undefined ? data.session.title : checkTitle(importOptions.title);

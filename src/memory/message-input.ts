@@ -21,8 +21,8 @@ export interface CheckedMessage {
   toolCalls?: ToolCall[];
   /** The call a `tool` message answers (see `Message.toolCallId`). */
   toolCallId?: string;
-  /** Tokens of `content` when they were counted ahead (a long message, in slices: see counted-ahead.ts). */
-  contentTokens?: number;
+  /** Tokens of the message as stored (its content and tool use), when counted ahead (see counted-ahead.ts). */
+  tier3Tokens?: number;
 }
 
 /** Parse an ISO-8601 string, a Date or epoch milliseconds into an ISO string. */

@@ -1,5 +1,6 @@
 import { StrataError } from '../core/errors.js';
 import { replayFactEvents } from '../core/diff.js';
+import { finish } from '../core/slices.js';
 import { compareText, loneSurrogateIndex } from '../core/text.js';
 import { toolPairingProblem } from '../core/tool-calls.js';
 import { EXPORT_FORMAT, plainMessageSchema, sessionExportSchema, type PlainMessage, type SessionExport } from './export-schema.js';
@@ -45,7 +46,10 @@ function textOf(message: PlainMessage): string | null {
   return null;
 }
 
-function planMessages(list: readonly unknown[], options: { now: string; maxBytes: number; source: string }): ImportPlan {
+/** Messages checked between two yields of `planningMessages`. */
+const CHECKED_PER_SLICE = 500;
+
+function* planningMessages(list: readonly unknown[], options: { now: string; maxBytes: number; source: string }): Generator<void, ImportPlan, void> {
   const turns: CheckedMessage[][] = [];
   const instructions: string[] = [];
   let skipped = 0;
@@ -61,7 +65,8 @@ function planMessages(list: readonly unknown[], options: { now: string; maxBytes
     current = [];
     labels = [];
   };
-  list.forEach((raw, index) => {
+  for (const [index, raw] of list.entries()) {
+    if (index > 0 && index % CHECKED_PER_SLICE === 0) yield;
     const label = `${options.source} messages[${index}]`;
     const parsed = plainMessageSchema.safeParse(raw);
     if (!parsed.success) {
@@ -72,12 +77,12 @@ function planMessages(list: readonly unknown[], options: { now: string; maxBytes
     const text = textOf(message);
     if (message.role === 'system' || message.role === 'developer') {
       if (text !== null && text.trim() !== '') instructions.push(checkContent(text, `${label} (${message.role})`, options.maxBytes));
-      return;
+      continue;
     }
     // (The legacy `function` role has no call id to pair it with its call: left out, as empty replies are.)
     if (message.role === 'function' || (message.role === 'assistant' && text === null && (message.tool_calls === undefined || message.tool_calls === null))) {
       skipped += 1;
-      return;
+      continue;
     }
     if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'tool') {
       throw invalid(`${label}.role is "${message.role}"; expected user, assistant, system, developer or tool.`);
@@ -86,7 +91,7 @@ function planMessages(list: readonly unknown[], options: { now: string; maxBytes
     const calls = toolUse.toolCalls ?? [];
     if (message.role === 'assistant' && text === null && calls.length === 0) {
       skipped += 1;
-      return;
+      continue;
     }
     const allowance = { allowEmpty: message.role === 'tool' || calls.length > 0, extraBytes: toolCallBytes(calls) };
     // (A tool result or a calling reply may have no text; any other message must.)
@@ -110,7 +115,7 @@ function planMessages(list: readonly unknown[], options: { now: string; maxBytes
     current.push(checked);
     labels.push(label);
     messageCount += 1;
-  });
+  }
   closeTurn();
   if (messageCount === 0) throw invalid(`${options.source} holds no user, assistant or tool messages; nothing to import.`);
   return { kind: 'messages', instructions: instructions.join('\n\n'), turns, skipped, messageCount };
@@ -227,7 +232,12 @@ function checkExport(data: SessionExport, source: string, maxBytes: number): Ses
 
 /** Recognise and validate an import: a Strata export, an array of messages, or `{ messages: [...] }`. */
 export function planImport(value: unknown, options: { now: string; maxBytes: number; source: string }): ImportPlan {
-  if (Array.isArray(value)) return planMessages(value, options);
+  return finish(planningImport(value, options));
+}
+
+/** `planImport`, yielding between slices of a long list of messages. */
+export function* planningImport(value: unknown, options: { now: string; maxBytes: number; source: string }): Generator<void, ImportPlan, void> {
+  if (Array.isArray(value)) return yield* planningMessages(value, options);
   if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
     if (record.format === EXPORT_FORMAT) {
@@ -238,7 +248,7 @@ export function planImport(value: unknown, options: { now: string; maxBytes: num
       }
       return { kind: 'export', data: checkExport(parsed.data, options.source, options.maxBytes) };
     }
-    if (Array.isArray(record.messages)) return planMessages(record.messages, options);
+    if (Array.isArray(record.messages)) return yield* planningMessages(record.messages, options);
   }
   throw invalid(
     `${options.source} is not an importable conversation: expected a Strata session export, an array of { "role", "content" } messages, or an object with a "messages" array.`,

@@ -237,11 +237,12 @@ export function createTurnWork(parts: EngineParts): TurnWork {
   retries.schedule();
 
   /** Store one turn's raw messages and queue its memory work behind the session's earlier work. */
-  const storeTurn: TurnWork['storeTurn'] = async (sessionId, given, live) => {
-    // A long message is counted before the session is locked, a slice at a time, letting other work in.
-    const checked = await countedAhead(given, context.tokenizer, pacedPause(settings.readSliceMs));
-    return lock(sessionId, async () => {
+  const storeTurn: TurnWork['storeTurn'] = (sessionId, given, live) =>
+    lock(sessionId, async () => {
       const session = await requireSession(sessionId);
+      // Counted before the transaction (a long message a slice at a time, letting other sessions' work in),
+      // under the lock, so the session's turns keep the order they were given in.
+      const checked = await countedAhead(given, context.tokenizer, pacedPause(settings.readSliceMs));
       let lowered: number[] = [];
       const [raw] = await repositories.transaction(async (tx) => {
         const written = await writeRawTurns(tx, session, [checked], context, live ?? {});
@@ -262,7 +263,6 @@ export function createTurnWork(parts: EngineParts): TurnWork {
       for (const turn of lowered) writes.announce({ sessionId, turn });
       return { raw, memory: gate.enqueue(sessionId, () => deriveStored(raw, session.createdAt)) };
     });
-  };
 
   const close = async (): Promise<void> => {
     await retries.close();

@@ -121,7 +121,7 @@ export function rawTurnsAfter(
         content: message.content,
         tier1: '',
         tier2: '',
-        tokens: { tier1: 0, tier2: 0, tier3: (message.contentTokens ?? context.tokenizer.count(message.content)) + toolUseTokens(message, context.tokenizer.count) },
+        tokens: { tier1: 0, tier2: 0, tier3: message.tier3Tokens ?? context.tokenizer.count(message.content) + toolUseTokens(message, context.tokenizer.count) },
         requiredTier: 3,
         createdAt: message.createdAt,
         sentAt: message.sentAt,

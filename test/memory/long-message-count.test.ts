@@ -43,4 +43,26 @@ describe('a long message is counted before its turn is stored', () => {
     const [stored] = await session.messages();
     expect(stored?.tokens.tier3).toBe(gpt.count(PASTE));
   });
+
+  it('keeps a session’s turns in the order they were given while a long one is counted', async () => {
+    const session = await setup(createGptTokenizer()).sessions.create({ title: 'Paste' });
+    const first = session.record({ user: PASTE, assistant: 'Got it.' });
+    const second = session.record({ user: 'And one more thing: the budget is $4,000.', assistant: 'Noted.' });
+    expect((await first).turn).toBe(1);
+    expect((await second).turn).toBe(2);
+    expect((await session.messages()).map((message) => message.content.slice(0, 10))).toEqual([PASTE.slice(0, 10), 'Got it.', 'And one mo', 'Noted.']);
+  });
+
+  it('counts a long tool call’s arguments in slices too, to the count the tokenizer gives the message', async () => {
+    const tokenizer = createGptTokenizer();
+    const session = await setup(tokenizer).sessions.create({ title: 'Tools' });
+    const call = { id: 'call_1', name: 'save_log', arguments: JSON.stringify({ log: PASTE }) };
+    const { turns } = await turnsDuring(() =>
+      session.record({ user: 'Save this log.', tools: [{ calls: [{ ...call, result: 'saved' }] }], assistant: 'Saved.' }),
+    );
+    expect(turns).toBeGreaterThan(10);
+    const stored = (await session.messages()).find((message) => message.toolCalls !== undefined && message.toolCalls.length > 0);
+    const fresh = createGptTokenizer({ cacheBytes: 0 });
+    expect(stored?.tokens.tier3).toBe(3 + fresh.count('call_1') + fresh.count('save_log') + fresh.count(call.arguments));
+  });
 });

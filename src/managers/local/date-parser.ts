@@ -3,9 +3,10 @@
  * parser) and made ready in slices. V8 compiles each of its regular expressions on first use, to
  * machine code on the second, once for text of one-byte characters and once for other text; two of
  * chrono-node's patterns spell "up to n spaces" as `\s{0,n}` inside a group repeated up to ten times,
- * which V8 unrolls: about 100 ms each, per kind of text. The sentences the parser reads have their
- * whitespace collapsed, so reading `\s{0,n}` as `\s*` finds the same dates, and those patterns
- * compile in a fifth of the time.
+ * which V8 unrolls: about 100 ms each, per kind of text. Every text the parser is given has its
+ * whitespace collapsed to single spaces (a day phrase read apart is blanked out with characters that are
+ * no whitespace), so reading `\s{0,n}` as `\s*` finds the same dates, and those patterns compile in a
+ * fifth of the time.
  */
 import type * as ChronoModule from 'chrono-node';
 import type { Parser, ParsingContext } from 'chrono-node';

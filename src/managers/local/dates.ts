@@ -82,7 +82,7 @@ function dateWindows(tokens: readonly Token[]): [number, number][] {
   return windows;
 }
 
-const LEADING_PREPOSITION = /^(?:on|at|in|by|from|since|until|till|for)\s+/iu;
+const LEADING_PREPOSITION = /^\s*(?:(?:on|at|in|by|from|since|until|till|for)\s+)?/iu;
 
 /** Days from the message time of the one-word dates that need no parser. */
 const SIMPLE_DAYS: ReadonlyMap<string, number> = new Map([
@@ -118,7 +118,8 @@ function simpleDate(tokens: readonly Token[], from: number, to: number, referenc
  * none. Throws `DateParserNeeded` when the parser is not loaded yet.
  */
 export function firstDay(text: string, reference: DateReference): Date | null {
-  for (const result of loadedDateParser().parse(text, { instant: reference.instant, timezone: reference.timezone })) {
+  // (Whitespace collapsed, as in the sentences the parser reads: see date-parser.ts.)
+  for (const result of loadedDateParser().parse(text.replace(/\s+/gu, ' '), { instant: reference.instant, timezone: reference.timezone })) {
     if (result.start.isCertain('day') && result.start.isCertain('month')) return result.start.date();
   }
   return null;
@@ -241,7 +242,8 @@ export function dateSpecifics(sentence: string, tokens: readonly Token[], refere
       let rest = piece;
       for (const phrase of named) {
         found.push(specific('date', phrase.text, offset + phrase.index, { resolved: phrase.resolved }));
-        rest = rest.slice(0, phrase.index) + ' '.repeat(phrase.text.length) + rest.slice(phrase.index + phrase.text.length);
+        // (Blanked with a character that is no whitespace: the parser reads no date across the gap.)
+        rest = rest.slice(0, phrase.index) + '\u0000'.repeat(phrase.text.length) + rest.slice(phrase.index + phrase.text.length);
       }
       const inPhrase = (token: Token): boolean => named.some((phrase) => token.start < offset + phrase.index + phrase.text.length && token.end > offset + phrase.index);
       if (mayHaveDate(tokens.slice(from, to + 1).filter((token) => !inPhrase(token)))) found.push(...parsedDates(rest, offset, reference));

@@ -276,6 +276,8 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
         if (preparations.get(id) === done) preparations.delete(id);
       });
       preparations.set(id, done);
+      // (Handled here too: a caller that drops the promise must not leave a rejection unhandled.)
+      void done.catch(() => undefined);
       return done;
     },
   };

@@ -145,8 +145,8 @@ export function createModelMemoryManager(settings: ModelManagerSettings): ModelM
       return { ...modelMemory(local, mergePartialResults(parts, whole, TURN_LIMITS)), usage };
     },
     // Every turn starts with the local manager's work, so its head start on the opening message is this manager's too.
-    prepare(options: PrepareMessageOptions): void {
-      resolved.local.prepare?.(options);
+    prepare(options: PrepareMessageOptions): void | Promise<void> {
+      return resolved.local.prepare?.(options);
     },
     stats: () => ({ ...stats }),
     consolidate: (options) => consolidateFacts(options, resolved, stats),

@@ -1,34 +1,39 @@
 /**
  * The gpt adapter's count of a long text, a slice at a time. A text is cut only where its count is
  * additive: at the line breaks the line cache cuts at (line-count-cache.ts), and inside a long line
- * before a space that follows a short word. The encodings' pre-tokenizer ends a token at every
- * non-whitespace character followed by a space, so such a cut splits no token; a short word is no long
- * run (long-runs.ts), so the cut changes no piece of one either. A long run is counted piece by piece.
+ * before whitespace that follows a word of at most `MAX_RUN` characters. The encodings' pre-tokenizer
+ * ends a token at every non-whitespace character followed by whitespace other than a line break (and by
+ * a line break too after a letter or a digit: only punctuation takes the line breaks after it along),
+ * so such a cut splits no token; a word that short is no long run (long-runs.ts), so the cut changes no
+ * piece of one either. A long run is counted piece by piece.
  */
 import { isWhitespace } from '../../core/text.js';
 import { splitAtSafeLineBreaks } from './line-count-cache.js';
 import { MAX_RUN, piecesOfLongRuns } from './long-runs.js';
 
-/** Longest word after which a line may be cut before a space (shorter than a long run). */
-export const ADDITIVE_WORD_LENGTH = 64;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** Characters counted between two yields, by default. */
 const SLICE_CHARACTERS = 16_384;
 
-/** Whether `text` may be cut before index `at`: a space after a word of at most `ADDITIVE_WORD_LENGTH` characters. */
-function spaceAfterShortWord(text: string, at: number): boolean {
-  if (text.charCodeAt(at) !== 32 || isWhitespace(text.charCodeAt(at - 1))) return false;
+/** Whether `text` may be cut before index `at`: whitespace after a word of at most `MAX_RUN` characters. */
+function cutsBefore(text: string, at: number): boolean {
+  const after = text.charCodeAt(at);
+  const before = text.charCodeAt(at - 1);
+  if (!isWhitespace(after) || isWhitespace(before)) return false;
+  // (A line break only after a letter or a digit: half of a surrogate pair is neither, so no cut there.)
+  if ((after === 10 || after === 13) && !LETTER_OR_DIGIT.test(text.charAt(at - 1))) return false;
   let start = at - 1;
-  while (start > 0 && at - start <= ADDITIVE_WORD_LENGTH && !isWhitespace(text.charCodeAt(start - 1))) start -= 1;
-  return at - start <= ADDITIVE_WORD_LENGTH;
+  while (start > 0 && at - start <= MAX_RUN && !isWhitespace(text.charCodeAt(start - 1))) start -= 1;
+  return at - start <= MAX_RUN;
 }
 
-/** `line` cut into parts of at least `length` characters (the last may be shorter), before spaces after short words only. */
+/** `line` cut into parts of at least `length` characters (the last may be shorter), where `cutsBefore` allows only. */
 export function partsOfLine(line: string, length: number): string[] {
   const parts: string[] = [];
   let start = 0;
   for (let at = length; at < line.length; at += 1) {
-    if (at - start < length || !spaceAfterShortWord(line, at)) continue;
+    if (at - start < length || !cutsBefore(line, at)) continue;
     parts.push(line.slice(start, at));
     start = at;
   }

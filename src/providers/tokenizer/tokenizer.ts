@@ -42,7 +42,16 @@ export const TOKENS_PER_TOOL_CALL = 3;
 
 /** Tokens a message's tool use adds to its role and content: each call's id, name, arguments and framing, a result's call id. */
 export function toolUseTokens(message: Pick<ChatMessage, 'toolCalls' | 'toolCallId'>, count: (text: string) => number): number {
-  let total = message.toolCallId === undefined ? 0 : count(message.toolCallId);
-  for (const call of message.toolCalls ?? []) total += TOKENS_PER_TOOL_CALL + count(call.id) + count(call.name) + count(call.arguments);
+  const { texts, framing } = toolUseParts(message);
+  let total = framing;
+  for (const text of texts) total += count(text);
   return total;
+}
+
+/** What `toolUseTokens` counts of a message: the texts (a result's call id; each call's id, name and arguments) and the framing tokens besides. */
+export function toolUseParts(message: Pick<ChatMessage, 'toolCalls' | 'toolCallId'>): { texts: string[]; framing: number } {
+  const texts = message.toolCallId === undefined ? [] : [message.toolCallId];
+  const calls = message.toolCalls ?? [];
+  for (const call of calls) texts.push(call.id, call.name, call.arguments);
+  return { texts, framing: TOKENS_PER_TOOL_CALL * calls.length };
 }

@@ -43,6 +43,11 @@ describe('days named by a weekday', () => {
     expect(datesOf('The wedding is on Saturday the 12th of September 2027.', '2026-05-01T10:00:00Z').join(' ')).toContain('12th of September 2027');
   });
 
+  it('reads the rest of a sentence after "Saturday the 16th" apart: a time right after it is no part of the day', () => {
+    expect(datesOf('We meet Saturday the 16th evening at 7pm.', '2026-05-04T10:00:00Z')).toEqual(['Saturday the 16th → 16 May 2026', 'evening at 7pm → ?']);
+    expect(datesOf('Friday the 8th noon works.', '2026-05-04T10:00:00Z')).toEqual(['Friday the 8th → 8 May 2026', 'noon → ?']);
+  });
+
   it('"the Sunday after next" is a week after the next Sunday', () => {
     // Wednesday 13 May 2026: next Sunday is the 17th, the one after the 24th.
     expect(datesOf('So collection has been pushed to the Sunday after next, a week and a day later than we planned.', '2026-05-13T18:40:00Z')).toEqual(['Sunday after next → 24 May 2026']);

@@ -53,6 +53,24 @@ describe('the local manager works on a long message in slices', () => {
     expect(taken).toEqual([true]);
   });
 
+  it('leaves no rejection unhandled when a preparation whose promise the caller drops fails', async () => {
+    const manager = createLocalMemoryManager({ sliceMs: 0 });
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      // (Content that is no text stands for any failure of the analysis.)
+      const message = { id: 'broken', role: 'user' as const, speaker: null, content: null as unknown as string, sentAt: null };
+      const preparing = manager.prepare?.({ sessionId: 's', message, timestamp: '2026-05-04T10:00:00Z' });
+      expect(preparing).toBeInstanceOf(Promise);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(unhandled).toEqual([]);
+      await expect(preparing).rejects.toThrow();
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+  });
+
   it('refuses a slice time that is not a number of milliseconds from 0 to 10,000', () => {
     for (const sliceMs of [-1, Number.NaN, 10_001]) {
       let caught: unknown;
