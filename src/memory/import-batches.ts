@@ -26,8 +26,8 @@ import { completeTurn, loadMemoryState, rawTurnsAfter, runManager, writeDerivedT
 /** Turns per batch: about 200 messages, a transaction of some tens of milliseconds. */
 const BATCH_TURNS = 100;
 
-/** Fact events promoted to long-term memory per transaction after an import (see `promoteImported`). */
-const PROMOTED_PER_TRANSACTION = 40;
+/** Fact events promoted to long-term memory between two turns of the event loop (see `promoteImported`). */
+const PROMOTED_PER_SLICE = 40;
 
 /** How long an import may go without finishing a batch before it counts as abandoned. */
 const IMPORT_LEASE_MS = 10 * 60_000;
@@ -120,30 +120,27 @@ export async function writeExportBatches(parts: EngineParts, data: SessionExport
         await tx.facts.apply({ sessionId, events: data.factEvents, upserts: data.facts, removedIds: [] });
       }
       for (const artifact of data.artifacts) await tx.artifacts.restore({ artifact });
+      await promoteImported(parts, tx, data.factEvents);
       if (!(await tx.sessions.finishImport({ sessionId, updatedAt: data.session.updatedAt }))) throw removedWhileImporting(sessionId);
     });
   } catch (error) {
     await repositories.sessions.delete({ sessionId }).catch((cleanup: unknown) => parts.onBackgroundError?.(cleanup));
     throw error;
   }
-  await promoteImported(parts, data.factEvents);
 }
 
 /**
  * An imported session's standing facts reach long-term memory once the session is whole, in the order
- * they were established: some events per transaction, other work let in between (a long conversation's
- * events take seconds to promote). The session is stored by then: a failure here is reported, not thrown.
+ * they were established, in the transaction that shows the session (all or nothing, and before any of
+ * its turns is retried). A long conversation's events take seconds to promote: the event loop turns
+ * between slices of them (the store holds other work back until the transaction ends).
  */
-async function promoteImported(parts: EngineParts, events: readonly FactEvent[]): Promise<void> {
+async function promoteImported(parts: EngineParts, tx: TenantRepositories, events: readonly FactEvent[]): Promise<void> {
   if (!parts.settings.promote) return;
   const context = { now: parts.now, newId: parts.newId };
-  try {
-    for (let start = 0; start < events.length; start += PROMOTED_PER_TRANSACTION) {
-      await parts.repositories.transaction((tx) => promoteFactEvents(tx, events.slice(start, start + PROMOTED_PER_TRANSACTION), context));
-      await nextTick();
-    }
-  } catch (error) {
-    parts.onBackgroundError?.(error);
+  for (let start = 0; start < events.length; start += PROMOTED_PER_SLICE) {
+    if (start > 0) await yieldToEventLoop();
+    await promoteFactEvents(tx, events.slice(start, start + PROMOTED_PER_SLICE), context);
   }
 }
 
@@ -191,8 +188,6 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
   const { session, pipeline } = input;
   const sessionId = session.id;
   const lease = await createHidden(parts, session);
-  let queued: boolean;
-  let established: FactEvent[];
   try {
     const state = await loadMemoryState(repositories, sessionId);
     // With a worker, the manager analyses every turn meanwhile.
@@ -200,7 +195,7 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
     const raws = await rawTurnsOf(parts, session, input.turns, pipeline);
     const flagged: DerivedTurn[] = [];
     // The events the batches write, in the order they write them: what the import establishes.
-    established = [];
+    const established: FactEvent[] = [];
     let yielded = performance.now();
     // A turn queued for retry holds the turns after it back, so they change the facts in order (turn-order.ts).
     let blocker: number | null = null;
@@ -236,14 +231,13 @@ export async function writeImportBatches(parts: EngineParts, work: TurnWork, inp
     await repositories.transaction(async (tx) => {
       let due: string | undefined;
       if (!(await tx.sessions.finishImport({ sessionId, updatedAt: now() }))) throw removedWhileImporting(sessionId);
+      await promoteImported(parts, tx, established);
       for (const turn of flagged) due = (await work.queueRetry(tx, turn, due)) ?? due;
     });
-    queued = flagged.length > 0;
+    return { queued: flagged.length > 0 };
   } catch (error) {
     // The session is hidden: a failed delete leaves it to removeAbandonedImports once its deadline passes.
     await repositories.sessions.delete({ sessionId }).catch((cleanup: unknown) => parts.onBackgroundError?.(cleanup));
     throw error;
   }
-  await promoteImported(parts, established);
-  return { queued };
 }

@@ -104,6 +104,55 @@ describe('imports written in batches', () => {
     await store.close();
   });
 
+  it('promotes an import to long-term memory with the transaction that shows it: a failure there leaves no session and no memory', async () => {
+    const topics = (
+      'tea coffee email trains cats jazz Python tabs vim markdown sushi pasta cycling podcasts audiobooks spreadsheets ' +
+      'oatmeal yoghurt lentils quinoa tofu salmon figs plums cherries mangoes kiwis apricots walnuts almonds cashews ' +
+      'hiking rowing chess sudoku crosswords origami pottery knitting baking gardening birdwatching kayaking ' +
+      'linen wool denim velvet tweed corduroy cashmere silk hemp bamboo marble granite'
+    ).split(' ');
+    const preferences = topics.flatMap((topic) => [
+      { role: 'user', content: `I prefer ${topic} to everything else, always.` },
+      { role: 'assistant', content: 'Noted.' },
+    ]);
+    // A store whose long-term writes (new memories and new versions) fail at the `failAt`-th; counts them.
+    const counting = (failAt: number): { store: Store; sqlite: Store; calls: () => number } => {
+      const sqlite = createSqliteStore({ path: ':memory:' });
+      let calls = 0;
+      const counted = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+        calls += 1;
+        if (calls === failAt) throw new Error('disk I/O error during promotion');
+        return write(...args);
+      };
+      const withCounts = (repositories: TenantRepositories): TenantRepositories => ({
+        ...repositories,
+        longTerm: { ...repositories.longTerm, create: counted(repositories.longTerm.create), revise: counted(repositories.longTerm.revise) },
+      });
+      const store: Store = {
+        ...sqlite,
+        tenant(tenantId) {
+          const tenant = sqlite.tenant(tenantId);
+          return { ...tenant, transaction: (work, options) => tenant.transaction((repositories) => work(withCounts(repositories)), options) };
+        },
+      };
+      return { store, sqlite, calls: () => calls };
+    };
+    const healthy = counting(0);
+    const whole = open({ store: healthy.store });
+    await whole.sessions.import({ data: preferences });
+    expect((await whole.memories.list({ limit: 1_000 })).length).toBeGreaterThan(0);
+    // The last long-term write fails: the events before it span several slices of the promotion.
+    const writes = healthy.calls();
+    expect(writes).toBeGreaterThan(40);
+    const { store: failing, sqlite: store } = counting(writes);
+    const memory = open({ store: failing });
+    await expect(memory.sessions.import({ data: preferences })).rejects.toThrow(/during promotion/u);
+    expect(await memory.sessions.list()).toEqual([]);
+    expect(await memory.memories.list({ limit: 1_000 })).toEqual([]);
+    await memory.close();
+    await store.close();
+  });
+
   it('removes, on the next start, the hidden session of an import whose process stopped, once its deadline has passed', async () => {
     const path = tempFile();
     const store = createSqliteStore({ path });
