@@ -12,7 +12,7 @@ import type { FactEvent, Session } from '../core/types.js';
 import type { TenantRepositories } from '../store/store.js';
 import type { EngineParts } from './engine-parts.js';
 import { countedAhead } from './counted-ahead.js';
-import { pacedPause, yieldToEventLoop } from './event-loop.js';
+import { pacedPause, yieldToEventLoop } from '../core/event-loop.js';
 import type { SessionExport } from './export-schema.js';
 import type { ManagerPipeline } from './manager-pipeline.js';
 import type { ImportOptions } from './memory-api.js';

@@ -9,7 +9,7 @@ import { StrataError } from '../core/errors.js';
 import { stepThrough } from '../core/slices.js';
 import type { Session } from '../core/types.js';
 import type { EngineParts } from './engine-parts.js';
-import { pacedPause } from './event-loop.js';
+import { pacedPause } from '../core/event-loop.js';
 import type { SessionExport } from './export-schema.js';
 import { mostTurns } from './import-size.js';
 import { managerWorkerUrl, startManagerPipeline } from './manager-pipeline.js';

@@ -9,7 +9,7 @@ import type { LongTermSource } from '../context/long-term-source.js';
 import type { LongTermRepository } from '../store/long-term-store.js';
 import { checkRecallRequest, recallMemories } from './long-term-recall.js';
 import type { EngineParts } from './engine-parts.js';
-import { pacedPause } from './event-loop.js';
+import { pacedPause } from '../core/event-loop.js';
 import { StrataError } from '../core/errors.js';
 import type { SessionSnapshot } from './session-export.js';
 import type { TurnWork } from './turn-work.js';

@@ -3,7 +3,7 @@
  * its turn work (with its retry runner), its session handles, imports and counters. A memory holds one
  * per tenant it has served; the store, the manager, the tokenizer and the session lock are shared.
  */
-import { pacedPause, yieldToEventLoop } from './event-loop.js';
+import { pacedPause, yieldToEventLoop } from '../core/event-loop.js';
 import { ToolExchanges } from './tool-exchange.js';
 import { describeValue } from '../core/describe-value.js';
 import { StrataError } from '../core/errors.js';

@@ -11,7 +11,7 @@ import type { MemoryRetry, TenantRepositories } from '../store/store.js';
 import { consolidateAfterTurn } from './consolidation.js';
 import { countedAhead } from './counted-ahead.js';
 import type { EngineParts } from './engine-parts.js';
-import { pacedPause, yieldToEventLoop } from './event-loop.js';
+import { pacedPause, yieldToEventLoop } from '../core/event-loop.js';
 import type { RecordResult } from './memory-api.js';
 import type { CheckedMessage } from './message-input.js';
 import { checkTitle } from './session-input.js';

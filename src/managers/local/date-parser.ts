@@ -10,6 +10,7 @@
  */
 import type * as ChronoModule from 'chrono-node';
 import type { Parser, ParsingContext } from 'chrono-node';
+import { pacedPause } from '../../core/event-loop.js';
 
 /** What the analysis asks of the parser. */
 export type DateParser = Pick<ChronoModule.Chrono, 'parse'>;
@@ -75,14 +76,12 @@ const SLICE_MS = 20;
 async function ready(chrono: typeof ChronoModule): Promise<DateParser> {
   const parsers = chrono.casual.parsers.map(lighter);
   const reference = { instant: new Date(0), timezone: 0 };
-  let since = performance.now();
+  const pause = pacedPause(SLICE_MS);
   for (const text of WARM_UP_TEXTS) {
     for (const one of parsers) {
       const alone = new chrono.Chrono({ parsers: [one], refiners: [] });
       for (let use = 0; use < 2; use += 1) alone.parse(text, reference);
-      if (performance.now() - since < SLICE_MS) continue;
-      await new Promise((resolve) => setImmediate(resolve));
-      since = performance.now();
+      await pause();
     }
   }
   const parser = new chrono.Chrono({ parsers, refiners: chrono.casual.refiners });

@@ -3,7 +3,8 @@
  * tier 2 of every message, the turn summary, the required tiers, a base-truth diff and the artifacts.
  */
 import { MemoSpace } from '../../core/memo-space.js';
-import { finish, mappingInSlices } from '../../core/slices.js';
+import { pacedPause } from '../../core/event-loop.js';
+import { finish, mappingInSlices, stepThrough } from '../../core/slices.js';
 import { mapPacked } from '../../core/packed-map.js';
 import { routeTurn } from '../../core/routing.js';
 import { limitWords } from '../../core/text.js';
@@ -185,6 +186,15 @@ function warmUp(tagger: ResolvedSettings['tagger']): void {
   }
 }
 
+/** `slices` with each of its steps run in `space` (a manager's memos). */
+function* inSpace<T>(space: MemoSpace, slices: Generator<void, T, void>): Generator<void, T, void> {
+  for (;;) {
+    const step = space.run(() => slices.next());
+    if (step.done === true) return step.value;
+    yield;
+  }
+}
+
 /** What a manager keeps between turns: messages analysed ahead, and each recent session's indexed document. */
 interface KeptWork {
   prepared?: PreparedMessages;
@@ -227,16 +237,7 @@ export function createLocalMemoryManager(settings?: LocalManagerSettings): Memor
    * Run `slices` to its end in this manager's memo space. Once it has worked `sliceMs` in one go, other
    * work (requests, other sessions' turns) gets a turn of the event loop before the next slice.
    */
-  const sliced = async <T>(slices: Generator<void, T, void>): Promise<T> => {
-    let since = performance.now();
-    for (;;) {
-      const step = caches.run(() => slices.next());
-      if (step.done === true) return step.value;
-      if (performance.now() - since < resolved.sliceMs) continue;
-      await new Promise((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
-  };
+  const sliced = <T>(slices: Generator<void, T, void>): Promise<T> => stepThrough(inSpace(caches, slices), pacedPause(resolved.sliceMs));
   /** The turn's memory, or null when it holds a date only the parser reads and the parser is not loaded yet. */
   const deriving = async (options: ProcessTurnOptions, kept: KeptWork): Promise<TurnMemory | null> => {
     try {

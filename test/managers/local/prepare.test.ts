@@ -5,6 +5,7 @@ import type { LocalManagerSettings } from '../../../src/managers/local/index.js'
 import { PreparedMessages } from '../../../src/managers/local/prepared-messages.js';
 import type { PreparedWork } from '../../../src/managers/local/prepared-messages.js';
 import type { ProcessTurnOptions, TurnMessageInput } from '../../../src/managers/memory-manager.js';
+import { watchTakes } from '../../support/prepared-takes.js';
 import { MEDIUM_USER, turnRequest } from '../../support/turn-request.js';
 
 /** Turns that use what the analysis of a first message decides: compromise's shared budget, dates, code, small talk. */
@@ -27,18 +28,6 @@ function opening(turn: ProcessTurnOptions): TurnMessageInput {
   const [first] = turn.messages;
   if (first === undefined) throw new Error('The turn has no message.');
   return first;
-}
-
-/** Whether each `take` found prepared work, in call order. */
-function watchTakes(): boolean[] {
-  const found: boolean[] = [];
-  const take = PreparedMessages.prototype.take;
-  vi.spyOn(PreparedMessages.prototype, 'take').mockImplementation(function (this: PreparedMessages, ...args: Parameters<typeof take>) {
-    const work = take.apply(this, args);
-    found.push(work !== undefined);
-    return work;
-  });
-  return found;
 }
 
 afterEach(() => {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isStrataError } from '../../../src/core/errors.js';
 import { createLocalMemoryManager } from '../../../src/managers/local/index.js';
-import { PreparedMessages } from '../../../src/managers/local/prepared-messages.js';
 import { turnRequest } from '../../support/turn-request.js';
 import { turnsDuring } from '../../support/event-loop-turns.js';
+import { watchTakes } from '../../support/prepared-takes.js';
 
 /** A long pasted report: hundreds of sentences with names, amounts, dates and times (about 60 KB). */
 const REPORT = Array.from(
@@ -38,13 +38,7 @@ describe('the local manager works on a long message in slices', () => {
     const turn = turnRequest(`Here is the payment report. ${REPORT}`, 'Noted.');
     const fresh = await createLocalMemoryManager().processTurn(turn);
     const manager = createLocalMemoryManager({ sliceMs: 0 });
-    const taken: boolean[] = [];
-    const take = PreparedMessages.prototype.take;
-    vi.spyOn(PreparedMessages.prototype, 'take').mockImplementation(function (this: PreparedMessages, ...args: Parameters<typeof take>) {
-      const work = take.apply(this, args);
-      taken.push(work !== undefined);
-      return work;
-    });
+    const taken = watchTakes();
     const [opening] = turn.messages;
     if (opening === undefined) throw new Error('The turn has no message.');
     const preparing = manager.prepare?.({ sessionId: turn.sessionId, message: opening, timestamp: turn.timestamp });

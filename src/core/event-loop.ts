@@ -1,4 +1,4 @@
-import type { Pause } from '../core/slices.js';
+import type { Pause } from './slices.js';
 
 /** Let the event loop turn once (timers, I/O, other requests) before long synchronous work goes on. */
 export function yieldToEventLoop(): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pacedPause } from '../../src/memory/event-loop.js';
+import { pacedPause } from '../../src/core/event-loop.js';
 
 describe('pacedPause', () => {
   it('lets the event loop turn only once the slice has run its time, then counts the next slice from there', async () => {
